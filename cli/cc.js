@@ -1,0 +1,120 @@
+// `spindle cc` / `spindle c++`: a clang driver for wasm32-wasip1-threads. It adds the target,
+// sysroot, threads, an imported shared memory with a settable maximum, stack sizes,
+// --fatal-warnings (a wrong import signature is otherwise only a warning, then a trap), and links
+// the selected Spindle runtime components. Every other argument goes to clang unchanged, so
+// Makefiles and CMake can use it as CC/CXX.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { componentArchive } from './runtime-lib.js';
+import { clang, clangxx, requireSetup, root, sysroot, target, toolchainDir } from './toolchain.js';
+
+const WASM_PAGE = 65536;
+const choices = {
+  malloc: ['spindle', 'dlmalloc', 'mimalloc'],
+  fs: ['none'],
+};
+const defaults = {
+  malloc: 'dlmalloc',
+  fs: 'none',
+  maxMemory: 1 << 30,
+  stackSize: 1 << 20,
+  threadStackSize: 256 << 10,
+};
+
+const cxxSource = /\.(cc|cpp|cxx|c\+\+|C|CC|CPP|mm)$/;
+const compileOnlyFlags = new Set(['-c', '-S', '-E', '-fsyntax-only', '-M', '-MM']);
+
+export function parseSize(text, what) {
+  const m = /^(\d+)([kKmMgG]i?[bB]?)?$/.exec(text);
+  if (!m) throw new Error(`${what}: '${text}' is not a size (e.g. 65536, 512K, 64M, 1G)`);
+  const unit = { k: 1 << 10, m: 1 << 20, g: 1 << 30 }[(m[2] || '').charAt(0).toLowerCase()] || 1;
+  return Number(m[1]) * unit;
+}
+
+/** Splits Spindle's own options from the arguments that go to clang. */
+export function parseArgs(args) {
+  const opts = { ...defaults, clangArgs: [], bare: false };
+  for (const arg of args) {
+    const [flag, value] = arg.startsWith('--') ? [arg.split('=')[0], arg.slice(arg.indexOf('=') + 1)] : [arg];
+    switch (flag) {
+      case '--malloc':
+      case '--fs': {
+        const key = flag.slice(2);
+        if (!choices[key].includes(value)) {
+          throw new Error(`${flag}=${value}: choose one of ${choices[key].join(', ')}`);
+        }
+        opts[key] = value;
+        break;
+      }
+      case '--max-memory': opts.maxMemory = parseSize(value, flag); break;
+      case '--stack-size': opts.stackSize = parseSize(value, flag); break;
+      case '--thread-stack-size': opts.threadStackSize = parseSize(value, flag); break;
+      // A plain wasi-libc program with Spindle's link flags and none of its runtime, for hosts
+      // other than Spindle's (the runtime imports from the "spindle" module).
+      case '--bare': opts.bare = true; break;
+      default: opts.clangArgs.push(arg);
+    }
+  }
+  if (opts.maxMemory % WASM_PAGE) throw new Error(`--max-memory must be a multiple of 64 KiB`);
+  if (opts.stackSize % 16 || opts.threadStackSize % 16) throw new Error('stack sizes must be multiples of 16');
+  return opts;
+}
+
+function isLinking(clangArgs) {
+  return !clangArgs.some((a) => compileOnlyFlags.has(a)) && !clangArgs.includes('--version') &&
+    !clangArgs.some((a) => a === '-print-search-dirs' || a.startsWith('-print-'));
+}
+
+// The thread stack size is a link-time choice; a tiny generated object carries it into
+// runtime/core (cached per value).
+function threadStackObject(size) {
+  const dir = join(toolchainDir, 'runtime', 'config');
+  const obj = join(dir, `thread-stack-${size}.o`);
+  if (!existsSync(obj)) {
+    mkdirSync(dir, { recursive: true });
+    const src = join(dir, `thread-stack-${size}.${process.pid}.c`);
+    writeFileSync(src, `const unsigned long __spindle_thread_stack_size = ${size}UL;\n`);
+    const tmp = `${obj}.${process.pid}`;
+    const r = spawnSync(clang, [`--target=${target}`, `--sysroot=${sysroot}`, '-pthread', '-c', src, '-o', tmp],
+      { stdio: 'inherit' });
+    if (r.status !== 0) throw new Error('building the thread stack size object failed');
+    spawnSync('mv', [tmp, obj]);
+  }
+  return obj;
+}
+
+async function runtimeLinkArgs(opts) {
+  if (opts.bare) return [];
+  const args = ['-Wl,--wrap=sysconf', '-Wl,-u,__spindle_init_thread_stack_size', threadStackObject(opts.threadStackSize), await componentArchive('core')];
+  if (opts.malloc === 'spindle') args.push(await componentArchive('alloc'));
+  if (opts.malloc === 'mimalloc') {
+    const lib = join(toolchainDir, 'mimalloc', 'libmimalloc-wasm.a');
+    if (!existsSync(lib)) {
+      const r = spawnSync('bash', [join(root, 'tools', 'mimalloc', 'build.sh')], { stdio: 'inherit' });
+      if (r.status !== 0 || !existsSync(lib)) throw new Error('building mimalloc for wasm failed');
+    }
+    args.push(lib);
+  }
+  return args;
+}
+
+export async function compile(args, { cxx }) {
+  requireSetup();
+  const opts = parseArgs(args);
+  const isCxx = cxx || opts.clangArgs.some((a) => !a.startsWith('-') && cxxSource.test(a));
+  const argv = [`--target=${target}`, `--sysroot=${sysroot}`, '-pthread'];
+  // libc++ here is built without exceptions (see docs/TOOLCHAIN.md).
+  if (isCxx) argv.push('-fno-exceptions');
+  argv.push(...opts.clangArgs);
+  if (isLinking(opts.clangArgs) && opts.clangArgs.length > 0) {
+    argv.push(...(await runtimeLinkArgs(opts)));
+    argv.push(
+      `-Wl,--import-memory,--export-memory,--shared-memory,--max-memory=${opts.maxMemory}`,
+      `-Wl,-z,stack-size=${opts.stackSize},--fatal-warnings`,
+    );
+  }
+  const r = spawnSync(isCxx ? clangxx : clang, argv, { stdio: 'inherit' });
+  if (r.error) throw new Error(`cannot run ${isCxx ? clangxx : clang}: ${r.error.message}`);
+  return r.status ?? 1;
+}

@@ -1,0 +1,26 @@
+// Dispatches `spindle <command>` to the module that implements it.
+const commands = {
+  cc: () => import('./cc.js').then((m) => (args) => m.compile(args, { cxx: false })),
+  'c++': () => import('./cc.js').then((m) => (args) => m.compile(args, { cxx: true })),
+  run: () => import('./run.js').then((m) => m.run),
+};
+
+const usage = `usage: spindle <command> [args]
+  cc  [clang args] [--malloc=spindle|dlmalloc|mimalloc] [--fs=none]
+      [--max-memory=SIZE] [--stack-size=SIZE] [--thread-stack-size=SIZE]
+                      compile and link C (C++ by file extension) for wasm32-wasip1-threads
+  c++ [same]          the same, as C++
+  run [--browser] [--env] [--threads=N] app.wasm [args...]
+                      run a module in Node (default) or headless Chromium
+`;
+
+export async function main(argv) {
+  const [name, ...args] = argv;
+  if (!name || name === '-h' || name === '--help') {
+    process.stdout.write(usage);
+    return name ? 0 : 2;
+  }
+  const load = commands[name];
+  if (!load) throw new Error(`unknown command '${name}'\n${usage}`);
+  return (await load())(args);
+}

@@ -1,0 +1,27 @@
+// Where setup put the toolchain, and the versions it pinned (scripts/versions.env).
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+export const toolchainDir = join(root, '.toolchain');
+export const sysroot = join(toolchainDir, 'sysroot');
+
+function pinnedVersions() {
+  const text = readFileSync(join(root, 'scripts', 'versions.env'), 'utf8');
+  return Object.fromEntries(
+    [...text.matchAll(/^([A-Z_]+)=("?)(.*)\2$/gm)].map(([, key, , value]) => [key, value]),
+  );
+}
+
+const versions = pinnedVersions();
+export const clang = `clang-${versions.CLANG_MAJOR}`;
+export const clangxx = `clang++-${versions.CLANG_MAJOR}`;
+export const llvmAr = `llvm-ar-${versions.CLANG_MAJOR}`;
+export const target = 'wasm32-wasip1-threads';
+
+export function requireSetup() {
+  if (!existsSync(join(sysroot, 'lib', target, 'libc++.a'))) {
+    throw new Error(`toolchain not set up: run scripts/setup.sh (missing ${sysroot})`);
+  }
+}

@@ -1,0 +1,63 @@
+// The shared control block: one Int32Array on a SharedArrayBuffer, seen by the coordinator and
+// every thread's worker. It holds the thread-id counter, the program's fate (exit code or trap)
+// and one slot per worker. A thread is started by writing (tid, start_arg) into an idle slot
+// and waking its worker: no message, no main-thread round trip.
+
+export const HEADER = {
+  NEXT_TID: 0,     // next thread id to hand out (wasi-threads ids are > 0)
+  FATE: 1,         // RUNNING, or how the program ended (first writer wins)
+  EXIT_CODE: 2,
+};
+export const HEADER_INTS = 8;
+export const SLOT_INTS = 4; // state, tid, start_arg, spare
+
+export const FATE = { RUNNING: 0, EXITED: 1, TRAPPED: 2 };
+
+// Slot life: EMPTY -> (worker created) STARTING -> IDLE <-> CLAIMED -> ASSIGNED -> RUNNING -> IDLE.
+// A spawner may also claim an EMPTY slot; the coordinator then creates its worker, which finds
+// the thread already ASSIGNED.
+export const SLOT = { EMPTY: 0, STARTING: 1, IDLE: 2, CLAIMED: 3, ASSIGNED: 4, RUNNING: 5 };
+
+export function createControl(maxThreads) {
+  const ints = HEADER_INTS + maxThreads * SLOT_INTS;
+  const control = new Int32Array(new SharedArrayBuffer(ints * 4));
+  control[HEADER.NEXT_TID] = 1;
+  return control;
+}
+
+export function slotCount(control) {
+  return (control.length - HEADER_INTS) / SLOT_INTS;
+}
+
+export function slotIndex(slot) {
+  return HEADER_INTS + slot * SLOT_INTS;
+}
+
+/** Records how the program ended; returns false if another thread got there first. */
+export function settleFate(control, fate, exitCode) {
+  if (Atomics.compareExchange(control, HEADER.FATE, FATE.RUNNING, fate) !== FATE.RUNNING) return false;
+  Atomics.store(control, HEADER.EXIT_CODE, exitCode);
+  Atomics.notify(control, HEADER.FATE);
+  return true;
+}
+
+/**
+ * Hands thread `tid` with `startArg` to a worker. Returns { slot, needsWorker } or null when
+ * every slot is taken. Runs on any thread.
+ */
+export function claimSlot(control, tid, startArg) {
+  const n = slotCount(control);
+  for (const wanted of [SLOT.IDLE, SLOT.EMPTY]) {
+    for (let slot = 0; slot < n; slot++) {
+      const i = slotIndex(slot);
+      if (Atomics.load(control, i) !== wanted) continue;
+      if (Atomics.compareExchange(control, i, wanted, SLOT.CLAIMED) !== wanted) continue;
+      control[i + 1] = tid;
+      control[i + 2] = startArg;
+      Atomics.store(control, i, SLOT.ASSIGNED);
+      Atomics.notify(control, i);
+      return { slot, needsWorker: wanted === SLOT.EMPTY };
+    }
+  }
+  return null;
+}

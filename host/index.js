@@ -1,0 +1,12 @@
+// Spindle's host API, the same in Node and in browsers:
+//
+//   import { run } from './host/index.js';
+//   const { exitCode } = await run(wasmBytesOrUrl, { args: ['app', '-v'], env: { HOME: '/home' } });
+//
+// `run` = `compile` once + `runProgram`. See host/index.d.ts for every option.
+export { compile, runProgram } from './program.js';
+import { compile, runProgram } from './program.js';
+
+export async function run(source, options = {}) {
+  return runProgram(await compile(source), options);
+}

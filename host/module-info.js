@@ -1,0 +1,56 @@
+// Reads what JavaScript cannot ask a compiled module: the limits of its imported memory.
+// (WebAssembly.Module.imports() names the memory but not its size.)
+
+function reader(bytes) {
+  let pos = 0;
+  const r = {
+    get pos() { return pos; },
+    set pos(p) { pos = p; },
+    byte() {
+      if (pos >= bytes.length) throw new Error('truncated wasm module');
+      return bytes[pos++];
+    },
+    u32() {
+      let result = 0; let shift = 0; let b;
+      do { b = r.byte(); result += (b & 0x7f) * 2 ** shift; shift += 7; } while (b & 0x80);
+      return result;
+    },
+    name() { const len = r.u32(); const s = new TextDecoder().decode(bytes.subarray(pos, pos + len)); pos += len; return s; },
+  };
+  return r;
+}
+
+/** Returns { module, name, initial, maximum, shared } of the imported memory, or null. */
+export function importedMemory(bytes) {
+  bytes = bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes);
+  if (bytes.length < 8 || bytes[0] !== 0 || bytes[1] !== 0x61 || bytes[2] !== 0x73 || bytes[3] !== 0x6d) {
+    throw new Error('not a WebAssembly module (bad magic)');
+  }
+  const r = reader(bytes);
+  r.pos = 8;
+  while (r.pos < bytes.length) {
+    const id = r.byte();
+    const size = r.u32();
+    const end = r.pos + size;
+    if (id === 2) {
+      for (let count = r.u32(); count > 0; count--) {
+        const module = r.name();
+        const name = r.name();
+        const kind = r.byte();
+        if (kind === 0) r.u32();                              // function: type index
+        else if (kind === 1) { r.byte(); const f = r.byte(); r.u32(); if (f & 1) r.u32(); } // table
+        else if (kind === 3) { r.byte(); r.byte(); }          // global: type, mutability
+        else if (kind === 4) { r.byte(); r.u32(); }           // tag
+        else if (kind === 2) {
+          const flags = r.byte();
+          const initial = r.u32();
+          const maximum = flags & 1 ? r.u32() : undefined;
+          return { module, name, initial, maximum, shared: Boolean(flags & 2) };
+        } else throw new Error(`unknown import kind ${kind}`);
+      }
+      return null;
+    }
+    r.pos = end;
+  }
+  return null;
+}

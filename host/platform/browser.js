@@ -1,0 +1,42 @@
+// The browser's side of the host. Threads are module workers; C code never runs on the page's
+// main thread. stdio either goes over synchronous XHR to a URL (the CLI's local server: the
+// write is done when fd_write returns, in order, from any thread) or, for a page using the
+// API, as messages to the page.
+import { stdinFromBytes } from './stdin-bytes.js';
+
+export const name = 'browser';
+export const cpuCount = () => navigator.hardwareConcurrency || 1;
+
+export function createWorker(onMessage, onError) {
+  const worker = new Worker(new URL('../thread-worker.js', import.meta.url), { type: 'module' });
+  worker.onmessage = (e) => onMessage(e.data);
+  worker.onerror = (e) => { e.preventDefault(); onError(new Error(e.message || 'worker failed to load')); };
+  return { post: (msg) => worker.postMessage(msg), terminate: () => worker.terminate() };
+}
+
+function syncRequest(method, url, body) {
+  const xhr = new XMLHttpRequest();
+  xhr.open(method, url, false);
+  xhr.responseType = 'arraybuffer';
+  xhr.send(body);
+  if (xhr.status !== 200) throw new Error(`${method} ${url}: HTTP ${xhr.status}`);
+  return new Uint8Array(xhr.response);
+}
+
+export function threadIo(io, postToPage) {
+  let readStdin = () => new Uint8Array(0);
+  if (io.stdinBytes) readStdin = stdinFromBytes(io.stdinBytes);
+  else if (io.stdioUrl) readStdin = (max) => syncRequest('GET', `${io.stdioUrl}/stdin?max=${max}`);
+  return {
+    writeStdio(fd, bytes) {
+      if (io.stdioUrl) syncRequest('POST', `${io.stdioUrl}/fd/${fd}`, bytes);
+      else postToPage({ type: 'stdio', fd, bytes }, [bytes.buffer]);
+    },
+    readStdin,
+    isatty: () => false,
+    // timeOrigin differs per worker; timeOrigin + now() is one clock for all of them.
+    monotonicNs: () => BigInt(Math.round((performance.timeOrigin + performance.now()) * 1e6)),
+    realtimeNs: () => BigInt(Math.round((performance.timeOrigin + performance.now()) * 1e6)),
+    randomFill: (u8) => crypto.getRandomValues(u8),
+  };
+}

@@ -1,0 +1,64 @@
+// Node's side of the host: stdio through the process's own file descriptors, written
+// synchronously from whichever thread calls (so output is never lost at exit and never waits
+// for the main thread), clocks from the process-wide high-resolution timer.
+import { readSync, writeSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { isatty } from 'node:tty';
+import { Worker } from 'node:worker_threads';
+import { stdinFromBytes } from './stdin-bytes.js';
+
+const pause = new Int32Array(new SharedArrayBuffer(4));
+const briefly = () => Atomics.wait(pause, 0, 0, 1);
+
+// A pipe the parent made non-blocking answers EAGAIN: wait a moment and go on.
+function retryOnAgain(fn) {
+  for (;;) {
+    try {
+      return fn();
+    } catch (err) {
+      if (err.code !== 'EAGAIN') throw err;
+      briefly();
+    }
+  }
+}
+
+export const name = 'node';
+export const cpuCount = () => availableParallelism();
+
+/** Creates a worker running host/thread-worker.js. */
+export function createWorker(onMessage, onError) {
+  const worker = new Worker(new URL('../thread-worker.js', import.meta.url));
+  worker.on('message', onMessage);
+  worker.on('error', onError);
+  worker.on('exit', (code) => { if (code !== 0 && !worker.terminating) onError(new Error(`worker exited with code ${code}`)); });
+  return {
+    post: (msg) => worker.postMessage(msg),
+    terminate: () => { worker.terminating = true; return worker.terminate(); },
+  };
+}
+
+/** The per-thread I/O functions used by host/wasi.js, from the plain-data `io` config. */
+export function threadIo(io) {
+  const fds = { 1: io.stdoutFd ?? 1, 2: io.stderrFd ?? 2 };
+  const readStdin = io.stdinBytes ? stdinFromBytes(io.stdinBytes) : (max) => {
+    const buf = Buffer.alloc(max);
+    try {
+      return buf.subarray(0, retryOnAgain(() => readSync(io.stdinFd ?? 0, buf, 0, max, null)));
+    } catch (err) {
+      if (err.code === 'EOF') return buf.subarray(0, 0);
+      throw err;
+    }
+  };
+  return {
+    writeStdio(fd, bytes) {
+      for (let done = 0; done < bytes.length;) {
+        done += retryOnAgain(() => writeSync(fds[fd], bytes, done, bytes.length - done));
+      }
+    },
+    readStdin,
+    isatty: (fd) => (fd === 0 ? !io.stdinBytes && isatty(io.stdinFd ?? 0) : isatty(fds[fd])),
+    monotonicNs: () => process.hrtime.bigint(),
+    realtimeNs: () => BigInt(Date.now()) * 1000000n,
+    randomFill: (u8) => globalThis.crypto.getRandomValues(u8),
+  };
+}

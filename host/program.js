@@ -1,0 +1,112 @@
+// The coordinator: compiles a module once, makes its shared memory, pre-spawns the worker pool,
+// starts the C main on a worker and waits for the program's end. It runs on the host's main
+// thread (Node's, or the page's) and never runs wasm itself, so it never blocks.
+import { createControl, FATE, HEADER, SLOT, slotIndex } from './control.js';
+import { importedMemory } from './module-info.js';
+import { stdinBytesBuffer } from './platform/stdin-bytes.js';
+
+const isNode = typeof process !== 'undefined' && Boolean(process.versions?.node);
+const platformModule = () => import(isNode ? './platform/node.js' : './platform/browser.js');
+
+let tieringTuned = false;
+async function tuneNodeWasm() {
+  // Node 20's dynamic tiering runs several threads of one module 2-4x slower (FINDINGS.md).
+  if (!isNode || tieringTuned) return;
+  (await import('node:v8')).setFlagsFromString('--no-wasm-dynamic-tiering');
+  tieringTuned = true;
+}
+
+/** Compiles wasm bytes (or fetches a URL) into { module, memoryLimits }. */
+export async function compile(source) {
+  await tuneNodeWasm();
+  let bytes = source;
+  if (typeof source === 'string' || source instanceof URL) {
+    const res = await fetch(source);
+    if (!res.ok) throw new Error(`fetching ${source}: HTTP ${res.status}`);
+    bytes = new Uint8Array(await res.arrayBuffer());
+  }
+  bytes = bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes);
+  const memoryLimits = importedMemory(bytes);
+  if (!memoryLimits || !memoryLimits.shared) {
+    throw new Error('the module must import a shared memory (build it with spindle cc)');
+  }
+  return { module: await WebAssembly.compile(bytes), memoryLimits };
+}
+
+function ioConfig(options) {
+  const io = {};
+  if (options.stdin instanceof Uint8Array) io.stdinBytes = stdinBytesBuffer(options.stdin);
+  else if (typeof options.stdin === 'number') io.stdinFd = options.stdin;
+  if (typeof options.stdout === 'number') io.stdoutFd = options.stdout;
+  if (typeof options.stderr === 'number') io.stderrFd = options.stderr;
+  if (options.stdioUrl) io.stdioUrl = String(options.stdioUrl);
+  return io;
+}
+
+/**
+ * Runs a compiled program to its end. Resolves with { exitCode, trap } where trap is the
+ * message of a trap that ended it (exitCode 134) or undefined.
+ */
+export async function runProgram(compiled, options = {}) {
+  const platform = await platformModule();
+  const { module, memoryLimits } = compiled;
+  const cpuCount = options.cpuCount ?? platform.cpuCount();
+  const poolSize = options.poolSize ?? Math.max(4, cpuCount);
+  const maxThreads = Math.max(options.maxThreads ?? 1024, poolSize);
+  const memory = new WebAssembly.Memory({
+    initial: memoryLimits.initial, maximum: memoryLimits.maximum, shared: true,
+  });
+  const control = createControl(maxThreads);
+  const base = {
+    module, memory, control, cpuCount, io: ioConfig(options),
+    args: options.args ?? ['program.wasm'], env: options.env ?? {},
+  };
+  const writeStdio = options.onStdio ?? ((fd, bytes) => (fd === 2 ? console.error : console.log)(new TextDecoder().decode(bytes)));
+
+  const workers = [];
+  let settle;
+  const ended = new Promise((resolve) => { settle = resolve; });
+  let trap;
+  let ending = false;
+
+  function end(failure) {
+    if (ending) return;
+    ending = true;
+    if (failure) {
+      trap = failure;
+      Atomics.compareExchange(control, HEADER.FATE, FATE.RUNNING, FATE.TRAPPED);
+      Atomics.compareExchange(control, HEADER.EXIT_CODE, 0, 134);
+    }
+    Promise.all(workers.map((w) => w.terminate())).then(() => {
+      settle({ exitCode: Atomics.load(control, HEADER.EXIT_CODE), trap });
+    });
+  }
+
+  function spawnWorker(slot) {
+    let readyResolve;
+    const ready = new Promise((resolve) => { readyResolve = resolve; });
+    const worker = platform.createWorker((msg) => {
+      switch (msg.type) {
+        case 'ready': readyResolve(); break;
+        case 'start-worker': spawnWorker(msg.slot); break;
+        case 'stdio': writeStdio(msg.fd, msg.bytes); break;
+        case 'fate': end(); break;
+        case 'trap': end(`thread ${msg.tid === 0 ? 'main' : msg.tid}: ${msg.message}`); break;
+        case 'failed': end(msg.message); break;
+        default: break;
+      }
+    }, (err) => end(`worker failed: ${err.message}`));
+    workers.push(worker);
+    worker.post({ type: 'init', ...base, slot });
+    return { worker, ready };
+  }
+
+  for (let slot = 0; slot < poolSize; slot++) Atomics.store(control, slotIndex(slot), SLOT.STARTING);
+  const pool = Array.from({ length: poolSize }, (_, slot) => spawnWorker(slot));
+  const main = spawnWorker(undefined);
+  await Promise.race([Promise.all([main.ready, ...pool.map((p) => p.ready)]), ended]);
+  if (!ending) main.worker.post({ type: 'start' });
+  return ended;
+}
+
+

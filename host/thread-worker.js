@@ -1,0 +1,96 @@
+// A worker that runs wasm threads: either the C main (`_start`) or, as a pool worker, one
+// pthread after another (`wasi_thread_start`), reusing its instance. wasi_thread_start sets
+// the stack pointer and TLS of each new thread, so one instance serves many threads in turn.
+import { claimSlot, FATE, HEADER, settleFate, SLOT, slotIndex } from './control.js';
+import { ProgramExit, wasiImports } from './wasi.js';
+
+const isNode = typeof process !== 'undefined' && Boolean(process.versions?.node);
+const port = isNode ? (await import('node:worker_threads')).parentPort : self;
+const platform = await import(isNode ? './platform/node.js' : './platform/browser.js');
+const post = (msg, transfer) => port.postMessage(msg, transfer);
+
+function onMessage(handler) {
+  if (isNode) port.on('message', handler);
+  else port.onmessage = (e) => handler(e.data);
+}
+
+function instantiate(init) {
+  const { module, memory, control } = init;
+  const io = platform.threadIo(init.io, post);
+  const exit = (code) => {
+    if (settleFate(control, FATE.EXITED, code)) post({ type: 'fate' });
+    throw new ProgramExit(code);
+  };
+  const spawn = (startArg) => {
+    if (Atomics.load(control, HEADER.FATE) !== FATE.RUNNING) return -1;
+    const tid = Atomics.add(control, HEADER.NEXT_TID, 1);
+    if (tid > 0x1fffffff) return -1; // wasi-threads ids are 29 bits
+    const claimed = claimSlot(control, tid, startArg);
+    if (!claimed) return -1; // pthread_create reports EAGAIN
+    if (claimed.needsWorker) post({ type: 'start-worker', slot: claimed.slot });
+    return tid;
+  };
+  const imports = {
+    env: { memory },
+    wasi_snapshot_preview1: wasiImports({ memory, args: init.args, env: init.env, platform: io, exit }),
+    wasi: { 'thread-spawn': spawn },
+    spindle: { cpu_count: () => init.cpuCount },
+  };
+  return new WebAssembly.Instance(module, imports);
+}
+
+// Runs one thread's code; reports how it ended if it ended the program.
+function runThread(control, tid, body) {
+  try {
+    body();
+    return true;
+  } catch (err) {
+    if (err instanceof ProgramExit) return false;
+    const message = err instanceof WebAssembly.RuntimeError ? `trap: ${err.message}` : String(err?.stack || err);
+    if (settleFate(control, FATE.TRAPPED, 134)) {
+      post({ type: 'trap', tid, message, stack: String(err?.stack || '') });
+    }
+    return false;
+  }
+}
+
+function serveSlot(init, instance) {
+  const { control } = init;
+  const i = slotIndex(init.slot);
+  // A spawner may have assigned a thread to this slot before the worker existed.
+  Atomics.compareExchange(control, i, SLOT.STARTING, SLOT.IDLE);
+  post({ type: 'ready' });
+  for (;;) {
+    let state;
+    while ((state = Atomics.load(control, i)) !== SLOT.ASSIGNED) Atomics.wait(control, i, state);
+    Atomics.store(control, i, SLOT.RUNNING);
+    const tid = control[i + 1];
+    const startArg = control[i + 2];
+    if (!runThread(control, tid, () => instance.exports.wasi_thread_start(tid, startArg))) return;
+    Atomics.store(control, i, SLOT.IDLE);
+  }
+}
+
+onMessage((msg) => {
+  if (msg.type === 'init') {
+    let instance;
+    try {
+      instance = instantiate(msg);
+    } catch (err) {
+      post({ type: 'failed', message: `instantiation failed: ${err.message}` });
+      return;
+    }
+    if (msg.slot === undefined) {
+      post({ type: 'ready' });
+      onMessage((start) => {
+        if (start.type !== 'start') return;
+        if (runThread(msg.control, 0, () => instance.exports._start())) {
+          // main returned: the program ends, whatever other threads are doing (as in C).
+          if (settleFate(msg.control, FATE.EXITED, 0)) post({ type: 'fate' });
+        }
+      });
+    } else {
+      serveSlot(msg, instance);
+    }
+  }
+});

@@ -1,0 +1,234 @@
+// The host half of WASI preview1 that Spindle modules need from JavaScript: arguments,
+// environment, clocks, randomness, stdio, sleeping (poll_oneoff) and exit. Files are not
+// here: they live in linear memory (runtime/fs). Calls this host does not provide answer
+// ENOSYS instead of failing instantiation.
+
+export const ERRNO = { SUCCESS: 0, BADF: 8, FAULT: 21, INVAL: 28, NOSYS: 52, SPIPE: 70, NOTSUP: 58 };
+const FILETYPE = { UNKNOWN: 0, CHARACTER_DEVICE: 2 };
+const CLOCK = { REALTIME: 0, MONOTONIC: 1, PROCESS_CPUTIME: 2, THREAD_CPUTIME: 3 };
+const EVENTTYPE = { CLOCK: 0, FD_READ: 1, FD_WRITE: 2 };
+const RIGHTS_ALL = 0x1fffffffn;
+const RIGHTS_SEEK_TELL = (1n << 2n) | (1n << 5n);
+
+/** Thrown by proc_exit to unwind the calling thread's wasm stack. */
+export class ProgramExit extends Error {
+  constructor(code) { super(`exit(${code})`); this.code = code; }
+}
+
+function encodeStrings(strings) {
+  return strings.map((s) => new TextEncoder().encode(`${s}\0`));
+}
+
+/**
+ * @param {object} ctx
+ * @param {WebAssembly.Memory} ctx.memory
+ * @param {string[]} ctx.args            argv, program name first
+ * @param {Record<string,string>} ctx.env
+ * @param {object} ctx.platform          stdio, clocks, randomness of this host (host/platform/*)
+ * @param {(code:number)=>never} ctx.exit
+ */
+export function wasiImports({ memory, args, env, platform, exit }) {
+  const argBytes = encodeStrings(args);
+  const envBytes = encodeStrings(Object.entries(env).map(([k, v]) => `${k}=${v}`));
+  const view = () => new DataView(memory.buffer);
+  const u8 = () => new Uint8Array(memory.buffer);
+  const sleepCell = new Int32Array(new SharedArrayBuffer(4));
+
+  function inBounds(ptr, len) {
+    return ptr >= 0 && len >= 0 && ptr + len <= memory.buffer.byteLength;
+  }
+
+  function putStrings(list, ptrsPtr, bufPtr) {
+    const dv = view(); const mem = u8();
+    let total = 0;
+    for (const s of list) total += s.length;
+    if (!inBounds(ptrsPtr, list.length * 4) || !inBounds(bufPtr, total)) return ERRNO.FAULT;
+    for (const s of list) {
+      dv.setUint32(ptrsPtr, bufPtr, true);
+      mem.set(s, bufPtr);
+      ptrsPtr += 4; bufPtr += s.length;
+    }
+    return ERRNO.SUCCESS;
+  }
+
+  function putSizes(list, countPtr, sizePtr) {
+    if (!inBounds(countPtr, 4) || !inBounds(sizePtr, 4)) return ERRNO.FAULT;
+    const dv = view();
+    dv.setUint32(countPtr, list.length, true);
+    dv.setUint32(sizePtr, list.reduce((n, s) => n + s.length, 0), true);
+    return ERRNO.SUCCESS;
+  }
+
+  function clockNow(id) {
+    if (id === CLOCK.REALTIME) return platform.realtimeNs();
+    if (id === CLOCK.MONOTONIC || id === CLOCK.PROCESS_CPUTIME || id === CLOCK.THREAD_CPUTIME) {
+      return platform.monotonicNs();
+    }
+    return null;
+  }
+
+  const isStdio = (fd) => fd >= 0 && fd <= 2;
+
+  function sleepNs(ns) {
+    if (ns <= 0n) return;
+    // Atomics.wait works in workers and on Node's main thread, where C code runs.
+    Atomics.wait(sleepCell, 0, 0, Number(ns) / 1e6);
+  }
+
+  const imports = {
+    args_get: (argv, buf) => putStrings(argBytes, argv, buf),
+    args_sizes_get: (count, size) => putSizes(argBytes, count, size),
+    environ_get: (environ, buf) => putStrings(envBytes, environ, buf),
+    environ_sizes_get: (count, size) => putSizes(envBytes, count, size),
+
+    clock_res_get(id, resPtr) {
+      if (clockNow(id) === null) return ERRNO.INVAL;
+      if (!inBounds(resPtr, 8)) return ERRNO.FAULT;
+      view().setBigUint64(resPtr, 1000n, true);
+      return ERRNO.SUCCESS;
+    },
+    clock_time_get(id, _precision, timePtr) {
+      const now = clockNow(id);
+      if (now === null) return ERRNO.INVAL;
+      if (!inBounds(timePtr, 8)) return ERRNO.FAULT;
+      view().setBigUint64(timePtr, now, true);
+      return ERRNO.SUCCESS;
+    },
+
+    random_get(ptr, len) {
+      if (!inBounds(ptr, len)) return ERRNO.FAULT;
+      // getRandomValues refuses views of shared memory and takes at most 64 KiB a call.
+      const chunk = new Uint8Array(Math.min(len, 65536));
+      for (let done = 0; done < len; done += chunk.length) {
+        const part = chunk.subarray(0, Math.min(chunk.length, len - done));
+        platform.randomFill(part);
+        u8().set(part, ptr + done);
+      }
+      return ERRNO.SUCCESS;
+    },
+
+    fd_write(fd, iovs, iovsLen, nwrittenPtr) {
+      if (fd !== 1 && fd !== 2) return ERRNO.BADF;
+      if (!inBounds(iovs, iovsLen * 8) || !inBounds(nwrittenPtr, 4)) return ERRNO.FAULT;
+      const dv = view(); const mem = u8();
+      let total = 0;
+      for (let i = 0; i < iovsLen; i++) total += dv.getUint32(iovs + i * 8 + 4, true);
+      // One gathered write: keeps a printf's pieces together when threads interleave.
+      const out = new Uint8Array(total);
+      let at = 0;
+      for (let i = 0; i < iovsLen; i++) {
+        const ptr = dv.getUint32(iovs + i * 8, true);
+        const len = dv.getUint32(iovs + i * 8 + 4, true);
+        if (!inBounds(ptr, len)) return ERRNO.FAULT;
+        out.set(mem.subarray(ptr, ptr + len), at);
+        at += len;
+      }
+      if (total > 0) platform.writeStdio(fd, out);
+      view().setUint32(nwrittenPtr, total, true);
+      return ERRNO.SUCCESS;
+    },
+
+    fd_read(fd, iovs, iovsLen, nreadPtr) {
+      if (fd !== 0) return ERRNO.BADF;
+      if (!inBounds(iovs, iovsLen * 8) || !inBounds(nreadPtr, 4)) return ERRNO.FAULT;
+      const dv = view();
+      let nread = 0;
+      for (let i = 0; i < iovsLen; i++) {
+        const ptr = dv.getUint32(iovs + i * 8, true);
+        const len = dv.getUint32(iovs + i * 8 + 4, true);
+        if (!inBounds(ptr, len)) return ERRNO.FAULT;
+        if (len === 0) continue;
+        const got = platform.readStdin(len);
+        u8().set(got, ptr);
+        nread += got.length;
+        if (got.length < len) break; // short read: return what we have
+      }
+      view().setUint32(nreadPtr, nread, true);
+      return ERRNO.SUCCESS;
+    },
+
+    fd_fdstat_get(fd, statPtr) {
+      if (!isStdio(fd)) return ERRNO.BADF;
+      if (!inBounds(statPtr, 24)) return ERRNO.FAULT;
+      const dv = view();
+      // wasi-libc's isatty() is "character device without seek/tell rights": answer as the
+      // host's own fd is, so stdout is line-buffered on a terminal and fully buffered in a pipe.
+      const tty = platform.isatty(fd);
+      dv.setUint8(statPtr, tty ? FILETYPE.CHARACTER_DEVICE : FILETYPE.UNKNOWN);
+      dv.setUint16(statPtr + 2, fd === 0 ? 0 : 1, true); // fdflags: APPEND for outputs
+      dv.setBigUint64(statPtr + 8, tty ? RIGHTS_ALL & ~RIGHTS_SEEK_TELL : RIGHTS_ALL, true);
+      dv.setBigUint64(statPtr + 16, RIGHTS_ALL, true);
+      return ERRNO.SUCCESS;
+    },
+    fd_fdstat_set_flags: (fd) => (isStdio(fd) ? ERRNO.SUCCESS : ERRNO.BADF),
+    fd_filestat_get(fd, bufPtr) {
+      if (!isStdio(fd)) return ERRNO.BADF;
+      if (!inBounds(bufPtr, 64)) return ERRNO.FAULT;
+      u8().fill(0, bufPtr, bufPtr + 64);
+      view().setUint8(bufPtr + 16, platform.isatty(fd) ? FILETYPE.CHARACTER_DEVICE : FILETYPE.UNKNOWN);
+      view().setBigUint64(bufPtr + 24, 1n, true); // nlink
+      return ERRNO.SUCCESS;
+    },
+    fd_seek: (fd) => (isStdio(fd) ? ERRNO.SPIPE : ERRNO.BADF),
+    fd_tell: (fd) => (isStdio(fd) ? ERRNO.SPIPE : ERRNO.BADF),
+    fd_close: (fd) => (isStdio(fd) ? ERRNO.SUCCESS : ERRNO.BADF),
+    fd_sync: (fd) => (isStdio(fd) ? ERRNO.INVAL : ERRNO.BADF),
+    fd_datasync: (fd) => (isStdio(fd) ? ERRNO.INVAL : ERRNO.BADF),
+    fd_prestat_get: () => ERRNO.BADF, // no preopens: files live in runtime/fs
+    fd_prestat_dir_name: () => ERRNO.BADF,
+
+    poll_oneoff(inPtr, outPtr, nsubs, neventsPtr) {
+      if (nsubs === 0) return ERRNO.INVAL;
+      if (!inBounds(inPtr, nsubs * 48) || !inBounds(outPtr, nsubs * 32) || !inBounds(neventsPtr, 4)) {
+        return ERRNO.FAULT;
+      }
+      let dv = view();
+      const events = [];
+      let wakeAt = null; // earliest clock deadline (monotonic ns)
+      let clockUserdata = 0n;
+      for (let i = 0; i < nsubs; i++) {
+        const sub = inPtr + i * 48;
+        const userdata = dv.getBigUint64(sub, true);
+        const tag = dv.getUint8(sub + 8);
+        if (tag === EVENTTYPE.CLOCK) {
+          const id = dv.getUint32(sub + 16, true);
+          const timeout = dv.getBigUint64(sub + 24, true);
+          const absolute = dv.getUint16(sub + 40, true) & 1;
+          const now = clockNow(id);
+          if (now === null) { events.push([userdata, ERRNO.INVAL, tag]); continue; }
+          const deadline = platform.monotonicNs() + (absolute ? timeout - now : timeout);
+          if (wakeAt === null || deadline < wakeAt) { wakeAt = deadline; clockUserdata = userdata; }
+        } else {
+          // stdio is always "ready": a read blocks in fd_read itself.
+          const fd = dv.getUint32(sub + 16, true);
+          events.push([userdata, isStdio(fd) ? ERRNO.SUCCESS : ERRNO.BADF, tag]);
+        }
+      }
+      if (events.length === 0 && wakeAt !== null) {
+        sleepNs(wakeAt - platform.monotonicNs());
+        events.push([clockUserdata, ERRNO.SUCCESS, EVENTTYPE.CLOCK]);
+      }
+      dv = view();
+      events.forEach(([userdata, error, type], i) => {
+        const ev = outPtr + i * 32;
+        dv.setBigUint64(ev, userdata, true);
+        dv.setUint16(ev + 8, error, true);
+        dv.setUint8(ev + 10, type);
+        dv.setBigUint64(ev + 16, 0n, true);
+        dv.setUint16(ev + 24, 0, true);
+      });
+      dv.setUint32(neventsPtr, events.length, true);
+      return ERRNO.SUCCESS;
+    },
+
+    sched_yield: () => ERRNO.SUCCESS,
+    proc_exit: (code) => exit(code),
+    proc_raise: () => ERRNO.NOSYS,
+  };
+
+  // Anything else the module imports from WASI (sockets, files when runtime/fs is not linked)
+  // answers ENOSYS, like a host without that feature.
+  return new Proxy(imports, {
+    get: (target, name) => (name in target ? target[name] : () => ERRNO.NOSYS),
+  });
+}

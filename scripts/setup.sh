@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# Installs and builds everything Spindle needs, from package registries only. Idempotent: a
+# second run checks each step's stamp and finishes in seconds. Fails loudly naming the step.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+source "$root/scripts/versions.env"
+tc="$root/.toolchain"
+mkdir -p "$tc"
+
+step() { current_step="$1"; echo "[setup] $1"; }
+trap 'echo "[setup] FAILED at step: ${current_step:-start}" >&2' ERR
+
+step "Debian packages: $APT_PACKAGES"
+missing=$(for p in $APT_PACKAGES; do dpkg -s "$p" >/dev/null 2>&1 || echo "$p"; done)
+if [ -n "$missing" ]; then
+  sudo_cmd=""; [ "$(id -u)" = 0 ] || sudo_cmd=sudo
+  $sudo_cmd apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq --no-install-recommends $missing
+fi
+
+step "Rust $RUST_TOOLCHAIN with target wasm32-wasip1-threads (threaded wasi-libc)"
+command -v rustup >/dev/null || { echo "rustup is required (https://rustup.rs)" >&2; false; }
+if ! rustup +"$RUST_TOOLCHAIN" target list --installed 2>/dev/null | grep -qx wasm32-wasip1-threads; then
+  rustup toolchain install "$RUST_TOOLCHAIN" --profile minimal --target wasm32-wasip1-threads
+fi
+
+step "ziglang $ZIGLANG_VERSION wheel (wasi-libc headers, libc++ sources)"
+zig_dir="$tc/ziglang-$ZIGLANG_VERSION"
+if [ ! -f "$zig_dir/.done" ]; then
+  rm -rf "$zig_dir" "$tc/wheel"
+  python3 -m pip download --quiet --no-deps --only-binary=:all: -d "$tc/wheel" "ziglang==$ZIGLANG_VERSION"
+  mkdir -p "$zig_dir"
+  python3 - "$tc/wheel" "$zig_dir" <<'PY'
+import sys, zipfile, glob
+wheel = glob.glob(sys.argv[1] + "/ziglang-*.whl")[0]
+keep = ("ziglang/lib/libc/include/wasm-wasi-musl/", "ziglang/lib/libc/include/generic-musl/",
+        "ziglang/lib/libcxx/", "ziglang/lib/libcxxabi/")
+with zipfile.ZipFile(wheel) as z:
+    z.extractall(sys.argv[2], [n for n in z.namelist() if n.startswith(keep)])
+PY
+  rm -rf "$tc/wheel"
+  touch "$zig_dir/.done"
+fi
+
+step "wasm32-wasip1-threads sysroot"
+"$root/scripts/build-sysroot.sh"
+
+step "libc++/libc++abi with threads"
+"$root/scripts/build-libcxx.sh"
+
+step "npm packages (package-lock.json)"
+if [ ! -f "$root/node_modules/.package-lock.json" ] || [ "$root/package-lock.json" -nt "$root/node_modules/.package-lock.json" ]; then
+  (cd "$root" && npm ci --no-audit --no-fund --loglevel=error)
+fi
+
+step "record versions"
+{
+  clang-$CLANG_MAJOR --version | head -1
+  echo "rustc $(rustc +"$RUST_TOOLCHAIN" --version)"
+  echo "ziglang $ZIGLANG_VERSION"
+  echo "node $(node --version)"
+  dpkg-query -W $APT_PACKAGES
+} > "$tc/versions.txt"
+echo "[setup] ok ($(tr '\n' ';' < "$tc/versions.txt" | cut -c1-160)...)"
