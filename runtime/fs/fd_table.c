@@ -1,0 +1,152 @@
+/* The process-wide fd table and open file descriptions.
+ * A slot is read under one of FD_STRIPES mutexes (fd % FD_STRIPES), so
+ * threads using different fds rarely meet; slots change only under
+ * fd_alloc_lock plus the slot's stripe. Taking the file's reference inside the
+ * stripe lock is what keeps a concurrent close from freeing it under us. */
+#include "fs_internal.h"
+
+#include <string.h>
+
+#define FD_STRIPES 64
+
+static struct open_file *slots[SPINDLE_FS_MAX_FDS];
+static struct open_file reserved_marker; /* slot taken, file not yet installed */
+static pthread_mutex_t fd_alloc_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_mutex_t stripes[FD_STRIPES];
+static pthread_once_t stripes_once = PTHREAD_ONCE_INIT;
+static int lowest_free_hint = SPINDLE_FS_FIRST_FD;
+
+static void init_stripes(void)
+{
+    for (int i = 0; i < FD_STRIPES; i++)
+        pthread_mutex_init(&stripes[i], NULL);
+}
+
+static pthread_mutex_t *stripe_of(int fd)
+{
+    pthread_once(&stripes_once, init_stripes);
+    return &stripes[fd % FD_STRIPES];
+}
+
+static void set_slot(int fd, struct open_file *file) /* caller holds fd_alloc_lock */
+{
+    pthread_mutex_t *stripe = stripe_of(fd);
+    pthread_mutex_lock(stripe);
+    slots[fd] = file;
+    pthread_mutex_unlock(stripe);
+}
+
+struct open_file *open_file_new(struct inode *inode, int flags)
+{
+    struct open_file *file = fs_malloc(sizeof *file);
+    if (file == NULL)
+        return NULL;
+    if (pthread_mutex_init(&file->pos_lock, NULL) != 0) {
+        fs_free(file);
+        return NULL;
+    }
+    atomic_init(&file->refs, 1);
+    file->inode = inode;
+    file->access = flags & SPINDLE_O_ACCMODE;
+    atomic_init(&file->status, flags & (SPINDLE_O_APPEND | SPINDLE_O_NONBLOCK | SPINDLE_O_SYNC |
+                                        SPINDLE_O_DSYNC));
+    file->pos = 0;
+    return file;
+}
+
+void open_file_unref(struct open_file *file)
+{
+    if (atomic_fetch_sub_explicit(&file->refs, 1, memory_order_acq_rel) != 1)
+        return;
+    if (file->inode)
+        inode_unref(file->inode);
+    pthread_mutex_destroy(&file->pos_lock);
+    fs_free(file);
+}
+
+bool open_file_readable(const struct open_file *file) { return file->access != SPINDLE_O_WRONLY; }
+bool open_file_writable(const struct open_file *file) { return file->access != SPINDLE_O_RDONLY; }
+
+int fd_reserve(void)
+{
+    pthread_mutex_lock(&fd_alloc_lock);
+    int fd = lowest_free_hint;
+    while (fd < SPINDLE_FS_MAX_FDS && slots[fd] != NULL)
+        fd++;
+    if (fd == SPINDLE_FS_MAX_FDS) {
+        pthread_mutex_unlock(&fd_alloc_lock);
+        return -SPINDLE_EMFILE;
+    }
+    set_slot(fd, &reserved_marker);
+    lowest_free_hint = fd + 1;
+    pthread_mutex_unlock(&fd_alloc_lock);
+    return fd;
+}
+
+void fd_install(int fd, struct open_file *file)
+{
+    pthread_mutex_lock(&fd_alloc_lock);
+    set_slot(fd, file);
+    pthread_mutex_unlock(&fd_alloc_lock);
+}
+
+static void release_slot(int fd) /* caller holds fd_alloc_lock */
+{
+    set_slot(fd, NULL);
+    if (fd < lowest_free_hint)
+        lowest_free_hint = fd;
+}
+
+void fd_unreserve(int fd)
+{
+    pthread_mutex_lock(&fd_alloc_lock);
+    release_slot(fd);
+    pthread_mutex_unlock(&fd_alloc_lock);
+}
+
+struct open_file *fd_get(int fd)
+{
+    if (fd < SPINDLE_FS_FIRST_FD || fd >= SPINDLE_FS_MAX_FDS)
+        return NULL;
+    pthread_mutex_t *stripe = stripe_of(fd);
+    pthread_mutex_lock(stripe);
+    struct open_file *file = slots[fd];
+    if (file == &reserved_marker)
+        file = NULL;
+    if (file)
+        atomic_fetch_add_explicit(&file->refs, 1, memory_order_relaxed);
+    pthread_mutex_unlock(stripe);
+    return file;
+}
+
+struct open_file *fd_detach(int fd)
+{
+    if (fd < SPINDLE_FS_FIRST_FD || fd >= SPINDLE_FS_MAX_FDS)
+        return NULL;
+    pthread_mutex_lock(&fd_alloc_lock);
+    struct open_file *file = slots[fd]; /* slots change only under this lock */
+    if (file == &reserved_marker || file == NULL) {
+        pthread_mutex_unlock(&fd_alloc_lock);
+        return NULL;
+    }
+    release_slot(fd);
+    pthread_mutex_unlock(&fd_alloc_lock);
+    return file;
+}
+
+int fd_replace(int newfd, struct open_file *file, struct open_file **old)
+{
+    if (newfd < SPINDLE_FS_FIRST_FD || newfd >= SPINDLE_FS_MAX_FDS)
+        return -SPINDLE_EBADF;
+    pthread_mutex_lock(&fd_alloc_lock);
+    struct open_file *previous = slots[newfd];
+    if (previous == &reserved_marker) { /* an open in flight owns it (Linux: EBUSY) */
+        pthread_mutex_unlock(&fd_alloc_lock);
+        return -SPINDLE_EBUSY;
+    }
+    atomic_fetch_add_explicit(&file->refs, 1, memory_order_relaxed);
+    set_slot(newfd, file);
+    pthread_mutex_unlock(&fd_alloc_lock);
+    *old = previous;
+    return 0;
+}

@@ -1,0 +1,196 @@
+/* Internal data structures of the in-memory filesystem.
+ *
+ * LOCK ORDER (see docs/FILESYSTEM.md for the reasoning). A thread acquires
+ * locks only in this order and releases them before going back up:
+ *   1. open-file position lock (open_file.pos_lock), one at a time
+ *   2. rename_mutex (only cross-directory rename)
+ *   3. directory inode locks: an ancestor before its descendants; two
+ *      unrelated directories (only rename, under rename_mutex) by increasing
+ *      inode number
+ *   4. at most one non-directory inode lock, innermost
+ *   5. fd table locks (fd_alloc_lock before a stripe lock), never held while
+ *      taking any of the above
+ * Path walking holds at most one inode lock at a time (hand over hand with
+ * references instead of locks).
+ */
+#ifndef SPINDLE_FS_INTERNAL_H
+#define SPINDLE_FS_INTERNAL_H
+
+#ifndef _POSIX_C_SOURCE
+#define _POSIX_C_SOURCE 200809L /* rwlocks and clock_gettime under -std=c11 */
+#endif
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../include/spindle/fs.h"
+
+/* ---- memory (fs_memory.c) ---- */
+void *fs_malloc(size_t size);
+void *fs_calloc(size_t count, size_t size);
+void *fs_realloc(void *ptr, size_t size);
+void fs_free(void *ptr);
+
+/* ---- file contents (file_data.c) ---- */
+#define FS_CHUNK_SHIFT 12
+#define FS_CHUNK_SIZE ((int64_t)1 << FS_CHUNK_SHIFT)
+#define FS_NODE_SHIFT 9 /* 512 pointers per index node */
+#define FS_NODE_FANOUT (1 << FS_NODE_SHIFT)
+#define FS_MAX_DEPTH 4
+#define FS_MAX_FILE_SIZE ((int64_t)1 << (FS_CHUNK_SHIFT + FS_NODE_SHIFT * FS_MAX_DEPTH))
+
+/* A radix tree of fixed-size chunks: depth 0 means `root` is the chunk for
+ * offset 0; depth d means it is an index node covering 512^d chunks. Missing
+ * chunks are holes and read as zeros. */
+struct file_data {
+    void *root;
+    int depth;
+    int64_t chunk_count;
+};
+
+/* Writes len bytes at offset, allocating chunks as needed. Returns the number
+ * of bytes written (short only when memory ran out), or -ENOSPC if nothing
+ * could be written. */
+int64_t file_data_write(struct file_data *data, int64_t offset, const void *src, size_t len);
+/* Copies [offset, offset+len) into dst; holes give zeros. */
+void file_data_read(const struct file_data *data, int64_t offset, void *dst, size_t len);
+/* Drops everything at or past new_size (old_size is the current size). */
+void file_data_truncate(struct file_data *data, int64_t old_size, int64_t new_size);
+void file_data_free(struct file_data *data);
+
+/* ---- inodes (inode.c) ---- */
+enum inode_type { INODE_FILE = 1, INODE_DIR = 2, INODE_SYMLINK = 3 };
+
+struct dir_entry;
+struct inode;
+
+struct dir_data {
+    struct dir_entry **buckets; /* hash chains, by name */
+    size_t bucket_count;
+    size_t entry_count;
+    struct dir_entry **order; /* by increasing seq; NULL = removed slot */
+    size_t order_len, order_cap, order_holes;
+    uint64_t next_seq;
+    struct inode *parent; /* counted reference; NULL for the root */
+    bool dead;            /* removed by rmdir or replaced by rename */
+};
+
+struct inode {
+    pthread_rwlock_t lock;
+    atomic_uint_fast32_t refs; /* dir entries + open files + walkers + child dirs */
+    uint64_t ino;
+    uint8_t type;
+    uint32_t perm;
+    uint64_t nlink;             /* under lock */
+    int64_t size;               /* under lock */
+    _Atomic int64_t atime_ns;   /* atomic: reads update it under a shared lock */
+    int64_t mtime_ns, ctime_ns; /* under lock */
+    union {
+        struct file_data file;
+        struct dir_data dir;
+        struct {
+            char *target; /* immutable after creation */
+            size_t len;
+        } symlink;
+    } u;
+};
+
+int64_t fs_now_ns(void);
+/* New inode with one reference, nlink 0, timestamps now. NULL if out of memory. */
+struct inode *inode_new(enum inode_type type, uint32_t perm);
+void inode_ref(struct inode *inode);
+void inode_unref(struct inode *inode);
+void inode_fill_stat(struct inode *inode, struct spindle_stat *st); /* caller holds lock */
+/* relatime: atime moves only when it is not newer than mtime or ctime, or a
+ * day old (as Linux's default). Safe under a shared lock. */
+void inode_touch_atime(struct inode *inode);
+void inode_read_lock(struct inode *inode);
+void inode_write_lock(struct inode *inode);
+void inode_unlock(struct inode *inode);
+
+/* ---- directories (directory.c); callers hold the directory's lock ---- */
+struct dir_entry {
+    struct dir_entry *hash_next;
+    struct inode *inode; /* counted reference */
+    uint64_t seq;        /* readdir cookie of the entry before it is seq-1 .. */
+    uint32_t hash;
+    uint16_t name_len;
+    char name[];
+};
+
+#define DIR_FIRST_SEQ 3 /* cookies 1 and 2 are "." and ".." */
+
+int dir_init(struct dir_data *dir, struct inode *parent);
+struct dir_entry *dir_find(struct dir_data *dir, const char *name, size_t len);
+struct dir_entry *dir_entry_new(const char *name, size_t len, struct inode *inode);
+/* Makes room so that the next dir_insert cannot fail. 0 or -ENOSPC. */
+int dir_reserve(struct dir_data *dir);
+void dir_insert(struct dir_data *dir, struct dir_entry *entry);
+/* Unlinks and frees the entry; its inode reference passes to the caller. */
+void dir_remove(struct dir_data *dir, struct dir_entry *entry);
+/* Index in dir->order of the first slot whose seq is greater than `seq`. */
+size_t dir_first_after(const struct dir_data *dir, uint64_t seq);
+void dir_free(struct dir_data *dir);
+
+/* ---- path resolution (path.c) ---- */
+enum last_type { LAST_NORM, LAST_DOT, LAST_DOTDOT, LAST_ROOT };
+
+#define WALK_PARENT 1 /* stop before the last component */
+#define WALK_FOLLOW 2 /* follow a symlink in the last component */
+
+struct walk {
+    int hops;             /* symlinks followed so far (in/out) */
+    struct inode *dir;    /* WALK_PARENT: directory holding the last component */
+    struct inode *node;   /* otherwise: the inode found */
+    const char *name;     /* WALK_PARENT: last component, in `buffer` */
+    size_t name_len;
+    enum last_type last;
+    bool trailing_slash;
+    char *buffer;
+};
+
+struct inode *fs_root(void);
+/* Resolves path from start (a directory, or any inode for absolute paths).
+ * On success holds references in w->dir / w->node; release with walk_done. */
+int path_walk(struct inode *start, const char *path, int how, struct walk *w);
+void walk_done(struct walk *w);
+/* Reference to the parent of directory dir (the root is its own parent). */
+struct inode *dir_parent_ref(struct inode *dir);
+/* Resolves dirfd (or SPINDLE_AT_FDCWD) into a referenced start directory. */
+int start_dir(int dirfd, const char *path, struct inode **out);
+/* start_dir + path_walk(WALK_PARENT); w is zeroed first. */
+int walk_parent_at(int dirfd, const char *path, struct walk *w);
+
+/* ---- open files and the fd table (fd_table.c) ---- */
+struct open_file {
+    atomic_uint_fast32_t refs;
+    struct inode *inode; /* counted reference */
+    int access;          /* O_RDONLY / O_WRONLY / O_RDWR, fixed */
+    atomic_int status;   /* O_APPEND | O_NONBLOCK | O_*SYNC, changeable */
+    pthread_mutex_t pos_lock;
+    int64_t pos;
+};
+
+struct open_file *open_file_new(struct inode *inode, int flags); /* takes the inode ref */
+void open_file_unref(struct open_file *file);
+bool open_file_readable(const struct open_file *file);
+bool open_file_writable(const struct open_file *file);
+
+/* Lowest free fd, held reserved until fd_install / fd_unreserve. */
+int fd_reserve(void);
+void fd_install(int fd, struct open_file *file);
+void fd_unreserve(int fd);
+/* Referenced open file for fd, or NULL (EBADF). */
+struct open_file *fd_get(int fd);
+/* Detaches fd; returns the file that was there (the table's reference). */
+struct open_file *fd_detach(int fd);
+/* Atomically makes newfd refer to file (taking a new reference); returns the
+ * file that newfd held, or NULL. */
+int fd_replace(int newfd, struct open_file *file, struct open_file **old);
+
+extern pthread_mutex_t fs_rename_mutex;
+
+#endif

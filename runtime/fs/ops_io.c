@@ -1,0 +1,307 @@
+/* read/write and friends, lseek, ftruncate, fsync, fallocate, F_GETFL/F_SETFL.
+ * Lock order: the description's position lock, then the inode lock. Reads
+ * share the inode lock, so many readers of one file run in parallel. */
+#include "fs_internal.h"
+
+#include <string.h>
+
+#define IOV_MAX_COUNT 1024
+#define MAX_RW_COUNT ((int64_t)0x7ffff000) /* Linux's cap on one transfer */
+
+static int64_t iov_total(const struct spindle_iovec *iov, int iovcnt)
+{
+    if (iovcnt < 0 || iovcnt > IOV_MAX_COUNT)
+        return -SPINDLE_EINVAL;
+    int64_t total = 0;
+    for (int i = 0; i < iovcnt; i++) {
+        if (iov[i].len > (size_t)INT64_MAX - (size_t)total)
+            return -SPINDLE_EINVAL;
+        total += (int64_t)iov[i].len;
+    }
+    return total;
+}
+
+/* offset < 0: use and advance the description's position. */
+static int64_t read_file(struct open_file *file, const struct spindle_iovec *iov, int iovcnt,
+                         int64_t offset)
+{
+    struct inode *inode = file->inode;
+    if (!open_file_readable(file))
+        return -SPINDLE_EBADF;
+    if (inode->type == INODE_DIR)
+        return -SPINDLE_EISDIR;
+    int64_t total = iov_total(iov, iovcnt);
+    if (total < 0)
+        return total;
+    bool use_pos = offset < 0;
+    if (use_pos) {
+        pthread_mutex_lock(&file->pos_lock);
+        offset = file->pos;
+    }
+    int64_t done = 0;
+    inode_read_lock(inode);
+    for (int i = 0; i < iovcnt && done < MAX_RW_COUNT; i++) {
+        int64_t at = offset + done;
+        if (at >= inode->size)
+            break;
+        int64_t n = (int64_t)iov[i].len;
+        if (n > inode->size - at)
+            n = inode->size - at;
+        if (n > MAX_RW_COUNT - done)
+            n = MAX_RW_COUNT - done;
+        file_data_read(&inode->u.file, at, iov[i].base, (size_t)n);
+        done += n;
+        if (n < (int64_t)iov[i].len)
+            break;
+    }
+    inode_touch_atime(inode);
+    inode_unlock(inode);
+    if (use_pos) {
+        file->pos = offset + done;
+        pthread_mutex_unlock(&file->pos_lock);
+    }
+    return done;
+}
+
+static int64_t write_file(struct open_file *file, const struct spindle_iovec *iov, int iovcnt,
+                          int64_t offset)
+{
+    struct inode *inode = file->inode;
+    if (!open_file_writable(file))
+        return -SPINDLE_EBADF;
+    int64_t total = iov_total(iov, iovcnt);
+    if (total < 0)
+        return total;
+    if (total > MAX_RW_COUNT)
+        total = MAX_RW_COUNT;
+    bool use_pos = offset < 0;
+    if (use_pos) {
+        pthread_mutex_lock(&file->pos_lock);
+        offset = file->pos;
+    }
+    int64_t done = 0, rc = 0;
+    inode_write_lock(inode);
+    /* O_APPEND wins even over pwrite's offset, as on Linux */
+    if (atomic_load_explicit(&file->status, memory_order_relaxed) & SPINDLE_O_APPEND)
+        offset = inode->size;
+    if (total > 0 && offset >= FS_MAX_FILE_SIZE)
+        rc = -SPINDLE_EFBIG;
+    else if (total > FS_MAX_FILE_SIZE - offset)
+        total = FS_MAX_FILE_SIZE - offset;
+    for (int i = 0; rc == 0 && i < iovcnt && done < total; i++) {
+        size_t len = iov[i].len;
+        if ((int64_t)len > total - done)
+            len = (size_t)(total - done);
+        int64_t n = file_data_write(&inode->u.file, offset + done, iov[i].base, len);
+        if (n < 0) {
+            if (done == 0)
+                rc = n;
+            break;
+        }
+        done += n;
+        if ((size_t)n < len)
+            break;
+    }
+    if (done > 0) {
+        if (offset + done > inode->size)
+            inode->size = offset + done;
+        inode->mtime_ns = inode->ctime_ns = fs_now_ns();
+    }
+    inode_unlock(inode);
+    if (use_pos) {
+        if (rc == 0)
+            file->pos = offset + done;
+        pthread_mutex_unlock(&file->pos_lock);
+    }
+    return rc < 0 ? rc : done;
+}
+
+typedef int64_t (*transfer_fn)(struct open_file *, const struct spindle_iovec *, int, int64_t);
+
+static int64_t with_file(int fd, transfer_fn fn, const struct spindle_iovec *iov, int iovcnt,
+                         int64_t offset)
+{
+    struct open_file *file = fd_get(fd);
+    if (file == NULL)
+        return -SPINDLE_EBADF;
+    int64_t rc = fn(file, iov, iovcnt, offset);
+    open_file_unref(file);
+    return rc;
+}
+
+int64_t spindle_fs_read(int fd, void *buf, size_t len)
+{
+    struct spindle_iovec iov = {buf, len};
+    return with_file(fd, read_file, &iov, 1, -1);
+}
+
+int64_t spindle_fs_write(int fd, const void *buf, size_t len)
+{
+    struct spindle_iovec iov = {(void *)buf, len};
+    return with_file(fd, write_file, &iov, 1, -1);
+}
+
+int64_t spindle_fs_readv(int fd, const struct spindle_iovec *iov, int iovcnt)
+{
+    return with_file(fd, read_file, iov, iovcnt, -1);
+}
+
+int64_t spindle_fs_writev(int fd, const struct spindle_iovec *iov, int iovcnt)
+{
+    return with_file(fd, write_file, iov, iovcnt, -1);
+}
+
+int64_t spindle_fs_preadv(int fd, const struct spindle_iovec *iov, int iovcnt, int64_t offset)
+{
+    if (offset < 0) {
+        struct open_file *file = fd_get(fd);
+        if (file == NULL)
+            return -SPINDLE_EBADF;
+        open_file_unref(file);
+        return -SPINDLE_EINVAL;
+    }
+    return with_file(fd, read_file, iov, iovcnt, offset);
+}
+
+int64_t spindle_fs_pwritev(int fd, const struct spindle_iovec *iov, int iovcnt, int64_t offset)
+{
+    if (offset < 0) {
+        struct open_file *file = fd_get(fd);
+        if (file == NULL)
+            return -SPINDLE_EBADF;
+        open_file_unref(file);
+        return -SPINDLE_EINVAL;
+    }
+    return with_file(fd, write_file, iov, iovcnt, offset);
+}
+
+int64_t spindle_fs_pread(int fd, void *buf, size_t len, int64_t offset)
+{
+    struct spindle_iovec iov = {buf, len};
+    return spindle_fs_preadv(fd, &iov, 1, offset);
+}
+
+int64_t spindle_fs_pwrite(int fd, const void *buf, size_t len, int64_t offset)
+{
+    struct spindle_iovec iov = {(void *)buf, len};
+    return spindle_fs_pwritev(fd, &iov, 1, offset);
+}
+
+int64_t spindle_fs_lseek(int fd, int64_t offset, int whence)
+{
+    struct open_file *file = fd_get(fd);
+    if (file == NULL)
+        return -SPINDLE_EBADF;
+    int64_t result = 0;
+    pthread_mutex_lock(&file->pos_lock);
+    int64_t base = 0;
+    switch (whence) {
+    case SPINDLE_SEEK_SET:
+        base = 0;
+        break;
+    case SPINDLE_SEEK_CUR:
+        base = file->pos;
+        break;
+    case SPINDLE_SEEK_END:
+        inode_read_lock(file->inode);
+        base = file->inode->type == INODE_FILE ? file->inode->size : 0;
+        inode_unlock(file->inode);
+        break;
+    default:
+        result = -SPINDLE_EINVAL;
+    }
+    if (result == 0) {
+        if (__builtin_add_overflow(base, offset, &result) || result < 0)
+            result = -SPINDLE_EINVAL;
+        else
+            file->pos = result;
+    }
+    pthread_mutex_unlock(&file->pos_lock);
+    open_file_unref(file);
+    return result;
+}
+
+int spindle_fs_ftruncate(int fd, int64_t length)
+{
+    struct open_file *file = fd_get(fd);
+    if (file == NULL)
+        return -SPINDLE_EBADF;
+    struct inode *inode = file->inode;
+    int rc = 0;
+    if (!open_file_writable(file) || inode->type != INODE_FILE || length < 0) {
+        rc = -SPINDLE_EINVAL;
+    } else if (length > FS_MAX_FILE_SIZE) {
+        rc = -SPINDLE_EFBIG;
+    } else {
+        inode_write_lock(inode);
+        file_data_truncate(&inode->u.file, inode->size, length);
+        inode->size = length;
+        inode->mtime_ns = inode->ctime_ns = fs_now_ns();
+        inode_unlock(inode);
+    }
+    open_file_unref(file);
+    return rc;
+}
+
+int spindle_fs_fallocate(int fd, int64_t offset, int64_t len)
+{
+    struct open_file *file = fd_get(fd);
+    if (file == NULL)
+        return -SPINDLE_EBADF;
+    struct inode *inode = file->inode;
+    int rc = 0;
+    int64_t end;
+    if (offset < 0 || len <= 0) {
+        rc = -SPINDLE_EINVAL;
+    } else if (!open_file_writable(file)) {
+        rc = -SPINDLE_EBADF;
+    } else if (inode->type == INODE_DIR) {
+        rc = -SPINDLE_EISDIR;
+    } else if (__builtin_add_overflow(offset, len, &end) || end > FS_MAX_FILE_SIZE) {
+        rc = -SPINDLE_EFBIG;
+    } else {
+        inode_write_lock(inode);
+        if (end > inode->size) {
+            inode->size = end;
+            inode->ctime_ns = inode->mtime_ns = fs_now_ns();
+        }
+        inode_unlock(inode);
+    }
+    open_file_unref(file);
+    return rc;
+}
+
+/* Data lives in memory only: syncing just validates the fd. */
+int spindle_fs_fsync(int fd)
+{
+    struct open_file *file = fd_get(fd);
+    if (file == NULL)
+        return -SPINDLE_EBADF;
+    open_file_unref(file);
+    return 0;
+}
+
+int spindle_fs_fdatasync(int fd) { return spindle_fs_fsync(fd); }
+
+int spindle_fs_getfl(int fd)
+{
+    struct open_file *file = fd_get(fd);
+    if (file == NULL)
+        return -SPINDLE_EBADF;
+    int flags = file->access | atomic_load(&file->status);
+    open_file_unref(file);
+    return flags;
+}
+
+int spindle_fs_setfl(int fd, int flags)
+{
+    struct open_file *file = fd_get(fd);
+    if (file == NULL)
+        return -SPINDLE_EBADF;
+    const int changeable = SPINDLE_O_APPEND | SPINDLE_O_NONBLOCK;
+    int old = atomic_load(&file->status);
+    while (!atomic_compare_exchange_weak(&file->status, &old, (old & ~changeable) | (flags & changeable)))
+        ;
+    open_file_unref(file);
+    return 0;
+}

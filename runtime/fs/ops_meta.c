@@ -1,0 +1,115 @@
+/* stat family and timestamps (utimensat / futimens). */
+#include "fs_internal.h"
+
+#include <string.h>
+
+static int stat_inode(struct inode *inode, struct spindle_stat *st)
+{
+    inode_read_lock(inode);
+    inode_fill_stat(inode, st);
+    inode_unlock(inode);
+    return 0;
+}
+
+int spindle_fs_fstat(int fd, struct spindle_stat *st)
+{
+    struct open_file *file = fd_get(fd);
+    if (file == NULL)
+        return -SPINDLE_EBADF;
+    stat_inode(file->inode, st);
+    open_file_unref(file);
+    return 0;
+}
+
+/* Resolves dirfd+path to a referenced inode, following a final symlink
+ * unless AT_SYMLINK_NOFOLLOW. */
+static int lookup_at(int dirfd, const char *path, int flags, struct inode **out)
+{
+    if (flags & ~SPINDLE_AT_SYMLINK_NOFOLLOW)
+        return -SPINDLE_EINVAL;
+    struct inode *start;
+    int rc = start_dir(dirfd, path, &start);
+    if (rc < 0)
+        return rc;
+    struct walk w;
+    memset(&w, 0, sizeof w);
+    rc = path_walk(start, path, (flags & SPINDLE_AT_SYMLINK_NOFOLLOW) ? 0 : WALK_FOLLOW, &w);
+    inode_unref(start);
+    if (rc < 0)
+        return rc;
+    *out = w.node;
+    w.node = NULL;
+    walk_done(&w);
+    return 0;
+}
+
+int spindle_fs_fstatat(int dirfd, const char *path, struct spindle_stat *st, int flags)
+{
+    struct inode *inode;
+    int rc = lookup_at(dirfd, path, flags, &inode);
+    if (rc < 0)
+        return rc;
+    stat_inode(inode, st);
+    inode_unref(inode);
+    return 0;
+}
+
+static bool valid_time(const struct spindle_timespec *ts)
+{
+    return ts->nsec == SPINDLE_UTIME_NOW || ts->nsec == SPINDLE_UTIME_OMIT ||
+           (ts->nsec >= 0 && ts->nsec < 1000000000);
+}
+
+/* Timestamps are kept as int64 nanoseconds; times beyond +-292 years from
+ * 1970 saturate. */
+static int64_t to_ns(const struct spindle_timespec *ts)
+{
+    const int64_t limit = INT64_MAX / 1000000000 - 1;
+    if (ts->sec > limit)
+        return INT64_MAX;
+    if (ts->sec < -limit)
+        return INT64_MIN;
+    return ts->sec * 1000000000 + ts->nsec;
+}
+
+static int set_times(struct inode *inode, const struct spindle_timespec times[2])
+{
+    struct spindle_timespec now_both[2] = {{0, SPINDLE_UTIME_NOW}, {0, SPINDLE_UTIME_NOW}};
+    if (times == NULL)
+        times = now_both;
+    if (!valid_time(&times[0]) || !valid_time(&times[1]))
+        return -SPINDLE_EINVAL;
+    if (times[0].nsec == SPINDLE_UTIME_OMIT && times[1].nsec == SPINDLE_UTIME_OMIT)
+        return 0;
+    int64_t now = fs_now_ns();
+    inode_write_lock(inode);
+    if (times[0].nsec != SPINDLE_UTIME_OMIT)
+        atomic_store(&inode->atime_ns, times[0].nsec == SPINDLE_UTIME_NOW ? now : to_ns(&times[0]));
+    if (times[1].nsec != SPINDLE_UTIME_OMIT)
+        inode->mtime_ns = times[1].nsec == SPINDLE_UTIME_NOW ? now : to_ns(&times[1]);
+    inode->ctime_ns = now;
+    inode_unlock(inode);
+    return 0;
+}
+
+int spindle_fs_utimensat(int dirfd, const char *path, const struct spindle_timespec times[2],
+                         int flags)
+{
+    struct inode *inode;
+    int rc = lookup_at(dirfd, path, flags, &inode);
+    if (rc < 0)
+        return rc;
+    rc = set_times(inode, times);
+    inode_unref(inode);
+    return rc;
+}
+
+int spindle_fs_futimens(int fd, const struct spindle_timespec times[2])
+{
+    struct open_file *file = fd_get(fd);
+    if (file == NULL)
+        return -SPINDLE_EBADF;
+    int rc = set_times(file->inode, times);
+    open_file_unref(file);
+    return rc;
+}

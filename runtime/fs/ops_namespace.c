@@ -1,0 +1,275 @@
+/* mkdir, unlink/rmdir, link, symlink, readlink: operations that add or
+ * remove one directory entry. Each write-locks the parent directory, then at
+ * most the child (a directory child only after its parent, per lock order). */
+#include "fs_internal.h"
+
+#include <string.h>
+
+int walk_parent_at(int dirfd, const char *path, struct walk *w)
+{
+    struct inode *start;
+    memset(w, 0, sizeof *w);
+    int rc = start_dir(dirfd, path, &start);
+    if (rc < 0)
+        return rc;
+    rc = path_walk(start, path, WALK_PARENT, w);
+    inode_unref(start);
+    return rc;
+}
+
+/* Inserts a new inode under dir (write-locked, alive, name absent). */
+static int add_entry(struct inode *dir, const struct walk *w, struct inode *child)
+{
+    struct dir_entry *entry = dir_entry_new(w->name, w->name_len, child);
+    if (entry == NULL || dir_reserve(&dir->u.dir) < 0) {
+        fs_free(entry);
+        return -SPINDLE_ENOSPC;
+    }
+    dir_insert(&dir->u.dir, entry);
+    dir->mtime_ns = dir->ctime_ns = fs_now_ns();
+    return 0;
+}
+
+/* Locks the parent for adding w->name: 0 with the lock held, or an error
+ * without it. */
+static int lock_for_create(const struct walk *w)
+{
+    if (w->last != LAST_NORM)
+        return -SPINDLE_EEXIST;
+    inode_write_lock(w->dir);
+    int rc = 0;
+    if (w->dir->u.dir.dead)
+        rc = -SPINDLE_ENOENT;
+    else if (dir_find(&w->dir->u.dir, w->name, w->name_len))
+        rc = -SPINDLE_EEXIST;
+    if (rc < 0)
+        inode_unlock(w->dir);
+    return rc;
+}
+
+int spindle_fs_mkdirat(int dirfd, const char *path, uint32_t mode)
+{
+    struct walk w;
+    int rc = walk_parent_at(dirfd, path, &w);
+    if (rc < 0)
+        return rc;
+    rc = lock_for_create(&w);
+    if (rc == 0) {
+        struct inode *dir = w.dir;
+        struct inode *child = inode_new(INODE_DIR, mode);
+        if (child == NULL || dir_init(&child->u.dir, NULL) < 0) {
+            if (child)
+                inode_unref(child);
+            rc = -SPINDLE_ENOSPC;
+        } else {
+            child->nlink = 2;
+            inode_ref(dir);
+            child->u.dir.parent = dir;
+            rc = add_entry(dir, &w, child);
+            if (rc == 0)
+                dir->nlink++;
+            else
+                inode_unref(child);
+        }
+        inode_unlock(dir);
+    }
+    walk_done(&w);
+    return rc;
+}
+
+static int remove_file(struct inode *dir, const struct walk *w)
+{
+    struct dir_entry *e = dir_find(&dir->u.dir, w->name, w->name_len);
+    if (e == NULL)
+        return -SPINDLE_ENOENT;
+    struct inode *child = e->inode;
+    if (child->type == INODE_DIR)
+        return -SPINDLE_EISDIR;
+    if (w->trailing_slash)
+        return -SPINDLE_ENOTDIR;
+    dir_remove(&dir->u.dir, e);
+    int64_t now = fs_now_ns();
+    dir->mtime_ns = dir->ctime_ns = now;
+    inode_write_lock(child);
+    child->nlink--;
+    child->ctime_ns = now;
+    inode_unlock(child);
+    inode_unref(child); /* the entry's reference; open files keep theirs */
+    return 0;
+}
+
+static int remove_dir(struct inode *dir, const struct walk *w)
+{
+    struct dir_entry *e = dir_find(&dir->u.dir, w->name, w->name_len);
+    if (e == NULL)
+        return -SPINDLE_ENOENT;
+    struct inode *child = e->inode;
+    if (child->type != INODE_DIR)
+        return -SPINDLE_ENOTDIR;
+    inode_write_lock(child);
+    if (child->u.dir.entry_count > 0) {
+        inode_unlock(child);
+        return -SPINDLE_ENOTEMPTY;
+    }
+    child->u.dir.dead = true;
+    child->nlink = 0;
+    int64_t now = fs_now_ns();
+    child->ctime_ns = now;
+    inode_unlock(child);
+    dir_remove(&dir->u.dir, e);
+    dir->nlink--;
+    dir->mtime_ns = dir->ctime_ns = now;
+    inode_unref(child);
+    return 0;
+}
+
+int spindle_fs_unlinkat(int dirfd, const char *path, int flags)
+{
+    if (flags & ~SPINDLE_AT_REMOVEDIR)
+        return -SPINDLE_EINVAL;
+    bool rmdir = flags & SPINDLE_AT_REMOVEDIR;
+    struct walk w;
+    int rc = walk_parent_at(dirfd, path, &w);
+    if (rc < 0)
+        return rc;
+    switch (w.last) {
+    case LAST_DOT:
+        rc = rmdir ? -SPINDLE_EINVAL : -SPINDLE_EISDIR;
+        break;
+    case LAST_DOTDOT:
+        rc = rmdir ? -SPINDLE_ENOTEMPTY : -SPINDLE_EISDIR;
+        break;
+    case LAST_ROOT:
+        rc = rmdir ? -SPINDLE_EBUSY : -SPINDLE_EISDIR;
+        break;
+    case LAST_NORM:
+        inode_write_lock(w.dir);
+        if (w.dir->u.dir.dead)
+            rc = -SPINDLE_ENOENT;
+        else
+            rc = rmdir ? remove_dir(w.dir, &w) : remove_file(w.dir, &w);
+        inode_unlock(w.dir);
+        break;
+    }
+    walk_done(&w);
+    return rc;
+}
+
+int spindle_fs_linkat(int olddirfd, const char *oldpath, int newdirfd, const char *newpath,
+                      int flags)
+{
+    if (flags & ~SPINDLE_AT_SYMLINK_FOLLOW)
+        return -SPINDLE_EINVAL;
+    struct inode *start;
+    int rc = start_dir(olddirfd, oldpath, &start);
+    if (rc < 0)
+        return rc;
+    struct walk old;
+    memset(&old, 0, sizeof old);
+    rc = path_walk(start, oldpath, (flags & SPINDLE_AT_SYMLINK_FOLLOW) ? WALK_FOLLOW : 0, &old);
+    inode_unref(start);
+    if (rc < 0)
+        return rc;
+    struct inode *target = old.node;
+    if (target->type == INODE_DIR) {
+        walk_done(&old);
+        return -SPINDLE_EPERM;
+    }
+    struct walk w;
+    rc = walk_parent_at(newdirfd, newpath, &w);
+    if (rc == 0) {
+        rc = lock_for_create(&w);
+        if (rc == 0) {
+            if (w.trailing_slash) {
+                rc = -SPINDLE_ENOENT;
+            } else {
+                inode_write_lock(target);
+                if (target->nlink == 0) { /* already unlinked everywhere */
+                    rc = -SPINDLE_ENOENT;
+                } else {
+                    inode_ref(target);
+                    rc = add_entry(w.dir, &w, target);
+                    if (rc == 0) {
+                        target->nlink++;
+                        target->ctime_ns = w.dir->mtime_ns;
+                    } else {
+                        atomic_fetch_sub(&target->refs, 1); /* cannot be the last */
+                    }
+                }
+                inode_unlock(target);
+            }
+            inode_unlock(w.dir);
+        }
+        walk_done(&w);
+    }
+    walk_done(&old);
+    return rc;
+}
+
+int spindle_fs_symlinkat(const char *target, int dirfd, const char *linkpath)
+{
+    size_t len = strlen(target);
+    if (len == 0)
+        return -SPINDLE_ENOENT;
+    if (len >= SPINDLE_FS_PATH_MAX)
+        return -SPINDLE_ENAMETOOLONG;
+    struct walk w;
+    int rc = walk_parent_at(dirfd, linkpath, &w);
+    if (rc < 0)
+        return rc;
+    rc = lock_for_create(&w);
+    if (rc == 0 && w.trailing_slash) {
+        inode_unlock(w.dir);
+        rc = -SPINDLE_ENOENT;
+    }
+    if (rc == 0) {
+        struct inode *link = NULL;
+        char *copy = fs_malloc(len + 1);
+        if (copy)
+            link = inode_new(INODE_SYMLINK, 0777);
+        if (link == NULL) {
+            fs_free(copy);
+            rc = -SPINDLE_ENOSPC;
+        } else {
+            memcpy(copy, target, len + 1);
+            link->u.symlink.target = copy;
+            link->u.symlink.len = len;
+            link->nlink = 1;
+            rc = add_entry(w.dir, &w, link);
+            if (rc < 0)
+                inode_unref(link);
+        }
+        inode_unlock(w.dir);
+    }
+    walk_done(&w);
+    return rc;
+}
+
+int64_t spindle_fs_readlinkat(int dirfd, const char *path, char *buf, size_t size)
+{
+    if (size == 0)
+        return -SPINDLE_EINVAL;
+    struct inode *start;
+    int rc = start_dir(dirfd, path, &start);
+    if (rc < 0)
+        return rc;
+    struct walk w;
+    memset(&w, 0, sizeof w);
+    rc = path_walk(start, path, 0, &w);
+    inode_unref(start);
+    if (rc < 0)
+        return rc;
+    int64_t n;
+    struct inode *link = w.node;
+    if (link->type != INODE_SYMLINK) {
+        n = -SPINDLE_EINVAL;
+    } else {
+        n = (int64_t)(link->u.symlink.len < size ? link->u.symlink.len : size);
+        memcpy(buf, link->u.symlink.target, (size_t)n);
+        inode_read_lock(link);
+        inode_touch_atime(link);
+        inode_unlock(link);
+    }
+    walk_done(&w);
+    return n;
+}

@@ -1,0 +1,218 @@
+/* open/openat, close, dup, dup2. */
+#include "fs_internal.h"
+
+#include <string.h>
+
+/* Creates a child of `dir` named by w (dir is write-locked by the caller). */
+static int create_file(struct inode *dir, const struct walk *w, uint32_t perm, struct inode **out)
+{
+    struct inode *file = inode_new(INODE_FILE, perm);
+    if (file == NULL)
+        return -SPINDLE_ENOSPC;
+    struct dir_entry *entry = dir_entry_new(w->name, w->name_len, file);
+    if (entry == NULL || dir_reserve(&dir->u.dir) < 0) {
+        fs_free(entry);
+        inode_unref(file);
+        return -SPINDLE_ENOSPC;
+    }
+    file->nlink = 1;
+    dir_insert(&dir->u.dir, entry); /* the entry keeps the first reference */
+    dir->mtime_ns = dir->ctime_ns = file->mtime_ns;
+    inode_ref(file);
+    *out = file;
+    return 0;
+}
+
+/* O_CREAT: find or create the last component, following a symlink there
+ * (even a dangling one: the file is created at its target). */
+static int open_creating(struct inode *start, const char *path, int flags, uint32_t perm,
+                         struct inode **out, bool *created)
+{
+    struct walk w;
+    memset(&w, 0, sizeof w);
+    struct inode *from = start;
+    inode_ref(from);
+    const char *current = path;
+    char *pending = NULL; /* symlink target being resolved */
+    int rc;
+    for (;;) {
+        rc = path_walk(from, current, WALK_PARENT, &w);
+        if (rc < 0)
+            break;
+        if (w.last != LAST_NORM) {
+            rc = -SPINDLE_EISDIR;
+            walk_done(&w);
+            break;
+        }
+        struct inode *dir = w.dir;
+        inode_write_lock(dir);
+        struct dir_entry *e = dir->u.dir.dead ? NULL : dir_find(&dir->u.dir, w.name, w.name_len);
+        if (dir->u.dir.dead) {
+            rc = -SPINDLE_ENOENT;
+        } else if (e == NULL) {
+            rc = w.trailing_slash ? -SPINDLE_EISDIR : create_file(dir, &w, perm, out);
+            *created = rc == 0;
+        } else if (flags & SPINDLE_O_EXCL) {
+            rc = -SPINDLE_EEXIST;
+        } else if (e->inode->type == INODE_SYMLINK) {
+            if (flags & SPINDLE_O_NOFOLLOW) {
+                rc = -SPINDLE_ELOOP;
+            } else if (++w.hops > SPINDLE_FS_SYMLOOP_MAX) {
+                rc = -SPINDLE_ELOOP;
+            } else {
+                /* resolve the target relative to this directory */
+                struct inode *link = e->inode;
+                char *target = fs_malloc(link->u.symlink.len + 2);
+                if (target == NULL) {
+                    rc = -SPINDLE_ENOMEM;
+                } else {
+                    memcpy(target, link->u.symlink.target, link->u.symlink.len);
+                    strcpy(target + link->u.symlink.len, w.trailing_slash ? "/" : "");
+                    inode_unlock(dir);
+                    inode_unref(from);
+                    from = dir;
+                    inode_ref(from);
+                    int hops = w.hops;
+                    walk_done(&w);
+                    memset(&w, 0, sizeof w);
+                    w.hops = hops;
+                    fs_free(pending);
+                    pending = target;
+                    current = target;
+                    continue;
+                }
+            }
+        } else {
+            inode_ref(e->inode);
+            *out = e->inode;
+            *created = false;
+            rc = 0;
+        }
+        inode_unlock(dir);
+        walk_done(&w);
+        break;
+    }
+    fs_free(pending);
+    inode_unref(from);
+    return rc;
+}
+
+static int open_existing(struct inode *start, const char *path, int flags, struct inode **out)
+{
+    struct walk w;
+    memset(&w, 0, sizeof w);
+    int rc = path_walk(start, path, (flags & SPINDLE_O_NOFOLLOW) ? 0 : WALK_FOLLOW, &w);
+    if (rc < 0)
+        return rc;
+    *out = w.node;
+    w.node = NULL;
+    walk_done(&w);
+    if ((*out)->type == INODE_SYMLINK) { /* only reached with O_NOFOLLOW */
+        inode_unref(*out);
+        return -SPINDLE_ELOOP;
+    }
+    return 0;
+}
+
+static int check_and_truncate(struct inode *node, int flags, bool created)
+{
+    int access = flags & SPINDLE_O_ACCMODE;
+    if (node->type == INODE_DIR) {
+        if (access != SPINDLE_O_RDONLY || (flags & SPINDLE_O_TRUNC) || (flags & SPINDLE_O_CREAT))
+            return -SPINDLE_EISDIR;
+        return 0;
+    }
+    if (flags & SPINDLE_O_DIRECTORY)
+        return -SPINDLE_ENOTDIR;
+    if ((flags & SPINDLE_O_TRUNC) && !created) {
+        inode_write_lock(node);
+        file_data_truncate(&node->u.file, node->size, 0);
+        node->size = 0;
+        node->mtime_ns = node->ctime_ns = fs_now_ns();
+        inode_unlock(node);
+    }
+    return 0;
+}
+
+int spindle_fs_openat(int dirfd, const char *path, int flags, uint32_t mode)
+{
+    if ((flags & SPINDLE_O_ACCMODE) == SPINDLE_O_ACCMODE)
+        return -SPINDLE_EINVAL;
+    if ((flags & SPINDLE_O_CREAT) && (flags & SPINDLE_O_DIRECTORY))
+        return -SPINDLE_EINVAL;
+    /* The fd and the description exist before anything is created, so an
+     * EMFILE/ENOMEM leaves the tree untouched. */
+    int fd = fd_reserve();
+    if (fd < 0)
+        return fd;
+    struct open_file *file = open_file_new(NULL, flags);
+    if (file == NULL) {
+        fd_unreserve(fd);
+        return -SPINDLE_ENOMEM;
+    }
+    struct inode *start, *node = NULL;
+    bool created = false;
+    int rc = start_dir(dirfd, path, &start);
+    if (rc == 0) {
+        if (flags & SPINDLE_O_CREAT)
+            rc = open_creating(start, path, flags, mode, &node, &created);
+        else
+            rc = open_existing(start, path, flags, &node);
+        inode_unref(start);
+    }
+    if (rc == 0) {
+        rc = check_and_truncate(node, flags, created);
+        if (rc < 0)
+            inode_unref(node);
+    }
+    if (rc < 0) {
+        open_file_unref(file);
+        fd_unreserve(fd);
+        return rc;
+    }
+    file->inode = node;
+    fd_install(fd, file);
+    return fd;
+}
+
+int spindle_fs_close(int fd)
+{
+    struct open_file *file = fd_detach(fd);
+    if (file == NULL)
+        return -SPINDLE_EBADF;
+    open_file_unref(file);
+    return 0;
+}
+
+int spindle_fs_dup(int fd)
+{
+    struct open_file *file = fd_get(fd);
+    if (file == NULL)
+        return -SPINDLE_EBADF;
+    int newfd = fd_reserve();
+    if (newfd < 0) {
+        open_file_unref(file);
+        return newfd;
+    }
+    fd_install(newfd, file); /* the reference from fd_get moves to the table */
+    return newfd;
+}
+
+int spindle_fs_dup2(int oldfd, int newfd)
+{
+    struct open_file *file = fd_get(oldfd);
+    if (file == NULL)
+        return -SPINDLE_EBADF;
+    if (oldfd == newfd) {
+        open_file_unref(file);
+        return newfd;
+    }
+    struct open_file *previous = NULL;
+    int rc = fd_replace(newfd, file, &previous);
+    open_file_unref(file);
+    if (rc < 0)
+        return rc;
+    if (previous)
+        open_file_unref(previous);
+    return newfd;
+}

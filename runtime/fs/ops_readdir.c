@@ -1,0 +1,52 @@
+/* readdir by cookie. Cookies are entry sequence numbers ("." is 1, ".." is
+ * 2), which only grow within a directory: resuming after cookie c returns
+ * exactly the entries with a larger sequence number still present, so
+ * concurrent additions and removals never cause repeats or skips of entries
+ * that stay. */
+#include "fs_internal.h"
+
+#include <string.h>
+
+static void fill(struct spindle_dirent *out, const char *name, size_t len, struct inode *inode,
+                 uint64_t cookie)
+{
+    out->next_cookie = cookie;
+    out->ino = inode->ino;
+    out->type = inode->type == INODE_DIR ? SPINDLE_DT_DIR
+                : inode->type == INODE_SYMLINK ? SPINDLE_DT_LNK
+                                               : SPINDLE_DT_REG;
+    out->name_len = (uint16_t)len;
+    memcpy(out->name, name, len);
+    out->name[len] = '\0';
+}
+
+int spindle_fs_readdir(int fd, uint64_t cookie, struct spindle_dirent *out, int max)
+{
+    struct open_file *file = fd_get(fd);
+    if (file == NULL)
+        return -SPINDLE_EBADF;
+    struct inode *dir = file->inode;
+    if (dir->type != INODE_DIR) {
+        open_file_unref(file);
+        return -SPINDLE_ENOTDIR;
+    }
+    int n = 0;
+    inode_read_lock(dir);
+    struct dir_data *d = &dir->u.dir;
+    if (!d->dead) { /* a removed directory lists nothing, as on Linux */
+        if (cookie < 1 && n < max)
+            fill(&out[n++], ".", 1, dir, 1);
+        if (cookie < 2 && n < max)
+            fill(&out[n++], "..", 2, d->parent ? d->parent : dir, 2);
+        size_t i = dir_first_after(d, cookie < 2 ? 2 : cookie);
+        for (; i < d->order_len && n < max; i++) {
+            struct dir_entry *e = d->order[i];
+            if (e)
+                fill(&out[n++], e->name, e->name_len, e->inode, e->seq);
+        }
+    }
+    inode_touch_atime(dir);
+    inode_unlock(dir);
+    open_file_unref(file);
+    return n;
+}

@@ -1,0 +1,192 @@
+/* Path resolution: `.`, `..` (never above the root), symlinks (at most
+ * SPINDLE_FS_SYMLOOP_MAX), Linux's errno choices. The walk holds references,
+ * not locks: one directory lock at a time, only while looking up a name. */
+#include "fs_internal.h"
+
+#include <string.h>
+
+struct inode *dir_parent_ref(struct inode *dir)
+{
+    inode_read_lock(dir);
+    struct inode *parent = dir->u.dir.parent ? dir->u.dir.parent : dir;
+    inode_ref(parent);
+    inode_unlock(dir);
+    return parent;
+}
+
+static int lookup_child(struct inode *dir, const char *name, size_t len, struct inode **out)
+{
+    int rc = 0;
+    inode_read_lock(dir);
+    if (dir->u.dir.dead) {
+        rc = -SPINDLE_ENOENT;
+    } else {
+        struct dir_entry *e = dir_find(&dir->u.dir, name, len);
+        if (e == NULL) {
+            rc = -SPINDLE_ENOENT;
+        } else {
+            inode_ref(e->inode);
+            *out = e->inode;
+        }
+    }
+    inode_unlock(dir);
+    return rc;
+}
+
+/* Replaces the component that starts at `at` (rest of the path follows it at
+ * `rest`) by the symlink target: buffer becomes target + rest. */
+static int splice_symlink(struct walk *w, struct inode *link, const char *rest)
+{
+    size_t target_len = link->u.symlink.len;
+    size_t rest_len = strlen(rest);
+    if (target_len + rest_len >= SPINDLE_FS_PATH_MAX)
+        return -SPINDLE_ENAMETOOLONG;
+    memmove(w->buffer + target_len, rest, rest_len + 1);
+    memcpy(w->buffer, link->u.symlink.target, target_len);
+    return 0;
+}
+
+int path_walk(struct inode *start, const char *path, int how, struct walk *w)
+{
+    size_t path_len = strlen(path);
+    w->dir = w->node = NULL;
+    w->name = NULL;
+    w->name_len = 0;
+    w->trailing_slash = false;
+    w->buffer = NULL;
+    if (path_len == 0)
+        return -SPINDLE_ENOENT;
+    if (path_len >= SPINDLE_FS_PATH_MAX)
+        return -SPINDLE_ENAMETOOLONG;
+    w->buffer = fs_malloc(SPINDLE_FS_PATH_MAX);
+    if (w->buffer == NULL)
+        return -SPINDLE_ENOMEM;
+    memcpy(w->buffer, path, path_len + 1);
+
+    struct inode *cur = start;
+    inode_ref(cur);
+    const char *p = w->buffer;
+    int rc = 0;
+    for (;;) {
+        if (*p == '/') {
+            inode_unref(cur);
+            cur = fs_root();
+            inode_ref(cur);
+            while (*p == '/')
+                p++;
+            if (*p == '\0') { /* the path is the root itself */
+                w->last = LAST_ROOT;
+                if (how & WALK_PARENT) {
+                    w->dir = cur;
+                    w->name = p;
+                } else {
+                    w->node = cur;
+                }
+                return 0;
+            }
+        }
+        const char *name = p;
+        while (*p != '\0' && *p != '/')
+            p++;
+        size_t len = (size_t)(p - name);
+        const char *after = p; /* slashes and the rest of the path */
+        while (*p == '/')
+            p++;
+        bool is_last = *p == '\0';
+        bool trailing = is_last && after != p;
+        if (len > SPINDLE_FS_NAME_MAX) {
+            rc = -SPINDLE_ENAMETOOLONG;
+            break;
+        }
+        if (cur->type != INODE_DIR) {
+            rc = -SPINDLE_ENOTDIR;
+            break;
+        }
+        enum last_type kind = LAST_NORM;
+        if (len == 1 && name[0] == '.')
+            kind = LAST_DOT;
+        else if (len == 2 && name[0] == '.' && name[1] == '.')
+            kind = LAST_DOTDOT;
+        if (is_last && (how & WALK_PARENT)) {
+            w->dir = cur;
+            w->name = name;
+            w->name_len = len;
+            w->last = kind;
+            w->trailing_slash = trailing;
+            return 0;
+        }
+        struct inode *next;
+        if (kind == LAST_DOT) {
+            next = cur;
+            inode_ref(next);
+        } else if (kind == LAST_DOTDOT) {
+            next = dir_parent_ref(cur);
+        } else {
+            rc = lookup_child(cur, name, len, &next);
+            if (rc < 0)
+                break;
+        }
+        if (next->type == INODE_SYMLINK && (!is_last || trailing || (how & WALK_FOLLOW))) {
+            if (++w->hops > SPINDLE_FS_SYMLOOP_MAX) {
+                inode_unref(next);
+                rc = -SPINDLE_ELOOP;
+                break;
+            }
+            rc = splice_symlink(w, next, after);
+            inode_unref(next);
+            if (rc < 0)
+                break;
+            p = w->buffer; /* resolve the target relative to cur */
+            continue;
+        }
+        inode_unref(cur);
+        cur = next;
+        if (is_last) {
+            if (trailing && cur->type != INODE_DIR) {
+                rc = -SPINDLE_ENOTDIR;
+                break;
+            }
+            w->node = cur;
+            w->last = kind;
+            w->trailing_slash = trailing;
+            return 0;
+        }
+    }
+    inode_unref(cur);
+    fs_free(w->buffer);
+    w->buffer = NULL;
+    return rc;
+}
+
+void walk_done(struct walk *w)
+{
+    if (w->dir)
+        inode_unref(w->dir);
+    if (w->node)
+        inode_unref(w->node);
+    fs_free(w->buffer);
+    w->dir = w->node = NULL;
+    w->buffer = NULL;
+}
+
+int start_dir(int dirfd, const char *path, struct inode **out)
+{
+    if (path[0] == '/' || dirfd == SPINDLE_AT_FDCWD) {
+        *out = fs_root(); /* dirfd is ignored for absolute paths */
+        inode_ref(*out);
+        return 0;
+    }
+    struct open_file *file = fd_get(dirfd);
+    if (file == NULL)
+        return -SPINDLE_EBADF;
+    struct inode *dir = file->inode;
+    int rc = 0;
+    if (dir->type != INODE_DIR) {
+        rc = -SPINDLE_ENOTDIR;
+    } else {
+        inode_ref(dir);
+        *out = dir;
+    }
+    open_file_unref(file);
+    return rc;
+}

@@ -1,0 +1,189 @@
+/* Spindle in-memory filesystem: the core API.
+ *
+ * A POSIX-like filesystem that lives in (linear) memory and is shared by all
+ * threads of the process. One fd table for the whole process. Every function
+ * returns a non-negative value on success and a negative Linux errno value
+ * (-SPINDLE_ENOENT, ...) on failure; it never sets errno and never aborts.
+ *
+ * The constants below carry their Linux numeric values on purpose: the core
+ * sits below libc, and wasi-libc's own O_* / E* numbers differ from Linux, so
+ * the core cannot use <fcntl.h> / <errno.h> values. Natively on Linux they are
+ * equal to the system's, which the native tests rely on.
+ *
+ * Path resolution starts at the directory open as `dirfd`, or at the root for
+ * SPINDLE_AT_FDCWD (the core keeps no working directory: wasi-libc keeps the
+ * cwd itself and passes paths relative to a preopened directory).
+ *
+ * fds 0, 1 and 2 are never handed out: they belong to the host's stdio. The
+ * fd table holds SPINDLE_FS_MAX_FDS slots, so fds 3 .. SPINDLE_FS_MAX_FDS-1
+ * can be open at once; one more open fails with -SPINDLE_EMFILE.
+ */
+#ifndef SPINDLE_FS_H
+#define SPINDLE_FS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define SPINDLE_FS_MAX_FDS 8192
+#define SPINDLE_FS_FIRST_FD 3
+#define SPINDLE_FS_NAME_MAX 255
+#define SPINDLE_FS_PATH_MAX 4096 /* including the terminating NUL */
+#define SPINDLE_FS_SYMLOOP_MAX 40
+
+/* errno values (Linux numbering) */
+#define SPINDLE_EPERM 1
+#define SPINDLE_ENOENT 2
+#define SPINDLE_EIO 5
+#define SPINDLE_EBADF 9
+#define SPINDLE_ENOMEM 12
+#define SPINDLE_EACCES 13
+#define SPINDLE_EFAULT 14
+#define SPINDLE_EBUSY 16
+#define SPINDLE_EEXIST 17
+#define SPINDLE_EXDEV 18
+#define SPINDLE_ENOTDIR 20
+#define SPINDLE_EISDIR 21
+#define SPINDLE_EINVAL 22
+#define SPINDLE_EMFILE 24
+#define SPINDLE_EFBIG 27
+#define SPINDLE_ENOSPC 28
+#define SPINDLE_ESPIPE 29
+#define SPINDLE_EMLINK 31
+#define SPINDLE_ERANGE 34
+#define SPINDLE_ENAMETOOLONG 36
+#define SPINDLE_ENOSYS 38
+#define SPINDLE_ENOTEMPTY 39
+#define SPINDLE_ELOOP 40
+#define SPINDLE_EOVERFLOW 75
+#define SPINDLE_ENOTSUP 95
+
+/* open flags (Linux numbering) */
+#define SPINDLE_O_RDONLY 00
+#define SPINDLE_O_WRONLY 01
+#define SPINDLE_O_RDWR 02
+#define SPINDLE_O_ACCMODE 03
+#define SPINDLE_O_CREAT 0100
+#define SPINDLE_O_EXCL 0200
+#define SPINDLE_O_TRUNC 01000
+#define SPINDLE_O_APPEND 02000
+#define SPINDLE_O_NONBLOCK 04000
+#define SPINDLE_O_DSYNC 010000
+#define SPINDLE_O_DIRECTORY 0200000
+#define SPINDLE_O_NOFOLLOW 0400000
+#define SPINDLE_O_SYNC 04010000
+
+/* *at() flags and special dirfd */
+#define SPINDLE_AT_FDCWD (-100)
+#define SPINDLE_AT_SYMLINK_NOFOLLOW 0x100
+#define SPINDLE_AT_REMOVEDIR 0x200
+#define SPINDLE_AT_SYMLINK_FOLLOW 0x400
+
+/* lseek whence */
+#define SPINDLE_SEEK_SET 0
+#define SPINDLE_SEEK_CUR 1
+#define SPINDLE_SEEK_END 2
+
+/* file type bits of spindle_stat.mode (Linux numbering) */
+#define SPINDLE_S_IFMT 0170000
+#define SPINDLE_S_IFDIR 0040000
+#define SPINDLE_S_IFREG 0100000
+#define SPINDLE_S_IFLNK 0120000
+
+/* utimensat special nanosecond values (Linux numbering) */
+#define SPINDLE_UTIME_NOW ((1L << 30) - 1L)
+#define SPINDLE_UTIME_OMIT ((1L << 30) - 2L)
+
+/* spindle_dirent.type */
+#define SPINDLE_DT_DIR 4
+#define SPINDLE_DT_REG 8
+#define SPINDLE_DT_LNK 10
+
+struct spindle_timespec {
+    int64_t sec;
+    int64_t nsec;
+};
+
+struct spindle_stat {
+    uint64_t dev;
+    uint64_t ino;
+    uint32_t mode; /* type bits | permission bits */
+    uint64_t nlink;
+    int64_t size;
+    int64_t blocks; /* 512-byte units actually allocated */
+    struct spindle_timespec atim, mtim, ctim;
+};
+
+struct spindle_iovec {
+    void *base;
+    size_t len;
+};
+
+struct spindle_dirent {
+    uint64_t next_cookie; /* pass this to resume after this entry */
+    uint64_t ino;
+    uint8_t type;         /* SPINDLE_DT_* */
+    uint16_t name_len;
+    char name[SPINDLE_FS_NAME_MAX + 1];
+};
+
+/* Creates the root with /tmp and /home. Thread-safe and idempotent; every
+ * other call requires it to have returned 0 first. */
+int spindle_fs_init(void);
+
+int spindle_fs_openat(int dirfd, const char *path, int flags, uint32_t mode);
+int spindle_fs_close(int fd);
+int spindle_fs_dup(int fd);
+/* Like dup2: newfd refers to oldfd's description afterwards (closing what
+ * newfd was). */
+int spindle_fs_dup2(int oldfd, int newfd);
+
+int64_t spindle_fs_read(int fd, void *buf, size_t len);
+int64_t spindle_fs_write(int fd, const void *buf, size_t len);
+int64_t spindle_fs_pread(int fd, void *buf, size_t len, int64_t offset);
+int64_t spindle_fs_pwrite(int fd, const void *buf, size_t len, int64_t offset);
+int64_t spindle_fs_readv(int fd, const struct spindle_iovec *iov, int iovcnt);
+int64_t spindle_fs_writev(int fd, const struct spindle_iovec *iov, int iovcnt);
+int64_t spindle_fs_preadv(int fd, const struct spindle_iovec *iov, int iovcnt, int64_t offset);
+int64_t spindle_fs_pwritev(int fd, const struct spindle_iovec *iov, int iovcnt, int64_t offset);
+int64_t spindle_fs_lseek(int fd, int64_t offset, int whence);
+int spindle_fs_ftruncate(int fd, int64_t length);
+int spindle_fs_fsync(int fd);
+int spindle_fs_fdatasync(int fd);
+/* Reserves space: the file grows to offset+len if shorter (posix_fallocate). */
+int spindle_fs_fallocate(int fd, int64_t offset, int64_t len);
+
+/* F_GETFL / F_SETFL: only O_APPEND and O_NONBLOCK can be changed. */
+int spindle_fs_getfl(int fd);
+int spindle_fs_setfl(int fd, int flags);
+
+int spindle_fs_fstat(int fd, struct spindle_stat *st);
+int spindle_fs_fstatat(int dirfd, const char *path, struct spindle_stat *st, int flags);
+int spindle_fs_utimensat(int dirfd, const char *path, const struct spindle_timespec times[2],
+                         int flags);
+int spindle_fs_futimens(int fd, const struct spindle_timespec times[2]);
+
+int spindle_fs_mkdirat(int dirfd, const char *path, uint32_t mode);
+int spindle_fs_unlinkat(int dirfd, const char *path, int flags);
+int spindle_fs_renameat(int olddirfd, const char *oldpath, int newdirfd, const char *newpath);
+int spindle_fs_linkat(int olddirfd, const char *oldpath, int newdirfd, const char *newpath,
+                      int flags);
+int spindle_fs_symlinkat(const char *target, int dirfd, const char *linkpath);
+/* Returns the number of bytes placed in buf (not NUL-terminated). */
+int64_t spindle_fs_readlinkat(int dirfd, const char *path, char *buf, size_t size);
+
+/* Fills up to `max` entries of the directory open as fd, starting after the
+ * entry whose next_cookie was `cookie` (0 = from the start, "." and ".."
+ * first). Returns the number filled; 0 at the end. Cookies stay valid while
+ * entries are added and removed: an entry present during the whole listing is
+ * returned exactly once, and no entry is returned twice. */
+int spindle_fs_readdir(int fd, uint64_t cookie, struct spindle_dirent *out, int max);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
