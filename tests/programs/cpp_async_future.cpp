@@ -10,9 +10,10 @@
 
 namespace {
 
-long sum_range(long from, long to) {
-    long sum = 0;
-    for (long i = from; i < to; i++) sum += i;
+// long long: long is 32 bits on wasm32 and the total exceeds 2^31.
+long long sum_range(long long from, long long to) {
+    long long sum = 0;
+    for (long long i = from; i < to; i++) sum += i;
     return sum;
 }
 
@@ -21,13 +22,13 @@ long sum_range(long from, long to) {
 int main() {
     int failures = 0;
 
-    std::vector<std::future<long>> parts;
-    for (long part = 0; part < 8; part++)
+    std::vector<std::future<long long>> parts;
+    for (long long part = 0; part < 8; part++)
         parts.push_back(std::async(std::launch::async, sum_range, part * 125000, (part + 1) * 125000));
-    long total = 0;
+    long long total = 0;
     for (auto &part : parts) total += part.get();
-    std::printf("async sum 0..999999 = %ld\n", total);
-    failures += total != 999999L * 1000000L / 2;
+    std::printf("async sum 0..999999 = %lld\n", total);
+    failures += total != 999999LL * 1000000LL / 2;
 
     std::thread::id deferred_ran_on;
     auto deferred = std::async(std::launch::deferred, [&] {
