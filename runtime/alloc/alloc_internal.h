@@ -1,0 +1,171 @@
+/* Spindle allocator: shared definitions of the page pool and the thread heaps.
+ * Internal to runtime/alloc; the public interface is <spindle/alloc.h>. */
+#ifndef SPINDLE_ALLOC_INTERNAL_H
+#define SPINDLE_ALLOC_INTERNAL_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Memory is handed out in 16 KiB units: small enough that a thread's partly used
+ * page per size class stays cheap, big enough that the page map stays tiny. */
+#define UNIT_SHIFT 14
+#define UNIT_SIZE ((size_t)1 << UNIT_SHIFT)
+/* The page map is two-level: one leaf of span pointers per 4 MiB of address space,
+ * allocated only for address ranges the pool actually uses. */
+#define LEAF_SHIFT 8
+#define LEAF_UNITS ((size_t)1 << LEAF_SHIFT)
+#define REGION_SHIFT (UNIT_SHIFT + LEAF_SHIFT)
+#if defined(__wasm__)
+#define MAP_DIR_SIZE ((size_t)1 << (32 - REGION_SHIFT)) /* the whole 4 GiB of wasm32 */
+#else
+#define NATIVE_RESERVE_MAX ((size_t)32 << 30) /* virtual reservation natively */
+#define MAP_DIR_SIZE (NATIVE_RESERVE_MAX >> REGION_SHIFT)
+#endif
+
+#define MIN_ALIGN 16
+#define SMALL_MAX 65536  /* larger requests get their own span */
+#define NUM_CLASSES 81   /* class 0 unused; 1..8: 16..128 step 16; then 8 per doubling */
+
+#define LIKELY(x) __builtin_expect(!!(x), 1)
+#define UNLIKELY(x) __builtin_expect(!!(x), 0)
+
+enum span_kind { SPAN_FREE = 0, SPAN_SMALL, SPAN_LARGE, SPAN_META };
+
+/* Bit 0 of span.xfree: the owner detached this full span from its class list and
+ * waits to be told (through heap.notified) when another thread frees into it. */
+#define XFREE_DETACHED ((uintptr_t)1)
+
+struct heap;
+
+/* Descriptor of a run of units. Kept outside the units themselves, so block memory is
+ * all payload and a span can start at any unit (aligned allocations need that). */
+struct span {
+    /* fields the owner thread touches on every malloc/free */
+    void *free;                  /* owner's free list of blocks */
+    uint32_t used;               /* blocks not on `free` (live or in xfree) */
+    uint32_t block_size;
+    _Atomic(struct heap *) owner; /* read by any thread, changed only on adoption */
+    uint8_t detached;            /* owner-private: not in a class list */
+    uint8_t size_class;
+    uint8_t kind;
+    /* owner slow path */
+    char *bump;                  /* next never-used block (lazy carving) */
+    char *end;                   /* end of the last whole block */
+    struct span *next, *prev;    /* class list of the owner, or free bin */
+    /* cross-thread frees */
+    _Atomic uintptr_t xfree;     /* Treiber stack of blocks freed by other threads */
+    struct span *xnext;          /* link in the owner heap's `notified` stack */
+    /* geometry */
+    char *start;
+    size_t units;
+};
+
+struct heap {
+    struct span *cur[NUM_CLASSES];   /* class lists; head is the span malloc uses */
+    _Atomic(struct span *) notified; /* detached spans that got remote frees */
+    /* bytes handed out minus bytes freed by this thread, modulo SIZE_MAX+1:
+     * summed over all heaps it is the bytes in use. */
+    size_t net_bytes;
+    struct heap *next_all;           /* every heap ever made (for stats) */
+    struct heap *next_abandoned;
+    bool key_set;
+};
+
+/* Read-only span with an empty free list: class lists with no span point here, so the
+ * malloc fast path needs no NULL test. */
+extern struct span alloc_empty_span;
+/* Owner of large spans: a heap no thread ever has. */
+extern struct heap alloc_no_heap;
+extern _Thread_local struct heap *alloc_tls_heap;
+
+extern struct span **alloc_map_dir[MAP_DIR_SIZE];
+#if defined(__wasm__)
+#define alloc_map_base ((uintptr_t)0)
+#else
+extern uintptr_t alloc_map_base;
+#endif
+
+/* Span holding a pointer the allocator handed out. */
+static inline struct span *span_of(const void *p) {
+    uintptr_t off = (uintptr_t)p - alloc_map_base;
+    return alloc_map_dir[off >> REGION_SHIFT][(off >> UNIT_SHIFT) & (LEAF_UNITS - 1)];
+}
+
+static inline unsigned floor_log2(size_t n) {
+    return (unsigned)(sizeof(unsigned long) * 8 - 1) - (unsigned)__builtin_clzl((unsigned long)n);
+}
+
+/* Size classes: multiples of 16 up to 128, then 8 classes per power of two, so the
+ * space wasted inside a block is under 12.5%. */
+static inline unsigned size_class(size_t n) {
+    if (n <= 128)
+        return (unsigned)((n + 15 + !n) >> 4);
+    unsigned e = floor_log2(n - 1);
+    return (e - 7) * 8 + (unsigned)((n - 1) >> (e - 3)) + 1;
+}
+
+static inline size_t class_size(unsigned c) {
+    if (c <= 8)
+        return (size_t)c * 16;
+    unsigned e = 7 + (c - 9) / 8, j = (c - 9) % 8 + 1;
+    return ((size_t)1 << e) + ((size_t)j << (e - 3));
+}
+
+/* Statistics counters are written only by their owner; natively they are relaxed atomics
+ * (a plain store on x86), in wasm a plain store because every wasm atomic store is
+ * sequentially consistent and costs a fence. A racy read only affects a statistic. */
+#if defined(__wasm__)
+#define STAT_ADD(field, delta) ((field) += (delta))
+#define STAT_READ(field) (*(volatile size_t *)&(field))
+#else
+#define STAT_ADD(field, delta)                                                          \
+    __atomic_store_n(&(field), __atomic_load_n(&(field), __ATOMIC_RELAXED) + (delta),   \
+                     __ATOMIC_RELAXED)
+#define STAT_READ(field) __atomic_load_n(&(field), __ATOMIC_RELAXED)
+#endif
+
+/* page_pool.c: units for spans, under one lock (slow paths only). */
+struct span *pool_alloc(size_t units, size_t align_units, enum span_kind kind);
+void pool_free(struct span *s);
+bool pool_resize(struct span *s, size_t units);
+void *pool_meta_alloc(size_t size);
+void pool_lock(void);
+void pool_unlock(void);
+struct alloc_pool_stats {
+    size_t reserved, span_bytes, peak_span_bytes, large_bytes;
+};
+void pool_stats_locked(struct alloc_pool_stats *out);
+
+/* os_memory.c: where the units come from. */
+bool os_memory_init(char **start, char **limit);
+bool os_memory_grow(char **limit, char **top, size_t bytes);
+
+/* thread_heap.c: slow paths. */
+void *heap_alloc_slow(struct heap *h, unsigned c);
+void *heap_first_alloc(unsigned c);
+void heap_free_slow(struct heap *h, struct span *s);
+void heap_free_remote(struct span *s, void *p);
+size_t heap_net_bytes_locked(size_t *heaps, size_t *abandoned_heaps);
+
+/* alloc_stats.c */
+void alloc_sample_peak(void);
+
+/* malloc fast path for a small class */
+static inline void *heap_alloc_class(unsigned c) {
+    struct heap *h = alloc_tls_heap;
+    if (UNLIKELY(!h))
+        return heap_first_alloc(c);
+    struct span *s = h->cur[c];
+    void **b = (void **)s->free;
+    if (LIKELY(b)) {
+        s->free = *b;
+        s->used++;
+        STAT_ADD(h->net_bytes, s->block_size);
+        return b;
+    }
+    return heap_alloc_slow(h, c);
+}
+
+#endif

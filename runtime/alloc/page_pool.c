@@ -1,0 +1,395 @@
+/* Page pool: hands out runs of 16 KiB units (spans) to every thread and size class, takes
+ * them back, and coalesces neighbours so freed memory can serve any later request (wasm
+ * memory never shrinks, so reuse is the only way to stay small). One lock: it is taken
+ * only when a heap needs a new page, returns an empty one, or for large blocks.
+ *
+ * Free memory is either a free span in a bin, or the "wilderness" [top, limit) at the
+ * end, which needs no descriptor and absorbs free spans that touch it. */
+#define _DEFAULT_SOURCE /* mmap flags, sysconf, sched_yield under -std=c11 */
+#include "alloc_internal.h"
+
+#include <sched.h>
+#include <string.h>
+
+#define NUM_BINS 40 /* 1..16 units exact, then one bin per power of two */
+
+struct span alloc_empty_span;
+struct span **alloc_map_dir[MAP_DIR_SIZE];
+
+static atomic_int lock_word;
+static bool ready, broken;
+static char *pool_start, *top, *limit;
+static struct span *bins[NUM_BINS];
+static uint64_t bin_mask;
+static struct span *spare_descs;
+static char *meta_cur, *meta_end;
+static struct span meta_span = {.kind = SPAN_META};
+static size_t span_bytes, peak_span_bytes, large_bytes;
+
+/* Spin, then yield: blocking waits are not allowed on a browser main thread. */
+void pool_lock(void) {
+    for (unsigned spins = 0; atomic_exchange_explicit(&lock_word, 1, memory_order_acquire);) {
+        while (atomic_load_explicit(&lock_word, memory_order_relaxed))
+            if (++spins % 64 == 0)
+                sched_yield();
+    }
+}
+
+void pool_unlock(void) { atomic_store_explicit(&lock_word, 0, memory_order_release); }
+
+static size_t region_of(const char *p) { return ((uintptr_t)p - alloc_map_base) >> REGION_SHIFT; }
+
+static void map_set(char *unit, struct span *s) {
+    uintptr_t off = (uintptr_t)unit - alloc_map_base;
+    alloc_map_dir[off >> REGION_SHIFT][(off >> UNIT_SHIFT) & (LEAF_UNITS - 1)] = s;
+}
+
+/* Span covering a unit, or NULL where the pool has nothing (before the start, in the
+ * wilderness, or in a gap that another memory.grow user took). */
+static struct span *map_get(char *unit) {
+    if (unit < pool_start || unit >= top)
+        return NULL;
+    struct span **leaf = alloc_map_dir[region_of(unit)];
+    return leaf ? leaf[(((uintptr_t)unit - alloc_map_base) >> UNIT_SHIFT) & (LEAF_UNITS - 1)] : NULL;
+}
+
+static char *span_end(const struct span *s) { return s->start + (s->units << UNIT_SHIFT); }
+
+/* The ends of every span must map to it (neighbours are found through them); small
+ * spans map every unit because any unit can hold a block that gets freed. */
+static void map_span(struct span *s) {
+    char *last = span_end(s) - UNIT_SIZE;
+    if (s->kind == SPAN_SMALL)
+        for (char *u = s->start; u < last; u += UNIT_SIZE)
+            map_set(u, s);
+    map_set(s->start, s);
+    map_set(last, s);
+}
+
+/* Unit-aligned bytes from the wilderness, growing memory if needed; the map leaves for
+ * them exist on return. Metadata units are taken the same way. */
+static char *take_top(size_t bytes);
+
+static char *meta_unit(void) {
+    if (!os_memory_grow(&limit, &top, UNIT_SIZE))
+        return NULL;
+    char *u = top;
+    top += UNIT_SIZE;
+    meta_cur = u;
+    meta_end = u + UNIT_SIZE;
+    if (!alloc_map_dir[region_of(u)]) { /* the unit carries its own region's leaf */
+        alloc_map_dir[region_of(u)] = (struct span **)u;
+        meta_cur += LEAF_UNITS * sizeof(struct span *);
+    }
+    map_set(u, &meta_span);
+    return u;
+}
+
+static void *meta_alloc_locked(size_t size) {
+    size = (size + 15) & ~(size_t)15;
+    if ((size_t)(meta_end - meta_cur) < size && !meta_unit())
+        return NULL;
+    void *p = meta_cur; /* fresh memory, already zero */
+    meta_cur += size;
+    return p;
+}
+
+static char *take_top(size_t bytes) {
+    for (;;) {
+        if (!os_memory_grow(&limit, &top, bytes))
+            return NULL;
+        size_t r = region_of(top), last = region_of(top + bytes - 1);
+        while (r <= last && alloc_map_dir[r])
+            r++;
+        if (r > last)
+            break;
+        struct span **leaf = meta_alloc_locked(LEAF_UNITS * sizeof(struct span *));
+        if (!leaf)
+            return NULL;
+        if (!alloc_map_dir[r]) /* meta_unit may have placed it already */
+            alloc_map_dir[r] = leaf;
+    }
+    char *p = top;
+    top += bytes;
+    return p;
+}
+
+static struct span *desc_new(char *start, size_t units) {
+    struct span *d = spare_descs;
+    if (d)
+        spare_descs = d->next;
+    else if (!(d = meta_alloc_locked(sizeof *d)))
+        return NULL;
+    memset(d, 0, sizeof *d);
+    d->start = start;
+    d->units = units;
+    return d;
+}
+
+static void desc_drop(struct span *d) {
+    d->next = spare_descs;
+    spare_descs = d;
+}
+
+static unsigned bin_of(size_t units) {
+    return units <= 16 ? (unsigned)units - 1 : 12 + floor_log2(units);
+}
+
+static void bin_insert(struct span *s) {
+    unsigned b = bin_of(s->units);
+    s->kind = SPAN_FREE;
+    s->prev = NULL;
+    s->next = bins[b];
+    if (s->next)
+        s->next->prev = s;
+    bins[b] = s;
+    bin_mask |= (uint64_t)1 << b;
+    map_span(s);
+}
+
+static void bin_remove(struct span *s) {
+    unsigned b = bin_of(s->units);
+    if (s->prev)
+        s->prev->next = s->next;
+    else if (!(bins[b] = s->next))
+        bin_mask &= ~((uint64_t)1 << b);
+    if (s->next)
+        s->next->prev = s->prev;
+}
+
+/* Cut s after `units`; the tail gets a new descriptor of the same kind (NULL if metadata
+ * ran out). Both pieces have their ends mapped, so either can be released at once. */
+static struct span *split(struct span *s, size_t units) {
+    struct span *t = desc_new(s->start + (units << UNIT_SHIFT), s->units - units);
+    if (t) {
+        t->kind = s->kind;
+        s->units = units;
+        map_set(span_end(s) - UNIT_SIZE, s);
+        map_set(t->start, t);
+        map_set(span_end(t) - UNIT_SIZE, t);
+    }
+    return t;
+}
+
+/* Give a span back: merge with free neighbours, and with the wilderness if it ends there. */
+static void release_locked(struct span *s) {
+    s->kind = SPAN_FREE;
+    struct span *n = map_get(span_end(s));
+    if (n && n->kind == SPAN_FREE) {
+        bin_remove(n);
+        s->units += n->units;
+        desc_drop(n);
+    }
+    struct span *p = map_get(s->start - UNIT_SIZE);
+    if (p && p->kind == SPAN_FREE) {
+        bin_remove(p);
+        p->units += s->units;
+        desc_drop(s);
+        s = p;
+    }
+    if (span_end(s) == top) {
+        top = s->start;
+        desc_drop(s);
+    } else {
+        bin_insert(s);
+    }
+}
+
+/* First fit in the smallest bin that can hold `units`. */
+static struct span *take_free(size_t units) {
+    unsigned b = bin_of(units);
+    for (uint64_t m = bin_mask >> b; m; m &= m - 1) {
+        unsigned i = b + (unsigned)__builtin_ctzll(m);
+        for (struct span *s = bins[i]; s; s = s->next)
+            if (s->units >= units) {
+                bin_remove(s);
+                return s;
+            }
+    }
+    return NULL;
+}
+
+static bool init_locked(void) {
+    if (!ready && !broken) {
+        if (os_memory_init(&pool_start, &limit)) {
+            top = pool_start;
+            ready = true;
+        } else {
+            broken = true;
+        }
+    }
+    return ready;
+}
+
+/* Trim s to `units` starting at a multiple of align_units units; spare ends go back.
+ * s is marked in use first so the spare pieces do not merge back into it. */
+static struct span *fit(struct span *s, size_t units, size_t align_units, enum span_kind kind) {
+    size_t a = align_units << UNIT_SHIFT;
+    size_t head = (size_t)((((uintptr_t)s->start + a - 1) & ~(uintptr_t)(a - 1)) - (uintptr_t)s->start) >> UNIT_SHIFT;
+    s->kind = (uint8_t)kind;
+    map_span(s);
+    if (head) {
+        struct span *rest = split(s, head);
+        release_locked(s);
+        if (!rest)
+            return NULL;
+        s = rest;
+    }
+    if (s->units > units) {
+        struct span *tail = split(s, units);
+        if (tail) /* without a descriptor the tail simply stays part of s */
+            release_locked(tail);
+    }
+    return s;
+}
+
+#ifdef SPINDLE_ALLOC_DEBUG
+#include <stdio.h>
+#include <stdlib.h>
+/* Walk every span from the start to the wilderness and check the pool's invariants. */
+static void check_locked(const char *where) {
+    size_t free_units = 0, binned_units = 0;
+    bool prev_free = false;
+    for (char *u = pool_start; u < top;) {
+        struct span *s = map_get(u);
+        if (!s) { u += UNIT_SIZE; prev_free = false; continue; } /* foreign gap */
+        if (s == &meta_span) { u += UNIT_SIZE; prev_free = false; continue; }
+        if (s->start != u || !s->units || map_get(span_end(s) - UNIT_SIZE) != s || span_end(s) > top ||
+            (s->kind == SPAN_FREE && prev_free) || (s->kind == SPAN_FREE && span_end(s) == top)) {
+            fprintf(stderr, "pool invariant broken after %s at %p (span %p start %p units %zu kind %d)\n",
+                    where, (void *)u, (void *)s, (void *)s->start, s->units, s->kind);
+            abort();
+        }
+        if (s->kind == SPAN_FREE)
+            free_units += s->units;
+        prev_free = s->kind == SPAN_FREE;
+        u = span_end(s);
+    }
+    for (unsigned b = 0; b < NUM_BINS; b++)
+        for (struct span *s = bins[b]; s; s = s->next) {
+            if (s->kind != SPAN_FREE || bin_of(s->units) != b) {
+                fprintf(stderr, "bin %u broken after %s\n", b, where);
+                abort();
+            }
+            binned_units += s->units;
+        }
+    if (free_units != binned_units) {
+        fprintf(stderr, "free units %zu != binned %zu after %s\n", free_units, binned_units, where);
+        abort();
+    }
+}
+#define CHECK(where) check_locked(where)
+#else
+#define CHECK(where) ((void)0)
+#endif
+
+struct span *pool_alloc(size_t units, size_t align_units, enum span_kind kind) {
+    units += !units;
+    size_t want = units + align_units - 1;
+    if (units > (SIZE_MAX >> UNIT_SHIFT) / 2 || align_units > (SIZE_MAX >> UNIT_SHIFT) / 2)
+        return NULL;
+    pool_lock();
+    struct span *s = NULL;
+    if (init_locked()) {
+        s = take_free(want);
+        if (!s) {
+            struct span *d = desc_new(NULL, want);
+            char *p = d ? take_top(want << UNIT_SHIFT) : NULL;
+            if (p) {
+                d->start = p;
+                s = d;
+            } else if (d) {
+                desc_drop(d);
+            }
+        }
+        if (s)
+            s = fit(s, units, align_units, kind);
+    }
+    if (s) {
+        map_span(s);
+        span_bytes += s->units << UNIT_SHIFT;
+        if (span_bytes > peak_span_bytes)
+            peak_span_bytes = span_bytes;
+        if (kind == SPAN_LARGE) {
+            large_bytes += s->units << UNIT_SHIFT;
+            atomic_store_explicit(&s->owner, &alloc_no_heap, memory_order_relaxed);
+        }
+    }
+    CHECK("alloc");
+    pool_unlock();
+    return s;
+}
+
+void pool_free(struct span *s) {
+    pool_lock();
+    span_bytes -= s->units << UNIT_SHIFT;
+    if (s->kind == SPAN_LARGE)
+        large_bytes -= s->units << UNIT_SHIFT;
+    release_locked(s);
+    CHECK("free");
+    pool_unlock();
+}
+
+/* Resize a large span where it lies: shrink by giving the tail back, grow into a free
+ * neighbour or the wilderness. */
+bool pool_resize(struct span *s, size_t units) {
+    bool ok = false;
+    size_t old = s->units;
+    pool_lock();
+    if (units <= old) {
+        struct span *tail = units < old ? split(s, units) : NULL;
+        if (tail)
+            release_locked(tail);
+        ok = units == old || tail;
+    } else if (units - old <= (SIZE_MAX >> UNIT_SHIFT) / 2) {
+        size_t more = units - old;
+        char *end = span_end(s);
+        struct span *n = map_get(end);
+        if (end == top) {
+            char *p = take_top(more << UNIT_SHIFT);
+            ok = p == end;
+            if (p && !ok) { /* metadata landed first: return what we took */
+                struct span *d = desc_new(p, more);
+                if (d)
+                    release_locked(d);
+            }
+        } else if (n && n->kind == SPAN_FREE && n->units >= more) {
+            bin_remove(n);
+            struct span *rest = n->units > more ? split(n, more) : NULL;
+            if (n->units == more) {
+                if (rest)
+                    bin_insert(rest);
+                desc_drop(n);
+                ok = true;
+            } else {
+                bin_insert(n); /* could not split: leave it */
+            }
+        }
+        if (ok)
+            s->units = units;
+    }
+    if (ok) {
+        map_span(s);
+        span_bytes = span_bytes - (old << UNIT_SHIFT) + (s->units << UNIT_SHIFT);
+        large_bytes = large_bytes - (old << UNIT_SHIFT) + (s->units << UNIT_SHIFT);
+        if (span_bytes > peak_span_bytes)
+            peak_span_bytes = span_bytes;
+    }
+    CHECK("resize");
+    pool_unlock();
+    return ok;
+}
+
+void *pool_meta_alloc(size_t size) {
+    pool_lock();
+    void *p = init_locked() ? meta_alloc_locked(size) : NULL;
+    pool_unlock();
+    return p;
+}
+
+void pool_stats_locked(struct alloc_pool_stats *out) {
+    out->reserved = (size_t)(limit - pool_start);
+    out->span_bytes = span_bytes;
+    out->peak_span_bytes = peak_span_bytes;
+    out->large_bytes = large_bytes;
+}

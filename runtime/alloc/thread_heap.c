@@ -1,0 +1,295 @@
+/* Thread heaps: the slow paths of small-block malloc and free.
+ *
+ * Each thread has a heap (found through TLS) with one list of spans per size class. Only
+ * the owner touches a span's `free` list and counters. Another thread frees a block by
+ * pushing it on the span's atomic `xfree` stack; the owner takes the whole stack with one
+ * exchange when it runs out of blocks. A span with nothing left to hand out is detached
+ * from its list and flagged in `xfree`; the first remote free into it clears the flag and
+ * pushes the span on the owner heap's `notified` stack, so the owner never scans full
+ * spans. When a thread exits, its heap is abandoned: every span left is detached, and a
+ * new thread adopts the whole heap, or a running thread adopts notified spans from it. */
+#define _DEFAULT_SOURCE /* mmap flags, sysconf, sched_yield under -std=c11 */
+#include "alloc_internal.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+
+_Thread_local struct heap *alloc_tls_heap;
+struct heap alloc_no_heap;
+
+static struct heap *all_heaps;        /* guarded by the pool lock */
+static struct heap *abandoned;        /* guarded by the pool lock */
+static atomic_int abandoned_count;    /* read without the lock as a hint */
+static _Atomic size_t orphan_net;     /* frees by threads that have no heap */
+static pthread_key_t exit_key;
+static atomic_int key_state;          /* 0 none, 1 being created, 2 ready, 3 failed */
+
+static void list_push(struct heap *h, struct span *s) {
+    struct span *head = h->cur[s->size_class];
+    s->prev = NULL;
+    s->next = head == &alloc_empty_span ? NULL : head;
+    if (s->next)
+        s->next->prev = s;
+    h->cur[s->size_class] = s;
+    s->detached = 0;
+}
+
+static void list_remove(struct heap *h, struct span *s) {
+    if (s->prev)
+        s->prev->next = s->next;
+    else
+        h->cur[s->size_class] = s->next ? s->next : &alloc_empty_span;
+    if (s->next)
+        s->next->prev = s->prev;
+    s->detached = 1;
+}
+
+/* Put a stack of remotely freed blocks on the owner's free list. */
+static void take_blocks(struct span *s, void *list) {
+    void **last = list;
+    uint32_t n = 1;
+    for (; *last; last = *last)
+        n++;
+    *last = s->free;
+    s->free = list;
+    s->used -= n;
+}
+
+static bool collect(struct span *s) {
+    if (!atomic_load_explicit(&s->xfree, memory_order_relaxed))
+        return false;
+    uintptr_t x = atomic_exchange_explicit(&s->xfree, 0, memory_order_acquire) & ~XFREE_DETACHED;
+    if (x)
+        take_blocks(s, (void *)x);
+    return x != 0;
+}
+
+/* Flag an exhausted, already unlisted span; fails if remote frees arrived meanwhile.
+ * Release: a remote freer that clears the flag must see the current owner. */
+static bool mark_detached(struct span *s) {
+    uintptr_t none = 0;
+    return atomic_compare_exchange_strong_explicit(&s->xfree, &none, XFREE_DETACHED,
+                                                   memory_order_release, memory_order_relaxed);
+}
+
+/* Detached spans that remote frees woke up: list them again, or return them if empty.
+ * `adopt` moves them from an abandoned heap into `into`. */
+static bool take_notified(struct heap *from, struct heap *into) {
+    if (!atomic_load_explicit(&from->notified, memory_order_relaxed))
+        return false;
+    struct span *s = atomic_exchange_explicit(&from->notified, NULL, memory_order_acquire);
+    for (struct span *next; s; s = next) {
+        next = s->xnext;
+        collect(s);
+        if (!s->used) {
+            pool_free(s);
+        } else {
+            if (from != into)
+                atomic_store_explicit(&s->owner, into, memory_order_relaxed);
+            list_push(into, s);
+        }
+    }
+    return true;
+}
+
+/* Pick up spans that other threads freed into while their owner was gone. */
+static bool reclaim_abandoned(struct heap *h) {
+    pool_lock();
+    struct heap **pp = &abandoned, *a;
+    while ((a = *pp) && !atomic_load_explicit(&a->notified, memory_order_relaxed))
+        pp = &a->next_abandoned;
+    if (a)
+        *pp = a->next_abandoned; /* hold it alone while we work on it */
+    pool_unlock();
+    if (!a)
+        return false;
+    take_notified(a, h);
+    pool_lock();
+    a->next_abandoned = abandoned;
+    abandoned = a;
+    pool_unlock();
+    return true;
+}
+
+/* Spans hold at least 8 blocks (4 above 4 KiB) and waste under 1/8 at their end. */
+static size_t class_units(size_t bs) {
+    size_t units = (bs * (bs > 4096 ? 4 : 8) + UNIT_SIZE - 1) >> UNIT_SHIFT;
+    while (((units << UNIT_SHIFT) % bs) * 8 > (units << UNIT_SHIFT))
+        units++;
+    return units;
+}
+
+static struct span *span_new(struct heap *h, unsigned c) {
+    size_t bs = class_size(c);
+    alloc_sample_peak();
+    struct span *s = pool_alloc(class_units(bs), 1, SPAN_SMALL);
+    if (!s)
+        return NULL;
+    s->free = NULL;
+    s->used = 0;
+    s->block_size = (uint32_t)bs;
+    s->size_class = (uint8_t)c;
+    s->bump = s->start;
+    s->end = s->start + ((s->units << UNIT_SHIFT) / bs) * bs;
+    atomic_store_explicit(&s->xfree, 0, memory_order_relaxed);
+    atomic_store_explicit(&s->owner, h, memory_order_relaxed);
+    list_push(h, s);
+    return s;
+}
+
+void *heap_alloc_slow(struct heap *h, unsigned c) {
+    for (;;) {
+        struct span *s = h->cur[c];
+        if (s != &alloc_empty_span) {
+            void **b = s->free;
+            if (b || (collect(s) && (b = s->free))) {
+                s->free = *b;
+            } else if (s->bump < s->end) {
+                b = (void **)s->bump;
+                s->bump += s->block_size;
+            } else {
+                list_remove(h, s);
+                if (!mark_detached(s))
+                    list_push(h, s); /* frees raced in: collect them next round */
+                continue;
+            }
+            s->used++;
+            STAT_ADD(h->net_bytes, s->block_size);
+            return b;
+        }
+        if (take_notified(h, h))
+            continue;
+        if (atomic_load_explicit(&abandoned_count, memory_order_relaxed) && reclaim_abandoned(h))
+            continue;
+        if (!span_new(h, c)) {
+            errno = ENOMEM;
+            return NULL;
+        }
+    }
+}
+
+/* Owner freed into a span that is detached or now empty. */
+void heap_free_slow(struct heap *h, struct span *s) {
+    if (s->detached) {
+        uintptr_t x = atomic_exchange_explicit(&s->xfree, 0, memory_order_acquire);
+        if (!(x & XFREE_DETACHED)) {
+            /* a remote freer is notifying us; take_notified will list the span */
+            if (x)
+                take_blocks(s, (void *)x);
+            return;
+        }
+        list_push(h, s);
+    }
+    /* keep the last span of a class to avoid churn; return the others to the pool */
+    if (!s->used && (s->prev || s->next)) {
+        list_remove(h, s);
+        pool_free(s);
+    }
+}
+
+void heap_free_remote(struct span *s, void *p) {
+    size_t bs = s->block_size; /* s may be reused once the owner has collected p */
+    uintptr_t old = atomic_load_explicit(&s->xfree, memory_order_relaxed);
+    do
+        *(uintptr_t *)p = old & ~XFREE_DETACHED;
+    while (!atomic_compare_exchange_weak_explicit(&s->xfree, &old, (uintptr_t)p,
+                                                  memory_order_acq_rel, memory_order_relaxed));
+    if (old & XFREE_DETACHED) {
+        /* we cleared the flag, so telling the owner is our job; the span cannot be
+         * released before the owner drains `notified` */
+        struct heap *o = atomic_load_explicit(&s->owner, memory_order_relaxed);
+        struct span *head = atomic_load_explicit(&o->notified, memory_order_relaxed);
+        do
+            s->xnext = head;
+        while (!atomic_compare_exchange_weak_explicit(&o->notified, &head, s,
+                                                      memory_order_release, memory_order_relaxed));
+    }
+    struct heap *me = alloc_tls_heap;
+    if (me)
+        STAT_ADD(me->net_bytes, (size_t)0 - bs);
+    else
+        atomic_fetch_sub_explicit(&orphan_net, bs, memory_order_relaxed);
+}
+
+/* pthread key destructor: leave the heap for others to adopt. Frees this thread still
+ * makes afterwards (libc tears down after key destructors) take the remote path. */
+static void heap_abandon(void *arg) {
+    struct heap *h = arg;
+    if (alloc_tls_heap == h)
+        alloc_tls_heap = NULL;
+    take_notified(h, h);
+    for (unsigned c = 1; c < NUM_CLASSES; c++) {
+        struct span *s;
+        while ((s = h->cur[c]) != &alloc_empty_span) {
+            list_remove(h, s);
+            for (;;) {
+                collect(s);
+                if (!s->used) {
+                    pool_free(s);
+                    break;
+                }
+                if (mark_detached(s))
+                    break;
+            }
+        }
+    }
+    pool_lock();
+    h->next_abandoned = abandoned;
+    abandoned = h;
+    atomic_fetch_add_explicit(&abandoned_count, 1, memory_order_relaxed);
+    pool_unlock();
+}
+
+/* First malloc of a thread: adopt an abandoned heap or make one. The TLS slot is set
+ * before the pthread key is touched, so a malloc made by pthread internals finds it. */
+static struct heap *heap_acquire(void) {
+    pool_lock();
+    struct heap *h = abandoned;
+    if (h) {
+        abandoned = h->next_abandoned;
+        atomic_fetch_sub_explicit(&abandoned_count, 1, memory_order_relaxed);
+    }
+    pool_unlock();
+    if (!h) {
+        h = pool_meta_alloc(sizeof *h);
+        if (!h)
+            return NULL;
+        for (unsigned c = 0; c < NUM_CLASSES; c++)
+            h->cur[c] = &alloc_empty_span;
+        pool_lock();
+        h->next_all = all_heaps;
+        all_heaps = h;
+        pool_unlock();
+    }
+    alloc_tls_heap = h;
+    take_notified(h, h);
+    int st = 0;
+    if (atomic_compare_exchange_strong(&key_state, &st, 1))
+        atomic_store(&key_state, pthread_key_create(&exit_key, heap_abandon) ? 3 : 2);
+    while ((st = atomic_load(&key_state)) == 1)
+        sched_yield();
+    if (st == 2)
+        pthread_setspecific(exit_key, h);
+    return h;
+}
+
+void *heap_first_alloc(unsigned c) {
+    if (!heap_acquire()) {
+        errno = ENOMEM;
+        return NULL;
+    }
+    return heap_alloc_class(c);
+}
+
+/* Bytes handed out minus bytes freed, over every heap; the caller holds the pool lock. */
+size_t heap_net_bytes_locked(size_t *heaps, size_t *abandoned_heaps) {
+    size_t net = atomic_load_explicit(&orphan_net, memory_order_relaxed), n = 0, a = 0;
+    for (struct heap *h = all_heaps; h; h = h->next_all, n++)
+        net += STAT_READ(h->net_bytes);
+    for (struct heap *h = abandoned; h; h = h->next_abandoned)
+        a++;
+    *heaps = n;
+    *abandoned_heaps = a;
+    return net;
+}

@@ -1,0 +1,41 @@
+/* Which allocator the tests call: the prefixed spindle_* build (natively, beside the
+ * sanitizers' own malloc) or the standard names (a wasm build links runtime/alloc as
+ * the program's malloc). */
+#ifndef ALLOC_NAMES_H
+#define ALLOC_NAMES_H
+
+#include <stddef.h>
+
+#ifdef SPINDLE_ALLOC_PREFIXED
+void *spindle_malloc(size_t n);
+void spindle_free(void *p);
+void *spindle_calloc(size_t count, size_t size);
+void *spindle_realloc(void *p, size_t n);
+void *spindle_aligned_alloc(size_t align, size_t n);
+int spindle_posix_memalign(void **out, size_t align, size_t n);
+void *spindle_memalign(size_t align, size_t n);
+size_t spindle_malloc_usable_size(void *p);
+#define T_MALLOC spindle_malloc
+#define T_FREE spindle_free
+#define T_CALLOC spindle_calloc
+#define T_REALLOC spindle_realloc
+#define T_ALIGNED_ALLOC spindle_aligned_alloc
+#define T_POSIX_MEMALIGN spindle_posix_memalign
+#define T_MEMALIGN spindle_memalign
+#define T_USABLE spindle_malloc_usable_size
+#else
+#include <stdlib.h>
+/* declared here: wasi-libc's headers omit the legacy ones */
+void *memalign(size_t align, size_t n);
+size_t malloc_usable_size(void *p);
+#define T_MALLOC malloc
+#define T_FREE free
+#define T_CALLOC calloc
+#define T_REALLOC realloc
+#define T_ALIGNED_ALLOC aligned_alloc
+#define T_POSIX_MEMALIGN posix_memalign
+#define T_MEMALIGN memalign
+#define T_USABLE malloc_usable_size
+#endif
+
+#endif
