@@ -146,6 +146,7 @@ bool os_memory_grow(char **limit, char **top, size_t bytes);
 void *heap_alloc_slow(struct heap *h, unsigned c);
 void *heap_first_alloc(unsigned c);
 void heap_free_slow(struct heap *h, struct span *s);
+bool heap_trim(struct heap *h);
 void heap_free_remote(struct span *s, void *p);
 size_t heap_net_bytes_locked(size_t *heaps, size_t *abandoned_heaps);
 

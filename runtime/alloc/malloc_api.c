@@ -25,13 +25,15 @@ static void *large_alloc(size_t n, size_t align) {
         errno = ENOMEM;
         return NULL;
     }
-    alloc_sample_peak();
-    struct span *s = pool_alloc((n + UNIT_SIZE - 1) >> UNIT_SHIFT,
-                                align > UNIT_SIZE ? align >> UNIT_SHIFT : 1, SPAN_LARGE);
+    size_t units = (n + UNIT_SIZE - 1) >> UNIT_SHIFT, align_units = align > UNIT_SIZE ? align >> UNIT_SHIFT : 1;
+    struct span *s = pool_alloc(units, align_units, SPAN_LARGE);
+    if (!s && alloc_tls_heap && heap_trim(alloc_tls_heap))
+        s = pool_alloc(units, align_units, SPAN_LARGE);
     if (!s) {
         errno = ENOMEM;
         return NULL;
     }
+    alloc_sample_peak();
     return s->start;
 }
 

@@ -78,6 +78,7 @@ static char *meta_unit(void) {
     meta_cur = u;
     meta_end = u + UNIT_SIZE;
     if (!alloc_map_dir[region_of(u)]) { /* the unit carries its own region's leaf */
+        memset(u, 0, LEAF_UNITS * sizeof(struct span *));
         alloc_map_dir[region_of(u)] = (struct span **)u;
         meta_cur += LEAF_UNITS * sizeof(struct span *);
     }
@@ -89,9 +90,9 @@ static void *meta_alloc_locked(size_t size) {
     size = (size + 15) & ~(size_t)15;
     if ((size_t)(meta_end - meta_cur) < size && !meta_unit())
         return NULL;
-    void *p = meta_cur; /* fresh memory, already zero */
+    void *p = meta_cur;
     meta_cur += size;
-    return p;
+    return memset(p, 0, size); /* the unit may have been a block before it came back to the top */
 }
 
 static char *take_top(size_t bytes) {

@@ -138,6 +138,23 @@ static struct span *span_new(struct heap *h, unsigned c) {
     return s;
 }
 
+/* Out of memory: give back the empty spans this heap keeps one per class, so the pool
+ * can coalesce them into the larger run the caller needs. */
+bool heap_trim(struct heap *h) {
+    bool any = false;
+    for (unsigned c = 1; c < NUM_CLASSES; c++)
+        for (struct span *s = h->cur[c], *next; s != &alloc_empty_span && s; s = next) {
+            next = s->next;
+            collect(s);
+            if (!s->used) {
+                list_remove(h, s);
+                pool_free(s);
+                any = true;
+            }
+        }
+    return any;
+}
+
 void *heap_alloc_slow(struct heap *h, unsigned c) {
     for (;;) {
         struct span *s = h->cur[c];
@@ -162,7 +179,7 @@ void *heap_alloc_slow(struct heap *h, unsigned c) {
             continue;
         if (atomic_load_explicit(&abandoned_count, memory_order_relaxed) && reclaim_abandoned(h))
             continue;
-        if (!span_new(h, c)) {
+        if (!span_new(h, c) && !(heap_trim(h) && span_new(h, c))) {
             errno = ENOMEM;
             return NULL;
         }

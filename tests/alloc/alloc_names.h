@@ -28,14 +28,17 @@ size_t spindle_malloc_usable_size(void *p);
 /* declared here: wasi-libc's headers omit the legacy ones */
 void *memalign(size_t align, size_t n);
 size_t malloc_usable_size(void *p);
-#define T_MALLOC malloc
-#define T_FREE free
-#define T_CALLOC calloc
-#define T_REALLOC realloc
-#define T_ALIGNED_ALLOC aligned_alloc
-#define T_POSIX_MEMALIGN posix_memalign
-#define T_MEMALIGN memalign
-#define T_USABLE malloc_usable_size
+/* Called through volatile pointers so the compiler cannot treat them as the builtin
+ * malloc family: it would elide allocations, and it assumes malloc leaves errno alone
+ * (it forwards `errno = 0` across a failing malloc). */
+static void *(*volatile T_MALLOC)(size_t) = malloc;
+static void (*volatile T_FREE)(void *) = free;
+static void *(*volatile T_CALLOC)(size_t, size_t) = calloc;
+static void *(*volatile T_REALLOC)(void *, size_t) = realloc;
+static void *(*volatile T_ALIGNED_ALLOC)(size_t, size_t) = aligned_alloc;
+static int (*volatile T_POSIX_MEMALIGN)(void **, size_t, size_t) = posix_memalign;
+static void *(*volatile T_MEMALIGN)(size_t, size_t) = memalign;
+static size_t (*volatile T_USABLE)(void *) = malloc_usable_size;
 #endif
 
 #endif

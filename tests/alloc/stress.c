@@ -35,7 +35,7 @@ struct mailbox {
     int count;
 };
 
-static int nthreads;
+static int nthreads; /* threads running in the current phase */
 static long ops_per_thread;
 static unsigned seed0;
 static struct mailbox boxes[MAX_THREADS];
@@ -237,7 +237,8 @@ static void check(const char *what, bool ok, long detail) {
     ok ? passed++ : failed++;
 }
 
-static bool run_phase(int phase) {
+static bool run_phase(int phase, int threads) {
+    nthreads = threads;
     pthread_t t[MAX_THREADS];
     struct worker_arg args[MAX_THREADS];
     for (int i = 0; i < nthreads; i++) {
@@ -255,10 +256,10 @@ static bool run_phase(int phase) {
 }
 
 int main(int argc, char **argv) {
-    nthreads = argc > 1 ? atoi(argv[1]) : 4;
+    int threads = argc > 1 ? atoi(argv[1]) : 4;
     ops_per_thread = argc > 2 ? atol(argv[2]) : 20000;
     seed0 = argc > 3 ? (unsigned)atoi(argv[3]) : 1;
-    if (nthreads < 1 || nthreads > MAX_THREADS) {
+    if (threads < 1 || threads > MAX_THREADS) {
         fprintf(stderr, "threads must be 1..%d\n", MAX_THREADS);
         return 2;
     }
@@ -268,11 +269,12 @@ int main(int argc, char **argv) {
     struct spindle_alloc_stats before, after;
     spindle_alloc_stats(&before);
 #endif
-    printf("stress: %d threads, %ld ops each\n", nthreads, ops_per_thread);
-    bool started = run_phase(0);
+    printf("stress: %d threads, %ld ops each\n", threads, ops_per_thread);
+    /* fewer threads first, so the second phase both adopts heaps and makes new ones */
+    bool started = run_phase(0, (threads + 1) / 2);
     size_t left_by_exited = orphan_count;
-    started = run_phase(1) && started;
-    for (int i = 0; i < nthreads; i++)
+    started = run_phase(1, threads) && started;
+    for (int i = 0; i < MAX_THREADS; i++)
         drain(i);
     while (orphan_count)
         release(&orphans[--orphan_count]);
