@@ -5,13 +5,19 @@ import { claimSlot, FATE, HEADER, settleFate, SLOT, slotIndex } from './control.
 import { ProgramExit, wasiImports } from './wasi.js';
 
 const isNode = typeof process !== 'undefined' && Boolean(process.versions?.node);
+// In a browser, messages that arrive while a module worker is still in a top-level await are
+// dropped unless a handler exists, so listen first and hold messages until the host is loaded.
+const early = [];
+let handle = (msg) => early.push(msg);
+if (!isNode) self.onmessage = (e) => handle(e.data);
 const port = isNode ? (await import('node:worker_threads')).parentPort : self;
+if (isNode) port.on('message', (msg) => handle(msg));
 const platform = await import(isNode ? './platform/node.js' : './platform/browser.js');
 const post = (msg, transfer) => port.postMessage(msg, transfer);
 
 function onMessage(handler) {
-  if (isNode) port.on('message', handler);
-  else port.onmessage = (e) => handler(e.data);
+  handle = handler;
+  early.splice(0).forEach((msg) => handler(msg));
 }
 
 function instantiate(init) {

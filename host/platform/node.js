@@ -22,6 +22,13 @@ function retryOnAgain(fn) {
   }
 }
 
+/** Writes all of `bytes` to a file descriptor, synchronously. */
+export function writeAllSync(fd, bytes) {
+  for (let done = 0; done < bytes.length;) {
+    done += retryOnAgain(() => writeSync(fd, bytes, done, bytes.length - done));
+  }
+}
+
 export const name = 'node';
 export const cpuCount = () => availableParallelism();
 
@@ -50,11 +57,7 @@ export function threadIo(io) {
     }
   };
   return {
-    writeStdio(fd, bytes) {
-      for (let done = 0; done < bytes.length;) {
-        done += retryOnAgain(() => writeSync(fds[fd], bytes, done, bytes.length - done));
-      }
-    },
+    writeStdio: (fd, bytes) => writeAllSync(fds[fd], bytes),
     readStdin,
     isatty: (fd) => (fd === 0 ? !io.stdinBytes && isatty(io.stdinFd ?? 0) : isatty(fds[fd])),
     monotonicNs: () => process.hrtime.bigint(),
