@@ -39,8 +39,9 @@ enum span_kind { SPAN_FREE = 0, SPAN_SMALL, SPAN_LARGE, SPAN_META };
 
 struct heap;
 
-/* Descriptor of a run of units. Kept outside the units themselves, so block memory is
- * all payload and a span can start at any unit (aligned allocations need that). */
+/* Descriptor of a run of units, stored at the end of the run: blocks (and large
+ * allocations) start at the run's first byte, so a span placed at an aligned unit gives
+ * aligned blocks. */
 struct span {
     /* fields the owner thread touches on every malloc/free */
     void *free;                  /* owner's free list of blocks */
@@ -61,6 +62,9 @@ struct span {
     char *start;
     size_t units;
 };
+
+/* A span's descriptor occupies the last bytes of its own memory. */
+#define SPAN_DESC_SIZE ((sizeof(struct span) + 15) & ~(size_t)15)
 
 struct heap {
     struct span *cur[NUM_CLASSES];   /* class lists; head is the span malloc uses */

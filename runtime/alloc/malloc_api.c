@@ -20,12 +20,15 @@
 void *API(malloc)(size_t n);
 void API(free)(void *p);
 
+/* Units of a large block: room for n bytes and the span descriptor after them. */
+static size_t large_units(size_t n) { return (n + SPAN_DESC_SIZE + UNIT_SIZE - 1) >> UNIT_SHIFT; }
+
 static void *large_alloc(size_t n, size_t align) {
-    if (n > SIZE_MAX - UNIT_SIZE) {
+    if (n > SIZE_MAX - UNIT_SIZE - SPAN_DESC_SIZE) {
         errno = ENOMEM;
         return NULL;
     }
-    size_t units = (n + UNIT_SIZE - 1) >> UNIT_SHIFT, align_units = align > UNIT_SIZE ? align >> UNIT_SHIFT : 1;
+    size_t units = large_units(n), align_units = align > UNIT_SIZE ? align >> UNIT_SHIFT : 1;
     struct span *s = pool_alloc(units, align_units, SPAN_LARGE);
     if (!s && alloc_tls_heap && heap_trim(alloc_tls_heap))
         s = pool_alloc(units, align_units, SPAN_LARGE);
@@ -63,7 +66,7 @@ void API(free)(void *p) {
 }
 
 static size_t usable_size(struct span *s) {
-    return s->kind == SPAN_SMALL ? s->block_size : s->units << UNIT_SHIFT;
+    return s->kind == SPAN_SMALL ? s->block_size : (s->units << UNIT_SHIFT) - SPAN_DESC_SIZE;
 }
 
 size_t API(malloc_usable_size)(void *p) { return p ? usable_size(span_of(p)) : 0; }
@@ -90,8 +93,8 @@ void *API(realloc)(void *p, size_t n) {
     if (s->kind == SPAN_SMALL) {
         if (n <= have && n >= have / 2) /* shrinking a lot moves to a smaller class */
             return p;
-    } else if (n > SMALL_MAX && n <= SIZE_MAX - UNIT_SIZE &&
-               pool_resize(s, (n + UNIT_SIZE - 1) >> UNIT_SHIFT)) {
+    } else if (n > SMALL_MAX && n <= SIZE_MAX - UNIT_SIZE - SPAN_DESC_SIZE &&
+               pool_resize(s, large_units(n))) {
         return p;
     }
     void *q = API(malloc)(n);

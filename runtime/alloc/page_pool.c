@@ -3,8 +3,12 @@
  * memory never shrinks, so reuse is the only way to stay small). One lock: it is taken
  * only when a heap needs a new page, returns an empty one, or for large blocks.
  *
- * Free memory is either a free span in a bin, or the "wilderness" [top, limit) at the
- * end, which needs no descriptor and absorbs free spans that touch it. */
+ * Every span's descriptor sits in its own last bytes, so splitting and merging never need
+ * metadata from elsewhere (no failure while freeing, no metadata islands that would stop
+ * free runs from coalescing). Splitting gives the front part a new descriptor and leaves
+ * the old one to the back part. Free memory is either a free span in a bin, or the
+ * "wilderness" [top, limit) at the end, which absorbs free spans that touch it. Only heaps
+ * and page-map leaves come from separate metadata units. */
 #define _DEFAULT_SOURCE /* mmap flags, sysconf, sched_yield under -std=c11 */
 #include "alloc_internal.h"
 
@@ -21,7 +25,6 @@ static bool ready, broken;
 static char *pool_start, *top, *limit;
 static struct span *bins[NUM_BINS];
 static uint64_t bin_mask;
-static struct span *spare_descs;
 static char *meta_cur, *meta_end;
 static struct span meta_span = {.kind = SPAN_META};
 static size_t span_bytes, peak_span_bytes, large_bytes;
@@ -115,21 +118,13 @@ static char *take_top(size_t bytes) {
     return p;
 }
 
-static struct span *desc_new(char *start, size_t units) {
-    struct span *d = spare_descs;
-    if (d)
-        spare_descs = d->next;
-    else if (!(d = meta_alloc_locked(sizeof *d)))
-        return NULL;
+static struct span *desc_make(char *start, size_t units, enum span_kind kind) {
+    struct span *d = (struct span *)(start + (units << UNIT_SHIFT) - SPAN_DESC_SIZE);
     memset(d, 0, sizeof *d);
     d->start = start;
     d->units = units;
+    d->kind = (uint8_t)kind;
     return d;
-}
-
-static void desc_drop(struct span *d) {
-    d->next = spare_descs;
-    spare_descs = d;
 }
 
 static unsigned bin_of(size_t units) {
@@ -158,42 +153,40 @@ static void bin_remove(struct span *s) {
         s->next->prev = s->prev;
 }
 
-/* Cut s after `units`; the tail gets a new descriptor of the same kind (NULL if metadata
- * ran out). Both pieces have their ends mapped, so either can be released at once. */
-static struct span *split(struct span *s, size_t units) {
-    struct span *t = desc_new(s->start + (units << UNIT_SHIFT), s->units - units);
-    if (t) {
-        t->kind = s->kind;
-        s->units = units;
-        map_set(span_end(s) - UNIT_SIZE, s);
-        map_set(t->start, t);
-        map_set(span_end(t) - UNIT_SIZE, t);
-    }
-    return t;
+/* Cut the first `units` units off s as a new span of the same kind; s keeps the rest
+ * (and its descriptor). Both have their ends mapped, so either can be released at once.
+ * s must not be in a bin. */
+static struct span *split_front(struct span *s, size_t units) {
+    struct span *f = desc_make(s->start, units, (enum span_kind)s->kind);
+    s->start += units << UNIT_SHIFT;
+    s->units -= units;
+    map_set(f->start, f);
+    map_set(span_end(f) - UNIT_SIZE, f);
+    map_set(s->start, s);
+    return f;
 }
 
 /* Give a span back: merge with free neighbours, and with the wilderness if it ends there. */
 static void release_locked(struct span *s) {
     s->kind = SPAN_FREE;
-    struct span *n = map_get(span_end(s));
-    if (n && n->kind == SPAN_FREE) {
-        bin_remove(n);
-        s->units += n->units;
-        desc_drop(n);
-    }
     struct span *p = map_get(s->start - UNIT_SIZE);
     if (p && p->kind == SPAN_FREE) {
         bin_remove(p);
-        p->units += s->units;
-        desc_drop(s);
-        s = p;
+        s->start = p->start;
+        s->units += p->units;
     }
     if (span_end(s) == top) {
         top = s->start;
-        desc_drop(s);
-    } else {
-        bin_insert(s);
+        return;
     }
+    struct span *n = map_get(span_end(s));
+    if (n && n->kind == SPAN_FREE) {
+        bin_remove(n);
+        n->start = s->start;
+        n->units += s->units;
+        s = n;
+    }
+    bin_insert(s);
 }
 
 /* First fit in the smallest bin that can hold `units`. */
@@ -229,17 +222,12 @@ static struct span *fit(struct span *s, size_t units, size_t align_units, enum s
     size_t head = (size_t)((((uintptr_t)s->start + a - 1) & ~(uintptr_t)(a - 1)) - (uintptr_t)s->start) >> UNIT_SHIFT;
     s->kind = (uint8_t)kind;
     map_span(s);
-    if (head) {
-        struct span *rest = split(s, head);
-        release_locked(s);
-        if (!rest)
-            return NULL;
-        s = rest;
-    }
+    if (head)
+        release_locked(split_front(s, head));
     if (s->units > units) {
-        struct span *tail = split(s, units);
-        if (tail) /* without a descriptor the tail simply stays part of s */
-            release_locked(tail);
+        struct span *f = split_front(s, units);
+        release_locked(s);
+        s = f;
     }
     return s;
 }
@@ -256,6 +244,7 @@ static void check_locked(const char *where) {
         if (!s) { u += UNIT_SIZE; prev_free = false; continue; } /* foreign gap */
         if (s == &meta_span) { u += UNIT_SIZE; prev_free = false; continue; }
         if (s->start != u || !s->units || map_get(span_end(s) - UNIT_SIZE) != s || span_end(s) > top ||
+            (char *)s != span_end(s) - SPAN_DESC_SIZE ||
             (s->kind == SPAN_FREE && prev_free) || (s->kind == SPAN_FREE && span_end(s) == top)) {
             fprintf(stderr, "pool invariant broken after %s at %p (span %p start %p units %zu kind %d)\n",
                     where, (void *)u, (void *)s, (void *)s->start, s->units, s->kind);
@@ -286,22 +275,16 @@ static void check_locked(const char *where) {
 
 struct span *pool_alloc(size_t units, size_t align_units, enum span_kind kind) {
     units += !units;
-    size_t want = units + align_units - 1;
     if (units > (SIZE_MAX >> UNIT_SHIFT) / 2 || align_units > (SIZE_MAX >> UNIT_SHIFT) / 2)
         return NULL;
+    size_t want = units + align_units - 1;
     pool_lock();
     struct span *s = NULL;
     if (init_locked()) {
         s = take_free(want);
         if (!s) {
-            struct span *d = desc_new(NULL, want);
-            char *p = d ? take_top(want << UNIT_SHIFT) : NULL;
-            if (p) {
-                d->start = p;
-                s = d;
-            } else if (d) {
-                desc_drop(d);
-            }
+            char *p = take_top(want << UNIT_SHIFT);
+            s = p ? desc_make(p, want, SPAN_FREE) : NULL;
         }
         if (s)
             s = fit(s, units, align_units, kind);
@@ -312,7 +295,7 @@ struct span *pool_alloc(size_t units, size_t align_units, enum span_kind kind) {
         if (span_bytes > peak_span_bytes)
             peak_span_bytes = span_bytes;
         if (kind == SPAN_LARGE) {
-            large_bytes += s->units << UNIT_SHIFT;
+            large_bytes += (s->units << UNIT_SHIFT) - SPAN_DESC_SIZE; /* usable bytes */
             atomic_store_explicit(&s->owner, &alloc_no_heap, memory_order_relaxed);
         }
     }
@@ -325,23 +308,27 @@ void pool_free(struct span *s) {
     pool_lock();
     span_bytes -= s->units << UNIT_SHIFT;
     if (s->kind == SPAN_LARGE)
-        large_bytes -= s->units << UNIT_SHIFT;
+        large_bytes -= (s->units << UNIT_SHIFT) - SPAN_DESC_SIZE;
     release_locked(s);
     CHECK("free");
     pool_unlock();
 }
 
 /* Resize a large span where it lies: shrink by giving the tail back, grow into a free
- * neighbour or the wilderness. */
+ * neighbour or the wilderness. Its descriptor moves to the new end (past the caller's
+ * bytes, which the caller sized to leave room for it). */
 bool pool_resize(struct span *s, size_t units) {
     bool ok = false;
     size_t old = s->units;
     pool_lock();
-    if (units <= old) {
-        struct span *tail = units < old ? split(s, units) : NULL;
-        if (tail)
-            release_locked(tail);
-        ok = units == old || tail;
+    if (units < old) {
+        struct span *f = split_front(s, units);
+        atomic_store_explicit(&f->owner, &alloc_no_heap, memory_order_relaxed);
+        release_locked(s);
+        s = f;
+        ok = true;
+    } else if (units == old) {
+        ok = true;
     } else if (units - old <= (SIZE_MAX >> UNIT_SHIFT) / 2) {
         size_t more = units - old;
         char *end = span_end(s);
@@ -349,25 +336,22 @@ bool pool_resize(struct span *s, size_t units) {
         if (end == top) {
             char *p = take_top(more << UNIT_SHIFT);
             ok = p == end;
-            if (p && !ok) { /* metadata landed first: return what we took */
-                struct span *d = desc_new(p, more);
-                if (d)
-                    release_locked(d);
-            }
+            if (p && !ok) /* a metadata unit landed first: give back what we took */
+                release_locked(desc_make(p, more, SPAN_FREE));
         } else if (n && n->kind == SPAN_FREE && n->units >= more) {
             bin_remove(n);
-            struct span *rest = n->units > more ? split(n, more) : NULL;
-            if (n->units == more) {
-                if (rest)
-                    bin_insert(rest);
-                desc_drop(n);
-                ok = true;
-            } else {
-                bin_insert(n); /* could not split: leave it */
+            if (n->units > more) {
+                split_front(n, more); /* absorbed below; n keeps the rest */
+                bin_insert(n);
             }
+            ok = true;
         }
-        if (ok)
-            s->units = units;
+        if (ok) {
+            struct span *g = (struct span *)(s->start + (units << UNIT_SHIFT) - SPAN_DESC_SIZE);
+            memcpy(g, s, sizeof *g);
+            g->units = units;
+            s = g;
+        }
     }
     if (ok) {
         map_span(s);

@@ -114,8 +114,8 @@ static bool reclaim_abandoned(struct heap *h) {
 
 /* Spans hold at least 8 blocks (4 above 4 KiB) and waste under 1/8 at their end. */
 static size_t class_units(size_t bs) {
-    size_t units = (bs * (bs > 4096 ? 4 : 8) + UNIT_SIZE - 1) >> UNIT_SHIFT;
-    while (((units << UNIT_SHIFT) % bs) * 8 > (units << UNIT_SHIFT))
+    size_t units = (bs * (bs > 4096 ? 4 : 8) + SPAN_DESC_SIZE + UNIT_SIZE - 1) >> UNIT_SHIFT;
+    while ((((units << UNIT_SHIFT) - SPAN_DESC_SIZE) % bs + SPAN_DESC_SIZE) * 8 > (units << UNIT_SHIFT))
         units++;
     return units;
 }
@@ -131,7 +131,7 @@ static struct span *span_new(struct heap *h, unsigned c) {
     s->block_size = (uint32_t)bs;
     s->size_class = (uint8_t)c;
     s->bump = s->start;
-    s->end = s->start + ((s->units << UNIT_SHIFT) / bs) * bs;
+    s->end = s->start + (((s->units << UNIT_SHIFT) - SPAN_DESC_SIZE) / bs) * bs;
     atomic_store_explicit(&s->xfree, 0, memory_order_relaxed);
     atomic_store_explicit(&s->owner, h, memory_order_relaxed);
     list_push(h, s);
