@@ -3,10 +3,9 @@
  * LOCK ORDER (see docs/FILESYSTEM.md for the reasoning). A thread acquires
  * locks only in this order and releases them before going back up:
  *   1. open-file position lock (open_file.pos_lock), one at a time
- *   2. rename_mutex (only cross-directory rename)
- *   3. directory inode locks: an ancestor before its descendants; two
- *      unrelated directories (only rename, under rename_mutex) by increasing
- *      inode number
+ *   2. fs_rename_mutex (only cross-directory rename)
+ *   3. directory inode locks, several only in increasing inode number
+ *      (lock_set.c: rename and rmdir)
  *   4. at most one non-directory inode lock, innermost
  *   5. fd table locks (fd_alloc_lock before a stripe lock), never held while
  *      taking any of the above
@@ -192,5 +191,16 @@ struct open_file *fd_detach(int fd);
 int fd_replace(int newfd, struct open_file *file, struct open_file **old);
 
 extern pthread_mutex_t fs_rename_mutex;
+
+/* ---- several directory locks at once (lock_set.c) ---- */
+struct lock_set {
+    struct inode *items[4]; /* sorted by ino; each holds a reference */
+    int count;
+};
+bool lock_set_has(const struct lock_set *set, const struct inode *inode);
+void lock_set_add(struct lock_set *set, struct inode *inode); /* NULL and repeats ignored */
+void lock_set_lock(struct lock_set *set);   /* write-locks in increasing ino */
+void lock_set_unlock(struct lock_set *set);
+void lock_set_release(struct lock_set *set); /* drops the references */
 
 #endif

@@ -98,29 +98,43 @@ static int remove_file(struct inode *dir, const struct walk *w)
     return 0;
 }
 
+/* rmdir needs the parent and the child locked together: through a lock_set
+ * (inode-number order), re-checking the name after re-locking. */
 static int remove_dir(struct inode *dir, const struct walk *w)
 {
-    struct dir_entry *e = dir_find(&dir->u.dir, w->name, w->name_len);
-    if (e == NULL)
-        return -SPINDLE_ENOENT;
-    struct inode *child = e->inode;
-    if (child->type != INODE_DIR)
-        return -SPINDLE_ENOTDIR;
-    inode_write_lock(child);
-    if (child->u.dir.entry_count > 0) {
-        inode_unlock(child);
-        return -SPINDLE_ENOTEMPTY;
+    struct lock_set locks = {{NULL}, 0};
+    lock_set_add(&locks, dir);
+    int rc;
+    for (;;) {
+        lock_set_lock(&locks);
+        struct dir_entry *e = dir->u.dir.dead ? NULL : dir_find(&dir->u.dir, w->name, w->name_len);
+        struct inode *child = e ? e->inode : NULL;
+        if (child == NULL) {
+            rc = -SPINDLE_ENOENT;
+        } else if (child->type != INODE_DIR) {
+            rc = -SPINDLE_ENOTDIR;
+        } else if (!lock_set_has(&locks, child)) {
+            lock_set_unlock(&locks);
+            lock_set_add(&locks, child);
+            continue;
+        } else if (child->u.dir.entry_count > 0) {
+            rc = -SPINDLE_ENOTEMPTY;
+        } else {
+            int64_t now = fs_now_ns();
+            child->u.dir.dead = true;
+            child->nlink = 0;
+            child->ctime_ns = now;
+            dir_remove(&dir->u.dir, e);
+            dir->nlink--;
+            dir->mtime_ns = dir->ctime_ns = now;
+            inode_unref(child); /* the entry's reference; the set still holds one */
+            rc = 0;
+        }
+        lock_set_unlock(&locks);
+        break;
     }
-    child->u.dir.dead = true;
-    child->nlink = 0;
-    int64_t now = fs_now_ns();
-    child->ctime_ns = now;
-    inode_unlock(child);
-    dir_remove(&dir->u.dir, e);
-    dir->nlink--;
-    dir->mtime_ns = dir->ctime_ns = now;
-    inode_unref(child);
-    return 0;
+    lock_set_release(&locks);
+    return rc;
 }
 
 int spindle_fs_unlinkat(int dirfd, const char *path, int flags)
@@ -143,11 +157,12 @@ int spindle_fs_unlinkat(int dirfd, const char *path, int flags)
         rc = rmdir ? -SPINDLE_EBUSY : -SPINDLE_EISDIR;
         break;
     case LAST_NORM:
+        if (rmdir) {
+            rc = remove_dir(w.dir, &w);
+            break;
+        }
         inode_write_lock(w.dir);
-        if (w.dir->u.dir.dead)
-            rc = -SPINDLE_ENOENT;
-        else
-            rc = rmdir ? remove_dir(w.dir, &w) : remove_file(w.dir, &w);
+        rc = w.dir->u.dir.dead ? -SPINDLE_ENOENT : remove_file(w.dir, &w);
         inode_unlock(w.dir);
         break;
     }

@@ -1,9 +1,12 @@
-/* rename: the only operation holding two directory locks.
- * Deadlock freedom: a cross-directory rename first takes fs_rename_mutex, so
- * the tree's shape (parent pointers) cannot change while it decides the
- * order: an ancestor directory before its descendant, otherwise by inode
- * number. Every other operation only locks parent before child, so no cycle
- * can form (see docs/FILESYSTEM.md). */
+/* rename: the operation that can hold up to four directory locks (both
+ * parents, the moved directory, the replaced directory).
+ * Deadlock freedom: all of them are taken together through a lock_set, in
+ * increasing inode number. Which locks are needed is only known after looking
+ * the names up, so the set is grown and re-locked until the names resolve to
+ * inodes already in it.
+ * Loop freedom: a cross-directory rename holds fs_rename_mutex, so no other
+ * rename changes parent pointers while it checks that a directory is not
+ * being moved into its own subtree. */
 #include "fs_internal.h"
 
 #include <string.h>
@@ -19,12 +22,16 @@ static bool is_ancestor(struct inode *a, struct inode *b)
 
 struct rename_state {
     struct walk from, to;
-    struct dir_entry *spare;    /* new entry, if the target name is free */
-    struct inode *replaced;     /* reference to drop after unlocking */
-    struct inode *old_parent;   /* reference to drop after unlocking */
+    struct dir_entry *spare;  /* new entry, if the target name is free */
+    struct inode *replaced;   /* reference to drop after unlocking */
+    struct inode *old_parent; /* reference to drop after unlocking */
+    struct inode *more[2];    /* referenced directories to add to the lock set */
 };
 
-static int rename_locked(struct rename_state *s, bool cross)
+#define RETRY_WITH_MORE_LOCKS 1
+
+/* Called with every directory of `locks` write-locked. */
+static int rename_locked(struct rename_state *s, bool cross, struct lock_set *locks)
 {
     struct inode *odir = s->from.dir, *ndir = s->to.dir;
     if (odir->u.dir.dead || ndir->u.dir.dead)
@@ -49,25 +56,30 @@ static int rename_locked(struct rename_state *s, bool cross)
         return -SPINDLE_EISDIR;
     }
     bool tgt_dir = tgt && tgt->type == INODE_DIR;
-    if (tgt_dir) {
-        if (cross && is_ancestor(tgt, odir))
-            return -SPINDLE_ENOTEMPTY;
-        inode_write_lock(tgt); /* child of ndir, after both parents */
-        if (tgt->u.dir.entry_count > 0) {
-            inode_unlock(tgt);
-            return -SPINDLE_ENOTEMPTY;
+    if (tgt_dir && cross && is_ancestor(tgt, odir))
+        return -SPINDLE_ENOTEMPTY;
+    bool need_src = src_dir && cross; /* its parent pointer changes */
+    if ((need_src && !lock_set_has(locks, src)) || (tgt_dir && !lock_set_has(locks, tgt))) {
+        /* added by the caller once everything is unlocked */
+        if (need_src) {
+            inode_ref(src);
+            s->more[0] = src;
         }
+        if (tgt_dir) {
+            inode_ref(tgt);
+            s->more[1] = tgt;
+        }
+        return RETRY_WITH_MORE_LOCKS;
     }
-    if (te == NULL && dir_reserve(&ndir->u.dir) < 0) {
-        if (tgt_dir)
-            inode_unlock(tgt);
+    if (tgt_dir && tgt->u.dir.entry_count > 0)
+        return -SPINDLE_ENOTEMPTY;
+    if (te == NULL && dir_reserve(&ndir->u.dir) < 0)
         return -SPINDLE_ENOSPC;
-    }
 
     /* Commit: nothing below can fail. */
     int64_t now = fs_now_ns();
     if (te) {
-        te->inode = src; /* the replacement is atomic for lookups */
+        te->inode = src; /* lookups see the old or the new file, never neither */
         s->replaced = tgt;
     } else {
         s->spare->inode = src;
@@ -79,19 +91,22 @@ static int rename_locked(struct rename_state *s, bool cross)
         tgt->u.dir.dead = true;
         tgt->nlink = 0;
         tgt->ctime_ns = now;
-        inode_unlock(tgt);
         ndir->nlink--;
     }
-    inode_write_lock(src);
-    if (src_dir && cross) {
+    if (need_src) {
         inode_ref(ndir);
         s->old_parent = src->u.dir.parent;
         src->u.dir.parent = ndir;
         odir->nlink--;
         ndir->nlink++;
     }
-    src->ctime_ns = now;
-    inode_unlock(src);
+    if (src_dir && lock_set_has(locks, src)) {
+        src->ctime_ns = now;
+    } else {
+        inode_write_lock(src); /* the one non-directory lock, innermost */
+        src->ctime_ns = now;
+        inode_unlock(src);
+    }
     if (tgt && !tgt_dir) {
         inode_write_lock(tgt);
         tgt->nlink--;
@@ -124,25 +139,29 @@ int spindle_fs_renameat(int olddirfd, const char *oldpath, int newdirfd, const c
         rc = -SPINDLE_ENOSPC;
         goto out;
     }
-    struct inode *odir = s.from.dir, *ndir = s.to.dir;
-    if (odir == ndir) {
-        inode_write_lock(odir);
-        rc = rename_locked(&s, false);
-        inode_unlock(odir);
-    } else {
+    bool cross = s.from.dir != s.to.dir;
+    struct lock_set locks = {{NULL}, 0};
+    lock_set_add(&locks, s.from.dir);
+    lock_set_add(&locks, s.to.dir);
+    if (cross)
         pthread_mutex_lock(&fs_rename_mutex);
-        struct inode *first = odir, *second = ndir;
-        if (is_ancestor(ndir, odir) || (!is_ancestor(odir, ndir) && ndir->ino < odir->ino)) {
-            first = ndir;
-            second = odir;
+    for (;;) {
+        lock_set_lock(&locks);
+        rc = rename_locked(&s, cross, &locks);
+        lock_set_unlock(&locks);
+        if (rc != RETRY_WITH_MORE_LOCKS)
+            break;
+        for (int i = 0; i < 2; i++) {
+            if (s.more[i]) {
+                lock_set_add(&locks, s.more[i]);
+                inode_unref(s.more[i]);
+                s.more[i] = NULL;
+            }
         }
-        inode_write_lock(first);
-        inode_write_lock(second);
-        rc = rename_locked(&s, true);
-        inode_unlock(second);
-        inode_unlock(first);
-        pthread_mutex_unlock(&fs_rename_mutex);
     }
+    if (cross)
+        pthread_mutex_unlock(&fs_rename_mutex);
+    lock_set_release(&locks);
 out:
     fs_free(s.spare);
     if (s.replaced)
