@@ -1,0 +1,42 @@
+/* Shared helpers of the WASI binding: errno translation, pointer checks
+ * against linear memory, path arguments, start-up. */
+#ifndef SPINDLE_WASI_SUPPORT_H
+#define SPINDLE_WASI_SUPPORT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../include/spindle/fs.h"
+#include "wasi_abi.h"
+
+/* Linux errno (positive) -> WASI errno */
+int32_t wasi_errno_from_linux(int linux_errno);
+/* A core result: >= 0 is success, otherwise -errno. */
+static inline int32_t wasi_result(int64_t rc) { return rc >= 0 ? WASI_ESUCCESS : wasi_errno_from_linux((int)-rc); }
+
+/* true if [ptr, ptr+len) lies inside linear memory */
+bool wasi_in_memory(uint32_t ptr, uint64_t len);
+#define WASI_PTR(p) ((void *)(uintptr_t)(p))
+
+/* fds below this belong to the host (stdio) and are forwarded */
+#define WASI_FIRST_OWN_FD SPINDLE_FS_FIRST_FD
+
+/* Starts the filesystem and opens the "/" preopen once; WASI errno. */
+int32_t wasi_fs_ready(void);
+/* the fd of the "/" preopen while it is still open, else -1 */
+int wasi_preopen_fd(void);
+void wasi_preopen_forget(int fd);
+
+/* A path argument copied out of linear memory and NUL-terminated. */
+struct wasi_path {
+    char text[SPINDLE_FS_PATH_MAX + 1];
+};
+int32_t wasi_path_get(struct wasi_path *out, uint32_t ptr, uint32_t len);
+
+/* core stat -> WASI filestat layout at dst */
+void wasi_fill_filestat(const struct spindle_stat *st, void *dst);
+/* WASI fstflags -> utimensat timespecs (UTIME_NOW / UTIME_OMIT); WASI errno */
+int32_t wasi_times_from_flags(int64_t atim, int64_t mtim, int32_t fstflags,
+                              struct spindle_timespec times[2]);
+
+#endif
