@@ -8,7 +8,7 @@
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static atomic_int init_runs;
-static atomic_int start_gate;
+static pthread_barrier_t start_gate;
 static int table[64];
 
 static void build_table(void) {
@@ -18,9 +18,9 @@ static void build_table(void) {
 
 static void *call_once_and_read(void *arg) {
     (void)arg;
-    // Release all threads at roughly the same time so they really race.
-    while (!atomic_load(&start_gate)) {
-    }
+    // Release all threads at the same moment so they really race (a barrier,
+    // not a spin: spinning threads would starve the others on few cores).
+    pthread_barrier_wait(&start_gate);
     pthread_once(&once, build_table);
     int sum = 0;
     for (int i = 0; i < 64; i++) sum += table[i];
@@ -29,14 +29,15 @@ static void *call_once_and_read(void *arg) {
 
 int main(void) {
     pthread_t threads[THREADS];
+    pthread_barrier_init(&start_gate, NULL, THREADS);
     for (int i = 0; i < THREADS; i++) pthread_create(&threads[i], NULL, call_once_and_read, NULL);
-    atomic_store(&start_gate, 1);
     int all_saw_full_table = 1;
     for (int i = 0; i < THREADS; i++) {
         void *ret;
         pthread_join(threads[i], &ret);
         if ((int)(size_t)ret != 85344) all_saw_full_table = 0;
     }
+    pthread_barrier_destroy(&start_gate);
     pthread_once(&once, build_table);
     printf("init routine runs: %d\n", atomic_load(&init_runs));
     printf("all threads saw the finished table: %d\n", all_saw_full_table);
