@@ -74,7 +74,7 @@ struct heap {
     size_t net_bytes;
     struct heap *next_all;           /* every heap ever made (for stats) */
     struct heap *next_abandoned;
-    bool key_set;
+    atomic_bool abandoned;           /* its thread exited and nobody adopted it yet */
 };
 
 /* Read-only span with an empty free list: class lists with no span point here, so the

@@ -40,11 +40,15 @@ static void *large_alloc(size_t n, size_t align) {
     return s->start;
 }
 
-void *API(malloc)(size_t n) {
+/* Not called `malloc` inside this file: compilers turn malloc+memset(0) into a call to
+ * calloc, which would make calloc call itself. */
+static inline void *alloc_bytes(size_t n) {
     if (LIKELY(n <= SMALL_MAX))
         return heap_alloc_class(size_class(n));
     return large_alloc(n, 0);
 }
+
+void *API(malloc)(size_t n) { return alloc_bytes(n); }
 
 void API(free)(void *p) {
     if (!p)
@@ -77,13 +81,13 @@ void *API(calloc)(size_t count, size_t size) {
         errno = ENOMEM;
         return NULL;
     }
-    void *p = API(malloc)(n);
+    void *p = alloc_bytes(n);
     return p ? memset(p, 0, n) : NULL;
 }
 
 void *API(realloc)(void *p, size_t n) {
     if (!p)
-        return API(malloc)(n);
+        return alloc_bytes(n);
     if (!n) {
         API(free)(p);
         return NULL;
@@ -97,7 +101,7 @@ void *API(realloc)(void *p, size_t n) {
                pool_resize(s, large_units(n))) {
         return p;
     }
-    void *q = API(malloc)(n);
+    void *q = alloc_bytes(n);
     if (q) {
         memcpy(q, p, n < have ? n : have);
         API(free)(p);
@@ -119,7 +123,7 @@ void *API(reallocarray)(void *p, size_t count, size_t size) {
  * Larger alignments get a page-aligned span and the pool gives the slack back. */
 static void *aligned(size_t align, size_t n) {
     if (align <= MIN_ALIGN)
-        return API(malloc)(n);
+        return alloc_bytes(n);
     if (n <= SMALL_MAX && align <= UNIT_SIZE) {
         unsigned c = size_class(n < align ? align : n);
         while (class_size(c) & (align - 1))

@@ -93,22 +93,56 @@ static bool take_notified(struct heap *from, struct heap *into) {
     return true;
 }
 
-/* Pick up spans that other threads freed into while their owner was gone. */
-static bool reclaim_abandoned(struct heap *h) {
+/* Leave an unlisted span detached, so the next remote free reports it; returns it to the
+ * pool instead if it is (or becomes) empty. */
+static void detach_or_release(struct span *s) {
+    for (;;) {
+        collect(s);
+        if (!s->used) {
+            pool_free(s);
+            return;
+        }
+        if (mark_detached(s))
+            return;
+    }
+}
+
+/* Take `a` off the abandoned list (NULL: the first one with notified spans) to work on
+ * it alone. */
+static struct heap *hold_abandoned(struct heap *a) {
     pool_lock();
-    struct heap **pp = &abandoned, *a;
-    while ((a = *pp) && !atomic_load_explicit(&a->notified, memory_order_relaxed))
-        pp = &a->next_abandoned;
+    struct heap **pp = &abandoned;
+    while (*pp && (a ? *pp != a : !atomic_load_explicit(&(*pp)->notified, memory_order_relaxed)))
+        pp = &(*pp)->next_abandoned;
+    a = *pp;
     if (a)
-        *pp = a->next_abandoned; /* hold it alone while we work on it */
+        *pp = a->next_abandoned;
     pool_unlock();
-    if (!a)
-        return false;
-    take_notified(a, h);
+    return a;
+}
+
+static void put_back_abandoned(struct heap *a) {
     pool_lock();
     a->next_abandoned = abandoned;
     abandoned = a;
     pool_unlock();
+}
+
+/* Spans of an abandoned heap that got remote frees: empty ones go back to the pool, the
+ * others move into `into`, or (into == NULL) stay detached in the abandoned heap. */
+static bool reclaim_abandoned(struct heap *a, struct heap *into) {
+    if (!(a = hold_abandoned(a)))
+        return false;
+    if (into) {
+        take_notified(a, into);
+    } else {
+        struct span *s = atomic_exchange_explicit(&a->notified, NULL, memory_order_acquire);
+        for (struct span *next; s; s = next) {
+            next = s->xnext;
+            detach_or_release(s);
+        }
+    }
+    put_back_abandoned(a);
     return true;
 }
 
@@ -177,7 +211,7 @@ void *heap_alloc_slow(struct heap *h, unsigned c) {
         }
         if (take_notified(h, h))
             continue;
-        if (atomic_load_explicit(&abandoned_count, memory_order_relaxed) && reclaim_abandoned(h))
+        if (atomic_load_explicit(&abandoned_count, memory_order_relaxed) && reclaim_abandoned(NULL, h))
             continue;
         if (!span_new(h, c) && !(heap_trim(h) && span_new(h, c))) {
             errno = ENOMEM;
@@ -221,6 +255,10 @@ void heap_free_remote(struct span *s, void *p) {
             s->xnext = head;
         while (!atomic_compare_exchange_weak_explicit(&o->notified, &head, s,
                                                       memory_order_release, memory_order_relaxed));
+        /* nobody runs that heap: return its emptied pages now rather than when some
+         * thread next needs a page */
+        if (atomic_load_explicit(&o->abandoned, memory_order_relaxed))
+            reclaim_abandoned(o, NULL);
     }
     struct heap *me = alloc_tls_heap;
     if (me)
@@ -240,17 +278,10 @@ static void heap_abandon(void *arg) {
         struct span *s;
         while ((s = h->cur[c]) != &alloc_empty_span) {
             list_remove(h, s);
-            for (;;) {
-                collect(s);
-                if (!s->used) {
-                    pool_free(s);
-                    break;
-                }
-                if (mark_detached(s))
-                    break;
-            }
+            detach_or_release(s);
         }
     }
+    atomic_store_explicit(&h->abandoned, true, memory_order_relaxed);
     pool_lock();
     h->next_abandoned = abandoned;
     abandoned = h;
@@ -266,6 +297,7 @@ static struct heap *heap_acquire(void) {
     if (h) {
         abandoned = h->next_abandoned;
         atomic_fetch_sub_explicit(&abandoned_count, 1, memory_order_relaxed);
+        atomic_store_explicit(&h->abandoned, false, memory_order_relaxed);
     }
     pool_unlock();
     if (!h) {

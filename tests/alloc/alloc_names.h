@@ -4,6 +4,10 @@
 #ifndef ALLOC_NAMES_H
 #define ALLOC_NAMES_H
 
+#ifndef _DEFAULT_SOURCE
+#define _DEFAULT_SOURCE /* posix_memalign, reallocarray under -std=c11 */
+#endif
+
 #include <stddef.h>
 
 #ifdef SPINDLE_ALLOC_PREFIXED

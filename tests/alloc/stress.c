@@ -293,7 +293,8 @@ int main(int argc, char **argv) {
     spindle_alloc_stats(&after);
     check("in-use bytes back to start", after.in_use_bytes == before.in_use_bytes,
           (long)(after.in_use_bytes - before.in_use_bytes));
-    check("pages returned to the pool", after.page_bytes <= after.peak_page_bytes / 2 + (1u << 20),
+    /* what may stay: the one empty page per size class a live heap keeps */
+    check("pages of exited threads returned to the pool", after.page_bytes <= (2u << 20),
           (long)after.page_bytes);
     printf("stats: peak pages %zu KiB, reserved %zu KiB, heaps %zu, abandoned %zu\n",
            after.peak_page_bytes >> 10, after.reserved_bytes >> 10, after.heaps,
