@@ -186,17 +186,15 @@ int spindle_fs_linkat(int olddirfd, const char *oldpath, int newdirfd, const cha
     if (rc < 0)
         return rc;
     struct inode *target = old.node;
-    if (target->type == INODE_DIR) {
-        walk_done(&old);
-        return -SPINDLE_EPERM;
-    }
     struct walk w;
     rc = walk_parent_at(newdirfd, newpath, &w);
     if (rc == 0) {
-        rc = lock_for_create(&w);
+        rc = lock_for_create(&w); /* EEXIST comes before EPERM, as on Linux */
         if (rc == 0) {
             if (w.trailing_slash) {
                 rc = -SPINDLE_ENOENT;
+            } else if (target->type == INODE_DIR) {
+                rc = -SPINDLE_EPERM;
             } else {
                 inode_write_lock(target);
                 if (target->nlink == 0) { /* already unlinked everywhere */

@@ -43,21 +43,20 @@ static int rename_locked(struct rename_state *s, bool cross, struct lock_set *lo
     bool src_dir = src->type == INODE_DIR;
     if ((s->from.trailing_slash || s->to.trailing_slash) && !src_dir)
         return -SPINDLE_ENOTDIR;
+    /* Checks in Linux's order: subtree rules first, then types. */
+    if (src_dir && cross && is_ancestor(src, ndir))
+        return -SPINDLE_EINVAL; /* into its own subtree */
     struct dir_entry *te = dir_find(&ndir->u.dir, s->to.name, s->to.name_len);
     struct inode *tgt = te ? te->inode : NULL;
-    if (tgt == src)
-        return 0; /* same file: POSIX says do nothing */
-    if (src_dir) {
-        if (tgt && tgt->type != INODE_DIR)
-            return -SPINDLE_ENOTDIR;
-        if (cross && is_ancestor(src, ndir))
-            return -SPINDLE_EINVAL; /* into its own subtree */
-    } else if (tgt && tgt->type == INODE_DIR) {
-        return -SPINDLE_EISDIR;
-    }
     bool tgt_dir = tgt && tgt->type == INODE_DIR;
     if (tgt_dir && cross && is_ancestor(tgt, odir))
-        return -SPINDLE_ENOTEMPTY;
+        return -SPINDLE_ENOTEMPTY; /* over an ancestor of the source */
+    if (tgt == src)
+        return 0; /* same file: POSIX says do nothing */
+    if (src_dir && tgt && !tgt_dir)
+        return -SPINDLE_ENOTDIR;
+    if (!src_dir && tgt_dir)
+        return -SPINDLE_EISDIR;
     bool need_src = src_dir && cross; /* its parent pointer changes */
     if ((need_src && !lock_set_has(locks, src)) || (tgt_dir && !lock_set_has(locks, tgt))) {
         /* added by the caller once everything is unlocked */

@@ -23,6 +23,7 @@ enum {
 
 #define WASI_RIGHT_FD_READ ((uint64_t)1 << 1)
 #define WASI_RIGHT_FD_WRITE ((uint64_t)1 << 6)
+#define WASI_RIGHT_FD_READDIR ((uint64_t)1 << 14)
 #define WASI_RIGHTS_ALL (((uint64_t)1 << 30) - 1) /* fd_datasync .. sock_accept */
 
 #define WASI_OFLAGS_CREAT 1

@@ -208,7 +208,7 @@ DEFINE(fd_fdstat_get)(int32_t fd, int32_t retptr)
     out.rights_base = WASI_RIGHTS_ALL;
     int access = flags & SPINDLE_O_ACCMODE;
     if (access == SPINDLE_O_WRONLY)
-        out.rights_base &= ~WASI_RIGHT_FD_READ;
+        out.rights_base &= ~(WASI_RIGHT_FD_READ | WASI_RIGHT_FD_READDIR);
     if (access == SPINDLE_O_RDONLY)
         out.rights_base &= ~WASI_RIGHT_FD_WRITE;
     out.rights_inheriting = WASI_RIGHTS_ALL;
