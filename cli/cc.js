@@ -86,7 +86,8 @@ function threadStackObject(size) {
 
 async function runtimeLinkArgs(opts) {
   if (opts.bare) return [];
-  const args = ['-Wl,--wrap=sysconf', '-Wl,-u,__spindle_init_thread_stack_size', threadStackObject(opts.threadStackSize), await componentArchive('core')];
+  const args = ['-Wl,--wrap=sysconf,--wrap=pthread_create,--wrap=_pthread_cleanup_push,--wrap=_pthread_cleanup_pop',
+    '-Wl,-u,__spindle_init_thread_stack_size', threadStackObject(opts.threadStackSize), await componentArchive('core')];
   if (opts.malloc === 'spindle') args.push(await componentArchive('alloc'));
   if (opts.malloc === 'mimalloc') {
     const lib = join(toolchainDir, 'mimalloc', 'libmimalloc-wasm.a');

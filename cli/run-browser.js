@@ -103,11 +103,13 @@ export async function runInBrowser(opts) {
 
   const result = await outcome;
   browser.removeAllListeners('exit');
-  browser.kill('SIGKILL');
+  const browserGone = new Promise((resolve) => browser.once('exit', resolve));
+  if (browser.exitCode === null) browser.kill('SIGKILL');
+  await Promise.race([browserGone, new Promise((resolve) => setTimeout(resolve, 2000))]);
   server.closeAllConnections();
   server.close();
   process.stdin.destroy();
-  rmSync(profile, { recursive: true, force: true });
+  rmSync(profile, { recursive: true, force: true, maxRetries: 5 });
   if (result.error) throw new Error(`browser run failed: ${result.error}`);
   if (result.crossOriginIsolated === false) throw new Error('the page was not cross-origin isolated');
   if (result.trap) process.stderr.write(`spindle: ${result.trap}\n`);

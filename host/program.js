@@ -101,10 +101,13 @@ export async function runProgram(compiled, options = {}) {
     return { worker, ready };
   }
 
+  // The main instance must be instantiated first: the instance that runs the data-segment
+  // initialisation is the only one whose __tls_base points at the main thread's static TLS.
+  const main = spawnWorker(undefined);
+  await Promise.race([main.ready, ended]);
   for (let slot = 0; slot < poolSize; slot++) Atomics.store(control, slotIndex(slot), SLOT.STARTING);
   const pool = Array.from({ length: poolSize }, (_, slot) => spawnWorker(slot));
-  const main = spawnWorker(undefined);
-  await Promise.race([Promise.all([main.ready, ...pool.map((p) => p.ready)]), ended]);
+  await Promise.race([Promise.all(pool.map((p) => p.ready)), ended]);
   if (!ending) main.worker.post({ type: 'start' });
   return ended;
 }

@@ -20,6 +20,11 @@ function onMessage(handler) {
   early.splice(0).forEach((msg) => handler(msg));
 }
 
+/** Thrown by pthread_exit; caught where the thread's start routine was entered. */
+class ThreadExit extends Error {
+  constructor(value) { super('pthread_exit'); this.value = value; }
+}
+
 function instantiate(init) {
   const { module, memory, control } = init;
   const io = platform.threadIo(init.io, post);
@@ -36,13 +41,27 @@ function instantiate(init) {
     if (claimed.needsWorker) post({ type: 'start-worker', slot: claimed.slot });
     return tid;
   };
+  let instance;
+  const runThreadBody = (start, arg) => {
+    try {
+      return instance.exports.__spindle_invoke_start(start, arg);
+    } catch (err) {
+      if (err instanceof ThreadExit) return err.value;
+      throw err;
+    }
+  };
   const imports = {
     env: { memory },
     wasi_snapshot_preview1: wasiImports({ memory, args: init.args, env: init.env, platform: io, exit }),
     wasi: { 'thread-spawn': spawn },
-    spindle: { cpu_count: () => init.cpuCount },
+    spindle: {
+      cpu_count: () => init.cpuCount,
+      run_thread_body: runThreadBody,
+      thread_exit: (value) => { throw new ThreadExit(value); },
+    },
   };
-  return new WebAssembly.Instance(module, imports);
+  instance = new WebAssembly.Instance(module, imports);
+  return instance;
 }
 
 // Runs one thread's code; reports how it ended if it ended the program.

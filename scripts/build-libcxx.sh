@@ -10,7 +10,7 @@ sysroot="$tc/sysroot"
 libdir="$sysroot/lib/wasm32-wasip1-threads"
 incdir="$sysroot/include/c++/v1"
 obj="$tc/libcxx-obj"
-stamp="$libdir/.libcxx-$ZIGLANG_VERSION-$(sha1sum "$root/toolchain/libcxx-config-site.h" "$0" | sha1sum | cut -c1-12)"
+stamp="$libdir/.libcxx-$ZIGLANG_VERSION-$(ls "$sysroot"/.done-* | sha1sum | cut -c1-6)-$(sha1sum "$root/toolchain/libcxx-config-site.h" "$0" | sha1sum | cut -c1-12)"
 [ -f "$stamp" ] && exit 0
 
 rm -rf "$incdir" "$obj"
@@ -41,7 +41,7 @@ compile() { # dir out flags...
 }
 export -f compile; export cxx
 printf '%s\n' $cxx_sources | xargs -P "$(nproc)" -I{} bash -c \
-  'compile "$0/{}" "$1/$(echo {} | tr / _).o" -D_LIBCPP_BUILDING_LIBRARY -I"$0" -I"$2" -I"$0/../libc"' \
+  'compile "$0/{}" "$1/$(echo {} | tr / _).o" -D_LIBCPP_BUILDING_LIBRARY -DLIBCXX_BUILDING_LIBCXXABI -I"$0" -I"$2" -I"$0/../libc"' \
   "$src/libcxx/src" "$obj/cxx" "$src/libcxxabi/include"
 printf '%s\n' $cxxabi_sources | xargs -P "$(nproc)" -I{} bash -c \
   'compile "$0/{}" "$1/{}.o" -D_LIBCXXABI_BUILDING_LIBRARY -D_LIBCPP_BUILDING_LIBRARY -D_LIBCXXABI_NO_EXCEPTIONS -I"$0" -I"$0/../../libcxx/src"' \

@@ -9,7 +9,7 @@ sysroot="$tc/sysroot"
 libdir="$sysroot/lib/wasm32-wasip1-threads"
 rust_libc="$(rustc +"$RUST_TOOLCHAIN" --print sysroot)/lib/rustlib/wasm32-wasip1-threads/lib/self-contained"
 zig_inc="$tc/ziglang-$ZIGLANG_VERSION/ziglang/lib/libc/include"
-stamp="$sysroot/.done-$RUST_TOOLCHAIN-$ZIGLANG_VERSION"
+stamp="$sysroot/.done-$RUST_TOOLCHAIN-$ZIGLANG_VERSION-$(sha1sum "$0" | cut -c1-12)"
 [ -f "$stamp" ] && exit 0
 
 rm -rf "$sysroot"
@@ -19,6 +19,10 @@ cp -r "$zig_inc/wasm-wasi-musl/." "$sysroot/include/"
 # generic musl has Linux-only headers that wasi-libc does not ship; libc++ probes for these
 # with __has_include and would then call functions libc.a lacks.
 rm -f "$sysroot/include/sys/sendfile.h"
+# This wasi-libc has no pthread_exit; Spindle's runtime/core provides it, so declare it.
+sed -i 's|^#if defined(_REENTRANT) \|\| !defined(_WASI_STRICT_PTHREAD)$|&\n_Noreturn void pthread_exit(void *);|' \
+  "$sysroot/include/pthread.h"
+grep -q '^_Noreturn void pthread_exit' "$sysroot/include/pthread.h"
 cp "$rust_libc/libc.a" "$rust_libc/crt1-command.o" "$rust_libc/crt1-reactor.o" "$libdir/"
 # Programs and build systems pass -lm, -lpthread, ...: wasi-libc keeps all of it in libc.a,
 # so these are empty archives, as in wasi-sdk.

@@ -1,0 +1,78 @@
+// The foundation's end-to-end tests: every C/C++ program in tests/programs is built with
+// `spindle cc` and run with `spindle run` in Node and in headless Chromium; its stdout and exit
+// code must equal the same program built natively (or what its NAME.json expects).
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
+import { before, describe, it } from 'node:test';
+import { exec, inParallel } from './lib/exec.js';
+
+const root = join(import.meta.dirname, '..');
+const spindle = join(root, 'bin', 'spindle');
+const dir = join(root, 'tests', 'programs');
+const out = join(root, 'build', 'tests', 'programs');
+const only = process.env.SPINDLE_TEST_ONLY ? new RegExp(process.env.SPINDLE_TEST_ONLY) : null;
+const skipBrowser = process.env.SPINDLE_TEST_BROWSER === '0';
+
+const programs = readdirSync(dir)
+  .filter((f) => /\.(c|cpp)$/.test(f))
+  .map((file) => {
+    const name = file.replace(/\.(c|cpp)$/, '');
+    const specPath = join(dir, `${name}.json`);
+    const spec = { args: [], env: {}, stdin: '', exit: 0, native: true, browser: true, cflags: [],
+      ...(existsSync(specPath) ? JSON.parse(readFileSync(specPath, 'utf8')) : {}) };
+    return { name, file, cxx: file.endsWith('.cpp'), spec };
+  })
+  .filter((p) => !only || only.test(p.name));
+
+const built = new Map();
+
+async function build(p) {
+  const wasm = join(out, `${p.name}.wasm`);
+  const cc = await exec(spindle, ['cc', '-O2', ...p.spec.cflags, join(dir, p.file), '-o', wasm]);
+  const result = { wasm, buildError: cc.code === 0 ? null : cc.stderr };
+  if (p.spec.native) {
+    const exe = join(out, `${p.name}.native`);
+    const compiler = p.cxx ? 'clang++-22' : 'clang-22';
+    const nat = await exec(compiler, ['-O2', '-pthread', ...p.spec.cflags, join(dir, p.file), '-o', exe]);
+    if (nat.code !== 0) throw new Error(`native build of ${p.file} failed:\n${nat.stderr}`);
+    result.native = await exec(exe, p.spec.args, { input: p.spec.stdin, env: { ...p.spec.env, PATH: process.env.PATH } });
+  }
+  built.set(p.name, result);
+}
+
+function check(p, got) {
+  const { spec } = p;
+  const expected = built.get(p.name).native;
+  const context = `\n--- stdout ---\n${got.stdout.slice(0, 2000)}\n--- stderr ---\n${got.stderr.slice(0, 2000)}`;
+  assert.equal(got.code, expected ? expected.code : spec.exit, `exit code${context}`);
+  if (expected) assert.equal(expected.code, spec.exit, 'the native build itself exits as the spec says');
+  if (expected) assert.equal(got.stdout, expected.stdout, `stdout differs from the native build${context}`);
+  if (spec.stdout !== undefined) assert.equal(got.stdout, spec.stdout, `stdout${context}`);
+  for (const s of spec.stdoutIncludes ?? []) assert.ok(got.stdout.includes(s), `stdout lacks ${JSON.stringify(s)}${context}`);
+  for (const s of spec.stderrIncludes ?? []) assert.ok(got.stderr.includes(s), `stderr lacks ${JSON.stringify(s)}${context}`);
+}
+
+function runArgs(p, browser) {
+  const envFlags = Object.entries(p.spec.env).map(([k, v]) => `--env=${k}=${v}`);
+  return ['run', ...(browser ? ['--browser'] : []), ...envFlags, built.get(p.name).wasm, ...p.spec.args];
+}
+
+describe('C/C++ programs under spindle run', { concurrency: Math.max(2, availableParallelism()) }, () => {
+  before(async () => {
+    mkdirSync(out, { recursive: true });
+    await inParallel(programs, availableParallelism(), build);
+  });
+
+  for (const p of programs) {
+    for (const mode of ['node', 'browser']) {
+      const skip = mode === 'browser' && (skipBrowser || !p.spec.browser);
+      it(`${mode}: ${p.name}`, { skip }, async () => {
+        const b = built.get(p.name);
+        assert.equal(b.buildError, null, `spindle cc failed:\n${b.buildError}`);
+        check(p, await exec(spindle, runArgs(p, mode === 'browser'), { input: p.spec.stdin }));
+      });
+    }
+  }
+});
