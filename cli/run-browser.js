@@ -97,19 +97,25 @@ export async function runInBrowser(opts) {
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
   const profile = mkdtempSync(join(tmpdir(), 'spindle-chromium-'));
   const browser = spawn(chromium, [...chromiumFlags, `--user-data-dir=${profile}`,
-    `http://127.0.0.1:${server.address().port}/`], { stdio: ['ignore', 'ignore', process.env.SPINDLE_DEBUG ? 'inherit' : 'ignore'] });
+    `http://127.0.0.1:${server.address().port}/`],
+  // Its own process group, so the zygote and renderers can be killed with it.
+  { detached: true, stdio: ['ignore', 'ignore', process.env.SPINDLE_DEBUG ? 'inherit' : 'ignore'] });
   browser.on('exit', (code) => finish({ error: `chromium exited (code ${code}) before the program ended` }));
   browser.on('error', (err) => finish({ error: `cannot start ${chromium}: ${err.message}` }));
 
   const result = await outcome;
   browser.removeAllListeners('exit');
   const browserGone = new Promise((resolve) => browser.once('exit', resolve));
-  if (browser.exitCode === null) browser.kill('SIGKILL');
+  try { process.kill(-browser.pid, 'SIGKILL'); } catch { /* already gone */ }
   await Promise.race([browserGone, new Promise((resolve) => setTimeout(resolve, 2000))]);
   server.closeAllConnections();
   server.close();
   process.stdin.destroy();
-  rmSync(profile, { recursive: true, force: true, maxRetries: 5 });
+  try {
+    rmSync(profile, { recursive: true, force: true, maxRetries: 5 });
+  } catch (err) {
+    process.stderr.write(`spindle: warning: could not remove ${profile}: ${err.message}\n`);
+  }
   if (result.error) throw new Error(`browser run failed: ${result.error}`);
   if (result.crossOriginIsolated === false) throw new Error('the page was not cross-origin isolated');
   if (result.trap) process.stderr.write(`spindle: ${result.trap}\n`);
