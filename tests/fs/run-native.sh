@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# Builds and runs every native test of the filesystem core:
+#   1. the core builds warning-free with gcc -Wpedantic and clang (C11)
+#   2. semantic unit tests under AddressSanitizer+UBSan, with allocation
+#      failure injection (tests/fs/unit)
+#   3. the 8-thread stress test under ThreadSanitizer
+#   4. the same stress test under AddressSanitizer+UBSan
+#   5. the libFuzzer target against its model for FUZZ_SECONDS (default 30, max 60)
+#   6. the conformance programs natively (their wasm comparison is
+#      tests/fs/run-conformance.sh)
+# Ends with "N passed, N failed"; exits non-zero on any failure.
+set -u
+here="$(cd "$(dirname "$0")" && pwd)"
+repo="$(cd "$here/../.." && pwd)"
+fuzz_seconds="${FUZZ_SECONDS:-30}"
+[ "$fuzz_seconds" -gt 60 ] && fuzz_seconds=60
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+core=("$repo"/runtime/fs/*.c)
+inc=(-I "$repo/runtime/include")
+passed=0
+failed=0
+
+step() { # step NAME COMMAND...
+  local name="$1"; shift
+  echo "== $name"
+  if "$@" > "$work/log" 2>&1; then
+    tail -n 3 "$work/log"
+    echo "ok   $name"; passed=$((passed + 1))
+  else
+    tail -n 40 "$work/log"
+    echo "FAIL $name"; failed=$((failed + 1))
+  fi
+}
+
+build_core_strict() {
+  for src in "${core[@]}"; do
+    gcc -std=c11 -O2 -Wall -Wextra -Wpedantic -Werror "${inc[@]}" -c "$src" -o "$work/gcc.o" || return 1
+    clang-22 -std=c11 -O2 -Wall -Wextra -Werror "${inc[@]}" -c "$src" -o "$work/clang.o" || return 1
+  done
+  echo "runtime/fs: ${#core[@]} files build with gcc -Wpedantic and clang-22 -Werror"
+}
+
+asan=(-fsanitize=address,undefined -fno-sanitize-recover=undefined)
+build_and_run() { # build_and_run OUT FLAGS... -- SOURCES...
+  local out="$1"; shift
+  local flags=()
+  while [ "$1" != "--" ]; do flags+=("$1"); shift; done
+  shift
+  clang-22 -std=gnu11 -g -O1 -Wall -Wextra "${flags[@]}" "${inc[@]}" "${core[@]}" "$@" \
+    -o "$work/$out" -lpthread || return 1
+  "$work/$out"
+}
+
+run_fuzzer() {
+  clang-22 -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+    "${inc[@]}" "${core[@]}" "$here/fuzz/fuzz_ops.c" -o "$work/fuzz" -lpthread || return 1
+  mkdir -p "$work/corpus"
+  "$work/fuzz" -max_total_time="$fuzz_seconds" -max_len=2000 -seed=1 -print_final_stats=1 "$work/corpus" 2>&1 |
+    grep -E "^(Done|stat::number_of_executed_units|model mismatch|==|SUMMARY)"
+  return "${PIPESTATUS[0]}"
+}
+
+step "core builds strictly" build_core_strict
+step "unit semantics (ASan+UBSan, fault injection)" \
+  build_and_run semantics "${asan[@]}" -DSPINDLE_FS_FAULT_INJECTION -- "$here/unit/test_semantics.c"
+export TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 ${TSAN_OPTIONS:-}"
+step "stress 8 threads (TSan)" build_and_run stress-tsan -fsanitize=thread -- "$here/stress/stress.c"
+step "stress 8 threads (ASan+UBSan)" build_and_run stress-asan "${asan[@]}" -- "$here/stress/stress.c"
+step "fuzz random operations vs model (${fuzz_seconds}s)" run_fuzzer
+step "conformance programs (native)" "$here/run-conformance.sh" --native-only
+
+echo "$passed passed, $failed failed"
+[ $failed -eq 0 ]
