@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Runs the filesystem tests as wasm under Spindle (needs bin/spindle and the
+# toolchain from scripts/setup.sh): the semantic unit tests and the 8-thread
+# stress test compiled against the core directly (real wasm threads on shared
+# memory), then the conformance programs through wasi-libc and runtime/wasi,
+# compared with Linux (run-conformance.sh). Ends with "N passed, N failed".
+set -u
+here="$(cd "$(dirname "$0")" && pwd)"
+repo="$(cd "$here/../.." && pwd)"
+spindle="$repo/bin/spindle"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+passed=0
+failed=0
+
+wasm_test() { # wasm_test NAME FLAGS... -- SOURCES...
+  local name="$1"; shift
+  local flags=()
+  while [ "$1" != "--" ]; do flags+=("$1"); shift; done
+  shift
+  echo "== $name (wasm)"
+  if "$spindle" cc -O2 "${flags[@]}" -I "$repo/runtime/include" "$repo"/runtime/fs/*.c "$@" -o "$work/$name.wasm" &&
+     timeout 300 "$spindle" run "$work/$name.wasm" > "$work/$name.log" 2>&1; then
+    tail -n 2 "$work/$name.log"; echo "ok   $name"; passed=$((passed + 1))
+  else
+    tail -n 30 "$work/$name.log" 2>/dev/null; echo "FAIL $name"; failed=$((failed + 1))
+  fi
+}
+
+wasm_test semantics -DSPINDLE_FS_FAULT_INJECTION -- "$here/unit/test_semantics.c"
+wasm_test stress -- "$here/stress/stress.c"
+echo "== conformance (wasm vs Linux)"
+if "$here/run-conformance.sh"; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
+echo "$passed passed, $failed failed"
+[ $failed -eq 0 ]
