@@ -4,7 +4,7 @@
 // the selected Spindle runtime components. Every other argument goes to clang unchanged, so
 // Makefiles and CMake can use it as CC/CXX.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { componentArchive } from './runtime-lib.js';
 import { clang, clangxx, requireSetup, root, sysroot, target, toolchainDir } from './toolchain.js';
@@ -23,6 +23,12 @@ const defaults = {
 };
 
 const cxxSource = /\.(cc|cpp|cxx|c\+\+|C|CC|CPP|mm)$/;
+const anySource = /\.(c|i|cc|cpp|cxx|c\+\+|C|CC|CPP|m|mm)$/;
+// wasi-libc's errno is a plain thread-local variable, and LLVM assumes the allocation functions
+// touch only memory the program cannot see, so at -O1+ it moves `errno = 0` across a failing
+// malloc and the program never sees ENOMEM. (Natively errno hides behind __errno_location().)
+const errnoSafeAllocation = ['malloc', 'calloc', 'realloc', 'aligned_alloc', 'strdup', 'strndup']
+  .map((f) => `-fno-builtin-${f}`);
 const compileOnlyFlags = new Set(['-c', '-S', '-E', '-fsyntax-only', '-M', '-MM']);
 
 export function parseSize(text, what) {
@@ -66,20 +72,27 @@ function isLinking(clangArgs) {
     !clangArgs.some((a) => a === '-print-search-dirs' || a.startsWith('-print-'));
 }
 
-// The thread stack size is a link-time choice; a tiny generated object carries it into
-// runtime/core (cached per value).
+// The thread stack size is a link-time choice: a tiny generated object (cached per value) sets
+// wasi-libc's default (musl's __default_stacksize, read by pthread_attr_init and pthread_create)
+// before main. A direct object, not an archive member: wasm-ld drops constructors of members
+// nothing references.
 function threadStackObject(size) {
   const dir = join(toolchainDir, 'runtime', 'config');
   const obj = join(dir, `thread-stack-${size}.o`);
   if (!existsSync(obj)) {
     mkdirSync(dir, { recursive: true });
     const src = join(dir, `thread-stack-${size}.${process.pid}.c`);
-    writeFileSync(src, `const unsigned long __spindle_thread_stack_size = ${size}UL;\n`);
+    writeFileSync(src, [
+      'extern unsigned int __default_stacksize;',
+      '__attribute__((constructor)) static void spindle_set_thread_stack_size(void) {',
+      `  __default_stacksize = ${size}u;`,
+      '}', ''].join('\n'));
     const tmp = `${obj}.${process.pid}`;
-    const r = spawnSync(clang, [`--target=${target}`, `--sysroot=${sysroot}`, '-pthread', '-c', src, '-o', tmp],
+    const r = spawnSync(clang, [`--target=${target}`, `--sysroot=${sysroot}`, '-pthread', '-O2', '-c', src, '-o', tmp],
       { stdio: 'inherit' });
+    rmSync(src, { force: true });
     if (r.status !== 0) throw new Error('building the thread stack size object failed');
-    spawnSync('mv', [tmp, obj]);
+    renameSync(tmp, obj);
   }
   return obj;
 }
@@ -87,7 +100,7 @@ function threadStackObject(size) {
 async function runtimeLinkArgs(opts) {
   if (opts.bare) return [];
   const args = ['-Wl,--wrap=sysconf,--wrap=pthread_create,--wrap=_pthread_cleanup_push,--wrap=_pthread_cleanup_pop',
-    '-Wl,-u,__spindle_init_thread_stack_size', threadStackObject(opts.threadStackSize), await componentArchive('core')];
+    threadStackObject(opts.threadStackSize), await componentArchive('core')];
   if (opts.malloc === 'spindle') args.push(await componentArchive('alloc'));
   if (opts.malloc === 'mimalloc') {
     const lib = join(toolchainDir, 'mimalloc', 'libmimalloc-wasm.a');
@@ -107,6 +120,7 @@ export async function compile(args, { cxx }) {
   const argv = [`--target=${target}`, `--sysroot=${sysroot}`, '-pthread'];
   // libc++ here is built without exceptions (see docs/TOOLCHAIN.md).
   if (isCxx) argv.push('-fno-exceptions');
+  if (opts.clangArgs.some((a) => !a.startsWith('-') && anySource.test(a))) argv.push(...errnoSafeAllocation);
   argv.push(...opts.clangArgs);
   if (isLinking(opts.clangArgs) && opts.clangArgs.length > 0) {
     argv.push(...(await runtimeLinkArgs(opts)));

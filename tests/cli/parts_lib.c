@@ -1,0 +1,2 @@
+#include "parts.h"
+int twice(int x) { return 2 * x; }
