@@ -21,7 +21,19 @@ struct heap alloc_no_heap;
 static struct heap *all_heaps;        /* guarded by the pool lock */
 static struct heap *abandoned;        /* guarded by the pool lock */
 static atomic_int abandoned_count;    /* read without the lock as a hint */
-static _Atomic size_t orphan_net;     /* frees by threads that have no heap */
+/* Frees by threads that never allocated (so have no heap), striped over cache lines so
+ * several such consumer threads do not fight over one counter. */
+#define ORPHAN_STRIPES 8
+static struct {
+    _Atomic size_t bytes;
+    char pad[64 - sizeof(size_t)];
+} orphan_net[ORPHAN_STRIPES];
+static _Thread_local char orphan_stripe_tag;
+
+/* Stripe of the calling thread: a hash of the address of one of its TLS bytes. */
+static unsigned orphan_stripe(void) {
+    return (unsigned)(((uint32_t)((uintptr_t)&orphan_stripe_tag >> 4) * 2654435761u) >> 29);
+}
 static pthread_key_t exit_key;
 static atomic_int key_state;          /* 0 none, 1 being created, 2 ready, 3 failed */
 
@@ -264,7 +276,7 @@ void heap_free_remote(struct span *s, void *p) {
     if (me)
         STAT_ADD(me->net_bytes, (size_t)0 - bs);
     else
-        atomic_fetch_sub_explicit(&orphan_net, bs, memory_order_relaxed);
+        atomic_fetch_sub_explicit(&orphan_net[orphan_stripe()].bytes, bs, memory_order_relaxed);
 }
 
 /* pthread key destructor: leave the heap for others to adopt. Frees this thread still
@@ -333,7 +345,9 @@ void *heap_first_alloc(unsigned c) {
 
 /* Bytes handed out minus bytes freed, over every heap; the caller holds the pool lock. */
 size_t heap_net_bytes_locked(size_t *heaps, size_t *abandoned_heaps) {
-    size_t net = atomic_load_explicit(&orphan_net, memory_order_relaxed), n = 0, a = 0;
+    size_t net = 0, n = 0, a = 0;
+    for (unsigned i = 0; i < ORPHAN_STRIPES; i++)
+        net += atomic_load_explicit(&orphan_net[i].bytes, memory_order_relaxed);
     for (struct heap *h = all_heaps; h; h = h->next_all, n++)
         net += STAT_READ(h->net_bytes);
     for (struct heap *h = abandoned; h; h = h->next_abandoned)
