@@ -144,16 +144,17 @@ struct walk {
     int hops;             /* symlinks followed so far (in/out) */
     struct inode *dir;    /* WALK_PARENT: directory holding the last component */
     struct inode *node;   /* otherwise: the inode found */
-    const char *name;     /* WALK_PARENT: last component, in `buffer` */
+    const char *name;     /* WALK_PARENT: last component, in the path or `buffer` */
     size_t name_len;
     enum last_type last;
     bool trailing_slash;
-    char *buffer;
+    char *buffer; /* allocated once a symlink is followed */
 };
 
 struct inode *fs_root(void);
 /* Resolves path from start (a directory, or any inode for absolute paths).
- * On success holds references in w->dir / w->node; release with walk_done. */
+ * On success holds references in w->dir / w->node; release with walk_done.
+ * w->name may point into `path`, which must outlive the walk. */
 int path_walk(struct inode *start, const char *path, int how, struct walk *w);
 void walk_done(struct walk *w);
 /* Reference to the parent of directory dir (the root is its own parent). */

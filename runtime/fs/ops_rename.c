@@ -72,8 +72,12 @@ static int rename_locked(struct rename_state *s, bool cross, struct lock_set *lo
     }
     if (tgt_dir && tgt->u.dir.entry_count > 0)
         return -SPINDLE_ENOTEMPTY;
-    if (te == NULL && dir_reserve(&ndir->u.dir) < 0)
-        return -SPINDLE_ENOSPC;
+    if (te == NULL) { /* a new name needs memory; replacing one does not */
+        if (s->spare == NULL)
+            s->spare = dir_entry_new(s->to.name, s->to.name_len, NULL);
+        if (s->spare == NULL || dir_reserve(&ndir->u.dir) < 0)
+            return -SPINDLE_ENOSPC;
+    }
 
     /* Commit: nothing below can fail. */
     int64_t now = fs_now_ns();
@@ -131,11 +135,6 @@ int spindle_fs_renameat(int olddirfd, const char *oldpath, int newdirfd, const c
     }
     if (s.from.last != LAST_NORM || s.to.last != LAST_NORM) {
         rc = -SPINDLE_EBUSY;
-        goto out;
-    }
-    s.spare = dir_entry_new(s.to.name, s.to.name_len, NULL);
-    if (s.spare == NULL) {
-        rc = -SPINDLE_ENOSPC;
         goto out;
     }
     bool cross = s.from.dir != s.to.dir;

@@ -33,15 +33,22 @@ static int lookup_child(struct inode *dir, const char *name, size_t len, struct 
     return rc;
 }
 
-/* Replaces the component that starts at `at` (rest of the path follows it at
- * `rest`) by the symlink target: buffer becomes target + rest. */
+/* The path still to resolve becomes the symlink's target followed by `rest`
+ * (what came after the symlink's name). The buffer is allocated only here, so
+ * paths without symlinks need no memory: unlink must work when memory is
+ * full, or space could never be given back. */
 static int splice_symlink(struct walk *w, struct inode *link, const char *rest)
 {
     size_t target_len = link->u.symlink.len;
     size_t rest_len = strlen(rest);
     if (target_len + rest_len >= SPINDLE_FS_PATH_MAX)
         return -SPINDLE_ENAMETOOLONG;
-    memmove(w->buffer + target_len, rest, rest_len + 1);
+    if (w->buffer == NULL) {
+        w->buffer = fs_malloc(SPINDLE_FS_PATH_MAX);
+        if (w->buffer == NULL)
+            return -SPINDLE_ENOMEM;
+    }
+    memmove(w->buffer + target_len, rest, rest_len + 1); /* rest may lie in buffer */
     memcpy(w->buffer, link->u.symlink.target, target_len);
     return 0;
 }
@@ -58,14 +65,10 @@ int path_walk(struct inode *start, const char *path, int how, struct walk *w)
         return -SPINDLE_ENOENT;
     if (path_len >= SPINDLE_FS_PATH_MAX)
         return -SPINDLE_ENAMETOOLONG;
-    w->buffer = fs_malloc(SPINDLE_FS_PATH_MAX);
-    if (w->buffer == NULL)
-        return -SPINDLE_ENOMEM;
-    memcpy(w->buffer, path, path_len + 1);
 
     struct inode *cur = start;
     inode_ref(cur);
-    const char *p = w->buffer;
+    const char *p = path; /* w->name may point into the caller's path */
     int rc = 0;
     for (;;) {
         if (*p == '/') {

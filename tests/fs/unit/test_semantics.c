@@ -680,6 +680,27 @@ static void test_out_of_memory(void)
     }
 }
 
+/* Giving space back must never need memory. */
+static void test_release_without_memory(void)
+{
+    spindle_fs_mkdirat(D, "/nomem", 0755);
+    spindle_fs_mkdirat(D, "/nomem/sub", 0755);
+    write_file("/nomem/a", "aaaa");
+    write_file("/nomem/b", "bbbb");
+    int fd = spindle_fs_openat(D, "/nomem/a", O_RW, 0);
+    atomic_store(&spindle_fs_fault_countdown, 0); /* every allocation fails */
+    CHECK(spindle_fs_renameat(D, "/nomem/b", D, "/nomem/a") == 0); /* replace: no new entry */
+    CHECK_ERR(spindle_fs_renameat(D, "/nomem/a", D, "/nomem/fresh"), SPINDLE_ENOSPC);
+    CHECK(spindle_fs_ftruncate(fd, 0) == 0);
+    CHECK(spindle_fs_unlinkat(D, "/nomem/a", 0) == 0);
+    CHECK(spindle_fs_close(fd) == 0);
+    CHECK(spindle_fs_unlinkat(D, "/nomem/sub", SPINDLE_AT_REMOVEDIR) == 0);
+    CHECK_ERR(spindle_fs_openat(D, "/nomem/new", O_WR | CREAT, 0644), SPINDLE_ENOMEM);
+    CHECK_ERR(spindle_fs_mkdirat(D, "/nomem/new", 0755), SPINDLE_ENOSPC);
+    atomic_store(&spindle_fs_fault_countdown, -1);
+    CHECK(spindle_fs_unlinkat(D, "/nomem", SPINDLE_AT_REMOVEDIR) == 0);
+}
+
 int main(void)
 {
     CHECK(spindle_fs_init() == 0);
@@ -696,5 +717,6 @@ int main(void)
     test_timestamps();
     test_readdir();
     test_out_of_memory();
+    test_release_without_memory();
     return report("fs semantics");
 }
