@@ -1,0 +1,85 @@
+// The host API used directly, without the CLI: in-process from Node, and from a web page.
+import assert from 'node:assert/strict';
+import { closeSync, createReadStream, mkdirSync, openSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { join, normalize } from 'node:path';
+import { before, describe, it } from 'node:test';
+import { chromium } from 'playwright-core';
+import { compile, runProgram } from '../host/index.js';
+import { exec } from './lib/exec.js';
+
+const root = join(import.meta.dirname, '..');
+const out = join(root, 'build', 'tests', 'host');
+const wasmPath = join(out, 'api_probe.wasm');
+let program;
+
+async function runCapturing(options) {
+  const file = join(out, `stdout-${Math.random().toString(36).slice(2)}.txt`);
+  const fd = openSync(file, 'w');
+  try {
+    const result = await runProgram(program, { ...options, stdout: fd });
+    return { ...result, stdout: readFileSync(file, 'utf8') };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+describe('host API in Node', () => {
+  before(async () => {
+    mkdirSync(out, { recursive: true });
+    const r = await exec(join(root, 'bin', 'spindle'), ['cc', '-O2', join(root, 'tests', 'host', 'api_probe.c'), '-o', wasmPath]);
+    assert.equal(r.code, 0, r.stderr);
+    program = await compile(readFileSync(wasmPath));
+  });
+
+  it('passes args, env, stdin bytes and the core count; one compile serves several runs', async () => {
+    for (const cores of [1, 5]) {
+      const r = await runCapturing({ args: ['probe', 'x'], env: { PROBE: 'yes' }, cpuCount: cores,
+        stdin: new TextEncoder().encode('1\n2\n3\n') });
+      assert.equal(r.exitCode, 0);
+      assert.equal(r.trap, undefined);
+      assert.equal(r.stdout, `cores=${cores} lines=3 argv1=x env=yes\n`);
+    }
+  });
+
+  it('reports a trap in a thread with code 134 and names the thread', async () => {
+    const r = await runCapturing({ args: ['probe', 'trap'], stdin: new Uint8Array() });
+    assert.equal(r.exitCode, 134);
+    assert.match(r.trap, /^thread \d+: trap: unreachable/);
+  });
+
+  it('ends the program when a thread calls exit while main waits', async () => {
+    const r = await runCapturing({ args: ['probe', 'exit'], stdin: new Uint8Array() });
+    assert.equal(r.exitCode, 7);
+    assert.equal(r.trap, undefined);
+  });
+});
+
+describe('host API on a web page', () => {
+  it('runs the module from a page with output through onStdio', { skip: process.env.SPINDLE_TEST_BROWSER === '0' }, async () => {
+    const files = { '/': join(root, 'tests', 'host', 'page.html'), '/probe.wasm': wasmPath };
+    const server = createServer((req, res) => {
+      const path = files[req.url] ?? (req.url.startsWith('/host/') ? normalize(join(root, req.url)) : null);
+      if (!path || !path.startsWith(root)) return res.writeHead(404).end();
+      const type = path.endsWith('.html') ? 'text/html' : path.endsWith('.wasm') ? 'application/wasm' : 'text/javascript';
+      res.writeHead(200, { 'Content-Type': type, 'Cross-Origin-Opener-Policy': 'same-origin',
+        'Cross-Origin-Embedder-Policy': 'require-corp' });
+      createReadStream(path).on('error', () => res.end()).pipe(res);
+    });
+    await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const browser = await chromium.launch({ executablePath: '/usr/bin/chromium',
+      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'] });
+    try {
+      const page = await browser.newPage();
+      await page.goto(`http://127.0.0.1:${server.address().port}/`);
+      await page.waitForFunction(() => window.spindleResult, null, { timeout: 30000 });
+      const result = await page.evaluate(() => window.spindleResult);
+      assert.equal(result.isolated, true);
+      assert.equal(result.exitCode, 0);
+      assert.equal(result.text, 'cores=3 lines=2 argv1=page env=from-page\n');
+    } finally {
+      await browser.close();
+      server.close();
+    }
+  });
+});
