@@ -12,7 +12,7 @@ import { clang, clangxx, requireSetup, root, sysroot, target, toolchainDir } fro
 const WASM_PAGE = 65536;
 const choices = {
   malloc: ['spindle', 'dlmalloc', 'mimalloc'],
-  fs: ['none'],
+  fs: ['none', 'spindle'],
 };
 const defaults = {
   malloc: 'dlmalloc',
@@ -102,6 +102,8 @@ async function runtimeLinkArgs(opts) {
   const args = ['-Wl,--wrap=sysconf,--wrap=pthread_create,--wrap=_pthread_cleanup_push,--wrap=_pthread_cleanup_pop',
     threadStackObject(opts.threadStackSize), await componentArchive('core')];
   if (opts.malloc === 'spindle') args.push(await componentArchive('alloc'));
+  // runtime/wasi binds libc's file calls to runtime/fs, so it comes first.
+  if (opts.fs === 'spindle') args.push(await componentArchive('wasi'), await componentArchive('fs'));
   if (opts.malloc === 'mimalloc') {
     const lib = join(toolchainDir, 'mimalloc', 'libmimalloc-wasm.a');
     if (!existsSync(lib)) {
