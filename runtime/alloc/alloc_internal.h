@@ -72,6 +72,8 @@ struct heap {
     /* bytes handed out minus bytes freed by this thread, modulo SIZE_MAX+1:
      * summed over all heaps it is the bytes in use. */
     size_t net_bytes;
+    struct span *spare;              /* empty spans kept for reuse (linked by next) */
+    size_t spare_units;
     struct heap *next_all;           /* every heap ever made (for stats) */
     struct heap *next_abandoned;
     atomic_bool abandoned;           /* its thread exited and nobody adopted it yet */
@@ -154,8 +156,8 @@ bool heap_trim(struct heap *h);
 void heap_free_remote(struct span *s, void *p);
 size_t heap_net_bytes_locked(size_t *heaps, size_t *abandoned_heaps);
 
-/* alloc_stats.c */
-void alloc_sample_peak(void);
+/* alloc_stats.c; the caller holds the pool lock */
+void alloc_note_peak_locked(size_t large_bytes);
 
 /* malloc fast path for a small class */
 static inline void *heap_alloc_class(unsigned c) {

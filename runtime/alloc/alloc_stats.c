@@ -13,15 +13,12 @@ static size_t in_use_locked(const struct alloc_pool_stats *ps, size_t *heaps, si
     return in_use;
 }
 
-/* Called before the footprint grows (a new page or large block), where a new peak of
- * in-use bytes matters; between samples the peak can be missed by less than a page. */
-void alloc_sample_peak(void) {
-    struct alloc_pool_stats ps;
-    size_t heaps, abandoned;
-    pool_lock();
-    pool_stats_locked(&ps);
-    in_use_locked(&ps, &heaps, &abandoned);
-    pool_unlock();
+/* Called by the pool when the footprint reaches a new high or a large block is made,
+ * the moments a new peak of in-use bytes is likely; the peak is a lower bound. */
+void alloc_note_peak_locked(size_t large_bytes) {
+    size_t heaps, abandoned, in_use = heap_net_bytes_locked(&heaps, &abandoned) + large_bytes;
+    if (in_use > peak_in_use)
+        peak_in_use = in_use;
 }
 
 void spindle_alloc_stats(struct spindle_alloc_stats *out) {

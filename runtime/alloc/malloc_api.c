@@ -36,7 +36,6 @@ static void *large_alloc(size_t n, size_t align) {
         errno = ENOMEM;
         return NULL;
     }
-    alloc_sample_peak();
     return s->start;
 }
 

@@ -292,12 +292,15 @@ struct span *pool_alloc(size_t units, size_t align_units, enum span_kind kind) {
     if (s) {
         map_span(s);
         span_bytes += s->units << UNIT_SHIFT;
-        if (span_bytes > peak_span_bytes)
+        bool new_peak = span_bytes > peak_span_bytes;
+        if (new_peak)
             peak_span_bytes = span_bytes;
         if (kind == SPAN_LARGE) {
             large_bytes += (s->units << UNIT_SHIFT) - SPAN_DESC_SIZE; /* usable bytes */
             atomic_store_explicit(&s->owner, &alloc_no_heap, memory_order_relaxed);
         }
+        if (new_peak || kind == SPAN_LARGE)
+            alloc_note_peak_locked(large_bytes);
     }
     CHECK("alloc");
     pool_unlock();

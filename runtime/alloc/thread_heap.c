@@ -166,12 +166,42 @@ static size_t class_units(size_t bs) {
     return units;
 }
 
+/* Empty spans a heap keeps for reuse by any class of the same span size, so a class that
+ * empties and refills a page does not take the pool lock each time. */
+#define SPARE_UNITS_MAX 16
+
+static void retire(struct heap *h, struct span *s) {
+    if (h->spare_units + s->units > SPARE_UNITS_MAX) {
+        pool_free(s);
+        return;
+    }
+    s->next = h->spare;
+    h->spare = s;
+    h->spare_units += s->units;
+}
+
+static bool release_spares(struct heap *h) {
+    bool any = h->spare != NULL;
+    for (struct span *s = h->spare, *next; s; s = next) {
+        next = s->next;
+        pool_free(s);
+    }
+    h->spare = NULL;
+    h->spare_units = 0;
+    return any;
+}
+
 static struct span *span_new(struct heap *h, unsigned c) {
-    size_t bs = class_size(c);
-    alloc_sample_peak();
-    struct span *s = pool_alloc(class_units(bs), 1, SPAN_SMALL);
-    if (!s)
+    size_t bs = class_size(c), units = class_units(bs);
+    struct span *s, **pp = &h->spare;
+    while ((s = *pp) && s->units != units)
+        pp = &s->next;
+    if (s) {
+        *pp = s->next;
+        h->spare_units -= units;
+    } else if (!(s = pool_alloc(units, 1, SPAN_SMALL))) {
         return NULL;
+    }
     s->free = NULL;
     s->used = 0;
     s->block_size = (uint32_t)bs;
@@ -187,7 +217,7 @@ static struct span *span_new(struct heap *h, unsigned c) {
 /* Out of memory: give back the empty spans this heap keeps one per class, so the pool
  * can coalesce them into the larger run the caller needs. */
 bool heap_trim(struct heap *h) {
-    bool any = false;
+    bool any = release_spares(h);
     for (unsigned c = 1; c < NUM_CLASSES; c++)
         for (struct span *s = h->cur[c], *next; s != &alloc_empty_span && s; s = next) {
             next = s->next;
@@ -247,7 +277,7 @@ void heap_free_slow(struct heap *h, struct span *s) {
     /* keep the last span of a class to avoid churn; return the others to the pool */
     if (!s->used && (s->prev || s->next)) {
         list_remove(h, s);
-        pool_free(s);
+        retire(h, s);
     }
 }
 
@@ -285,6 +315,7 @@ static void heap_abandon(void *arg) {
     struct heap *h = arg;
     if (alloc_tls_heap == h)
         alloc_tls_heap = NULL;
+    release_spares(h);
     take_notified(h, h);
     for (unsigned c = 1; c < NUM_CLASSES; c++) {
         struct span *s;
