@@ -12,7 +12,7 @@ import { clang, clangxx, requireSetup, root, sysroot, target, toolchainDir } fro
 const WASM_PAGE = 65536;
 const choices = {
   malloc: ['spindle', 'dlmalloc', 'mimalloc'],
-  fs: ['none', 'spindle'],
+  fs: ['none', 'spindle', 'js'],
 };
 const defaults = {
   malloc: 'dlmalloc',
@@ -104,6 +104,10 @@ async function runtimeLinkArgs(opts) {
   if (opts.malloc === 'spindle') args.push(await componentArchive('alloc'));
   // runtime/wasi binds libc's file calls to runtime/fs, so it comes first.
   if (opts.fs === 'spindle') args.push(await componentArchive('wasi'), await componentArchive('fs'));
+  // The JS FS baseline (host/jsfs, docs/JSFS.md): files are served by the host; runtime/jsfs
+  // only hooks libc's futex wait so that the host thread serves other threads while it blocks.
+  // -u: the hook is a weak reference in libc, which pulls nothing from an archive by itself.
+  if (opts.fs === 'js') args.push('-Wl,-u,__wasilibc_futex_wait_maybe_busy', await componentArchive('jsfs'));
   if (opts.malloc === 'mimalloc') {
     const lib = join(toolchainDir, 'mimalloc', 'libmimalloc-wasm.a');
     if (!existsSync(lib)) {

@@ -4,6 +4,8 @@
 import { createControl, FATE, HEADER, SLOT, slotIndex } from './control.js';
 import { importedMemory } from './module-info.js';
 import { stdinBytesBuffer } from './platform/stdin-bytes.js';
+import { createChannel } from './jsfs/proxy.js';
+import { instantiateOnHostThread, jsFsHost, usesJsFs } from './jsfs/host-thread.js';
 
 const isNode = typeof process !== 'undefined' && Boolean(process.versions?.node);
 const platformModule = () => import(isNode ? './platform/node.js' : './platform/browser.js');
@@ -61,6 +63,9 @@ export async function runProgram(compiled, options = {}) {
     module, memory, control, cpuCount, io: ioConfig(options),
     args: options.args ?? ['program.wasm'], env: options.env ?? {},
   };
+  // --fs=js (host/jsfs): files live in JavaScript on this thread; threads reach them by mailbox.
+  const jsfs = usesJsFs(module);
+  if (jsfs) base.jsfs = { channel: createChannel(maxThreads + 1) };
   const writeStdio = options.onStdio ?? ((fd, bytes) => (fd === 2 ? console.error : console.log)(new TextDecoder().decode(bytes)));
 
   const workers = [];
@@ -77,12 +82,18 @@ export async function runProgram(compiled, options = {}) {
       Atomics.compareExchange(control, HEADER.FATE, FATE.RUNNING, FATE.TRAPPED);
       Atomics.compareExchange(control, HEADER.EXIT_CODE, 0, 134);
     }
+    if (jsfs) Atomics.notify(new Int32Array(base.jsfs.channel), 0); // ends serveForever's wait
     Promise.all(workers.map((w) => w.terminate())).then(() => {
       settle({ exitCode: Atomics.load(control, HEADER.EXIT_CODE), trap });
     });
   }
 
+  const slotsWithWorker = new Set();
   function spawnWorker(slot) {
+    if (slot !== undefined) {
+      if (slotsWithWorker.has(slot)) return null; // (--fs=js: the host thread started it already)
+      slotsWithWorker.add(slot);
+    }
     let readyResolve;
     const ready = new Promise((resolve) => { readyResolve = resolve; });
     const worker = platform.createWorker((msg) => {
@@ -101,12 +112,34 @@ export async function runProgram(compiled, options = {}) {
     return { worker, ready };
   }
 
+  function startPool() {
+    for (let slot = 0; slot < poolSize; slot++) Atomics.store(control, slotIndex(slot), SLOT.STARTING);
+    return Array.from({ length: poolSize }, (_, slot) => spawnWorker(slot));
+  }
+
+  if (jsfs && isNode) {
+    // The C main runs here, on Node's main thread, as Emscripten runs it (host/jsfs/host-thread.js).
+    const hostMain = instantiateOnHostThread({
+      ...base, channel: base.jsfs.channel, platform, spawnWorker, end,
+    });
+    const pool = startPool();
+    await Promise.race([Promise.all(pool.map((p) => p.ready)), ended]);
+    if (!ending) hostMain.run();
+    return ended;
+  }
+  if (jsfs) {
+    // Browsers: every thread runs on a worker and proxies its file calls to this page's main
+    // thread, which serves them from its event loop and never blocks.
+    const stdioOnWorkers = new Proxy({}, { get: () => () => 8 /* EBADF: fds 0-2 never come here */ });
+    const { server } = jsFsHost(base.jsfs.channel, memory, stdioOnWorkers);
+    server.serveForever(() => ending);
+  }
+
   // The main instance must be instantiated first: the instance that runs the data-segment
   // initialisation is the only one whose __tls_base points at the main thread's static TLS.
   const main = spawnWorker(undefined);
   await Promise.race([main.ready, ended]);
-  for (let slot = 0; slot < poolSize; slot++) Atomics.store(control, slotIndex(slot), SLOT.STARTING);
-  const pool = Array.from({ length: poolSize }, (_, slot) => spawnWorker(slot));
+  const pool = startPool();
   await Promise.race([Promise.all(pool.map((p) => p.ready)), ended]);
   if (!ending) main.worker.post({ type: 'start' });
   return ended;

@@ -3,6 +3,7 @@
 // the stack pointer and TLS of each new thread, so one instance serves many threads in turn.
 import { claimSlot, FATE, HEADER, settleFate, SLOT, slotIndex } from './control.js';
 import { ProgramExit, wasiImports } from './wasi.js';
+import { CH, proxiedWasi, ringHostThread } from './jsfs/proxy.js';
 
 const isNode = typeof process !== 'undefined' && Boolean(process.versions?.node);
 // In a browser, messages that arrive while a module worker is still in a top-level await are
@@ -28,8 +29,13 @@ class ThreadExit extends Error {
 function instantiate(init) {
   const { module, memory, control } = init;
   const io = platform.threadIo(init.io, post);
+  // --fs=js: file calls go to the JS filesystem on the host's main thread (host/jsfs).
+  const jsfs = init.jsfs ? new Int32Array(init.jsfs.channel) : null;
+  // In Node the C main may be blocked on the host thread: wake it for what only it can do.
+  const ringHost = () => { if (jsfs) ringHostThread(jsfs, memory); };
   const exit = (code) => {
     if (settleFate(control, FATE.EXITED, code)) post({ type: 'fate' });
+    ringHost();
     throw new ProgramExit(code);
   };
   const spawn = (startArg) => {
@@ -38,7 +44,10 @@ function instantiate(init) {
     if (tid > 0x1fffffff) return -1; // wasi-threads ids are 29 bits
     const claimed = claimSlot(control, tid, startArg);
     if (!claimed) return -1; // pthread_create reports EAGAIN
-    if (claimed.needsWorker) post({ type: 'start-worker', slot: claimed.slot });
+    if (claimed.needsWorker) {
+      post({ type: 'start-worker', slot: claimed.slot });
+      if (jsfs) { Atomics.add(jsfs, CH.SPAWN, 1); ringHost(); }
+    }
     return tid;
   };
   let instance;
@@ -50,14 +59,24 @@ function instantiate(init) {
       throw err;
     }
   };
+  let wasi = wasiImports({ memory, args: init.args, env: init.env, platform: io, exit });
+  // mailbox 0 is the C main's (browsers), 1 + slot a pool worker's
+  if (jsfs) wasi = proxiedWasi(init.jsfs.channel, init.slot === undefined ? 0 : init.slot + 1, memory, wasi);
   const imports = {
     env: { memory },
-    wasi_snapshot_preview1: wasiImports({ memory, args: init.args, env: init.env, platform: io, exit }),
+    wasi_snapshot_preview1: wasi,
     wasi: { 'thread-spawn': spawn },
     spindle: {
       cpu_count: () => init.cpuCount,
       run_thread_body: runThreadBody,
       thread_exit: (value) => { throw new ThreadExit(value); },
+      // runtime/jsfs: threads on workers wait as usual (only the host thread serves files)
+      jsfs_on_host_thread: () => 0,
+      jsfs_host_thread_wait: (addr, expected, timeoutNs) => {
+        const r = Atomics.wait(new Int32Array(memory.buffer), addr >>> 2, expected,
+          timeoutNs < 0n ? Infinity : Number(timeoutNs) / 1e6);
+        return r === 'ok' ? 0 : r === 'not-equal' ? -6 : -73;
+      },
     },
   };
   instance = new WebAssembly.Instance(module, imports);
@@ -75,6 +94,7 @@ function runThread(control, tid, body) {
     if (settleFate(control, FATE.TRAPPED, 134)) {
       post({ type: 'trap', tid, message, stack: String(err?.stack || '') });
     }
+    if (jsfsChannel) ringHostThread(jsfsChannel, memoryOfThread);
     return false;
   }
 }
@@ -96,8 +116,13 @@ function serveSlot(init, instance) {
   }
 }
 
+let jsfsChannel = null;
+let memoryOfThread = null;
+
 onMessage((msg) => {
   if (msg.type === 'init') {
+    jsfsChannel = msg.jsfs ? new Int32Array(msg.jsfs.channel) : null;
+    memoryOfThread = msg.memory;
     let instance;
     try {
       instance = instantiate(msg);

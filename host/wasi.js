@@ -26,8 +26,10 @@ function encodeStrings(strings) {
  * @param {Record<string,string>} ctx.env
  * @param {object} ctx.platform          stdio, clocks, randomness of this host (host/platform/*)
  * @param {(code:number)=>never} ctx.exit
+ * @param {(ns:bigint)=>void} [ctx.sleep]  how poll_oneoff sleeps (the JS FS's host thread
+ *                                         serves proxied calls while it sleeps)
  */
-export function wasiImports({ memory, args, env, platform, exit }) {
+export function wasiImports({ memory, args, env, platform, exit, sleep }) {
   const argBytes = encodeStrings(args);
   const envBytes = encodeStrings(Object.entries(env).map(([k, v]) => `${k}=${v}`));
   const view = () => new DataView(memory.buffer);
@@ -71,6 +73,7 @@ export function wasiImports({ memory, args, env, platform, exit }) {
 
   function sleepNs(ns) {
     if (ns <= 0n) return;
+    if (sleep) { sleep(ns); return; }
     // Atomics.wait works in workers and on Node's main thread, where C code runs.
     Atomics.wait(sleepCell, 0, 0, Number(ns) / 1e6);
   }

@@ -1,0 +1,172 @@
+// `spindle cc --fs=js` in Node: the C main runs on the host's main thread (as Emscripten runs
+// it by default), next to the JS filesystem, so its file calls are direct JavaScript calls.
+// Pthreads' file calls come through the mailbox (proxy.js). Whenever the C main blocks (every
+// libc wait goes through runtime/jsfs's hook into jsfs_host_thread_wait) this thread serves
+// them, starts workers that spawners asked for, and notices when another thread ended the
+// program (it then unwinds the C main).
+import { claimSlot, FATE, HEADER, settleFate, SLOT, slotCount, slotIndex } from '../control.js';
+import { ProgramExit, wasiImports } from '../wasi.js';
+import { JsFs } from './fs.js';
+import { fileCalls } from './wasi-files.js';
+import { CH, proxyServer } from './proxy.js';
+
+// Longest sleep between checks when nothing rings: a ring (ringHostThread) can be lost in the
+// instant between publishing the wait address and entering Atomics.wait.
+const POLL_MS = 1;
+const EAGAIN = 6;
+const ETIMEDOUT = 73;
+
+/** True if the module was built with `spindle cc --fs=js` (runtime/jsfs imports this). */
+export function usesJsFs(module) {
+  return WebAssembly.Module.imports(module).some((i) => i.module === 'spindle' && i.name === 'jsfs_host_thread_wait');
+}
+
+/** The JS filesystem with its WASI binding and mailbox server, for the host's main thread. */
+export function jsFsHost(channel, memory, stdio) {
+  const calls = fileCalls(new JsFs(), memory, stdio);
+  return { calls, server: proxyServer(channel, calls) };
+}
+
+class ThreadExit extends Error {
+  constructor(value) { super('pthread_exit'); this.value = value; }
+}
+
+/** Raised on the host thread when another thread ended the program: unwinds the C main. */
+class EndedElsewhere extends ProgramExit {}
+
+/**
+ * Instantiates the main instance on this thread (it must be the first instance: it initialises
+ * the data segments and owns the main thread's static TLS). Returns { run } where run() runs
+ * `_start` synchronously and reports the end through `end` (or leaves it to the workers'
+ * messages when another thread ended the program).
+ */
+export function instantiateOnHostThread({ module, memory, control, channel, cpuCount, args, env, io, platform, spawnWorker, end }) {
+  const ch = new Int32Array(channel);
+  const threadIo = platform.threadIo(io);
+  let spawnSeen = 0;
+  let server;
+
+  function startRequestedWorkers() {
+    const spawn = Atomics.load(ch, CH.SPAWN);
+    if (spawn === spawnSeen) return;
+    spawnSeen = spawn;
+    // A spawner claimed an EMPTY slot (every worker busy): start its worker now, since this
+    // thread's event loop (where its message waits) does not run while C code does.
+    for (let slot = 0; slot < slotCount(control); slot++) {
+      if (Atomics.load(control, slotIndex(slot)) !== SLOT.EMPTY) spawnWorker(slot);
+    }
+  }
+
+  function serviceDuties() {
+    if (Atomics.load(control, HEADER.FATE) !== FATE.RUNNING) throw new EndedElsewhere(Atomics.load(control, HEADER.EXIT_CODE));
+    server.serve();
+    startRequestedWorkers();
+  }
+
+  let waitView = null;
+  const memI32 = () => {
+    if (!waitView || waitView.buffer !== memory.buffer) waitView = new Int32Array(memory.buffer);
+    return waitView;
+  };
+
+  function hostThreadWait(addr, expected, timeoutNs) {
+    const deadline = timeoutNs < 0n ? Infinity : performance.now() + Number(timeoutNs) / 1e6;
+    const index = addr >>> 2;
+    for (;;) {
+      serviceDuties();
+      const view = memI32();
+      if (Atomics.load(view, index) !== expected) return -EAGAIN;
+      Atomics.store(ch, CH.MAIN_WAIT_ADDR, addr + 1);
+      if (server.pending() || Atomics.load(ch, CH.SPAWN) !== spawnSeen) {
+        Atomics.store(ch, CH.MAIN_WAIT_ADDR, 0);
+        continue;
+      }
+      const remaining = deadline - performance.now();
+      if (remaining <= 0) {
+        Atomics.store(ch, CH.MAIN_WAIT_ADDR, 0);
+        return -ETIMEDOUT;
+      }
+      const r = Atomics.wait(view, index, expected, Math.min(remaining, POLL_MS));
+      Atomics.store(ch, CH.MAIN_WAIT_ADDR, 0);
+      if (r === 'not-equal') return -EAGAIN;
+      if (r === 'ok') return 0; // woken: by the waker, or rung for a request (spurious to C)
+    }
+  }
+
+  // poll_oneoff's sleeps: wait on the doorbell, so a request wakes the sleeper at once.
+  function sleep(ns) {
+    const deadline = performance.now() + Number(ns) / 1e6;
+    for (;;) {
+      serviceDuties();
+      const remaining = deadline - performance.now();
+      if (remaining <= 0) return;
+      const doorbell = Atomics.load(ch, CH.DOORBELL);
+      if (server.pending()) continue;
+      Atomics.wait(ch, CH.DOORBELL, doorbell, Math.min(remaining, POLL_MS));
+    }
+  }
+
+  const exit = (code) => {
+    settleFate(control, FATE.EXITED, code);
+    throw new ProgramExit(code);
+  };
+  const stdio = wasiImports({ memory, args, env, platform: threadIo, exit, sleep });
+  const host = jsFsHost(channel, memory, stdio);
+  server = host.server;
+  // The C main's own file calls: direct; serve waiting threads first so none starves while
+  // main does I/O itself.
+  const direct = {};
+  for (const [name, fn] of Object.entries(host.calls)) {
+    direct[name] = (...list) => {
+      if (server.pending()) server.serve();
+      return fn(...list);
+    };
+  }
+  const wasi = new Proxy(direct, { get: (target, name) => (name in target ? target[name] : stdio[name]) });
+
+  const spawn = (startArg) => {
+    if (Atomics.load(control, HEADER.FATE) !== FATE.RUNNING) return -1;
+    const tid = Atomics.add(control, HEADER.NEXT_TID, 1);
+    if (tid > 0x1fffffff) return -1; // wasi-threads ids are 29 bits
+    const claimed = claimSlot(control, tid, startArg);
+    if (!claimed) return -1; // pthread_create reports EAGAIN
+    if (claimed.needsWorker) spawnWorker(claimed.slot);
+    return tid;
+  };
+  let instance;
+  const imports = {
+    env: { memory },
+    wasi_snapshot_preview1: wasi,
+    wasi: { 'thread-spawn': spawn },
+    spindle: {
+      cpu_count: () => cpuCount,
+      run_thread_body: (start, arg) => {
+        try {
+          return instance.exports.__spindle_invoke_start(start, arg);
+        } catch (err) {
+          if (err instanceof ThreadExit) return err.value;
+          throw err;
+        }
+      },
+      thread_exit: (value) => { throw new ThreadExit(value); },
+      jsfs_on_host_thread: () => 1,
+      jsfs_host_thread_wait: hostThreadWait,
+    },
+  };
+  instance = new WebAssembly.Instance(module, imports);
+
+  function run() {
+    try {
+      instance.exports._start();
+      // main returned: the program ends, whatever other threads are doing (as in C).
+      settleFate(control, FATE.EXITED, 0);
+      end();
+    } catch (err) {
+      if (err instanceof EndedElsewhere) return; // the ending thread's message follows
+      if (err instanceof ProgramExit) { end(); return; }
+      const message = err instanceof WebAssembly.RuntimeError ? `trap: ${err.message}` : String(err?.stack || err);
+      if (settleFate(control, FATE.TRAPPED, 134)) end(`thread main: ${message}`);
+    }
+  }
+  return { run };
+}
