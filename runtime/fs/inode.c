@@ -91,7 +91,7 @@ void inode_fill_stat(struct inode *inode, struct spindle_stat *st)
     st->nlink = inode->nlink;
     if (inode->type == INODE_FILE) {
         st->size = inode->size;
-        st->blocks = inode->u.file.chunk_count * (FS_CHUNK_SIZE / 512);
+        st->blocks = (inode->u.file.bytes_allocated + 511) / 512;
     } else if (inode->type == INODE_SYMLINK) {
         st->size = (int64_t)inode->u.symlink.len;
     } else {

@@ -201,6 +201,28 @@ static void test_holes_and_truncate(void)
     CHECK_ERR(spindle_fs_fallocate(fd, 0, 0), SPINDLE_EINVAL);
     spindle_fs_close(fd);
     spindle_fs_unlinkat(D, "/big", 0);
+
+    /* a small file's first chunk grows with it (memory for tiny files) and
+     * keeps its data when it becomes a full chunk and the tree deepens */
+    fd = spindle_fs_openat(D, "/tiny", O_RW | CREAT, 0644);
+    CHECK(spindle_fs_write(fd, "twenty bytes of data", 20) == 20);
+    spindle_fs_fstat(fd, &st);
+    CHECK(st.blocks == 1);
+    CHECK(spindle_fs_ftruncate(fd, 3000) == 0); /* size only */
+    CHECK(spindle_fs_pread(fd, back, 3000, 0) == 3000 && memcmp(back, "twenty", 6) == 0 && back[2999] == 0 && back[100] == 0);
+    CHECK(spindle_fs_pwrite(fd, "x", 1, 1000) == 1);
+    spindle_fs_fstat(fd, &st);
+    CHECK(st.blocks == 1024 / 512); /* 1001 bytes fit a 1 KiB chunk */
+    CHECK(spindle_fs_pwrite(fd, "far", 3, 9000) == 3);
+    CHECK(spindle_fs_pread(fd, back, 9003, 0) == 9003);
+    ok = memcmp(back, "twenty bytes of data", 20) == 0 && back[1000] == 'x' && memcmp(back + 9000, "far", 3) == 0;
+    for (int i = 20; i < 9000; i++)
+        ok &= i == 1000 || back[i] == 0;
+    CHECK(ok);
+    CHECK(spindle_fs_ftruncate(fd, 10) == 0 && spindle_fs_ftruncate(fd, 100) == 0);
+    CHECK(spindle_fs_pread(fd, back, 100, 0) == 100 && memcmp(back, "twenty byt", 10) == 0 && back[10] == 0 && back[99] == 0);
+    spindle_fs_close(fd);
+    spindle_fs_unlinkat(D, "/tiny", 0);
 }
 
 static void test_fd_table(void)
