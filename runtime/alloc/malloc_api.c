@@ -2,7 +2,7 @@
  *
  * Built with -DSPINDLE_ALLOC_PREFIXED the functions are named spindle_malloc etc., so
  * tests can run the allocator beside the system one (sanitizers keep their own malloc). */
-#define _DEFAULT_SOURCE /* mmap flags, sysconf, sched_yield under -std=c11 */
+#define _DEFAULT_SOURCE /* sysconf under -std=c11 */
 #include "alloc_internal.h"
 
 #include <errno.h>

@@ -1,7 +1,7 @@
 /* Where the page pool gets memory: wasm linear memory (memory.grow), or natively one
  * large virtual reservation that behaves like a linear memory, so both builds share the
  * page map and every code path above this file. */
-#define _DEFAULT_SOURCE /* mmap flags, sysconf, sched_yield under -std=c11 */
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS, MAP_NORESERVE under -std=c11 */
 #include "alloc_internal.h"
 
 #define OS_PAGE ((size_t)65536) /* wasm page; also the native growth step */

@@ -9,7 +9,7 @@
  * the old one to the back part. Free memory is either a free span in a bin, or the
  * "wilderness" [top, limit) at the end, which absorbs free spans that touch it. Only heaps
  * and page-map leaves come from separate metadata units. */
-#define _DEFAULT_SOURCE /* mmap flags, sysconf, sched_yield under -std=c11 */
+#define _DEFAULT_SOURCE /* sched_yield under -std=c11 */
 #include "alloc_internal.h"
 
 #include <sched.h>

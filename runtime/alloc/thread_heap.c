@@ -8,7 +8,7 @@
  * pushes the span on the owner heap's `notified` stack, so the owner never scans full
  * spans. When a thread exits, its heap is abandoned: every span left is detached, and a
  * new thread adopts the whole heap, or a running thread adopts notified spans from it. */
-#define _DEFAULT_SOURCE /* mmap flags, sysconf, sched_yield under -std=c11 */
+#define _DEFAULT_SOURCE /* sched_yield under -std=c11 */
 #include "alloc_internal.h"
 
 #include <errno.h>
@@ -34,6 +34,7 @@ static _Thread_local char orphan_stripe_tag;
 static unsigned orphan_stripe(void) {
     return (unsigned)(((uint32_t)((uintptr_t)&orphan_stripe_tag >> 4) * 2654435761u) >> 29);
 }
+
 static pthread_key_t exit_key;
 static atomic_int key_state;          /* 0 none, 1 being created, 2 ready, 3 failed */
 
@@ -85,8 +86,8 @@ static bool mark_detached(struct span *s) {
                                                    memory_order_release, memory_order_relaxed);
 }
 
-/* Detached spans that remote frees woke up: list them again, or return them if empty.
- * `adopt` moves them from an abandoned heap into `into`. */
+/* Detached spans of `from` that remote frees woke up: list them in `into` (another heap
+ * when adopting from an abandoned one), or return them to the pool if empty. */
 static bool take_notified(struct heap *from, struct heap *into) {
     if (!atomic_load_explicit(&from->notified, memory_order_relaxed))
         return false;
