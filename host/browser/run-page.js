@@ -1,15 +1,20 @@
-// Runs the module the CLI serves (/app.wasm) with the configuration it serves (/config) and
-// reports the outcome to /exit.
+// The page that `spindle run --browser` and `spindle bench --browser` open. It asks the CLI's
+// server for jobs (/job), runs each module with its arguments, and reports each outcome (/exit)
+// until the server says there are no more. The page's main thread only coordinates: the C main
+// and every pthread run on workers, and their stdio goes to the server over /io.
 import { run } from '../index.js';
 
-async function report(outcome) {
-  await fetch('/exit', { method: 'POST', body: JSON.stringify(outcome) });
+async function post(path, outcome) {
+  await fetch(path, { method: 'POST', body: JSON.stringify({ ...outcome, crossOriginIsolated }) });
 }
 
-try {
-  const config = await (await fetch('/config')).json();
-  const { exitCode, trap } = await run('/app.wasm', { ...config, stdioUrl: '/io' });
-  await report({ exitCode, trap, crossOriginIsolated });
-} catch (err) {
-  await report({ error: String(err && err.stack ? err.stack : err), crossOriginIsolated });
+for (;;) {
+  const job = await (await fetch('/job')).json();
+  if (job.done) break;
+  try {
+    const { exitCode, trap } = await run(job.wasmUrl, { ...job.options, stdioUrl: `/io/${job.id}` });
+    await post(`/exit/${job.id}`, { exitCode, trap });
+  } catch (err) {
+    await post(`/exit/${job.id}`, { error: String(err && err.stack ? err.stack : err) });
+  }
 }

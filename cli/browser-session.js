@@ -1,0 +1,137 @@
+// A headless Chromium that runs Spindle modules one after another: a server on 127.0.0.1 with
+// cross-origin isolation serves the host, the modules and a job queue; each job's stdout/stderr
+// go to the sinks the caller gives. `spindle run --browser` runs one job, `spindle bench` many.
+import { spawn } from 'node:child_process';
+import { createReadStream, existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import { extname, join, normalize } from 'node:path';
+import { root } from './toolchain.js';
+
+const chromium = process.env.SPINDLE_CHROMIUM || '/usr/bin/chromium';
+const chromiumFlags = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync',
+  '--disable-dev-shm-usage', ...(process.env.SPINDLE_DEBUG ? ['--enable-logging=stderr', '--v=0'] : [])];
+const isolation = {
+  'Cross-Origin-Opener-Policy': 'same-origin',
+  'Cross-Origin-Embedder-Policy': 'require-corp',
+  'Cross-Origin-Resource-Policy': 'same-origin',
+  'Cache-Control': 'no-store',
+};
+const mimeTypes = { '.js': 'text/javascript', '.html': 'text/html', '.wasm': 'application/wasm' };
+const hostDir = join(root, 'host');
+
+async function body(req) {
+  const parts = [];
+  for await (const part of req) parts.push(part);
+  return Buffer.concat(parts);
+}
+
+function serveFile(res, path) {
+  if (!existsSync(path) || !statSync(path).isFile()) return res.writeHead(404, isolation).end();
+  res.writeHead(200, { ...isolation, 'Content-Type': mimeTypes[extname(path)] || 'application/octet-stream' });
+  return createReadStream(path).pipe(res);
+}
+
+export class BrowserSession {
+  #server; #browser; #profile; #jobs = []; #waitingPage = []; #running = new Map(); #nextId = 1;
+  #failed = null;
+
+  static async open() {
+    const session = new BrowserSession();
+    await session.#start();
+    return session;
+  }
+
+  async #start() {
+    this.#server = createServer((req, res) => this.#route(req, res).catch((err) => {
+      if (!res.headersSent) res.writeHead(500, isolation);
+      res.end(String(err));
+    }));
+    await new Promise((resolve) => this.#server.listen(0, '127.0.0.1', resolve));
+    this.#profile = mkdtempSync(join(tmpdir(), 'spindle-chromium-'));
+    this.#browser = spawn(chromium, [...chromiumFlags, `--user-data-dir=${this.#profile}`,
+      `http://127.0.0.1:${this.#server.address().port}/`],
+    // Its own process group, so the zygote and renderers can be killed with it.
+    { detached: true, stdio: ['ignore', 'ignore', process.env.SPINDLE_DEBUG ? 'inherit' : 'ignore'] });
+    this.#browser.on('exit', (code) => this.#fail(`chromium exited (code ${code}) before the program ended`));
+    this.#browser.on('error', (err) => this.#fail(`cannot start ${chromium}: ${err.message}`));
+  }
+
+  #fail(message) {
+    this.#failed = message;
+    for (const job of this.#running.values()) job.finish({ error: message });
+  }
+
+  async #route(req, res) {
+    const url = new URL(req.url, 'http://127.0.0.1');
+    const path = url.pathname;
+    if (process.env.SPINDLE_DEBUG) process.stderr.write(`[spindle] ${req.method} ${req.url}\n`);
+    const [, kind, id, rest] = /^\/(io|exit|wasm)\/(\d+)(\/.*)?$/.exec(path) ?? [];
+    const job = id && this.#running.get(Number(id));
+    if (path === '/') return serveFile(res, join(hostDir, 'browser', 'run-page.html'));
+    if (path === '/job') {
+      const next = this.#jobs.length ? this.#jobs.shift() : await new Promise((r) => this.#waitingPage.push(r));
+      return res.writeHead(200, { ...isolation, 'Content-Type': 'application/json' }).end(JSON.stringify(next.describe));
+    }
+    if (path.startsWith('/host/')) {
+      const file = normalize(join(hostDir, path.slice('/host/'.length)));
+      return file.startsWith(hostDir) ? serveFile(res, file) : res.writeHead(403, isolation).end();
+    }
+    if (!job) return res.writeHead(404, isolation).end();
+    if (kind === 'wasm') return res.writeHead(200, { ...isolation, 'Content-Type': 'application/wasm' }).end(job.wasm);
+    if (kind === 'exit') {
+      res.writeHead(200, isolation).end();
+      return job.finish(JSON.parse(await body(req)));
+    }
+    if (rest === '/fd/1' || rest === '/fd/2') {
+      job.write(rest === '/fd/1' ? 1 : 2, await body(req));
+      return res.writeHead(200, isolation).end();
+    }
+    if (rest === '/stdin') {
+      const data = await job.readStdin(Math.max(1, Number(url.searchParams.get('max')) || 65536));
+      return res.writeHead(200, { ...isolation, 'Content-Type': 'application/octet-stream' }).end(data);
+    }
+    return res.writeHead(404, isolation).end();
+  }
+
+  /**
+   * Runs one module to its end. `write(fd, bytes)` takes its output, `readStdin(max)` gives its
+   * input (empty at end). Resolves { exitCode, trap }; rejects if the browser or page failed.
+   */
+  run(wasmPath, { args, env = {}, poolSize, write, readStdin = async () => Buffer.alloc(0) }) {
+    if (this.#failed) return Promise.reject(new Error(`browser run failed: ${this.#failed}`));
+    const id = this.#nextId++;
+    return new Promise((resolve, reject) => {
+      const job = {
+        wasm: readFileSync(wasmPath), write, readStdin,
+        describe: { id, wasmUrl: `/wasm/${id}`, options: { args, env, poolSize } },
+        finish: (outcome) => {
+          this.#running.delete(id);
+          if (outcome.error) reject(new Error(`browser run failed: ${outcome.error}`));
+          else if (outcome.crossOriginIsolated === false) reject(new Error('the page was not cross-origin isolated'));
+          else resolve({ exitCode: outcome.exitCode, trap: outcome.trap });
+        },
+      };
+      this.#running.set(id, job);
+      const page = this.#waitingPage.shift();
+      if (page) page(job);
+      else this.#jobs.push(job);
+    });
+  }
+
+  async close() {
+    for (const page of this.#waitingPage.splice(0)) page({ describe: { done: true } });
+    this.#browser.removeAllListeners('exit');
+    const gone = new Promise((resolve) => this.#browser.once('exit', resolve));
+    try { process.kill(-this.#browser.pid, 'SIGKILL'); } catch { /* already gone */ }
+    await Promise.race([gone, new Promise((resolve) => setTimeout(resolve, 2000))]);
+    this.#server.closeAllConnections();
+    this.#server.close();
+    try {
+      rmSync(this.#profile, { recursive: true, force: true, maxRetries: 5 });
+    } catch (err) {
+      process.stderr.write(`spindle: warning: could not remove ${this.#profile}: ${err.message}\n`);
+    }
+  }
+}
