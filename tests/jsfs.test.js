@@ -1,0 +1,88 @@
+// The JS FS baseline (`spindle cc --fs=js`, docs/JSFS.md): the filesystem conformance programs
+// (tests/fs/conformance) and the programs in tests/jsfs, built with --fs=js and run in Node and
+// in headless Chromium; stdout and exit code must equal the native Linux build run in a fresh
+// directory (or what the program's entry below expects when there is no native counterpart).
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { exec, inParallel } from './lib/exec.js';
+
+const root = join(import.meta.dirname, '..');
+const spindle = join(root, 'bin', 'spindle');
+const out = join(root, 'build', 'tests', 'jsfs');
+const skipBrowser = process.env.SPINDLE_TEST_BROWSER === '0';
+const only = process.env.SPINDLE_TEST_ONLY ? new RegExp(process.env.SPINDLE_TEST_ONLY) : null;
+
+const expectations = {
+  exit_from_io_thread: { exit: 3 },
+  // natively a trap is SIGILL: expect Spindle's own report instead
+  trap_in_io_thread: { native: false, exit: 134, stdout: 'write from thread: ok\n', stderrIncludes: ['trap'] },
+};
+
+const sources = [
+  ...readdirSync(join(root, 'tests', 'fs', 'conformance')).filter((f) => f.endsWith('.c'))
+    .map((f) => join(root, 'tests', 'fs', 'conformance', f)),
+  ...readdirSync(join(root, 'tests', 'jsfs')).filter((f) => f.endsWith('.c'))
+    .map((f) => join(root, 'tests', 'jsfs', f)),
+];
+const programs = sources.map((src) => {
+  const name = src.split('/').pop().replace(/\.c$/, '');
+  return { name, src, spec: { native: true, exit: 0, ...expectations[name] } };
+}).filter((p) => !only || only.test(p.name));
+
+const built = new Map();
+let scratch;
+
+async function build(p) {
+  const wasm = join(out, `${p.name}.wasm`);
+  const cc = await exec(spindle, ['cc', '--fs=js', '-O1', p.src, '-o', wasm]);
+  const result = { wasm, buildError: cc.code === 0 ? null : cc.stderr };
+  if (p.spec.native) {
+    const exe = join(out, `${p.name}.native`);
+    const nat = await exec('clang-22', ['-std=gnu11', '-O1', '-pthread', p.src, '-o', exe]);
+    if (nat.code !== 0) throw new Error(`native build of ${p.name} failed:\n${nat.stderr}`);
+    const dir = join(scratch, p.name);
+    mkdirSync(dir);
+    result.native = await exec(exe, [], { env: { PATH: process.env.PATH, TMPDIR: dir } });
+  }
+  built.set(p.name, result);
+}
+
+describe('JS FS (--fs=js) programs', { concurrency: Math.max(2, availableParallelism()) }, () => {
+  before(async () => {
+    mkdirSync(out, { recursive: true });
+    scratch = mkdtempSync(join(tmpdir(), 'spindle-jsfs-native-'));
+    await inParallel(programs, availableParallelism(), build);
+  });
+  after(() => rmSync(scratch, { recursive: true, force: true }));
+
+  it('a --fs=js module imports the host-thread wait hook and no Spindle FS', async () => {
+    const b = built.get(programs[0].name);
+    assert.equal(b.buildError, null, b.buildError);
+    const dump = await exec('wasm-objdump', ['-x', '-j', 'import', b.wasm]);
+    assert.match(dump.stdout, /spindle\.jsfs_host_thread_wait/);
+    assert.match(dump.stdout, /wasi_snapshot_preview1\.path_open/); // files come from the host
+    const names = await exec('wasm-objdump', ['-x', '-j', 'name', b.wasm]);
+    assert.doesNotMatch(names.stdout, /spindle_fs_openat/);
+  });
+
+  for (const p of programs) {
+    for (const mode of ['node', 'browser']) {
+      it(`${mode}: ${p.name}`, { skip: mode === 'browser' && skipBrowser }, async () => {
+        const b = built.get(p.name);
+        assert.equal(b.buildError, null, `spindle cc --fs=js failed:\n${b.buildError}`);
+        const got = await exec(spindle, ['run', ...(mode === 'browser' ? ['--browser'] : []), b.wasm]);
+        const context = `\n--- stdout ---\n${got.stdout.slice(0, 3000)}\n--- stderr ---\n${got.stderr.slice(0, 2000)}`;
+        if (b.native) {
+          assert.equal(b.native.code, p.spec.exit, `the native build exits as expected:\n${b.native.stdout}`);
+          assert.equal(got.stdout, b.native.stdout, `stdout differs from Linux${context}`);
+        }
+        assert.equal(got.code, p.spec.exit, `exit code${context}`);
+        if (p.spec.stdout !== undefined) assert.equal(got.stdout, p.spec.stdout, `stdout${context}`);
+        for (const s of p.spec.stderrIncludes ?? []) assert.ok(got.stderr.includes(s), `stderr lacks ${s}${context}`);
+      });
+    }
+  }
+});
