@@ -7,12 +7,17 @@
 #include <time.h>
 
 static atomic_uint_fast64_t next_ino = 1;
+/* The latest clock reading, so that reads can skip the clock (a host call in
+ * wasm) when atime cannot need an update. */
+static _Atomic int64_t recent_now_ns;
 
 int64_t fs_now_ns(void)
 {
     struct timespec now;
     clock_gettime(CLOCK_REALTIME, &now);
-    return (int64_t)now.tv_sec * 1000000000 + now.tv_nsec;
+    int64_t ns = (int64_t)now.tv_sec * 1000000000 + now.tv_nsec;
+    atomic_store_explicit(&recent_now_ns, ns, memory_order_relaxed);
+    return ns;
 }
 
 struct inode *inode_new(enum inode_type type, uint32_t perm)
@@ -106,8 +111,11 @@ void inode_touch_atime(struct inode *inode)
 {
     const int64_t day_ns = (int64_t)24 * 3600 * 1000000000;
     int64_t atime = atomic_load_explicit(&inode->atime_ns, memory_order_relaxed);
-    int64_t now = fs_now_ns();
     /* mtime/ctime are read under the caller's shared lock */
-    if (atime <= inode->mtime_ns || atime <= inode->ctime_ns || now - atime >= day_ns)
+    bool stale = atime <= inode->mtime_ns || atime <= inode->ctime_ns;
+    if (!stale && atomic_load_explicit(&recent_now_ns, memory_order_relaxed) - atime < day_ns)
+        return; /* the common case: no clock call, no store */
+    int64_t now = fs_now_ns();
+    if (stale || now - atime >= day_ns)
         atomic_store_explicit(&inode->atime_ns, now, memory_order_relaxed);
 }
