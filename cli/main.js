@@ -3,6 +3,7 @@ const commands = {
   cc: () => import('./cc.js').then((m) => (args) => m.compile(args, { cxx: false })),
   'c++': () => import('./cc.js').then((m) => (args) => m.compile(args, { cxx: true })),
   run: () => import('./run.js').then((m) => m.run),
+  bench: () => import('./bench.js').then((m) => m.bench),
 };
 
 const usage = `usage: spindle <command> [args]
@@ -12,6 +13,8 @@ const usage = `usage: spindle <command> [args]
   c++ [same]          the same, as C++
   run [--browser] [--env] [--threads=N] app.wasm [args...]
                       run a module in Node (default) or headless Chromium
+  bench [--node] [--browser] [--threads=1,2,4] [--runs=N] [--quick] [--only=regex] [--open]
+                      the scaling benchmarks with their baselines: table, JSON, charts, HTML report
 `;
 
 export async function main(argv) {

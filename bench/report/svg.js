@@ -1,0 +1,101 @@
+// Self-contained SVG charts (no libraries): lines over thread counts, and grouped bars.
+const palette = ['#1f77b4', '#d62728', '#2ca02c', '#9467bd', '#ff7f0e', '#8c564b', '#e377c2', '#17becf', '#7f7f7f', '#bcbd22'];
+const W = 720; const H = 420; const M = { left: 70, right: 230, top: 40, bottom: 50 };
+const esc = (s) => String(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+function niceTicks(lo, hi, log) {
+  if (log) {
+    const ticks = [];
+    for (let e = Math.floor(Math.log10(lo)); e <= Math.ceil(Math.log10(hi)); e++) ticks.push(10 ** e);
+    return ticks;
+  }
+  const step = 10 ** Math.floor(Math.log10(hi / 5 || 1));
+  const mult = [1, 2, 5, 10].find((m) => hi / (m * step) <= 6) ?? 10;
+  const ticks = [];
+  for (let v = 0; v <= hi * 1.0001; v += mult * step) ticks.push(v);
+  if (ticks[ticks.length - 1] < hi) ticks.push(ticks[ticks.length - 1] + mult * step);
+  return ticks;
+}
+
+const fmt = (v) => (v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v >= 1 ? v.toFixed(2) : v.toPrecision(2));
+
+function frame(title, yLabel, ticks, y, xLabel) {
+  const parts = [`<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}" font-family="sans-serif" font-size="12">`,
+    `<rect width="${W}" height="${H}" fill="white"/>`,
+    `<text x="${M.left}" y="22" font-size="15" font-weight="bold">${esc(title)}</text>`,
+    `<text transform="translate(16 ${(M.top + H - M.bottom) / 2}) rotate(-90)" text-anchor="middle">${esc(yLabel)}</text>`,
+    `<text x="${(M.left + W - M.right) / 2}" y="${H - 10}" text-anchor="middle">${esc(xLabel)}</text>`];
+  for (const t of ticks) {
+    parts.push(`<line x1="${M.left}" x2="${W - M.right}" y1="${y(t)}" y2="${y(t)}" stroke="#ddd"/>`,
+      `<text x="${M.left - 6}" y="${y(t) + 4}" text-anchor="end">${fmt(t)}</text>`);
+  }
+  return parts;
+}
+
+function legend(parts, labels, dashedLast) {
+  labels.forEach((label, i) => {
+    const ly = M.top + 10 + i * 20;
+    const ideal = dashedLast && i === labels.length - 1;
+    const style = ideal ? 'stroke="#000" stroke-width="2" stroke-dasharray="6 4"' : `stroke="${palette[i % palette.length]}" stroke-width="3"`;
+    parts.push(`<line x1="${W - M.right + 15}" x2="${W - M.right + 40}" y1="${ly}" y2="${ly}" ${style}/>`,
+      `<text x="${W - M.right + 46}" y="${ly + 4}">${esc(label)}</text>`);
+  });
+}
+
+/**
+ * series: [{ label, points: [[threads, value], ...] }]; an optional `ideal` series is drawn
+ * dashed in grey. log: logarithmic y axis.
+ */
+export function lineChart({ title, yLabel, xs, series, ideal, log = false }) {
+  const all = [...series, ...(ideal ? [ideal] : [])].flatMap((s) => s.points.map(([, v]) => v)).filter((v) => v > 0);
+  const hi = Math.max(...all, 1e-9);
+  const lo = log ? Math.min(...all) : 0;
+  const ticks = niceTicks(lo, hi, log);
+  const [t0, t1] = [ticks[0], ticks[ticks.length - 1]];
+  const y = (v) => {
+    const f = log ? (Math.log10(v) - Math.log10(t0)) / (Math.log10(t1) - Math.log10(t0)) : (v - t0) / (t1 - t0);
+    return (H - M.bottom - f * (H - M.top - M.bottom)).toFixed(1);
+  };
+  const x = (t) => (M.left + 30 + (xs.indexOf(t) / Math.max(1, xs.length - 1)) * (W - M.left - M.right - 60)).toFixed(1);
+  const parts = frame(title, yLabel + (log ? ' (log scale)' : ''), ticks, y, 'threads');
+  for (const t of xs) parts.push(`<text x="${x(t)}" y="${H - M.bottom + 18}" text-anchor="middle">${t}</text>`);
+  const draw = (s, color, dashed) => {
+    const pts = s.points.filter(([, v]) => v > 0);
+    if (pts.length === 0) return;
+    parts.push(`<polyline fill="none" stroke="${color}" stroke-width="${dashed ? 2 : 3}"${dashed ? ' stroke-dasharray="6 4"' : ''} points="${pts.map(([t, v]) => `${x(t)},${y(v)}`).join(' ')}"/>`);
+    if (!dashed) for (const [t, v] of pts) parts.push(`<circle cx="${x(t)}" cy="${y(v)}" r="4" fill="${color}"/>`);
+  };
+  series.forEach((s, i) => draw(s, palette[i % palette.length], false));
+  if (ideal) draw(ideal, '#000', true);
+  legend(parts, [...series.map((s) => s.label), ...(ideal ? [ideal.label] : [])], Boolean(ideal));
+  parts.push('</svg>');
+  return parts.join('\n');
+}
+
+/** groups: [{ label, bars: [{ label, value }] }], one colour per bar label. */
+export function barChart({ title, yLabel, groups, log = false }) {
+  const barLabels = [...new Set(groups.flatMap((g) => g.bars.map((b) => b.label)))];
+  const values = groups.flatMap((g) => g.bars.map((b) => b.value)).filter((v) => v > 0);
+  const ticks = niceTicks(log ? Math.min(...values) : 0, Math.max(...values, 1e-9), log);
+  const [t0, t1] = [ticks[0], ticks[ticks.length - 1]];
+  const y = (v) => {
+    const f = log ? (Math.log10(v) - Math.log10(t0)) / (Math.log10(t1) - Math.log10(t0)) : (v - t0) / (t1 - t0);
+    return H - M.bottom - f * (H - M.top - M.bottom);
+  };
+  const parts = frame(title, yLabel + (log ? ' (log scale)' : ''), ticks, (v) => y(v).toFixed(1), '');
+  const groupW = (W - M.left - M.right) / groups.length;
+  const barW = Math.min(40, (groupW - 20) / barLabels.length);
+  groups.forEach((g, gi) => {
+    const gx = M.left + gi * groupW + (groupW - barW * barLabels.length) / 2;
+    parts.push(`<text x="${(M.left + gi * groupW + groupW / 2).toFixed(1)}" y="${H - M.bottom + 18}" text-anchor="middle">${esc(g.label)}</text>`);
+    for (const b of g.bars) {
+      const i = barLabels.indexOf(b.label);
+      if (!(b.value > 0)) continue;
+      const top = y(b.value);
+      parts.push(`<rect x="${(gx + i * barW).toFixed(1)}" y="${top.toFixed(1)}" width="${(barW - 2).toFixed(1)}" height="${(H - M.bottom - top).toFixed(1)}" fill="${palette[i % palette.length]}"><title>${esc(`${g.label} ${b.label}: ${fmt(b.value)}`)}</title></rect>`);
+    }
+  });
+  legend(parts, barLabels, false);
+  parts.push('</svg>');
+  return parts.join('\n');
+}

@@ -1,0 +1,184 @@
+// `spindle bench`: builds every experiment of bench/experiments.js, runs each variant at each
+// thread count in Node (and/or headless Chromium, and natively), interleaving runs so machine
+// noise spreads over all of them, and writes one results folder: table.txt, results.json (every
+// run's raw numbers and the machine), SVG charts and a self-contained report.html.
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { availableParallelism, cpus, hostname, loadavg, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { experiments as defineExperiments } from '../bench/experiments.js';
+import { charts, html, tableText } from '../bench/report/report.js';
+import { BrowserSession } from './browser-session.js';
+import { clang, root } from './toolchain.js';
+
+const usage = `usage: spindle bench [--node] [--browser] [--threads=1,2,4] [--runs=N] [--quick]
+                     [--only=regex] [--out=DIR] [--open]`;
+
+export function parseBenchArgs(argv) {
+  const cores = availableParallelism();
+  const opts = { node: false, browser: false, threads: [1, 2, 2 * cores], runs: 5, quick: false, only: null, out: null, open: false };
+  for (const arg of argv) {
+    const [flag, value] = arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, null];
+    if (flag === '--node') opts.node = true;
+    else if (flag === '--browser') opts.browser = true;
+    else if (flag === '--quick') opts.quick = true;
+    else if (flag === '--open') opts.open = true;
+    else if (flag === '--threads') {
+      opts.threads = value.split(',').map(Number);
+      if (opts.threads.some((t) => !Number.isInteger(t) || t < 1 || t > 256)) throw new Error(`--threads=${value}: expected e.g. 1,2,4`);
+    } else if (flag === '--runs') {
+      opts.runs = Number(value);
+      if (!Number.isInteger(opts.runs) || opts.runs < 1) throw new Error(`--runs=${value}: expected a positive integer`);
+    } else if (flag === '--only') opts.only = new RegExp(value);
+    else if (flag === '--out') opts.out = value;
+    else throw new Error(`unknown option ${arg}\n${usage}`);
+  }
+  if (!opts.node && !opts.browser) opts.node = true;
+  opts.threads = [...new Set(opts.threads)].sort((a, b) => a - b);
+  return opts;
+}
+
+function collect(cmd, args, { timeoutMs = 10 * 60 * 1000 } = {}) {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const out = []; const err = [];
+    child.stdout.on('data', (c) => out.push(c));
+    child.stderr.on('data', (c) => err.push(c));
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout: Buffer.concat(out).toString(), stderr: Buffer.concat(err).toString() });
+    });
+  });
+}
+
+function parseResult(stdout) {
+  const line = stdout.split('\n').find((l) => l.startsWith('RESULT '));
+  if (!line) throw new Error(`no RESULT line in output:\n${stdout.slice(-500)}`);
+  return JSON.parse(line.slice('RESULT '.length));
+}
+
+async function build(experiment, variant, dir) {
+  const src = join(root, experiment.source);
+  if (variant.kind === 'wasm') {
+    const out = join(dir, `${variant.id}.wasm`);
+    const r = await collect(process.execPath, [join(root, 'bin', 'spindle'), 'cc', '-O2', ...variant.ccFlags, src, '-o', out]);
+    if (r.code !== 0) throw new Error(`spindle cc ${variant.ccFlags.join(' ')} ${experiment.source} failed:\n${r.stderr}`);
+    return out;
+  }
+  for (const lib of variant.libs) {
+    if (!existsSync(lib) && lib.includes('mimalloc')) await collect('bash', [join(root, 'tools', 'mimalloc', 'build.sh')]);
+    if (!existsSync(lib)) throw new Error(`${lib} is missing`);
+  }
+  const out = join(dir, `${variant.id}.native`);
+  const r = await collect(clang, ['-O2', '-pthread', src, ...variant.libs, '-o', out]);
+  if (r.code !== 0) throw new Error(`native build of ${experiment.source} failed:\n${r.stderr}`);
+  return out;
+}
+
+function machine() {
+  let chromium = null;
+  try { chromium = execFileSync('/usr/bin/chromium', ['--version'], { encoding: 'utf8' }).trim(); } catch { /* not installed */ }
+  return {
+    host: hostname(), cores: availableParallelism(), cpu: cpus()[0]?.model ?? 'unknown',
+    memoryGiB: Math.round(totalmem() / 2 ** 30), node: process.version, chromium, loadBefore: loadavg(),
+  };
+}
+
+function progress(text) {
+  if (process.stderr.isTTY) process.stderr.write(`\r\x1b[K${text}`);
+  else process.stderr.write(`${text}\n`);
+}
+
+export async function bench(argv) {
+  const opts = parseBenchArgs(argv);
+  const started = new Date();
+  const m = machine();
+  const hosts = [...(opts.node ? ['node'] : []), ...(opts.browser ? ['browser'] : [])];
+  const list = defineExperiments({ root, quick: opts.quick }).filter((e) => !opts.only || opts.only.test(e.id));
+  const stamp = started.toISOString().slice(0, 19).replace(/[:T]/g, '-');
+  const outDir = opts.out ?? join(root, 'results', `${stamp}-${m.host}`);
+  const buildDir = join(root, 'build', 'bench');
+  mkdirSync(outDir, { recursive: true });
+
+  // Build everything first; a variant that fails to build is reported, not fatal.
+  const results = { started: started.toISOString(), machine: m, options: { ...opts, only: opts.only?.source ?? null, hosts }, experiments: [] };
+  const jobs = [];
+  for (const e of list) {
+    const dir = join(buildDir, e.id);
+    mkdirSync(dir, { recursive: true });
+    const threads = opts.threads.filter((t) => t >= (e.minThreads ?? 1));
+    const entry = { id: e.id, title: e.title, chart: e.chart, baseline: e.baseline, source: e.source, cores: m.cores, threads, series: [] };
+    results.experiments.push(entry);
+    for (const v of e.variants) {
+      progress(`building ${e.id} / ${v.id}`);
+      let binary; let error;
+      try { binary = await build(e, v, dir); } catch (err) { error = err.message; }
+      for (const host of v.kind === 'wasm' ? hosts : ['native']) {
+        const series = { id: `${v.id}@${host}`, variant: v.id, host, label: v.kind === 'wasm' ? `${v.label} (${host})` : v.label, runs: {}, error };
+        entry.series.push(series);
+        if (error) continue;
+        for (const t of threads) {
+          series.runs[t] = [];
+          jobs.push({ e, entry, series, host, binary, t, args: e.args(t).map(String) });
+        }
+      }
+    }
+  }
+
+  const session = hosts.includes('browser') ? await BrowserSession.open() : null;
+  const total = jobs.length * opts.runs;
+  let done = 0;
+  try {
+    for (let run = 1; run <= opts.runs; run++) {
+      for (const job of jobs) {
+        if (job.series.error) { done++; continue; }
+        progress(`[${++done}/${total}] ${job.entry.id}: ${job.series.label}, ${job.t} thread(s), run ${run}/${opts.runs}`);
+        try {
+          job.series.runs[job.t].push(await runOnce(job, session));
+        } catch (err) {
+          job.series.error = err.message.split('\n').slice(0, 6).join('\n');
+        }
+      }
+    }
+  } finally {
+    if (session) await session.close();
+  }
+  progress('');
+  m.loadAfter = loadavg();
+  results.finished = new Date().toISOString();
+
+  const table = tableText(results);
+  writeFileSync(join(outDir, 'table.txt'), `${table}\n`);
+  writeFileSync(join(outDir, 'results.json'), `${JSON.stringify(results, null, 1)}\n`);
+  for (const e of results.experiments) for (const c of charts(e)) writeFileSync(join(outDir, c.name), c.svg);
+  writeFileSync(join(outDir, 'report.html'), html(results));
+  process.stdout.write(`${table}\n\n`);
+  for (const e of results.experiments) {
+    for (const s of e.series) if (s.error) process.stdout.write(`note: ${e.id} / ${s.label} failed: ${s.error}\n`);
+  }
+  process.stdout.write(`load average before ${m.loadBefore.map((v) => v.toFixed(2)).join(' ')}, after ${m.loadAfter.map((v) => v.toFixed(2)).join(' ')}\n`);
+  process.stdout.write(`results: ${outDir}\nreport:  ${join(outDir, 'report.html')}\n`);
+  if (opts.open) spawn('xdg-open', [join(outDir, 'report.html')], { stdio: 'ignore', detached: true }).on('error', () => {});
+  return 0;
+}
+
+async function runOnce(job, session) {
+  if (job.host === 'native') {
+    const r = await collect(job.binary, job.args);
+    if (r.code !== 0) throw new Error(`exit ${r.code}: ${r.stderr}`);
+    return parseResult(r.stdout);
+  }
+  if (job.host === 'node') {
+    const r = await collect(process.execPath, [join(root, 'bin', 'spindle'), 'run', job.binary, ...job.args]);
+    if (r.code !== 0) throw new Error(`exit ${r.code}: ${r.stderr}`);
+    return parseResult(r.stdout);
+  }
+  const out = []; const err = [];
+  const { exitCode, trap } = await session.run(job.binary, {
+    args: [job.binary.split('/').pop(), ...job.args],
+    write: (fd, bytes) => (fd === 1 ? out : err).push(Buffer.from(bytes)),
+  });
+  if (exitCode !== 0) throw new Error(`exit ${exitCode}${trap ? ` (${trap})` : ''}: ${Buffer.concat(err)}`);
+  return parseResult(Buffer.concat(out).toString());
+}
