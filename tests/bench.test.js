@@ -1,0 +1,57 @@
+// `spindle bench --quick` as CI's smoke test of the runner (no timing assertions): every series
+// of every experiment produces numbers, the outputs exist, and the report renders in Chromium.
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { chromium } from 'playwright-core';
+import { exec } from './lib/exec.js';
+
+const root = join(import.meta.dirname, '..');
+const out = join(root, 'build', 'tests', 'bench');
+const browser = process.env.SPINDLE_TEST_BROWSER !== '0';
+
+describe('spindle bench --quick', () => {
+  it('runs every experiment and writes table, JSON, charts and a report that renders', async () => {
+    rmSync(out, { recursive: true, force: true });
+    const r = await exec(join(root, 'bin', 'spindle'), ['bench', '--quick', '--runs=1', '--threads=1,2', '--node',
+      ...(browser ? ['--browser'] : []), `--out=${out}`], { timeoutMs: 15 * 60 * 1000 });
+    assert.equal(r.code, 0, r.stderr);
+    assert.doesNotMatch(r.stdout, /failed/, r.stdout);
+
+    const results = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8'));
+    const ids = results.experiments.map((e) => e.id);
+    for (const id of ['math', 'malloc-reference', 'malloc-larson', 'malloc-prodcons']) assert.ok(ids.includes(id), id);
+    for (const e of results.experiments) {
+      for (const s of e.series) {
+        assert.equal(s.error, undefined, `${e.id} / ${s.label}: ${s.error}`);
+        for (const t of e.threads) {
+          assert.equal(s.runs[t].length, 1, `${e.id} / ${s.label} / ${t} threads`);
+          assert.ok(s.runs[t][0].ms > 0, `${e.id} / ${s.label} / ${t} threads has a time`);
+        }
+      }
+      if (e.id.startsWith('malloc')) {
+        const hosts = new Set(e.series.map((s) => s.host));
+        assert.ok(hosts.has('native') && hosts.has('node') && (!browser || hosts.has('browser')));
+      }
+    }
+    assert.ok(results.machine.cores >= 1 && results.machine.loadAfter.length === 3);
+    assert.match(readFileSync(join(out, 'table.txt'), 'utf8'), /Reference malloc workload/);
+    const svgs = readdirSync(out).filter((f) => f.endsWith('.svg'));
+    assert.ok(svgs.includes('math.svg') && svgs.includes('malloc-reference-log.svg'), svgs.join(' '));
+    for (const f of svgs) assert.match(readFileSync(join(out, f), 'utf8'), /<polyline|<rect x=/, f);
+
+    if (!browser) return;
+    const b = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
+    try {
+      const page = await b.newPage({ viewport: { width: 1100, height: 900 } });
+      await page.goto(`file://${join(out, 'report.html')}`);
+      assert.equal(await page.locator('svg').count(), svgs.length);
+      assert.ok(await page.locator('svg polyline').count() > 5, 'the charts have lines');
+      await page.screenshot({ path: join(out, 'report.png'), fullPage: true });
+    } finally {
+      await b.close();
+    }
+    assert.ok(existsSync(join(out, 'report.png')) && statSync(join(out, 'report.png')).size > 50000);
+  });
+});
