@@ -132,6 +132,23 @@ static inline size_t class_size(unsigned c) {
 #define STAT_READ(field) __atomic_load_n(&(field), __ATOMIC_RELAXED)
 #endif
 
+/* V8 (Node 20, Chrome) checks memory.fill/memory.copy against a per-thread copy of the
+ * memory size that it refreshes lazily after another thread's memory.grow; a memset
+ * into freshly grown memory can then trap. A zero-page memory.grow refreshes the calling
+ * thread's copy, so before a thread starts using a span that ends beyond what it has
+ * seen, it does one. Slow paths only. */
+#if defined(__wasm__)
+extern _Thread_local uintptr_t alloc_seen_end;
+static inline void see_memory(const void *end) {
+    if (UNLIKELY((uintptr_t)end > alloc_seen_end)) {
+        __builtin_wasm_memory_grow(0, 0);
+        alloc_seen_end = (uintptr_t)__builtin_wasm_memory_size(0) * 65536;
+    }
+}
+#else
+static inline void see_memory(const void *end) { (void)end; }
+#endif
+
 /* page_pool.c: units for spans, under one lock (slow paths only). */
 struct span *pool_alloc(size_t units, size_t align_units, enum span_kind kind);
 void pool_free(struct span *s);

@@ -36,6 +36,7 @@ static void *large_alloc(size_t n, size_t align) {
         errno = ENOMEM;
         return NULL;
     }
+    see_memory(s->start + (s->units << UNIT_SHIFT));
     return s->start;
 }
 
@@ -98,6 +99,7 @@ void *API(realloc)(void *p, size_t n) {
             return p;
     } else if (n > SMALL_MAX && n <= SIZE_MAX - UNIT_SIZE - SPAN_DESC_SIZE &&
                pool_resize(s, large_units(n))) {
+        see_memory((char *)p + n);
         return p;
     }
     void *q = alloc_bytes(n);

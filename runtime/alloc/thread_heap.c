@@ -16,6 +16,9 @@
 #include <sched.h>
 
 _Thread_local struct heap *alloc_tls_heap;
+#if defined(__wasm__)
+_Thread_local uintptr_t alloc_seen_end;
+#endif
 struct heap alloc_no_heap;
 
 static struct heap *all_heaps;        /* guarded by the pool lock */
@@ -38,7 +41,9 @@ static unsigned orphan_stripe(void) {
 static pthread_key_t exit_key;
 static atomic_int key_state;          /* 0 none, 1 being created, 2 ready, 3 failed */
 
+/* Every span a thread allocates from passes here (new, woken up, adopted). */
 static void list_push(struct heap *h, struct span *s) {
+    see_memory(s->start + (s->units << UNIT_SHIFT));
     struct span *head = h->cur[s->size_class];
     s->prev = NULL;
     s->next = head == &alloc_empty_span ? NULL : head;
