@@ -10,6 +10,7 @@
 #include <stdatomic.h>
 #include <stdint.h>
 #include <string.h>
+#include <time.h>
 
 #define RING 4096
 
@@ -21,6 +22,17 @@ struct pair {
 };
 
 static long long samples[10];
+
+/* Wait politely for the other side: spin, then yield, then sleep (a wasm host's
+ * sched_yield may return at once without giving the core away). */
+static void backoff(int spin) {
+    if (spin > 20000) {
+        struct timespec ts = {0, 20000};
+        nanosleep(&ts, NULL);
+    } else if (spin > 1000) {
+        sched_yield();
+    }
+}
 static struct pair pairs_[64];
 
 static void *producer(void *arg) {
@@ -37,8 +49,8 @@ static void *producer(void *arg) {
         }
         b[0] = (char)i;
         long h = atomic_load_explicit(&p->head, memory_order_relaxed);
-        while (h - atomic_load_explicit(&p->tail, memory_order_acquire) >= RING)
-            sched_yield();
+        for (int spin = 0; h - atomic_load_explicit(&p->tail, memory_order_acquire) >= RING; spin++)
+            backoff(spin);
         p->ring[h % RING] = b;
         atomic_store_explicit(&p->head, h + 1, memory_order_release);
         if (p == &pairs_[0] && i % (p->blocks / 10 + 1) == 0 && i / (p->blocks / 10 + 1) < 10)
@@ -51,8 +63,8 @@ static void *consumer(void *arg) {
     struct pair *p = arg;
     for (long i = 0; i < p->blocks; i++) {
         long t = atomic_load_explicit(&p->tail, memory_order_relaxed);
-        while (atomic_load_explicit(&p->head, memory_order_acquire) == t)
-            sched_yield();
+        for (int spin = 0; atomic_load_explicit(&p->head, memory_order_acquire) == t; spin++)
+            backoff(spin);
         char *b = p->ring[t % RING];
         p->checksum += (unsigned char)b[0];
         free(b);
