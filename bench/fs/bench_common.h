@@ -1,0 +1,81 @@
+/* Shared helpers of the filesystem benchmarks: a monotonic clock, a scratch directory, running
+ * the measured body on the C main thread or on one pthread (argv[1] = "main" | "thread"), and
+ * the single `RESULT {json}` line each benchmark prints. */
+#ifndef SPINDLE_BENCH_FS_COMMON_H
+#define SPINDLE_BENCH_FS_COMMON_H
+
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+static inline double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static inline void die(const char *what)
+{
+    fprintf(stderr, "bench: %s: %s\n", what, strerror(errno));
+    exit(1);
+}
+
+/* A fresh directory under $TMPDIR (or /tmp) for this run, made the cwd. */
+static inline void enter_bench_dir(const char *bench)
+{
+    const char *base = getenv("TMPDIR");
+    if (base == NULL || *base == '\0')
+        base = "/tmp";
+    char path[512];
+    for (int i = 0;; i++) {
+        snprintf(path, sizeof path, "%s/spindle-bench-%s-%d", base, bench, i);
+        if (mkdir(path, 0755) == 0)
+            break;
+        if (errno != EEXIST || i > 10000)
+            die("mkdir bench dir");
+    }
+    if (chdir(path) != 0)
+        die("chdir bench dir");
+}
+
+struct body_call {
+    void (*body)(void *);
+    void *arg;
+};
+
+static void *run_body(void *p)
+{
+    struct body_call *c = p;
+    c->body(c->arg);
+    return NULL;
+}
+
+/* Runs body(arg) where argv[1] says: "main" (default) or "thread" (one pthread, main joins). */
+static inline const char *run_where(int argc, char **argv, void (*body)(void *), void *arg)
+{
+    const char *where = argc > 1 ? argv[1] : "main";
+    if (strcmp(where, "thread") == 0) {
+        struct body_call c = {body, arg};
+        pthread_t t;
+        if (pthread_create(&t, NULL, run_body, &c) != 0)
+            die("pthread_create");
+        pthread_join(t, NULL);
+    } else {
+        where = "main";
+        body(arg);
+    }
+    return where;
+}
+
+#endif
