@@ -114,8 +114,10 @@ static int remove_dir(struct inode *dir, const struct walk *w)
         } else if (child->type != INODE_DIR) {
             rc = -SPINDLE_ENOTDIR;
         } else if (!lock_set_has(&locks, child)) {
+            inode_ref(child); /* keeps it alive once the parent is unlocked */
             lock_set_unlock(&locks);
             lock_set_add(&locks, child);
+            inode_unref(child);
             continue;
         } else if (child->u.dir.entry_count > 0) {
             rc = -SPINDLE_ENOTEMPTY;

@@ -173,6 +173,42 @@ static void shuffle_dirs(int thread, int round)
     }
 }
 
+/* All threads fight over three directory names: mkdir, rmdir, renaming one
+ * over another (replacing an empty directory), creating and removing a file
+ * inside. Every result must be a legitimate one; the link counts are checked
+ * at the end. */
+static void contend_dirs(int thread, int round)
+{
+    static const char *const names[] = {"/s/shared0/c1", "/s/shared1/c1", "/s/shared0/c2"};
+    const char *a = names[(thread + round) % 3];
+    const char *b = names[(thread + 2 * round + 1) % 3];
+    char file[64];
+    int rc;
+    switch ((thread + round) % 4) {
+    case 0:
+        rc = spindle_fs_mkdirat(D, a, 0755);
+        EXPECT(rc == 0 || rc == -SPINDLE_EEXIST, "mkdir %s: %d", a, rc);
+        break;
+    case 1:
+        rc = spindle_fs_unlinkat(D, a, SPINDLE_AT_REMOVEDIR);
+        EXPECT(rc == 0 || rc == -SPINDLE_ENOENT || rc == -SPINDLE_ENOTEMPTY, "rmdir %s: %d", a, rc);
+        break;
+    case 2:
+        rc = spindle_fs_renameat(D, a, D, b);
+        EXPECT(rc == 0 || rc == -SPINDLE_ENOENT || rc == -SPINDLE_ENOTEMPTY, "rename %s %s: %d", a, b, rc);
+        break;
+    default:
+        snprintf(file, sizeof file, "%s/f%d", a, thread);
+        rc = spindle_fs_openat(D, file, SPINDLE_O_WRONLY | SPINDLE_O_CREAT, 0644);
+        EXPECT(rc >= 0 || rc == -SPINDLE_ENOENT, "create %s: %d", file, rc);
+        if (rc >= 0)
+            spindle_fs_close(rc);
+        rc = spindle_fs_unlinkat(D, file, 0);
+        EXPECT(rc == 0 || rc == -SPINDLE_ENOENT, "unlink %s: %d", file, rc);
+        break;
+    }
+}
+
 static void *worker(void *arg)
 {
     int thread = (int)(intptr_t)arg;
@@ -188,6 +224,7 @@ static void *worker(void *arg)
         if (round % 4 == thread % 4)
             list_and_check(round % 2);
         shuffle_dirs(thread, round);
+        contend_dirs(thread, round);
     }
     spindle_fs_close(log_fd);
     spindle_fs_close(shared_fd);
@@ -218,6 +255,26 @@ static void verify_log(void)
         all &= next[t] == per_thread;
     CHECK(all);
     spindle_fs_close(fd);
+}
+
+/* nlink of a directory must be 2 + its subdirectories */
+static bool nlink_consistent(const char *path)
+{
+    int dir = spindle_fs_openat(D, path, SPINDLE_O_RDONLY, 0);
+    struct spindle_dirent ents[16];
+    uint64_t cookie = 2;
+    int n, subdirs = 0;
+    while ((n = spindle_fs_readdir(dir, cookie, ents, 16)) > 0) {
+        for (int i = 0; i < n; i++)
+            subdirs += ents[i].type == SPINDLE_DT_DIR;
+        cookie = ents[n - 1].next_cookie;
+    }
+    struct spindle_stat st;
+    spindle_fs_fstat(dir, &st);
+    spindle_fs_close(dir);
+    if (st.nlink != (uint64_t)(2 + subdirs))
+        fprintf(stderr, "%s: nlink %llu with %d subdirectories\n", path, (unsigned long long)st.nlink, subdirs);
+    return st.nlink == (uint64_t)(2 + subdirs);
 }
 
 static int count_entries(const char *path)
@@ -279,6 +336,8 @@ int main(void)
     CHECK(spindle_fs_fstatat(D, "/s/nest-a", &st, 0) == 0 && spindle_fs_fstatat(D, "/s/nest-b", &st, 0) == 0);
     CHECK(count_entries("/s/nest-a") == 0 && count_entries("/s/nest-b") == 0);
     CHECK(count_entries("/s/work") == 0);
+    CHECK(nlink_consistent("/s") && nlink_consistent("/s/shared0") && nlink_consistent("/s/shared1"));
+    CHECK(nlink_consistent("/s/nest-a") && nlink_consistent("/s/nest-b"));
     /* no fd leaked: the lowest fd is free again */
     int fd = spindle_fs_openat(D, "/s/log", SPINDLE_O_RDONLY, 0);
     CHECK(fd == SPINDLE_FS_FIRST_FD);
