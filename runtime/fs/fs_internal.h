@@ -201,7 +201,8 @@ extern pthread_mutex_t fs_rename_mutex;
 
 /* ---- several directory locks at once (lock_set.c) ---- */
 struct lock_set {
-    struct inode *items[4]; /* sorted by ino; each holds a reference */
+    struct inode *items[4]; /* sorted by ino; each holds a reference; callers
+                               add at most 4 (two parents, source, target) */
     int count;
 };
 bool lock_set_has(const struct lock_set *set, const struct inode *inode);

@@ -116,6 +116,9 @@ static int remove_dir(struct inode *dir, const struct walk *w)
         } else if (!lock_set_has(&locks, child)) {
             inode_ref(child); /* keeps it alive once the parent is unlocked */
             lock_set_unlock(&locks);
+            /* rebuilt, not grown: the name may meanwhile name another child */
+            lock_set_release(&locks);
+            lock_set_add(&locks, dir);
             lock_set_add(&locks, child);
             inode_unref(child);
             continue;

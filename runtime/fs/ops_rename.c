@@ -149,6 +149,11 @@ int spindle_fs_renameat(int olddirfd, const char *oldpath, int newdirfd, const c
         lock_set_unlock(&locks);
         if (rc != RETRY_WITH_MORE_LOCKS)
             break;
+        /* rebuilt, not grown: at most both parents + source + target, even
+         * if the names meanwhile resolve to other inodes */
+        lock_set_release(&locks);
+        lock_set_add(&locks, s.from.dir);
+        lock_set_add(&locks, s.to.dir);
         for (int i = 0; i < 2; i++) {
             if (s.more[i]) {
                 lock_set_add(&locks, s.more[i]);
