@@ -164,9 +164,11 @@ static bool reclaim_abandoned(struct heap *a, struct heap *into) {
     return true;
 }
 
-/* Spans hold at least 8 blocks (4 above 4 KiB) and waste under 1/8 at their end. */
+/* Spans hold at least 8 blocks (4 above 4 KiB, 2 above 16 KiB: fewer blocks per page
+ * means less memory parked in half-used pages of big classes) and waste under 1/8 at
+ * their end. */
 static size_t class_units(size_t bs) {
-    size_t units = (bs * (bs > 4096 ? 4 : 8) + SPAN_DESC_SIZE + UNIT_SIZE - 1) >> UNIT_SHIFT;
+    size_t units = (bs * (bs > 16384 ? 2 : bs > 4096 ? 4 : 8) + SPAN_DESC_SIZE + UNIT_SIZE - 1) >> UNIT_SHIFT;
     while ((((units << UNIT_SHIFT) - SPAN_DESC_SIZE) % bs + SPAN_DESC_SIZE) * 8 > (units << UNIT_SHIFT))
         units++;
     return units;
