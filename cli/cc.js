@@ -72,26 +72,31 @@ function isLinking(clangArgs) {
     !clangArgs.some((a) => a === '-print-search-dirs' || a.startsWith('-print-'));
 }
 
-// The thread stack size is a link-time choice: a tiny generated object (cached per value) sets
-// wasi-libc's default (musl's __default_stacksize, read by pthread_attr_init and pthread_create)
-// before main. A direct object, not an archive member: wasm-ld drops constructors of members
-// nothing references.
-function threadStackObject(size) {
+// Link-time settings applied before main by a tiny generated object (cached per value): the
+// default pthread stack size (musl's __default_stacksize, read by pthread_attr_init and
+// pthread_create), and a 16 KiB stdout buffer (when not a terminal) instead of wasi-libc's 1 KiB, since every
+// flush is a host call (in a browser run, an HTTP request). A direct object, not an archive
+// member: wasm-ld drops constructors of members nothing references.
+function settingsObject(threadStackSize) {
   const dir = join(toolchainDir, 'runtime', 'config');
-  const obj = join(dir, `thread-stack-${size}.o`);
+  const obj = join(dir, `settings-${threadStackSize}.o`);
   if (!existsSync(obj)) {
     mkdirSync(dir, { recursive: true });
-    const src = join(dir, `thread-stack-${size}.${process.pid}.c`);
+    const src = join(dir, `settings-${threadStackSize}.${process.pid}.c`);
     writeFileSync(src, [
+      '#include <stdio.h>',
+      '#include <unistd.h>',
       'extern unsigned int __default_stacksize;',
-      '__attribute__((constructor)) static void spindle_set_thread_stack_size(void) {',
-      `  __default_stacksize = ${size}u;`,
+      'static char stdout_buffer[16384]; // musl ignores setvbuf\'s size without a buffer',
+      '__attribute__((constructor)) static void spindle_apply_settings(void) {',
+      `  __default_stacksize = ${threadStackSize}u;`,
+      '  if (!isatty(1)) setvbuf(stdout, stdout_buffer, _IOFBF, sizeof stdout_buffer);',
       '}', ''].join('\n'));
     const tmp = `${obj}.${process.pid}`;
     const r = spawnSync(clang, [`--target=${target}`, `--sysroot=${sysroot}`, '-pthread', '-O2', '-c', src, '-o', tmp],
       { stdio: 'inherit' });
     rmSync(src, { force: true });
-    if (r.status !== 0) throw new Error('building the thread stack size object failed');
+    if (r.status !== 0) throw new Error('building the link-time settings object failed');
     renameSync(tmp, obj);
   }
   return obj;
@@ -100,7 +105,7 @@ function threadStackObject(size) {
 async function runtimeLinkArgs(opts) {
   if (opts.bare) return [];
   const args = ['-Wl,--wrap=sysconf,--wrap=pthread_create,--wrap=_pthread_cleanup_push,--wrap=_pthread_cleanup_pop',
-    threadStackObject(opts.threadStackSize), await componentArchive('core')];
+    settingsObject(opts.threadStackSize), await componentArchive('core')];
   if (opts.malloc === 'spindle') args.push(await componentArchive('alloc'));
   // runtime/wasi binds libc's file calls to runtime/fs, so it comes first.
   if (opts.fs === 'spindle') args.push(await componentArchive('wasi'), await componentArchive('fs'));

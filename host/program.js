@@ -89,17 +89,19 @@ export async function runProgram(compiled, options = {}) {
   }
 
   const slotsWithWorker = new Set();
+  let starting = 0; // workers created and not yet ready
   function spawnWorker(slot) {
     if (slot !== undefined) {
       if (slotsWithWorker.has(slot)) return null; // (--fs=js: the host thread started it already)
       slotsWithWorker.add(slot);
     }
     let readyResolve;
-    const ready = new Promise((resolve) => { readyResolve = resolve; });
+    starting++;
+    const ready = new Promise((resolve) => { readyResolve = () => { starting--; resolve(); }; });
     const worker = platform.createWorker((msg) => {
       switch (msg.type) {
         case 'ready': readyResolve(); break;
-        case 'start-worker': spawnWorker(msg.slot); break;
+        case 'start-worker': growPool(); spawnWorker(msg.slot); break;
         case 'stdio': writeStdio(msg.fd, msg.bytes); break;
         case 'fate': end(); break;
         case 'trap': end(`thread ${msg.tid === 0 ? 'main' : msg.tid}: ${msg.message}`); break;
@@ -133,6 +135,19 @@ export async function runProgram(compiled, options = {}) {
     const stdioOnWorkers = new Proxy({}, { get: () => () => 8 /* EBADF: fds 0-2 never come here */ });
     const { server } = jsFsHost(base.jsfs.channel, memory, stdioOnWorkers);
     server.serveForever(() => ending);
+  }
+
+  // A spawn found no idle worker: the program wants more threads than the pool has, so start
+  // another pool's worth of idle workers now rather than one per pthread_create later.
+  function growPool() {
+    if (starting > 0) return; // a growth is under way; a burst must not multiply it
+    let added = 0;
+    for (let slot = 0; slot < maxThreads && added < poolSize; slot++) {
+      if (Atomics.compareExchange(control, slotIndex(slot), SLOT.EMPTY, SLOT.STARTING) === SLOT.EMPTY) {
+        spawnWorker(slot);
+        added++;
+      }
+    }
   }
 
   // The main instance must be instantiated first: the instance that runs the data-segment
