@@ -39,18 +39,32 @@ static int open_creating(struct inode *start, const char *path, int flags, uint3
         rc = path_walk(from, current, WALK_PARENT, &w);
         if (rc < 0)
             break;
-        if (w.last != LAST_NORM) {
+        if (w.last != LAST_NORM || w.trailing_slash) { /* Linux: EISDIR, even if it exists */
             rc = -SPINDLE_EISDIR;
             walk_done(&w);
             break;
         }
         struct inode *dir = w.dir;
+        /* Opening an existing file needs only a shared lock, so threads
+         * opening different files of one directory do not serialize. */
+        inode_read_lock(dir);
+        struct dir_entry *found = dir->u.dir.dead ? NULL : dir_find(&dir->u.dir, w.name, w.name_len);
+        if (found && !(flags & SPINDLE_O_EXCL) && found->inode->type != INODE_SYMLINK) {
+            inode_ref(found->inode);
+            *out = found->inode;
+            *created = false;
+            inode_unlock(dir);
+            walk_done(&w);
+            rc = 0;
+            break;
+        }
+        inode_unlock(dir);
         inode_write_lock(dir);
         struct dir_entry *e = dir->u.dir.dead ? NULL : dir_find(&dir->u.dir, w.name, w.name_len);
         if (dir->u.dir.dead) {
             rc = -SPINDLE_ENOENT;
         } else if (e == NULL) {
-            rc = w.trailing_slash ? -SPINDLE_EISDIR : create_file(dir, &w, perm, out);
+            rc = create_file(dir, &w, perm, out);
             *created = rc == 0;
         } else if (flags & SPINDLE_O_EXCL) {
             rc = -SPINDLE_EEXIST;
@@ -62,12 +76,12 @@ static int open_creating(struct inode *start, const char *path, int flags, uint3
             } else {
                 /* resolve the target relative to this directory */
                 struct inode *link = e->inode;
-                char *target = fs_malloc(link->u.symlink.len + 2);
+                char *target = fs_malloc(link->u.symlink.len + 1);
                 if (target == NULL) {
                     rc = -SPINDLE_ENOMEM;
                 } else {
                     memcpy(target, link->u.symlink.target, link->u.symlink.len);
-                    strcpy(target + link->u.symlink.len, w.trailing_slash ? "/" : "");
+                    target[link->u.symlink.len] = '\0';
                     inode_unlock(dir);
                     inode_unref(from);
                     from = dir;

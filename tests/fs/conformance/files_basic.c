@@ -47,6 +47,7 @@ int main(void)
     SHOW("open file as dir", open("a.txt/x", O_RDONLY));
     SHOW("open trailing slash on file", open("a.txt/", O_RDONLY));
     SHOW("create with trailing slash", open("new/", O_WRONLY | O_CREAT, 0644));
+    SHOW("O_CREAT on existing file with trailing slash", open("a.txt/", O_WRONLY | O_CREAT, 0644));
     SHOW("O_DIRECTORY on file", open("a.txt", O_RDONLY | O_DIRECTORY));
 
     /* access modes */

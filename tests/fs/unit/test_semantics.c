@@ -148,6 +148,8 @@ static void test_open_flags(void)
     CHECK_ERR(spindle_fs_openat(D, "/od", O_RD | SPINDLE_O_TRUNC, 0), SPINDLE_EISDIR);
     CHECK_ERR(spindle_fs_openat(D, "/od/n", CREAT | SPINDLE_O_DIRECTORY, 0), SPINDLE_EINVAL);
     CHECK_ERR(spindle_fs_openat(D, "/new/", O_WR | CREAT, 0644), SPINDLE_EISDIR);
+    CHECK_ERR(spindle_fs_openat(D, "/of/", O_WR | CREAT, 0644), SPINDLE_EISDIR); /* even existing */
+    CHECK_ERR(spindle_fs_openat(D, "/od/", O_RD | CREAT, 0644), SPINDLE_EISDIR);
     CHECK_ERR(spindle_fs_openat(D, "/of/", O_RD, 0), SPINDLE_ENOTDIR);
     CHECK_ERR(spindle_fs_openat(D, "/", O_RD | CREAT, 0), SPINDLE_EISDIR);
     fd = CHECK_OK(spindle_fs_openat(D, "/od", O_RD | SPINDLE_O_DIRECTORY, 0));
