@@ -38,7 +38,7 @@ static int32_t finish_transfer(int64_t rc, uint32_t retptr)
 
 DEFINE(fd_read)(int32_t fd, int32_t iovs, int32_t count, int32_t retptr)
 {
-    if (fd < WASI_FIRST_OWN_FD)
+    if (wasi_host_fd(fd))
         return host_fd_read(fd, iovs, count, retptr);
     int32_t err = check_iovs((uint32_t)iovs, (uint32_t)count);
     if (err == WASI_ESUCCESS && !wasi_in_memory((uint32_t)retptr, 4))
@@ -52,7 +52,7 @@ DEFINE(fd_read)(int32_t fd, int32_t iovs, int32_t count, int32_t retptr)
 
 DEFINE(fd_write)(int32_t fd, int32_t iovs, int32_t count, int32_t retptr)
 {
-    if (fd < WASI_FIRST_OWN_FD)
+    if (wasi_host_fd(fd))
         return host_fd_write(fd, iovs, count, retptr);
     int32_t err = check_iovs((uint32_t)iovs, (uint32_t)count);
     if (err == WASI_ESUCCESS && !wasi_in_memory((uint32_t)retptr, 4))
@@ -66,7 +66,7 @@ DEFINE(fd_write)(int32_t fd, int32_t iovs, int32_t count, int32_t retptr)
 
 DEFINE(fd_pread)(int32_t fd, int32_t iovs, int32_t count, int64_t offset, int32_t retptr)
 {
-    if (fd < WASI_FIRST_OWN_FD)
+    if (wasi_host_fd(fd))
         return host_fd_pread(fd, iovs, count, offset, retptr);
     int32_t err = check_iovs((uint32_t)iovs, (uint32_t)count);
     if (err == WASI_ESUCCESS && !wasi_in_memory((uint32_t)retptr, 4))
@@ -80,7 +80,7 @@ DEFINE(fd_pread)(int32_t fd, int32_t iovs, int32_t count, int64_t offset, int32_
 
 DEFINE(fd_pwrite)(int32_t fd, int32_t iovs, int32_t count, int64_t offset, int32_t retptr)
 {
-    if (fd < WASI_FIRST_OWN_FD)
+    if (wasi_host_fd(fd))
         return host_fd_pwrite(fd, iovs, count, offset, retptr);
     int32_t err = check_iovs((uint32_t)iovs, (uint32_t)count);
     if (err == WASI_ESUCCESS && !wasi_in_memory((uint32_t)retptr, 4))
@@ -94,7 +94,7 @@ DEFINE(fd_pwrite)(int32_t fd, int32_t iovs, int32_t count, int64_t offset, int32
 
 DEFINE(fd_seek)(int32_t fd, int64_t offset, int32_t whence, int32_t retptr)
 {
-    if (fd < WASI_FIRST_OWN_FD)
+    if (wasi_host_fd(fd))
         return host_fd_seek(fd, offset, whence, retptr);
     if (!wasi_in_memory((uint32_t)retptr, 8))
         return WASI_EFAULT;
@@ -111,14 +111,14 @@ DEFINE(fd_seek)(int32_t fd, int64_t offset, int32_t whence, int32_t retptr)
 
 DEFINE(fd_tell)(int32_t fd, int32_t retptr)
 {
-    if (fd < WASI_FIRST_OWN_FD)
+    if (wasi_host_fd(fd))
         return host_fd_tell(fd, retptr);
     return __imported_wasi_snapshot_preview1_fd_seek(fd, 0, SPINDLE_SEEK_CUR, retptr);
 }
 
 DEFINE(fd_close)(int32_t fd)
 {
-    if (fd < WASI_FIRST_OWN_FD)
+    if (wasi_host_fd(fd))
         return host_fd_close(fd);
     int32_t err = wasi_fs_ready();
     if (err != WASI_ESUCCESS)
@@ -131,7 +131,7 @@ DEFINE(fd_close)(int32_t fd)
 
 DEFINE(fd_sync)(int32_t fd)
 {
-    if (fd < WASI_FIRST_OWN_FD)
+    if (wasi_host_fd(fd))
         return host_fd_sync(fd);
     int32_t err = wasi_fs_ready();
     return err != WASI_ESUCCESS ? err : wasi_result(spindle_fs_fsync(fd));
@@ -139,7 +139,7 @@ DEFINE(fd_sync)(int32_t fd)
 
 DEFINE(fd_datasync)(int32_t fd)
 {
-    if (fd < WASI_FIRST_OWN_FD)
+    if (wasi_host_fd(fd))
         return host_fd_datasync(fd);
     int32_t err = wasi_fs_ready();
     return err != WASI_ESUCCESS ? err : wasi_result(spindle_fs_fdatasync(fd));
@@ -147,7 +147,7 @@ DEFINE(fd_datasync)(int32_t fd)
 
 DEFINE(fd_advise)(int32_t fd, int64_t offset, int64_t len, int32_t advice)
 {
-    if (fd < WASI_FIRST_OWN_FD)
+    if (wasi_host_fd(fd))
         return host_fd_advise(fd, offset, len, advice);
     int32_t err = wasi_fs_ready();
     if (err != WASI_ESUCCESS)
@@ -160,7 +160,7 @@ DEFINE(fd_advise)(int32_t fd, int64_t offset, int64_t len, int32_t advice)
 
 DEFINE(fd_allocate)(int32_t fd, int64_t offset, int64_t len)
 {
-    if (fd < WASI_FIRST_OWN_FD)
+    if (wasi_host_fd(fd))
         return host_fd_allocate(fd, offset, len);
     int32_t err = wasi_fs_ready();
     return err != WASI_ESUCCESS ? err : wasi_result(spindle_fs_fallocate(fd, offset, len));
@@ -178,7 +178,7 @@ static uint8_t filetype_of_mode(uint32_t mode)
 
 DEFINE(fd_fdstat_get)(int32_t fd, int32_t retptr)
 {
-    if (fd < WASI_FIRST_OWN_FD)
+    if (wasi_host_fd(fd))
         return host_fd_fdstat_get(fd, retptr);
     if (!wasi_in_memory((uint32_t)retptr, sizeof(struct wasi_fdstat)))
         return WASI_EFAULT;
@@ -218,7 +218,7 @@ DEFINE(fd_fdstat_get)(int32_t fd, int32_t retptr)
 
 DEFINE(fd_fdstat_set_flags)(int32_t fd, int32_t flags)
 {
-    if (fd < WASI_FIRST_OWN_FD)
+    if (wasi_host_fd(fd))
         return host_fd_fdstat_set_flags(fd, flags);
     int32_t err = wasi_fs_ready();
     if (err != WASI_ESUCCESS)
@@ -233,7 +233,7 @@ DEFINE(fd_fdstat_set_flags)(int32_t fd, int32_t flags)
 
 DEFINE(fd_fdstat_set_rights)(int32_t fd, int64_t base, int64_t inheriting)
 {
-    if (fd < WASI_FIRST_OWN_FD)
+    if (wasi_host_fd(fd))
         return host_fd_fdstat_set_rights(fd, base, inheriting);
     int32_t err = wasi_fs_ready();
     if (err != WASI_ESUCCESS)
@@ -259,7 +259,7 @@ void wasi_fill_filestat(const struct spindle_stat *st, void *dst)
 
 DEFINE(fd_filestat_get)(int32_t fd, int32_t retptr)
 {
-    if (fd < WASI_FIRST_OWN_FD)
+    if (wasi_host_fd(fd))
         return host_fd_filestat_get(fd, retptr);
     if (!wasi_in_memory((uint32_t)retptr, sizeof(struct wasi_filestat)))
         return WASI_EFAULT;
@@ -276,7 +276,7 @@ DEFINE(fd_filestat_get)(int32_t fd, int32_t retptr)
 
 DEFINE(fd_filestat_set_size)(int32_t fd, int64_t size)
 {
-    if (fd < WASI_FIRST_OWN_FD)
+    if (wasi_host_fd(fd))
         return host_fd_filestat_set_size(fd, size);
     int32_t err = wasi_fs_ready();
     return err != WASI_ESUCCESS ? err : wasi_result(spindle_fs_ftruncate(fd, size));
@@ -311,7 +311,7 @@ int32_t wasi_times_from_flags(int64_t atim, int64_t mtim, int32_t fstflags, stru
 
 DEFINE(fd_filestat_set_times)(int32_t fd, int64_t atim, int64_t mtim, int32_t fstflags)
 {
-    if (fd < WASI_FIRST_OWN_FD)
+    if (wasi_host_fd(fd))
         return host_fd_filestat_set_times(fd, atim, mtim, fstflags);
     int32_t err = wasi_fs_ready();
     if (err != WASI_ESUCCESS)
@@ -335,7 +335,7 @@ static uint8_t filetype_of_dirent(uint8_t type)
  * end of the buffer, which tells wasi-libc to retry with a bigger one. */
 DEFINE(fd_readdir)(int32_t fd, int32_t buf, int32_t buf_len, int64_t cookie, int32_t retptr)
 {
-    if (fd < WASI_FIRST_OWN_FD)
+    if (wasi_host_fd(fd))
         return host_fd_readdir(fd, buf, buf_len, cookie, retptr);
     if (!wasi_in_memory((uint32_t)buf, (uint32_t)buf_len) || !wasi_in_memory((uint32_t)retptr, 4))
         return WASI_EFAULT;
@@ -372,9 +372,9 @@ DEFINE(fd_readdir)(int32_t fd, int32_t buf, int32_t buf_len, int64_t cookie, int
 /* fd_renumber(from, to): `to` becomes what `from` was, and `from` closes. */
 DEFINE(fd_renumber)(int32_t from, int32_t to)
 {
-    if (from < WASI_FIRST_OWN_FD && to < WASI_FIRST_OWN_FD)
+    if (wasi_host_fd(from) && wasi_host_fd(to))
         return host_fd_renumber(from, to);
-    if (from < WASI_FIRST_OWN_FD || to < WASI_FIRST_OWN_FD)
+    if (wasi_host_fd(from) || wasi_host_fd(to))
         return WASI_ENOTSUP; /* stdio and Spindle's files live in different tables */
     int32_t err = wasi_fs_ready();
     if (err != WASI_ESUCCESS)

@@ -20,6 +20,8 @@ bool wasi_in_memory(uint32_t ptr, uint64_t len);
 
 /* fds below this belong to the host (stdio) and are forwarded */
 #define WASI_FIRST_OWN_FD SPINDLE_FS_FIRST_FD
+/* WASI fds are unsigned: -1 is a huge fd (EBADF here), not the host's */
+static inline bool wasi_host_fd(int32_t fd) { return (uint32_t)fd < WASI_FIRST_OWN_FD; }
 
 /* Starts the filesystem and opens the "/" preopen once; WASI errno. */
 int32_t wasi_fs_ready(void);

@@ -37,6 +37,10 @@ int main(void)
     printf("bytes 0-4: %.5s, byte 5 is zero: %d\n", buf, buf[5] == 0);
     SHOW("ftruncate negative", ftruncate(fd, -1));
     SHOW("fsync", fsync(fd));
+    SHOW("fdatasync", fdatasync(fd));
+    /* posix_fadvise/posix_fallocate return the error number itself */
+    printf("posix_fadvise: %s\n", errno_name(posix_fadvise(fd, 0, 100, POSIX_FADV_SEQUENTIAL)));
+    printf("posix_fadvise bad advice: %s\n", errno_name(posix_fadvise(fd, 0, 100, 12345)));
     SHOW("close", close(fd));
     SHOW("close again", close(fd));
     SHOW("read closed fd", read(fd, buf, 1));
@@ -110,7 +114,8 @@ int main(void)
     fclose(f);
     printf("stdio.txt size: %lld\n", size_of("stdio.txt"));
     SHOW("fopen missing for reading", fopen("nope.txt", "r") ? 0 : -1);
-    SHOW("posix_fallocate", -posix_fallocate(open("fa", O_RDWR | O_CREAT, 0644), 0, 10000));
+    printf("posix_fallocate: %s\n", errno_name(posix_fallocate(open("fa", O_RDWR | O_CREAT, 0644), 0, 10000)));
+    printf("posix_fallocate on bad fd: %s\n", errno_name(posix_fallocate(-1, 0, 10)));
     printf("size after fallocate: %lld\n", size_of("fa"));
     return 0;
 }

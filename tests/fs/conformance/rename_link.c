@@ -57,6 +57,13 @@ int main(void)
     SHOW("link a directory", link("back", "back2"));
     SHOW("link missing", link("missing", "l3"));
     SHOW("link into missing dir", link("l1", "nodir/l3"));
+    SHOW("link to a name with trailing slash", link("l1", "l9/"));
+    SHOW("link to an existing name with trailing slash", link("l1", "l2/"));
+    SHOW("link from a name with trailing slash", link("l1/", "l9"));
+    SHOW("symlink at a name with trailing slash", symlink("l1", "s9/"));
+    SHOW("mkdir over a file with trailing slash", mkdir("l1/", 0755));
+    SHOW("rmdir file with trailing slash", rmdir("l1/"));
+    SHOW("unlink dir with trailing slash", unlink("back/"));
     SHOW("unlink l1", unlink("l1"));
     printf("l2: %s nlink %lld\n", read_text("l2", buf, sizeof buf), (long long)(lstat("l2", &st), st.st_nlink));
     SHOW("rename over a hard link of itself", rename("l2", "l2"));
