@@ -63,8 +63,11 @@ struct span {
     size_t units;
 };
 
-/* A span's descriptor occupies the last bytes of its own memory. */
-#define SPAN_DESC_SIZE ((sizeof(struct span) + 15) & ~(size_t)15)
+/* A span's descriptor occupies the last bytes of its own memory, in whole cache lines so
+ * the owner's updates do not share a line with the last block (which another thread may
+ * be writing). */
+#define CACHE_LINE 64
+#define SPAN_DESC_SIZE ((sizeof(struct span) + CACHE_LINE - 1) & ~(size_t)(CACHE_LINE - 1))
 
 struct heap {
     struct span *cur[NUM_CLASSES];   /* class lists; head is the span malloc uses */

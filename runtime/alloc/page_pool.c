@@ -89,8 +89,9 @@ static char *meta_unit(void) {
     return u;
 }
 
+/* Whole cache lines, so two threads' heaps never share one. */
 static void *meta_alloc_locked(size_t size) {
-    size = (size + 15) & ~(size_t)15;
+    size = (size + CACHE_LINE - 1) & ~(size_t)(CACHE_LINE - 1);
     if ((size_t)(meta_end - meta_cur) < size && !meta_unit())
         return NULL;
     void *p = meta_cur;
