@@ -9,7 +9,7 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
 OUT="$ROOT/.toolchain/mimalloc"
 FETCH="$ROOT/.toolchain/mimalloc-fetch"
-CRATE_REQ="${MIMALLOC_SYS_VERSION:-*}" # a Cargo version requirement
+CRATE_REQ="${MIMALLOC_SYS_VERSION:-=0.1.49}" # Cargo version requirement (0.1.49: mimalloc 2.x in c_src/mimalloc/v2)
 
 if [[ "${1:-}" != "--force" && -f "$OUT/libmimalloc-native.a" && -f "$OUT/libmimalloc-wasm.a" ]]; then
     echo "mimalloc already built in $OUT"
