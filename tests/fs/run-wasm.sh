@@ -2,7 +2,8 @@
 # Runs the filesystem tests as wasm under Spindle (needs bin/spindle and the
 # toolchain from scripts/setup.sh): the semantic unit tests and the 8-thread
 # stress test compiled against the core directly (real wasm threads on shared
-# memory), filling linear memory until ENOSPC (tests/fs/wasm), then the
+# memory), filling linear memory until ENOSPC and EFAULT for buffers outside
+# it (tests/fs/wasm), then the
 # conformance programs through wasi-libc and runtime/wasi, compared with
 # Linux (run-conformance.sh). Ends with "N passed, N failed".
 set -u
@@ -32,6 +33,7 @@ wasm_test semantics -DSPINDLE_FS_FAULT_INJECTION -- "$here/unit/test_semantics.c
 wasm_test stress -- "$here/stress/stress.c"
 # through wasi-libc and runtime/wasi, in a 64 MiB memory that it fills up
 wasm_test fill_memory --max-memory=64M -- "$repo"/runtime/wasi/*.c "$here/wasm/fill_memory.c"
+wasm_test efault -- "$repo"/runtime/wasi/*.c "$here/wasm/efault.c"
 echo "== conformance (wasm vs Linux)"
 if "$here/run-conformance.sh"; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
 echo "$passed passed, $failed failed"
