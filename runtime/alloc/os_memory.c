@@ -25,9 +25,11 @@ bool os_memory_init(char **start, char **limit) {
  * the new pages do not follow ours: restart *top at them (the stranded tail is lost,
  * it is at most one growth step). */
 bool os_memory_grow(char **limit, char **top, size_t bytes) {
-    while ((uintptr_t)*top + bytes > (uintptr_t)*limit) {
-        if (bytes > SIZE_MAX - OS_PAGE)
+    for (;;) {
+        if (bytes > UINTPTR_MAX - OS_PAGE - (uintptr_t)*top) /* past the 4 GiB address space */
             return false;
+        if ((uintptr_t)*top + bytes <= (uintptr_t)*limit)
+            return true;
         uintptr_t from = (uintptr_t)*top > (uintptr_t)*limit ? (uintptr_t)*top : (uintptr_t)*limit;
         size_t pages = (align_up((uintptr_t)*top + bytes, OS_PAGE) - from) / OS_PAGE;
         if (!pages)
@@ -40,7 +42,6 @@ bool os_memory_grow(char **limit, char **top, size_t bytes) {
             *top = (char *)base;
         *limit = (char *)(base + pages * OS_PAGE);
     }
-    return true;
 }
 
 #else

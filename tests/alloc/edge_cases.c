@@ -59,6 +59,15 @@ int main(void) {
     errno = 0;
     check("aligned_alloc rejects alignment 3", !T_ALIGNED_ALLOC(3, 10) && errno == EINVAL);
     check("posix_memalign huge is ENOMEM", T_POSIX_MEMALIGN(&p, 64, SIZE_MAX - 100) == ENOMEM);
+    size_t quarter = (size_t)1 << (sizeof(size_t) * 8 - 2);
+    errno = 0;
+    void *h = T_ALIGNED_ALLOC(quarter, quarter);
+    check("huge aligned request: NULL with ENOMEM or an aligned block",
+          h ? aligned_to(h, quarter) : errno == ENOMEM);
+    T_FREE(h);
+    errno = 0;
+    h = T_ALIGNED_ALLOC(quarter, SIZE_MAX / 2);
+    check("aligned request past the address space is NULL with ENOMEM", !h && errno == ENOMEM);
 
     bool ok = true;
     for (size_t al = 1; al <= ((size_t)1 << 20); al <<= 1) {
