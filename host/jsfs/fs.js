@@ -279,12 +279,11 @@ export class JsFs {
     for (;;) {
       const w = this.walk(from, current, { parent: true, hops });
       if (typeof w === 'number') return w;
-      if (w.last !== LAST.NORM) return -E.ISDIR;
+      if (w.last !== LAST.NORM || w.trailing) return -E.ISDIR; // Linux: EISDIR, even if it exists
       const dir = w.dir;
       if (dir.dead) return -E.NOENT;
       const entry = dir.entries.get(w.name);
       if (!entry) {
-        if (w.trailing) return -E.ISDIR;
         const file = new Inode(this, TYPE.FILE, mode);
         file.nlink = 1;
         dirInsert(dir, w.name, file);
@@ -296,7 +295,7 @@ export class JsFs {
       if (flags & O.NOFOLLOW) return -E.LOOP;
       if (++hops.n > SYMLOOP_MAX) return -E.LOOP;
       from = dir;
-      current = entry.inode.target + (w.trailing ? '/' : '');
+      current = entry.inode.target;
     }
   }
 

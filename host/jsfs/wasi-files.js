@@ -139,7 +139,8 @@ export function fileCalls(fs, memory, stdio) {
   }
 
   const result = (rc) => (rc < 0 ? toWasi(rc) : W.SUCCESS);
-  const own = (fd) => fd >= FIRST_OWN_FD;
+  // fds are unsigned: a negative one is one of ours (so EBADF), never the host's stdio
+  const own = (fd) => (fd >>> 0) >= FIRST_OWN_FD;
 
   const calls = {
     fd_read: (fd, iovs, count, retptr) => (own(fd) ? transfer(fd, iovs, count, retptr, (l) => fs.readv(fd, l))
