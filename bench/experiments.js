@@ -6,7 +6,9 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 
 const wasm = (id, ccFlags, label = id) => ({ id, label, kind: 'wasm', ccFlags });
-const native = (id, libs = [], label = id) => ({ id, label, kind: 'native', libs });
+const native = (id, libs = [], label = id, env = {}) => ({ id, label, kind: 'native', libs, env });
+// Native file benchmarks run in a tmpfs directory: the fair "files in memory" reference.
+const tmpfs = existsSync('/dev/shm') ? '/dev/shm' : '/tmp';
 
 export function experiments({ root, quick }) {
   const mimallocNative = join(root, '.toolchain', 'mimalloc', 'libmimalloc-native.a');
@@ -40,5 +42,22 @@ export function experiments({ root, quick }) {
       variants: mallocVariants, baseline: 'dlmalloc', minThreads: 2,
     },
   ];
+  // File system: each program's measured part on the C main thread or on one pthread (the
+  // x axis is where it runs, not a thread count), Spindle's FS against the JS FS baseline.
+  const fsVariants = [
+    wasm('spindle-fs', ['--fs=spindle'], 'Spindle FS'),
+    wasm('js-fs', ['--fs=js'], 'JS FS (main-thread proxy)'),
+    native('native-tmpfs', [], 'native, tmpfs', { TMPDIR: tmpfs }),
+  ];
+  const fsExperiment = (id, title, source, points) => ({
+    id, title, chart: 'bars', source, points, args: (where) => (where === 'main' || where === 'thread' ? [where] : []),
+    variants: fsVariants, baseline: 'js-fs',
+  });
+  list.push(
+    fsExperiment('fs-stdio-files', 'File workload: 100 files x 1000 fwrite/fread, then unlink', 'bench/fs/stdio_files.c', ['main', 'thread']),
+    fsExperiment('fs-metadata', 'Small-file metadata: create, stat, rename, readdir, unlink', 'bench/fs/metadata.c', ['main', 'thread']),
+    fsExperiment('fs-two-writers', '2 threads writing 2 different files', 'bench/fs/two_writers.c', ['2 threads']),
+    fsExperiment('fs-two-readers', '2 threads reading one file', 'bench/fs/two_readers.c', ['2 threads']),
+  );
   return list.filter((e) => existsSync(join(root, e.source)));
 }

@@ -38,9 +38,9 @@ export function parseBenchArgs(argv) {
   return opts;
 }
 
-function collect(cmd, args, { timeoutMs = 10 * 60 * 1000 } = {}) {
+function collect(cmd, args, { timeoutMs = 10 * 60 * 1000, env } = {}) {
   return new Promise((resolve) => {
-    const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'], env: env ? { ...process.env, ...env } : process.env });
     const out = []; const err = [];
     child.stdout.on('data', (c) => out.push(c));
     child.stderr.on('data', (c) => err.push(c));
@@ -55,7 +55,9 @@ function collect(cmd, args, { timeoutMs = 10 * 60 * 1000 } = {}) {
 function parseResult(stdout) {
   const line = stdout.split('\n').find((l) => l.startsWith('RESULT '));
   if (!line) throw new Error(`no RESULT line in output:\n${stdout.slice(-500)}`);
-  return JSON.parse(line.slice('RESULT '.length));
+  const result = JSON.parse(line.slice('RESULT '.length));
+  if (result.ms === undefined && typeof result.seconds === 'number') result.ms = result.seconds * 1000;
+  return result;
 }
 
 async function build(experiment, variant, dir) {
@@ -107,8 +109,9 @@ export async function bench(argv) {
   for (const e of list) {
     const dir = join(buildDir, e.id);
     mkdirSync(dir, { recursive: true });
-    const threads = opts.threads.filter((t) => t >= (e.minThreads ?? 1));
-    const entry = { id: e.id, title: e.title, chart: e.chart, baseline: e.baseline, source: e.source, cores: m.cores, threads, series: [] };
+    const threads = e.points ?? opts.threads.filter((t) => t >= (e.minThreads ?? 1));
+    const entry = { id: e.id, title: e.title, chart: e.chart, baseline: e.baseline, source: e.source, cores: m.cores,
+      threads, pointLabel: e.points ? 'where' : 'threads', series: [] };
     results.experiments.push(entry);
     for (const v of e.variants) {
       progress(`building ${e.id} / ${v.id}`);
@@ -120,7 +123,7 @@ export async function bench(argv) {
         if (error) continue;
         for (const t of threads) {
           series.runs[t] = [];
-          jobs.push({ e, entry, series, host, binary, t, args: e.args(t).map(String) });
+          jobs.push({ e, entry, series, host, binary, t, args: e.args(t).map(String), env: v.env });
         }
       }
     }
@@ -133,7 +136,8 @@ export async function bench(argv) {
     for (let run = 1; run <= opts.runs; run++) {
       for (const job of jobs) {
         if (job.series.error) { done++; continue; }
-        progress(`[${++done}/${total}] ${job.entry.id}: ${job.series.label}, ${job.t} thread(s), run ${run}/${opts.runs}`);
+        const point = typeof job.t === 'number' ? `${job.t} thread(s)` : job.t;
+        progress(`[${++done}/${total}] ${job.entry.id}: ${job.series.label}, ${point}, run ${run}/${opts.runs}`);
         try {
           job.series.runs[job.t].push(await runOnce(job, session));
         } catch (err) {
@@ -165,7 +169,7 @@ export async function bench(argv) {
 
 async function runOnce(job, session) {
   if (job.host === 'native') {
-    const r = await collect(job.binary, job.args);
+    const r = await collect(job.binary, job.args, { env: job.env });
     if (r.code !== 0) throw new Error(`exit ${r.code}: ${r.stderr}`);
     return parseResult(r.stdout);
   }

@@ -42,8 +42,8 @@ const cell = {
   vs: (r) => (r.vsBaseline ? `${r.vsBaseline.toFixed(2)}x` : ''),
   peak: (r) => (r.peakMiB != null ? `${r.peakMiB.toFixed(1)}` : ''),
 };
-const columns = [['series', (r) => r.series.label], ['threads', (r) => String(r.threads)], ['median', cell.ms],
-  ['min-max', cell.range], ['speed-up vs 1 thread', cell.speedup], ['speed vs baseline', cell.vs], ['peak MiB', cell.peak]];
+const columns = [['series', (r) => r.series.label], ['threads/where', (r) => String(r.threads)], ['median', cell.ms],
+  ['min-max', cell.range], ['speed-up vs 1 thread (or main)', cell.speedup], ['speed vs baseline', cell.vs], ['peak MiB', cell.peak]];
 
 export function tableText(results) {
   const lines = [];
@@ -90,7 +90,7 @@ export function charts(e) {
     }));
   }
   if (e.chart === 'bars') {
-    const groups = e.series.map((s) => ({ label: s.label, bars: e.threads.map((t) => ({ label: `${t} thread(s)`, value: medianOf(s, t, 'ms') })) }));
+    const groups = e.series.map((s) => ({ label: s.label, bars: e.threads.map((t) => ({ label: typeof t === 'number' ? `${t} thread(s)` : String(t), value: medianOf(s, t, 'ms') })) }));
     return [{ name: `${e.id}.svg`, title: e.title, svg: barChart({ title: e.title, yLabel: 'ms (lower is better)', groups, log: true }) }];
   }
   return [];
