@@ -31,15 +31,25 @@ static inline void die(const char *what)
     exit(1);
 }
 
-/* A fresh directory under $TMPDIR (or /tmp) for this run, made the cwd. */
+static char bench_dir[512];
+
+/* Removes the (by then empty) bench directory at exit. */
+static void leave_bench_dir(void)
+{
+    if (chdir("/") == 0)
+        rmdir(bench_dir);
+}
+
+/* A fresh directory under $TMPDIR (or /tmp) for this run, made the cwd; removed at exit. */
 static inline void enter_bench_dir(const char *bench)
 {
     const char *base = getenv("TMPDIR");
     if (base == NULL || *base == '\0')
         base = "/tmp";
-    char path[512];
+    char *path = bench_dir;
+    const size_t size = sizeof bench_dir;
     for (int i = 0;; i++) {
-        snprintf(path, sizeof path, "%s/spindle-bench-%s-%d", base, bench, i);
+        snprintf(path, size, "%s/spindle-bench-%s-%d", base, bench, i);
         if (mkdir(path, 0755) == 0)
             break;
         if (errno != EEXIST || i > 10000)
@@ -47,6 +57,7 @@ static inline void enter_bench_dir(const char *bench)
     }
     if (chdir(path) != 0)
         die("chdir bench dir");
+    atexit(leave_bench_dir);
 }
 
 struct body_call {
