@@ -9,7 +9,7 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
 OUT="$ROOT/build/alloc-bench/native"
 B="$ROOT/bench/alloc"
-THREADS=("${@:-1 2}")
+THREADS=("$@")
 [[ $# -eq 0 ]] && THREADS=(1 2)
 REPEAT="${REPEAT:-3}"
 REF_TOTAL="${REF_TOTAL:-20000000}"
