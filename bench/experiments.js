@@ -50,14 +50,14 @@ export function experiments({ root, quick }) {
     native('native-tmpfs', [], 'native, tmpfs', { TMPDIR: tmpfs }),
   ];
   const fsExperiment = (id, title, source, points) => ({
-    id, title, chart: 'bars', source, points, args: (where) => (where === 'main' || where === 'thread' ? [where] : []),
-    variants: fsVariants, baseline: 'js-fs',
+    id, title, chart: 'bars', source, points, args: (point) => [point], variants: fsVariants, baseline: 'js-fs',
   });
   list.push(
     fsExperiment('fs-stdio-files', 'File workload: 100 files x 1000 fwrite/fread, then unlink', 'bench/fs/stdio_files.c', ['main', 'thread']),
     fsExperiment('fs-metadata', 'Small-file metadata: create, stat, rename, readdir, unlink', 'bench/fs/metadata.c', ['main', 'thread']),
-    fsExperiment('fs-two-writers', '2 threads writing 2 different files', 'bench/fs/two_writers.c', ['2 threads']),
-    fsExperiment('fs-two-readers', '2 threads reading one file', 'bench/fs/two_readers.c', ['2 threads']),
+    fsExperiment('fs-call-cost', 'One cheap file call (lseek) x 100,000: the per-call cost', 'bench/fs/call_cost.c', ['main', 'thread']),
+    fsExperiment('fs-two-writers', 'Threads writing different files (100 files split over 1 or 2 threads)', 'bench/fs/two_writers.c', [1, 2]),
+    fsExperiment('fs-two-readers', 'Threads reading one file (8 passes split over 1 or 2 threads)', 'bench/fs/two_readers.c', [1, 2]),
   );
   return list.filter((e) => existsSync(join(root, e.source)));
 }

@@ -15,8 +15,8 @@ const choices = {
   fs: ['none', 'spindle', 'js'],
 };
 const defaults = {
-  malloc: 'dlmalloc',
-  fs: 'none',
+  malloc: 'spindle',
+  fs: 'spindle',
   maxMemory: 1 << 30,
   stackSize: 1 << 20,
   threadStackSize: 256 << 10,
