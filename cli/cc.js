@@ -15,7 +15,7 @@ const choices = {
   fs: ['none', 'spindle', 'js'],
 };
 const defaults = {
-  malloc: 'spindle',
+  malloc: 'dlmalloc',
   fs: 'spindle',
   maxMemory: 1 << 30,
   stackSize: 1 << 20,

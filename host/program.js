@@ -18,6 +18,13 @@ async function tuneNodeWasm() {
   tieringTuned = true;
 }
 
+// The wasm frames of a trap's stack (function names come from the module's name section), so a
+// trap says where it happened.
+function trapStack(stack) {
+  const frames = String(stack ?? '').split('\n').filter((l) => l.includes('wasm-function') || l.includes('.wasm'));
+  return frames.length ? `\n${frames.slice(0, 12).map((l) => `    ${l.trim()}`).join('\n')}` : '';
+}
+
 /** Compiles wasm bytes (or fetches a URL) into { module, memoryLimits }. */
 export async function compile(source) {
   await tuneNodeWasm();
@@ -104,7 +111,7 @@ export async function runProgram(compiled, options = {}) {
         case 'start-worker': growPool(); spawnWorker(msg.slot); break;
         case 'stdio': writeStdio(msg.fd, msg.bytes); break;
         case 'fate': end(); break;
-        case 'trap': end(`thread ${msg.tid === 0 ? 'main' : msg.tid}: ${msg.message}`); break;
+        case 'trap': end(`thread ${msg.tid === 0 ? 'main' : msg.tid}: ${msg.message}${trapStack(msg.stack)}`); break;
         case 'failed': end(msg.message); break;
         default: break;
       }

@@ -1,7 +1,8 @@
-// The JS FS baseline (`spindle cc --fs=js`, docs/JSFS.md): the filesystem conformance programs
-// (tests/fs/conformance) and the programs in tests/jsfs, built with --fs=js and run in Node and
-// in headless Chromium; stdout and exit code must equal the native Linux build run in a fresh
-// directory (or what the program's entry below expects when there is no native counterpart).
+// Both file systems, Spindle's (`--fs=spindle`, docs/FILESYSTEM.md) and the JS FS baseline
+// (`--fs=js`, docs/JSFS.md): the conformance programs (tests/fs/conformance) and the threaded
+// programs in tests/jsfs, run in Node and in headless Chromium; stdout and exit code must equal
+// the native Linux build run in a fresh directory (or what the program's entry below expects
+// when there is no native counterpart).
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
@@ -11,7 +12,8 @@ import { exec, inParallel } from './lib/exec.js';
 
 const root = join(import.meta.dirname, '..');
 const spindle = join(root, 'bin', 'spindle');
-const out = join(root, 'build', 'tests', 'jsfs');
+const out = join(root, 'build', 'tests', 'fs-programs');
+const filesystems = ['spindle', 'js'];
 const skipBrowser = process.env.SPINDLE_TEST_BROWSER === '0';
 const only = process.env.SPINDLE_TEST_ONLY ? new RegExp(process.env.SPINDLE_TEST_ONLY) : null;
 
@@ -36,9 +38,13 @@ const built = new Map();
 let scratch;
 
 async function build(p) {
-  const wasm = join(out, `${p.name}.wasm`);
-  const cc = await exec(spindle, ['cc', '--fs=js', '-O1', p.src, '-o', wasm]);
-  const result = { wasm, buildError: cc.code === 0 ? null : cc.stderr };
+  const result = { wasm: {}, buildError: {} };
+  for (const fs of filesystems) {
+    const wasm = join(out, `${p.name}.${fs}.wasm`);
+    const cc = await exec(spindle, ['cc', `--fs=${fs}`, '-O1', p.src, '-o', wasm]);
+    result.wasm[fs] = wasm;
+    result.buildError[fs] = cc.code === 0 ? null : cc.stderr;
+  }
   if (p.spec.native) {
     const exe = join(out, `${p.name}.native`);
     const nat = await exec('clang-22', ['-std=gnu11', '-O1', '-pthread', p.src, '-o', exe]);
@@ -50,7 +56,7 @@ async function build(p) {
   built.set(p.name, result);
 }
 
-describe('JS FS (--fs=js) programs', { concurrency: Math.max(2, availableParallelism()) }, () => {
+describe('file-system programs (--fs=spindle and --fs=js)', { concurrency: Math.max(2, availableParallelism()) }, () => {
   before(async () => {
     mkdirSync(out, { recursive: true });
     scratch = mkdtempSync(join(tmpdir(), 'spindle-jsfs-native-'));
@@ -60,20 +66,23 @@ describe('JS FS (--fs=js) programs', { concurrency: Math.max(2, availableParalle
 
   it('a --fs=js module imports the host-thread wait hook and no Spindle FS', async () => {
     const b = built.get(programs[0].name);
-    assert.equal(b.buildError, null, b.buildError);
-    const dump = await exec('wasm-objdump', ['-x', '-j', 'import', b.wasm]);
+    assert.equal(b.buildError.js, null, b.buildError.js);
+    const dump = await exec('wasm-objdump', ['-x', '-j', 'import', b.wasm.js]);
     assert.match(dump.stdout, /spindle\.jsfs_host_thread_wait/);
     assert.match(dump.stdout, /wasi_snapshot_preview1\.path_open/); // files come from the host
-    const names = await exec('wasm-objdump', ['-x', '-j', 'name', b.wasm]);
+    const names = await exec('wasm-objdump', ['-x', '-j', 'name', b.wasm.js]);
     assert.doesNotMatch(names.stdout, /spindle_fs_openat/);
+    // and a --fs=spindle module keeps its files inside: no path calls reach the host
+    const own = await exec('wasm-objdump', ['-x', '-j', 'import', b.wasm.spindle]);
+    assert.doesNotMatch(own.stdout, /path_open/);
   });
 
   for (const p of programs) {
-    for (const mode of ['node', 'browser']) {
-      it(`${mode}: ${p.name}`, { skip: mode === 'browser' && skipBrowser }, async () => {
+    for (const [fs, mode] of filesystems.flatMap((f) => [[f, 'node'], [f, 'browser']])) {
+      it(`--fs=${fs}, ${mode}: ${p.name}`, { skip: mode === 'browser' && skipBrowser }, async () => {
         const b = built.get(p.name);
-        assert.equal(b.buildError, null, `spindle cc --fs=js failed:\n${b.buildError}`);
-        const got = await exec(spindle, ['run', ...(mode === 'browser' ? ['--browser'] : []), b.wasm]);
+        assert.equal(b.buildError[fs], null, `spindle cc --fs=${fs} failed:\n${b.buildError[fs]}`);
+        const got = await exec(spindle, ['run', ...(mode === 'browser' ? ['--browser'] : []), b.wasm[fs]]);
         const context = `\n--- stdout ---\n${got.stdout.slice(0, 3000)}\n--- stderr ---\n${got.stderr.slice(0, 2000)}`;
         if (b.native) {
           assert.equal(b.native.code, p.spec.exit, `the native build exits as expected:\n${b.native.stdout}`);
