@@ -13,7 +13,7 @@ const env = { ...process.env, FUZZ_SECONDS: process.env.FUZZ_SECONDS ?? (long ? 
 
 const suites = [
   ['allocator, native (ASan/UBSan, TSan, fuzz)', 'tests/alloc/run-native.sh', long ? ['--long'] : []],
-  ['allocator, wasm (1, 2, 4, 16 threads; OOM; dlmalloc not linked)', 'tests/alloc/run-wasm.sh', []],
+  ["allocator, wasm in Node and Chromium (1, 2, 4, 16 threads; OOM; dlmalloc not linked)", 'tests/alloc/run-wasm.sh', []],
   ['filesystem, native (unit, TSan/ASan stress, fuzz, conformance)', 'tests/fs/run-native.sh', []],
   ['filesystem, wasm (unit, stress, ENOSPC, conformance vs Linux)', 'tests/fs/run-wasm.sh', []],
 ];

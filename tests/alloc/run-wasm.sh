@@ -36,12 +36,19 @@ step "dlmalloc is not linked" bash -c "grep -q 'libspindle-alloc.a(malloc_api.o)
     ! grep -q dlmalloc '$OUT/stress.map'"
 step "build edge_cases.wasm" "$SPINDLE" cc --malloc=spindle -O2 -I"$ROOT/runtime/include" -I"$T" \
     "$T/edge_cases.c" -o "$OUT/edge_cases.wasm"
-step "edge cases" "$SPINDLE" run "$OUT/edge_cases.wasm"
+# Each program runs in Node and in headless Chromium (SPINDLE_TEST_BROWSER=0: Node only).
+HOSTS=(node)
+[[ "${SPINDLE_TEST_BROWSER:-1}" != 0 ]] && HOSTS+=(browser)
 step "build oom.wasm (--max-memory=32MiB)" "$SPINDLE" cc --malloc=spindle --max-memory=32MiB -O2 -I"$T" \
     "$T/oom.c" -o "$OUT/oom.wasm"
-step "out of memory: NULL + ENOMEM, then reuse" "$SPINDLE" run "$OUT/oom.wasm"
-for t in "${THREADS[@]}"; do
-    step "stress $t threads" "$SPINDLE" run "$OUT/stress.wasm" "$t" 4000 "$t"
+for host in "${HOSTS[@]}"; do
+    flags=()
+    [[ $host == browser ]] && flags=(--browser)
+    step "edge cases ($host)" "$SPINDLE" run "${flags[@]}" "$OUT/edge_cases.wasm"
+    step "out of memory: NULL + ENOMEM, then reuse ($host)" "$SPINDLE" run "${flags[@]}" "$OUT/oom.wasm"
+    for t in "${THREADS[@]}"; do
+        step "stress $t threads ($host)" "$SPINDLE" run "${flags[@]}" "$OUT/stress.wasm" "$t" 4000 "$t"
+    done
 done
 
 echo "$passed passed, $failed failed"
