@@ -1,11 +1,98 @@
 /* WASI preview1 path_* calls on Spindle's filesystem. wasi-libc keeps the
  * working directory itself and passes paths relative to a preopened
  * directory fd (here "/" as fd 3). */
+#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "wasi_support.h"
 
 #define DEFINE(name) int32_t __imported_wasi_snapshot_preview1_##name
+
+/* ---- libc's side: a relative path joined with the working directory ----
+ * wasi-libc's own __wasilibc_find_relpath_alloc (chdir.c) joins the cwd and
+ * the path in one process-wide static buffer and uses it after dropping its
+ * cwd lock: two threads resolving relative paths at once get each other's
+ * path (a thread opens or unlinks the other's file), and when one grows the
+ * buffer with realloc the other writes its path into freed memory, which
+ * corrupts whatever the allocator hands out there next (stdio FILEs: traps in
+ * call_indirect). Fixed upstream after the libc we build with (wasi-libc
+ * PR #781). This definition replaces it (libc's is weak): each call joins
+ * into its own buffer (on its stack, or from malloc for long paths), and the
+ * cwd is read under libc's lock.
+ * It lives in this file, not its own, because libc refers to it only weakly,
+ * and a weak reference pulls no member out of an archive: every program that
+ * resolves paths links this file for its path_* calls. */
+extern char *__wasilibc_cwd;
+void __wasilibc_cwd_lock(void);
+void __wasilibc_cwd_unlock(void);
+int __wasilibc_find_abspath(const char *abspath, const char **abs_prefix, const char **relative);
+int __wasilibc_find_relpath_alloc(const char *path, const char **abs_prefix, char **relative_buf,
+                                  size_t *relative_buf_len, int can_realloc);
+
+/* cwd + "/" + path (as wasi-libc: "", "." and "./" name the cwd, a leading
+ * "./" is dropped, nothing else is normalized), in `stack` if it fits, else
+ * in memory from malloc: a path too long for the filesystem must still reach
+ * it, which answers ENAMETOOLONG (libc turns a failure here into ENOENT).
+ * NULL if out of memory. */
+static char *join_with_cwd(const char *path, char *stack, size_t stack_size)
+{
+    if (strcmp(path, ".") == 0)
+        path = "";
+    else if (path[0] == '.' && path[1] == '/')
+        path += 2;
+    size_t path_len = strlen(path);
+    __wasilibc_cwd_lock();
+    const char *cwd = __wasilibc_cwd;
+    size_t cwd_len = strlen(cwd);
+    size_t slash = path_len > 0 && (cwd_len == 0 || cwd[cwd_len - 1] != '/');
+    size_t need = cwd_len + slash + path_len + 1;
+    char *out = need <= stack_size ? stack : malloc(need);
+    if (out != NULL) {
+        memcpy(out, cwd, cwd_len);
+        if (slash)
+            out[cwd_len] = '/';
+        memcpy(out + cwd_len + slash, path, path_len + 1);
+    }
+    __wasilibc_cwd_unlock();
+    return out;
+}
+
+int __wasilibc_find_relpath_alloc(const char *path, const char **abs_prefix, char **relative_buf,
+                                  size_t *relative_buf_len, int can_realloc)
+{
+    char stack[512];
+    const char *abspath = path;
+    char *joined = NULL;
+    if (path[0] != '/') {
+        joined = join_with_cwd(path, stack, sizeof stack);
+        if (joined == NULL) {
+            errno = ENOMEM;
+            return -1;
+        }
+        abspath = joined;
+    }
+    const char *relative; /* points into abspath; abs_prefix into libc's preopen table */
+    int fd = __wasilibc_find_abspath(abspath, abs_prefix, &relative);
+    if (fd != -1) {
+        size_t need = strlen(relative) + 1;
+        if (*relative_buf_len < need) {
+            char *grown = can_realloc ? realloc(*relative_buf, need) : NULL;
+            if (grown == NULL) {
+                errno = can_realloc ? ENOMEM : ERANGE;
+                fd = -1;
+            } else {
+                *relative_buf = grown;
+                *relative_buf_len = need;
+            }
+        }
+        if (fd != -1)
+            memcpy(*relative_buf, relative, need);
+    }
+    if (joined != stack)
+        free(joined);
+    return fd;
+}
 
 DEFINE(path_open)(int32_t dirfd, int32_t lookupflags, int32_t path, int32_t path_len, int32_t oflags,
                   int64_t rights_base, int64_t rights_inheriting, int32_t fdflags, int32_t retptr)

@@ -3,7 +3,7 @@
 # toolchain from scripts/setup.sh): the semantic unit tests and the 8-thread
 # stress test compiled against the core directly (real wasm threads on shared
 # memory), filling linear memory until ENOSPC and EFAULT for buffers outside
-# it (tests/fs/wasm), then the
+# it, threads using relative paths after chdir (tests/fs/wasm), then the
 # conformance programs through wasi-libc and runtime/wasi, compared with
 # Linux (run-conformance.sh). Ends with "N passed, N failed".
 set -u
@@ -29,11 +29,25 @@ wasm_test() { # wasm_test NAME FLAGS... -- SOURCES...
   fi
 }
 
+# linked as users get it: runtime/wasi and runtime/fs from spindle cc's component archives
+wasm_program() { # wasm_program NAME SOURCE
+  local name="$1" src="$2"
+  echo "== $name (wasm)"
+  if "$spindle" cc -O2 "$src" -o "$work/$name.wasm" &&
+     timeout 300 "$spindle" run "$work/$name.wasm" > "$work/$name.log" 2>&1; then
+    tail -n 2 "$work/$name.log"; echo "ok   $name"; passed=$((passed + 1))
+  else
+    tail -n 30 "$work/$name.log" 2>/dev/null; echo "FAIL $name"; failed=$((failed + 1))
+  fi
+}
+
 wasm_test semantics -DSPINDLE_FS_FAULT_INJECTION -- "$here/unit/test_semantics.c"
 wasm_test stress -- "$here/stress/stress.c"
 # through wasi-libc and runtime/wasi, in a 64 MiB memory that it fills up
 wasm_test fill_memory --max-memory=64M -- "$repo"/runtime/wasi/*.c "$here/wasm/fill_memory.c"
 wasm_test efault -- "$repo"/runtime/wasi/*.c "$here/wasm/efault.c"
+# threads resolving relative paths after chdir each reach their own file
+wasm_program cwd_threads "$here/wasm/cwd_threads.c"
 echo "== conformance (wasm vs Linux)"
 if "$here/run-conformance.sh"; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
 echo "$passed passed, $failed failed"
