@@ -46,7 +46,7 @@ export function experiments({ root, quick }) {
   // x axis is where it runs, not a thread count), Spindle's FS against the JS FS baseline.
   const fsVariants = [
     wasm('spindle-fs', ['--fs=spindle'], 'Spindle FS'),
-    wasm('js-fs', ['--fs=js'], 'JS FS (main-thread proxy)'),
+    wasm('js-fs', ['--fs=js'], 'JS FS'), // files in JS on the host's main thread, other threads proxied
     native('native-tmpfs', [], 'native, tmpfs', { TMPDIR: tmpfs }),
   ];
   const fsExperiment = (id, title, source, points) => ({

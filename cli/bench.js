@@ -3,7 +3,7 @@
 // noise spreads over all of them, and writes one results folder: table.txt, results.json (every
 // run's raw numbers and the machine), SVG charts and a self-contained report.html.
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, hostname, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { experiments as defineExperiments } from '../bench/experiments.js';
@@ -12,11 +12,12 @@ import { BrowserSession } from './browser-session.js';
 import { clang, root } from './toolchain.js';
 
 const usage = `usage: spindle bench [--node] [--browser] [--threads=1,2,4] [--runs=N] [--quick]
-                     [--only=regex] [--out=DIR] [--open]`;
+                     [--only=regex] [--out=DIR] [--open]
+       spindle bench --from=results.json --out=DIR   (render an earlier run again)`;
 
 export function parseBenchArgs(argv) {
   const cores = availableParallelism();
-  const opts = { node: false, browser: false, threads: [1, 2, 2 * cores], runs: 5, quick: false, only: null, out: null, open: false };
+  const opts = { node: false, browser: false, threads: [1, 2, 2 * cores], runs: 5, quick: false, only: null, out: null, open: false, from: null };
   for (const arg of argv) {
     const [flag, value] = arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, null];
     if (flag === '--node') opts.node = true;
@@ -31,6 +32,7 @@ export function parseBenchArgs(argv) {
       if (!Number.isInteger(opts.runs) || opts.runs < 1) throw new Error(`--runs=${value}: expected a positive integer`);
     } else if (flag === '--only') opts.only = new RegExp(value);
     else if (flag === '--out') opts.out = value;
+    else if (flag === '--from') opts.from = value;
     else throw new Error(`unknown option ${arg}\n${usage}`);
   }
   if (!opts.node && !opts.browser) opts.node = true;
@@ -92,8 +94,25 @@ function progress(text) {
   else process.stderr.write(`${text}\n`);
 }
 
+/** Writes table.txt, results.json, the SVG charts and report.html of `results` into `outDir`. */
+function writeOutputs(results, outDir) {
+  mkdirSync(outDir, { recursive: true });
+  const table = tableText(results);
+  writeFileSync(join(outDir, 'table.txt'), `${table}\n`);
+  writeFileSync(join(outDir, 'results.json'), `${JSON.stringify(results, null, 1)}\n`);
+  for (const e of results.experiments) for (const c of charts(e)) writeFileSync(join(outDir, c.name), c.svg);
+  writeFileSync(join(outDir, 'report.html'), html(results));
+  return table;
+}
+
 export async function bench(argv) {
   const opts = parseBenchArgs(argv);
+  if (opts.from) {
+    if (!opts.out) throw new Error('--from needs --out=DIR');
+    writeOutputs(JSON.parse(readFileSync(opts.from, 'utf8')), opts.out);
+    process.stdout.write(`report: ${join(opts.out, 'report.html')}\n`);
+    return 0;
+  }
   const started = new Date();
   const m = machine();
   const hosts = [...(opts.node ? ['node'] : []), ...(opts.browser ? ['browser'] : [])];
@@ -152,11 +171,7 @@ export async function bench(argv) {
   m.loadAfter = loadavg();
   results.finished = new Date().toISOString();
 
-  const table = tableText(results);
-  writeFileSync(join(outDir, 'table.txt'), `${table}\n`);
-  writeFileSync(join(outDir, 'results.json'), `${JSON.stringify(results, null, 1)}\n`);
-  for (const e of results.experiments) for (const c of charts(e)) writeFileSync(join(outDir, c.name), c.svg);
-  writeFileSync(join(outDir, 'report.html'), html(results));
+  const table = writeOutputs(results, outDir);
   process.stdout.write(`${table}\n\n`);
   for (const e of results.experiments) {
     for (const s of e.series) if (s.error) process.stdout.write(`note: ${e.id} / ${s.label} failed: ${s.error}\n`);

@@ -87,7 +87,12 @@ export function barChart({ title, yLabel, groups, log = false }) {
   const barW = Math.min(40, (groupW - 20) / barLabels.length);
   groups.forEach((g, gi) => {
     const gx = M.left + gi * groupW + (groupW - barW * barLabels.length) / 2;
-    parts.push(`<text x="${(M.left + gi * groupW + groupW / 2).toFixed(1)}" y="${H - M.bottom + 18}" text-anchor="middle">${esc(g.label)}</text>`);
+    // Two short lines ("Spindle FS" / "(node)") so neighbouring labels do not overlap.
+    const cx = (M.left + gi * groupW + groupW / 2).toFixed(1);
+    const [name, ...rest] = g.label.split(' (');
+    const lines = rest.length ? [name, `(${rest.join(' (')}`] : [name];
+    parts.push(`<text x="${cx}" y="${H - M.bottom + 16}" text-anchor="middle" font-size="11">${lines
+      .map((l, i) => `<tspan x="${cx}" dy="${i ? 13 : 0}">${esc(l)}</tspan>`).join('')}</text>`);
     for (const b of g.bars) {
       const i = barLabels.indexOf(b.label);
       if (!(b.value > 0)) continue;
