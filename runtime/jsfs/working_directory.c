@@ -1,0 +1,157 @@
+/* The working directory (chdir, and relative paths after it) for `spindle cc --fs=js`, safe
+ * with threads.
+ *
+ * wasi-libc keeps the working directory itself and hands the host paths relative to a
+ * preopened directory. To resolve a relative path its chdir.c joins the cwd and the path in
+ * ONE process-wide static buffer and uses that buffer after dropping its cwd lock. Two threads
+ * resolving relative paths at once therefore read each other's path (a thread opens or unlinks
+ * the other's file), and when one grows the buffer with realloc while another still writes
+ * into the old one, the second writes its path into freed memory: the allocator hands that
+ * memory out again (a stdio FILE, say) and the path bytes overwrite it. Seen as "null function
+ * or function signature mismatch" in fgets/__uflow (a FILE's read pointer overwritten), mostly
+ * with thread-caching allocators, whose freed block goes straight to the next allocation of
+ * the same size.
+ *
+ * This file replaces libc's chdir.c as a whole: chdir and __wasilibc_find_relpath_alloc (the
+ * resolver libc's open, stat, unlink... call). The join happens in a buffer on the caller's
+ * stack and the cwd is read and swapped under libc's cwd lock, so nothing is shared between
+ * threads; the results are libc's (same joining, same new cwd strings).
+ *
+ * Why chdir is here too: libc refers to the resolver only weakly and defines it weakly, and a
+ * weak reference pulls nothing out of an archive, while wasm-ld handles `-u` only after the
+ * archives (libc's chdir.o would already have defined it). A program that uses a working
+ * directory calls chdir; that reference pulls this file (runtime/jsfs comes before libc on the
+ * link line), so libc's chdir.o, and its resolver, are never linked. A program that never calls
+ * chdir has the cwd "/" and libc resolves paths without any shared buffer.
+ * runtime/wasi has its own resolver for --fs=spindle (the two are never linked together). */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+extern char *__wasilibc_cwd;
+void __wasilibc_cwd_lock(void);
+void __wasilibc_cwd_unlock(void);
+int __wasilibc_find_abspath(const char *abspath, const char **abs_prefix, const char **relative);
+int __wasilibc_find_relpath_alloc(const char *path, const char **abs_prefix, char **relative_buf,
+                                  size_t *relative_buf_len, int can_realloc);
+
+/* The host refuses paths of 4096 bytes or more (Linux's PATH_MAX, host/jsfs/wasi-files.js),
+ * so a longer join could not be opened anyway: "/" + such a path + NUL is the most worth
+ * building. */
+#define JOINED_MAX (4096 + 2)
+
+/* Whether __wasilibc_cwd was allocated by chdir (it starts as a string literal). Guarded by
+ * the cwd lock. */
+static int cwd_allocated;
+
+/* Writes cwd + "/" + path into out, as libc joins them: a leading "./" is dropped, the "/" is
+ * left out when the cwd ends with one, nothing is normalised (the filesystem walks "." and
+ * ".." itself). Returns 0 or ENAMETOOLONG. */
+static int join_with_cwd(const char *path, char *out, size_t size)
+{
+    if (path[0] == '.' && path[1] == '/')
+        path += 2;
+    size_t path_len = strlen(path);
+    int rc = 0;
+    __wasilibc_cwd_lock(); /* chdir swaps and frees the cwd string under this lock */
+    const char *cwd = __wasilibc_cwd;
+    size_t cwd_len = strlen(cwd);
+    int slash = cwd_len == 0 || cwd[cwd_len - 1] != '/';
+    if (cwd_len + (size_t)slash + path_len + 1 > size) {
+        rc = ENAMETOOLONG;
+    } else {
+        memcpy(out, cwd, cwd_len);
+        if (slash)
+            out[cwd_len] = '/';
+        memcpy(out + cwd_len + slash, path, path_len + 1);
+    }
+    __wasilibc_cwd_unlock();
+    return rc;
+}
+
+int __wasilibc_find_relpath_alloc(const char *path, const char **abs_prefix, char **relative_buf,
+                                  size_t *relative_buf_len, int can_realloc)
+{
+    char joined[JOINED_MAX];
+    const char *abspath = path;
+    if (path[0] != '/') {
+        int err = join_with_cwd(path, joined, sizeof joined);
+        if (err != 0) {
+            errno = err;
+            return -1;
+        }
+        abspath = joined;
+    }
+    const char *relative; /* points into abspath; abs_prefix into libc's preopen table */
+    int fd = __wasilibc_find_abspath(abspath, abs_prefix, &relative);
+    if (fd == -1)
+        return -1; /* errno set: no preopened directory holds the path */
+    size_t need = strlen(relative) + 1;
+    if (*relative_buf_len < need) {
+        if (!can_realloc) {
+            errno = ERANGE;
+            return -1;
+        }
+        char *grown = realloc(*relative_buf, need);
+        if (grown == NULL) {
+            errno = ENOMEM;
+            return -1;
+        }
+        *relative_buf = grown;
+        *relative_buf_len = need;
+    }
+    memcpy(*relative_buf, relative, need);
+    return fd;
+}
+
+int chdir(const char *path)
+{
+    char relative_space[JOINED_MAX];
+    char *relative = relative_space;
+    size_t relative_len = sizeof relative_space;
+    const char *prefix; /* the preopened directory's name, without its leading "/" */
+    int dirfd = __wasilibc_find_relpath_alloc(path, &prefix, &relative, &relative_len, 0);
+    if (dirfd == -1)
+        return -1;
+    struct stat st;
+    if (fstatat(dirfd, relative, &st, 0) == -1)
+        return -1;
+    if (!S_ISDIR(st.st_mode)) {
+        errno = ENOTDIR;
+        return -1;
+    }
+    /* The new cwd: "/" + prefix + "/" + relative, without a "/" next to an empty prefix and
+     * without the relative part when it is "." (the preopened directory itself). */
+    size_t prefix_len = strlen(prefix);
+    int with_relative = strcmp(relative, ".") != 0;
+    int middle_slash = with_relative && prefix_len > 0;
+    size_t relative_bytes = with_relative ? strlen(relative) : 0;
+    char *cwd = malloc(1 + prefix_len + (size_t)middle_slash + relative_bytes + 1);
+    if (cwd == NULL) {
+        errno = ENOMEM;
+        return -1;
+    }
+    char *at = cwd;
+    *at++ = '/';
+    memcpy(at, prefix, prefix_len);
+    at += prefix_len;
+    if (middle_slash)
+        *at++ = '/';
+    memcpy(at, relative, relative_bytes);
+    at[relative_bytes] = '\0';
+
+    __wasilibc_cwd_lock();
+    char *previous = __wasilibc_cwd;
+    int previous_allocated = cwd_allocated;
+    __wasilibc_cwd = cwd;
+    cwd_allocated = 1;
+    __wasilibc_cwd_unlock();
+    /* readers copy the cwd under the lock, so none can still be using the old string */
+    if (previous_allocated)
+        free(previous);
+    return 0;
+}
