@@ -107,6 +107,8 @@ async function runtimeLinkArgs(opts) {
   const args = ['-Wl,--wrap=sysconf,--wrap=pthread_create,--wrap=_pthread_cleanup_push,--wrap=_pthread_cleanup_pop',
     settingsObject(opts.threadStackSize), await componentArchive('core')];
   if (opts.malloc === 'spindle') args.push(await componentArchive('alloc'));
+  // runtime/core/dlmalloc_memory_view.c: refresh a thread's view of grown memory (V8).
+  if (opts.malloc === 'dlmalloc') args.push('-Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc');
   // runtime/wasi binds libc's file calls to runtime/fs, so it comes first.
   if (opts.fs === 'spindle') args.push(await componentArchive('wasi'), await componentArchive('fs'));
   // The JS FS baseline (host/jsfs, docs/JSFS.md): files are served by the host; runtime/jsfs
