@@ -41,6 +41,16 @@ export function experiments({ root, quick }) {
       source: 'bench/alloc/prodcons.c', args: (t) => [Math.max(2, t), size(2000000, 300000)],
       variants: mallocVariants, baseline: 'dlmalloc', minThreads: 2,
     },
+    {
+      id: 'malloc-false-sharing', title: 'False sharing (cache-scratch style): small objects written by their thread',
+      chart: 'throughput', source: 'bench/alloc/cache_scratch.c', args: (t) => [t, size(1000, 200), 8, size(10000, 2000)],
+      variants: mallocVariants, baseline: 'dlmalloc',
+    },
+    {
+      id: 'malloc-mixed', title: 'Mixed sizes 8 B..64 KiB with realloc', chart: 'throughput',
+      source: 'bench/alloc/mixed.c', args: (t) => [t, size(500000, 100000), 65536],
+      variants: mallocVariants, baseline: 'dlmalloc',
+    },
   ];
   // File system: each program's measured part on the C main thread or on one pthread (the
   // x axis is where it runs, not a thread count), Spindle's FS against the JS FS baseline.
