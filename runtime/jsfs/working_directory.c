@@ -13,9 +13,10 @@
  * the same size.
  *
  * This file replaces libc's chdir.c as a whole: chdir and __wasilibc_find_relpath_alloc (the
- * resolver libc's open, stat, unlink... call). The join happens in a buffer on the caller's
- * stack and the cwd is read and swapped under libc's cwd lock, so nothing is shared between
- * threads; the results are libc's (same joining, same new cwd strings).
+ * resolver libc's open, stat, unlink... call). The join happens in the caller's own buffer
+ * (its stack, or the heap for long paths) and the cwd is read and swapped under libc's cwd
+ * lock, so nothing is shared between threads; the results are libc's (same joining, same new
+ * cwd strings, over-long paths still reach the host, which answers ENAMETOOLONG).
  *
  * Why chdir is here too: libc refers to the resolver only weakly and defines it weakly, and a
  * weak reference pulls nothing out of an archive, while wasm-ld handles `-u` only after the
@@ -39,84 +40,90 @@ int __wasilibc_find_abspath(const char *abspath, const char **abs_prefix, const 
 int __wasilibc_find_relpath_alloc(const char *path, const char **abs_prefix, char **relative_buf,
                                   size_t *relative_buf_len, int can_realloc);
 
-/* The host refuses paths of 4096 bytes or more (Linux's PATH_MAX, host/jsfs/wasi-files.js),
- * so a longer join could not be opened anyway: "/" + such a path + NUL is the most worth
- * building. */
-#define JOINED_MAX (4096 + 2)
+/* Joins up to this length happen on the stack; longer ones (the host refuses paths of 4096
+ * bytes or more with ENAMETOOLONG, which the program must see) on the heap. */
+#define JOINED_ON_STACK 512
 
 /* Whether __wasilibc_cwd was allocated by chdir (it starts as a string literal). Guarded by
  * the cwd lock. */
 static int cwd_allocated;
 
-/* Writes cwd + "/" + path into out, as libc joins them: a leading "./" is dropped, the "/" is
- * left out when the cwd ends with one, nothing is normalised (the filesystem walks "." and
- * ".." itself). Returns 0 or ENAMETOOLONG. */
-static int join_with_cwd(const char *path, char *out, size_t size)
+/* Writes cwd + "/" + path into out if it fits in size bytes, as libc joins them: a leading
+ * "./" is dropped, the "/" is left out when the cwd ends with one, nothing is normalised (the
+ * filesystem walks "." and ".." itself). Returns the bytes the join needs, NUL included. */
+static size_t join_with_cwd(const char *path, char *out, size_t size)
 {
     if (path[0] == '.' && path[1] == '/')
         path += 2;
     size_t path_len = strlen(path);
-    int rc = 0;
     __wasilibc_cwd_lock(); /* chdir swaps and frees the cwd string under this lock */
     const char *cwd = __wasilibc_cwd;
     size_t cwd_len = strlen(cwd);
     int slash = cwd_len == 0 || cwd[cwd_len - 1] != '/';
-    if (cwd_len + (size_t)slash + path_len + 1 > size) {
-        rc = ENAMETOOLONG;
-    } else {
+    size_t need = cwd_len + (size_t)slash + path_len + 1;
+    if (need <= size) {
         memcpy(out, cwd, cwd_len);
         if (slash)
             out[cwd_len] = '/';
         memcpy(out + cwd_len + slash, path, path_len + 1);
     }
     __wasilibc_cwd_unlock();
-    return rc;
+    return need;
 }
 
 int __wasilibc_find_relpath_alloc(const char *path, const char **abs_prefix, char **relative_buf,
                                   size_t *relative_buf_len, int can_realloc)
 {
-    char joined[JOINED_MAX];
+    char on_stack[JOINED_ON_STACK];
+    char *joined = on_stack;
+    char *on_heap = NULL;
     const char *abspath = path;
     if (path[0] != '/') {
-        int err = join_with_cwd(path, joined, sizeof joined);
-        if (err != 0) {
-            errno = err;
-            return -1;
+        size_t capacity = sizeof on_stack;
+        for (;;) { /* again if another thread's chdir made the cwd longer meanwhile */
+            size_t need = join_with_cwd(path, joined, capacity);
+            if (need <= capacity)
+                break;
+            free(on_heap);
+            on_heap = joined = malloc(need);
+            if (on_heap == NULL) {
+                errno = ENOMEM;
+                return -1;
+            }
+            capacity = need;
         }
         abspath = joined;
     }
     const char *relative; /* points into abspath; abs_prefix into libc's preopen table */
     int fd = __wasilibc_find_abspath(abspath, abs_prefix, &relative);
     if (fd == -1)
-        return -1; /* errno set: no preopened directory holds the path */
+        goto done; /* errno set: no preopened directory holds the path */
     size_t need = strlen(relative) + 1;
     if (*relative_buf_len < need) {
         if (!can_realloc) {
             errno = ERANGE;
-            return -1;
+            fd = -1;
+            goto done;
         }
         char *grown = realloc(*relative_buf, need);
         if (grown == NULL) {
             errno = ENOMEM;
-            return -1;
+            fd = -1;
+            goto done;
         }
         *relative_buf = grown;
         *relative_buf_len = need;
     }
     memcpy(*relative_buf, relative, need);
+done:
+    free(on_heap);
     return fd;
 }
 
-int chdir(const char *path)
+/* chdir after the path was resolved: it must name a directory; then the new cwd string
+ * replaces the old one. */
+static int chdir_checked(int dirfd, const char *prefix, const char *relative)
 {
-    char relative_space[JOINED_MAX];
-    char *relative = relative_space;
-    size_t relative_len = sizeof relative_space;
-    const char *prefix; /* the preopened directory's name, without its leading "/" */
-    int dirfd = __wasilibc_find_relpath_alloc(path, &prefix, &relative, &relative_len, 0);
-    if (dirfd == -1)
-        return -1;
     struct stat st;
     if (fstatat(dirfd, relative, &st, 0) == -1)
         return -1;
@@ -154,4 +161,17 @@ int chdir(const char *path)
     if (previous_allocated)
         free(previous);
     return 0;
+}
+
+int chdir(const char *path)
+{
+    char *relative = NULL;
+    size_t relative_len = 0;
+    const char *prefix; /* the preopened directory's name, without its leading "/" */
+    int dirfd = __wasilibc_find_relpath_alloc(path, &prefix, &relative, &relative_len, 1);
+    if (dirfd == -1)
+        return -1;
+    int rc = chdir_checked(dirfd, prefix, relative);
+    free(relative);
+    return rc;
 }
