@@ -21,7 +21,7 @@ describe('spindle bench --quick', () => {
 
     const results = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8'));
     const ids = results.experiments.map((e) => e.id);
-    for (const id of ['math', 'malloc-reference', 'malloc-larson', 'malloc-prodcons']) assert.ok(ids.includes(id), id);
+    for (const id of ['math', 'malloc-reference', 'malloc-larson', 'malloc-prodcons', 'fs-stdio-files', 'fs-call-cost']) assert.ok(ids.includes(id), id);
     for (const e of results.experiments) {
       for (const s of e.series) {
         assert.equal(s.error, undefined, `${e.id} / ${s.label}: ${s.error}`);
