@@ -1,5 +1,5 @@
-/* The working directory (chdir, and relative paths after it) for `spindle cc --fs=js`, safe
- * with threads.
+/* The working directory (chdir, and relative paths after it), safe with threads, for every
+ * `spindle cc --fs` mode.
  *
  * wasi-libc keeps the working directory itself and hands the host paths relative to a
  * preopened directory. To resolve a relative path its chdir.c joins the cwd and the path in
@@ -21,10 +21,10 @@
  * Why chdir is here too: libc refers to the resolver only weakly and defines it weakly, and a
  * weak reference pulls nothing out of an archive, while wasm-ld handles `-u` only after the
  * archives (libc's chdir.o would already have defined it). A program that uses a working
- * directory calls chdir; that reference pulls this file (runtime/jsfs comes before libc on the
+ * directory calls chdir; that reference pulls this file (runtime/core comes before libc on the
  * link line), so libc's chdir.o, and its resolver, are never linked. A program that never calls
  * chdir has the cwd "/" and libc resolves paths without any shared buffer.
- * runtime/wasi has its own resolver for --fs=spindle (the two are never linked together). */
+ * Regression tests: tests/fs/wasm/cwd_threads.c, tests/jsfs/relative_paths_threads.c. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <fcntl.h>
