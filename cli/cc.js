@@ -15,7 +15,7 @@ const choices = {
   fs: ['none', 'spindle', 'js'],
 };
 const defaults = {
-  malloc: 'dlmalloc',
+  malloc: 'spindle',
   fs: 'spindle',
   maxMemory: 1 << 30,
   stackSize: 1 << 20,
