@@ -10,15 +10,15 @@
 
 int main(void)
 {
-    uintptr_t memory_end = (uintptr_t)__builtin_wasm_memory_size(0) * 65536u;
-    char *outside = (char *)(memory_end - 16); /* 16 bytes inside, the rest beyond */
     int fd = open("/tmp/efault", O_RDWR | O_CREAT | O_TRUNC, 0644);
     write(fd, "0123456789", 10);
+    /* The end of memory is read just before each call: open and write may have grown it
+     * (a thread-caching allocator grows memory lazily). 16 bytes inside, the rest beyond. */
     errno = 0;
-    ssize_t r = pread(fd, outside, 1000, 0);
+    ssize_t r = pread(fd, (char *)((uintptr_t)__builtin_wasm_memory_size(0) * 65536u - 16), 1000, 0);
     int read_efault = r == -1 && errno == EFAULT;
     errno = 0;
-    ssize_t w = pwrite(fd, outside, 1000, 0);
+    ssize_t w = pwrite(fd, (char *)((uintptr_t)__builtin_wasm_memory_size(0) * 65536u - 16), 1000, 0);
     int write_efault = w == -1 && errno == EFAULT;
     struct stat st;
     fstat(fd, &st);
