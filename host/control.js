@@ -61,3 +61,18 @@ export function claimSlot(control, tid, startArg) {
   }
   return null;
 }
+
+/**
+ * wasi thread-spawn, from any thread: a new thread id handed to a worker slot, or -1
+ * (pthread_create's EAGAIN) when the program is ending, ids ran out or every slot is taken.
+ * `needsWorker(slot)` is called when the claimed slot has no worker yet.
+ */
+export function spawnThread(control, startArg, needsWorker) {
+  if (Atomics.load(control, HEADER.FATE) !== FATE.RUNNING) return -1;
+  const tid = Atomics.add(control, HEADER.NEXT_TID, 1);
+  if (tid > 0x1fffffff) return -1; // wasi-threads ids are 29 bits
+  const claimed = claimSlot(control, tid, startArg);
+  if (!claimed) return -1;
+  if (claimed.needsWorker) needsWorker(claimed.slot);
+  return tid;
+}

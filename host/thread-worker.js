@@ -1,7 +1,7 @@
 // A worker that runs wasm threads: either the C main (`_start`) or, as a pool worker, one
 // pthread after another (`wasi_thread_start`), reusing its instance. wasi_thread_start sets
 // the stack pointer and TLS of each new thread, so one instance serves many threads in turn.
-import { claimSlot, FATE, HEADER, settleFate, SLOT, slotIndex } from './control.js';
+import { FATE, settleFate, SLOT, slotIndex, spawnThread } from './control.js';
 import { ProgramExit, wasiImports } from './wasi.js';
 import { CH, proxiedWasi, ringHostThread } from './jsfs/proxy.js';
 
@@ -38,18 +38,10 @@ function instantiate(init) {
     ringHost();
     throw new ProgramExit(code);
   };
-  const spawn = (startArg) => {
-    if (Atomics.load(control, HEADER.FATE) !== FATE.RUNNING) return -1;
-    const tid = Atomics.add(control, HEADER.NEXT_TID, 1);
-    if (tid > 0x1fffffff) return -1; // wasi-threads ids are 29 bits
-    const claimed = claimSlot(control, tid, startArg);
-    if (!claimed) return -1; // pthread_create reports EAGAIN
-    if (claimed.needsWorker) {
-      post({ type: 'start-worker', slot: claimed.slot });
-      if (jsfs) { Atomics.add(jsfs, CH.SPAWN, 1); ringHost(); }
-    }
-    return tid;
-  };
+  const spawn = (startArg) => spawnThread(control, startArg, (slot) => {
+    post({ type: 'start-worker', slot });
+    if (jsfs) { Atomics.add(jsfs, CH.SPAWN, 1); ringHost(); }
+  });
   let instance;
   const runThreadBody = (start, arg) => {
     try {

@@ -4,7 +4,7 @@
 // libc wait goes through runtime/jsfs's hook into jsfs_host_thread_wait) this thread serves
 // them, starts workers that spawners asked for, and notices when another thread ended the
 // program (it then unwinds the C main).
-import { claimSlot, FATE, HEADER, settleFate, SLOT, slotCount, slotIndex } from '../control.js';
+import { FATE, HEADER, settleFate, SLOT, slotCount, slotIndex, spawnThread } from '../control.js';
 import { ProgramExit, wasiImports } from '../wasi.js';
 import { JsFs } from './fs.js';
 import { fileCalls } from './wasi-files.js';
@@ -124,15 +124,7 @@ export function instantiateOnHostThread({ module, memory, control, channel, cpuC
   }
   const wasi = new Proxy(direct, { get: (target, name) => (name in target ? target[name] : stdio[name]) });
 
-  const spawn = (startArg) => {
-    if (Atomics.load(control, HEADER.FATE) !== FATE.RUNNING) return -1;
-    const tid = Atomics.add(control, HEADER.NEXT_TID, 1);
-    if (tid > 0x1fffffff) return -1; // wasi-threads ids are 29 bits
-    const claimed = claimSlot(control, tid, startArg);
-    if (!claimed) return -1; // pthread_create reports EAGAIN
-    if (claimed.needsWorker) spawnWorker(claimed.slot);
-    return tid;
-  };
+  const spawn = (startArg) => spawnThread(control, startArg, spawnWorker);
   let instance;
   const imports = {
     env: { memory },
