@@ -41,10 +41,7 @@ DEFINE(fd_read)(int32_t fd, int32_t iovs, int32_t count, int32_t retptr)
     if (wasi_host_fd(fd))
         return host_fd_read(fd, iovs, count, retptr);
     int32_t err = check_iovs((uint32_t)iovs, (uint32_t)count);
-    if (err == WASI_ESUCCESS && !wasi_in_memory((uint32_t)retptr, 4))
-        err = WASI_EFAULT;
-    if (err == WASI_ESUCCESS)
-        err = wasi_fs_ready();
+    err = wasi_then_ready(err, (uint32_t)retptr, 4);
     if (err != WASI_ESUCCESS)
         return err;
     return finish_transfer(spindle_fs_readv(fd, WASI_PTR(iovs), count), (uint32_t)retptr);
@@ -55,10 +52,7 @@ DEFINE(fd_write)(int32_t fd, int32_t iovs, int32_t count, int32_t retptr)
     if (wasi_host_fd(fd))
         return host_fd_write(fd, iovs, count, retptr);
     int32_t err = check_iovs((uint32_t)iovs, (uint32_t)count);
-    if (err == WASI_ESUCCESS && !wasi_in_memory((uint32_t)retptr, 4))
-        err = WASI_EFAULT;
-    if (err == WASI_ESUCCESS)
-        err = wasi_fs_ready();
+    err = wasi_then_ready(err, (uint32_t)retptr, 4);
     if (err != WASI_ESUCCESS)
         return err;
     return finish_transfer(spindle_fs_writev(fd, WASI_PTR(iovs), count), (uint32_t)retptr);
@@ -69,10 +63,7 @@ DEFINE(fd_pread)(int32_t fd, int32_t iovs, int32_t count, int64_t offset, int32_
     if (wasi_host_fd(fd))
         return host_fd_pread(fd, iovs, count, offset, retptr);
     int32_t err = check_iovs((uint32_t)iovs, (uint32_t)count);
-    if (err == WASI_ESUCCESS && !wasi_in_memory((uint32_t)retptr, 4))
-        err = WASI_EFAULT;
-    if (err == WASI_ESUCCESS)
-        err = wasi_fs_ready();
+    err = wasi_then_ready(err, (uint32_t)retptr, 4);
     if (err != WASI_ESUCCESS)
         return err;
     return finish_transfer(spindle_fs_preadv(fd, WASI_PTR(iovs), count, offset), (uint32_t)retptr);
@@ -83,10 +74,7 @@ DEFINE(fd_pwrite)(int32_t fd, int32_t iovs, int32_t count, int64_t offset, int32
     if (wasi_host_fd(fd))
         return host_fd_pwrite(fd, iovs, count, offset, retptr);
     int32_t err = check_iovs((uint32_t)iovs, (uint32_t)count);
-    if (err == WASI_ESUCCESS && !wasi_in_memory((uint32_t)retptr, 4))
-        err = WASI_EFAULT;
-    if (err == WASI_ESUCCESS)
-        err = wasi_fs_ready();
+    err = wasi_then_ready(err, (uint32_t)retptr, 4);
     if (err != WASI_ESUCCESS)
         return err;
     return finish_transfer(spindle_fs_pwritev(fd, WASI_PTR(iovs), count, offset), (uint32_t)retptr);

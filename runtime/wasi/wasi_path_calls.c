@@ -15,10 +15,7 @@ DEFINE(path_open)(int32_t dirfd, int32_t lookupflags, int32_t path, int32_t path
     (void)rights_inheriting;
     struct wasi_path p;
     int32_t err = wasi_path_get(&p, (uint32_t)path, (uint32_t)path_len);
-    if (err == WASI_ESUCCESS && !wasi_in_memory((uint32_t)retptr, 4))
-        err = WASI_EFAULT;
-    if (err == WASI_ESUCCESS)
-        err = wasi_fs_ready();
+    err = wasi_then_ready(err, (uint32_t)retptr, 4);
     if (err != WASI_ESUCCESS)
         return err;
     /* wasi-libc turns O_RDONLY/O_WRONLY/O_RDWR into the read/write rights */
@@ -83,10 +80,7 @@ DEFINE(path_filestat_get)(int32_t dirfd, int32_t lookupflags, int32_t path, int3
 {
     struct wasi_path p;
     int32_t err = wasi_path_get(&p, (uint32_t)path, (uint32_t)path_len);
-    if (err == WASI_ESUCCESS && !wasi_in_memory((uint32_t)retptr, 64))
-        err = WASI_EFAULT;
-    if (err == WASI_ESUCCESS)
-        err = wasi_fs_ready();
+    err = wasi_then_ready(err, (uint32_t)retptr, 64);
     if (err != WASI_ESUCCESS)
         return err;
     struct spindle_stat st;

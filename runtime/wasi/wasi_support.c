@@ -88,3 +88,12 @@ void wasi_preopen_forget(int fd)
     int expected = fd;
     atomic_compare_exchange_strong(&preopen_fd, &expected, -1);
 }
+
+int32_t wasi_then_ready(int32_t err, uint32_t out_ptr, uint64_t out_len)
+{
+    if (err != WASI_ESUCCESS)
+        return err;
+    if (!wasi_in_memory(out_ptr, out_len))
+        return WASI_EFAULT;
+    return wasi_fs_ready();
+}

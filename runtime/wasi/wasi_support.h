@@ -25,6 +25,9 @@ static inline bool wasi_host_fd(int32_t fd) { return (uint32_t)fd < WASI_FIRST_O
 
 /* Starts the filesystem and opens the "/" preopen once; WASI errno. */
 int32_t wasi_fs_ready(void);
+/* The common preconditions of a call that writes a result at out_ptr: the earlier error if
+ * any, else EFAULT if the result would not fit in memory, else wasi_fs_ready(). */
+int32_t wasi_then_ready(int32_t err, uint32_t out_ptr, uint64_t out_len);
 /* the fd of the "/" preopen while it is still open, else -1 */
 int wasi_preopen_fd(void);
 void wasi_preopen_forget(int fd);
