@@ -1,7 +1,8 @@
 /* rename: the operation that can hold up to four directory locks (both
  * parents, the moved directory, the replaced directory).
  * Deadlock freedom: all of them are taken together through a lock_set, in
- * increasing inode number. Which locks are needed is only known after looking
+ * increasing inode number; only a moved or replaced file, which has no
+ * children, is locked after the set. Which locks are needed is only known after looking
  * the names up, so the set is grown and re-locked until the names resolve to
  * inodes already in it.
  * Loop freedom: a cross-directory rename holds fs_rename_mutex, so no other
@@ -57,10 +58,13 @@ static int rename_locked(struct rename_state *s, bool cross, struct lock_set *lo
         return -SPINDLE_ENOTDIR;
     if (!src_dir && tgt_dir)
         return -SPINDLE_EISDIR;
-    bool need_src = src_dir && cross; /* its parent pointer changes */
-    if ((need_src && !lock_set_has(locks, src)) || (tgt_dir && !lock_set_has(locks, tgt))) {
+    /* A moved directory is locked through the set even when only its ctime
+     * changes: locking it innermost, after the set, would take a directory
+     * lock out of inode-number order and could deadlock with a rename into
+     * that directory. */
+    if ((src_dir && !lock_set_has(locks, src)) || (tgt_dir && !lock_set_has(locks, tgt))) {
         /* added by the caller once everything is unlocked */
-        if (need_src) {
+        if (src_dir) {
             inode_ref(src);
             s->more[0] = src;
         }
@@ -96,14 +100,14 @@ static int rename_locked(struct rename_state *s, bool cross, struct lock_set *lo
         tgt->ctime_ns = now;
         ndir->nlink--;
     }
-    if (need_src) {
+    if (src_dir && cross) { /* its parent pointer changes */
         inode_ref(ndir);
         s->old_parent = src->u.dir.parent;
         src->u.dir.parent = ndir;
         odir->nlink--;
         ndir->nlink++;
     }
-    if (src_dir && lock_set_has(locks, src)) {
+    if (src_dir) {
         src->ctime_ns = now;
     } else {
         inode_write_lock(src); /* the one non-directory lock, innermost */
