@@ -1,0 +1,46 @@
+// A static server on 127.0.0.1 with cross-origin isolation (COOP/COEP, so pages get
+// SharedArrayBuffer) for OPFS benchmarks and tests driven by Playwright. 127.0.0.1 is a secure
+// context, so OPFS is there. Serves `/` (an empty page), files under the repository's host/,
+// bench/opfs/, tests/opfs/ and build/, and any extra routes the caller gives ({ '/x.wasm': path }).
+import { createReadStream, existsSync, statSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { extname, join, normalize } from 'node:path';
+
+const root = join(import.meta.dirname, '..', '..');
+const isolation = {
+  'Cross-Origin-Opener-Policy': 'same-origin',
+  'Cross-Origin-Embedder-Policy': 'require-corp',
+  'Cross-Origin-Resource-Policy': 'same-origin',
+  'Cache-Control': 'no-store',
+};
+const types = { '.js': 'text/javascript', '.html': 'text/html', '.wasm': 'application/wasm', '.json': 'application/json' };
+const served = ['host/', 'bench/opfs/', 'tests/opfs/', 'build/'];
+
+/** Starts the server; resolves { url, close() }. */
+export async function serveIsolated(routes = {}) {
+  const server = createServer((req, res) => {
+    const path = new URL(req.url, 'http://127.0.0.1').pathname;
+    if (path === '/') {
+      return res.writeHead(200, { ...isolation, 'Content-Type': 'text/html' })
+        .end('<!doctype html><meta charset="utf-8"><title>spindle opfs</title>');
+    }
+    let file = routes[path];
+    if (!file) {
+      const rel = path.slice(1);
+      file = served.some((p) => rel.startsWith(p)) ? normalize(join(root, rel)) : null;
+      if (file && !file.startsWith(root)) file = null;
+    }
+    if (!file || !existsSync(file) || !statSync(file).isFile()) return res.writeHead(404, isolation).end();
+    res.writeHead(200, { ...isolation, 'Content-Type': types[extname(file)] || 'application/octet-stream' });
+    return createReadStream(file).on('error', () => res.end()).pipe(res);
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${server.address().port}`,
+    close: () => { server.closeAllConnections(); server.close(); },
+  };
+}
+
+export const chromiumPath = process.env.SPINDLE_CHROMIUM || '/usr/bin/chromium';
+export const chromiumArgs = ['--no-sandbox', '--disable-gpu', '--disable-background-networking',
+  '--disable-component-update', '--disable-dev-shm-usage'];
