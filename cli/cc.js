@@ -6,6 +6,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { appendPreloadSection, collectPreload } from './preload-files.js';
 import { componentArchive } from './runtime-lib.js';
 import { clang, clangxx, requireSetup, root, sysroot, target, toolchainDir } from './toolchain.js';
 
@@ -40,8 +41,9 @@ export function parseSize(text, what) {
 
 /** Splits Spindle's own options from the arguments that go to clang. */
 export function parseArgs(args) {
-  const opts = { ...defaults, clangArgs: [], bare: false };
-  for (const arg of args) {
+  const opts = { ...defaults, clangArgs: [], bare: false, preload: [] };
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
     const [flag, value] = arg.startsWith('--') ? [arg.split('=')[0], arg.slice(arg.indexOf('=') + 1)] : [arg];
     switch (flag) {
       case '--malloc':
@@ -59,11 +61,22 @@ export function parseArgs(args) {
       // A plain wasi-libc program with Spindle's link flags and none of its runtime, for hosts
       // other than Spindle's (the runtime imports from the "spindle" module).
       case '--bare': opts.bare = true; break;
+      // Files and directory trees placed in the in-memory tree before main (docs/FILES.md).
+      // As Emscripten's: `--preload-file SPEC` or `--preload-file=SPEC`.
+      case '--preload-file': {
+        const spec = arg.includes('=') ? value : args[++i];
+        if (!spec) throw new Error('--preload-file HOSTPATH[@/PATH]: give a file or directory');
+        opts.preload.push(spec);
+        break;
+      }
       default: opts.clangArgs.push(arg);
     }
   }
   if (opts.maxMemory % WASM_PAGE) throw new Error(`--max-memory must be a multiple of 64 KiB`);
   if (opts.stackSize % 16 || opts.threadStackSize % 16) throw new Error('stack sizes must be multiples of 16');
+  if (opts.preload.length && (opts.fs !== 'spindle' || opts.bare)) {
+    throw new Error('--preload-file needs the Spindle filesystem (--fs=spindle, not --bare)');
+  }
   return opts;
 }
 
@@ -110,7 +123,12 @@ async function runtimeLinkArgs(opts) {
   // runtime/core/dlmalloc_memory_view.c: refresh a thread's view of grown memory (V8).
   if (opts.malloc === 'dlmalloc') args.push('-Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc');
   // runtime/wasi binds libc's file calls to runtime/fs, so it comes first.
-  if (opts.fs === 'spindle') args.push(await componentArchive('wasi'), await componentArchive('fs'));
+  // Keep runtime/wasi/host_files.c, whose constructor starts the files API's service thread
+  // when the host asks (host/files). Nothing references it, and wasm-ld keeps constructors only
+  // of objects with a live symbol (-u alone is not enough), so one tiny function is exported.
+  if (opts.fs === 'spindle') {
+    args.push('-Wl,--export=__spindle_files_link', await componentArchive('wasi'), await componentArchive('fs'));
+  }
   // The JS FS baseline (host/jsfs, docs/JSFS.md): files are served by the host; runtime/jsfs
   // only hooks libc's futex wait so that the host thread serves other threads while it blocks.
   // -u: the hook is a weak reference in libc, which pulls nothing from an archive by itself.
@@ -124,6 +142,16 @@ async function runtimeLinkArgs(opts) {
     args.push(lib);
   }
   return args;
+}
+
+// Where clang writes the linked module: -o FILE, -oFILE, or a.out.
+function outputPath(clangArgs) {
+  let out = 'a.out';
+  clangArgs.forEach((a, i) => {
+    if (a === '-o' && i + 1 < clangArgs.length) out = clangArgs[i + 1];
+    else if (a.startsWith('-o') && a.length > 2) out = a.slice(2);
+  });
+  return out;
 }
 
 export async function compile(args, { cxx }) {
@@ -142,7 +170,11 @@ export async function compile(args, { cxx }) {
       `-Wl,-z,stack-size=${opts.stackSize},--fatal-warnings`,
     );
   }
+  const linking = isLinking(opts.clangArgs) && opts.clangArgs.length > 0;
+  if (opts.preload.length && !linking) throw new Error('--preload-file applies when linking a module');
+  if (opts.preload.length) collectPreload(opts.preload, '--preload-file'); // bad specs fail before clang runs
   const r = spawnSync(isCxx ? clangxx : clang, argv, { stdio: 'inherit' });
   if (r.error) throw new Error(`cannot run ${isCxx ? clangxx : clang}: ${r.error.message}`);
+  if (r.status === 0 && opts.preload.length) appendPreloadSection(outputPath(opts.clangArgs), opts.preload);
   return r.status ?? 1;
 }

@@ -4,7 +4,7 @@
 //   const { exitCode } = await run(wasmBytesOrUrl, { args: ['app', '-v'], env: { HOME: '/home' } });
 //
 // `run` = `compile` once + `runProgram`. See host/index.d.ts for every option.
-export { compile, runProgram } from './program.js';
+export { compile, createProgram, runProgram } from './program.js';
 import { compile, runProgram } from './program.js';
 
 export async function run(source, options = {}) {

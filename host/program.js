@@ -6,6 +6,8 @@ import { importedMemory } from './module-info.js';
 import { stdinBytesBuffer } from './platform/stdin-bytes.js';
 import { createChannel } from './jsfs/proxy.js';
 import { instantiateOnHostThread, jsFsHost, usesJsFs } from './jsfs/host-thread.js';
+import { createFilesClient } from './files/client.js';
+import { applyPreload, preloadSection } from './files/preload.js';
 
 const isNode = typeof process !== 'undefined' && Boolean(process.versions?.node);
 const platformModule = () => import(isNode ? './platform/node.js' : './platform/browser.js');
@@ -57,6 +59,20 @@ function ioConfig(options) {
  * message of a trap that ended it (exitCode 134) or undefined.
  */
 export async function runProgram(compiled, options = {}) {
+  // The files service (host/files) runs only when there is something to preload.
+  const files = Boolean(options.preload) || Boolean(preloadSection(compiled.module));
+  const program = await createProgram(compiled, { ...options, files });
+  program.start();
+  const result = await program.exited;
+  program.dispose();
+  return result;
+}
+
+/**
+ * Prepares a program (memory, workers, the files API, preloaded files) without running main:
+ * resolves with { files, start(), exited, dispose() } (host/index.d.ts, docs/FILES.md).
+ */
+export async function createProgram(compiled, options = {}) {
   const platform = await platformModule();
   const { module, memoryLimits } = compiled;
   const cpuCount = options.cpuCount ?? platform.cpuCount();
@@ -73,6 +89,10 @@ export async function runProgram(compiled, options = {}) {
   // --fs=js (host/jsfs): files live in JavaScript on this thread; threads reach them by mailbox.
   const jsfs = usesJsFs(module);
   if (jsfs) base.jsfs = { channel: createChannel(maxThreads + 1) };
+  // The files API's service thread (host/files): started by a constructor when asked for.
+  const files = createFilesClient({ module, memory, enabled: options.files ?? true });
+  if (files.mailbox) base.files = { mailbox: files.mailbox };
+  let filesWorker = null; // kept after exit, so files can be read until dispose()
   const writeStdio = options.onStdio ?? ((fd, bytes) => (fd === 2 ? console.error : console.log)(new TextDecoder().decode(bytes)));
 
   const workers = [];
@@ -90,7 +110,7 @@ export async function runProgram(compiled, options = {}) {
       Atomics.compareExchange(control, HEADER.EXIT_CODE, 0, 134);
     }
     if (jsfs) Atomics.notify(new Int32Array(base.jsfs.channel), 0); // ends serveForever's wait
-    Promise.all(workers.map((w) => w.terminate())).then(() => {
+    Promise.all(workers.filter((w) => w !== filesWorker).map((w) => w.terminate())).then(() => {
       settle({ exitCode: Atomics.load(control, HEADER.EXIT_CODE), trap });
     });
   }
@@ -111,8 +131,13 @@ export async function runProgram(compiled, options = {}) {
         case 'start-worker': growPool(); spawnWorker(msg.slot); break;
         case 'stdio': writeStdio(msg.fd, msg.bytes); break;
         case 'fate': end(); break;
-        case 'trap': end(`thread ${msg.tid === 0 ? 'main' : msg.tid}: ${msg.message}${trapStack(msg.stack)}`); break;
+        case 'trap':
+          if (worker === filesWorker) files.fail('the file service thread trapped');
+          end(`thread ${msg.tid === 0 ? 'main' : msg.tid}: ${msg.message}${trapStack(msg.stack)}`);
+          break;
         case 'failed': end(msg.message); break;
+        case 'files-service': filesWorker = worker; break;
+        case 'files-fill': case 'files-done': case 'files-failed': files.onMessage(msg); break;
         default: break;
       }
     }, (err) => end(`worker failed: ${err.message}`));
@@ -126,6 +151,27 @@ export async function runProgram(compiled, options = {}) {
     return Array.from({ length: poolSize }, (_, slot) => spawnWorker(slot));
   }
 
+  let started = false;
+  let disposed = false;
+  function program(start) {
+    return {
+      files: files.api,
+      exited: ended,
+      start() {
+        if (started) throw new Error('start: the program was started already');
+        started = true;
+        start();
+      },
+      dispose() {
+        if (disposed) return;
+        disposed = true;
+        files.fail('the program was disposed');
+        if (!ending) end('disposed before the program ended');
+        if (filesWorker) filesWorker.terminate();
+      },
+    };
+  }
+
   if (jsfs && isNode) {
     // The C main runs here, on Node's main thread, as Emscripten runs it (host/jsfs/host-thread.js).
     const hostMain = instantiateOnHostThread({
@@ -133,8 +179,7 @@ export async function runProgram(compiled, options = {}) {
     });
     const pool = startPool();
     await Promise.race([Promise.all(pool.map((p) => p.ready)), ended]);
-    if (!ending) hostMain.run();
-    return ended;
+    return program(() => { if (!ending) hostMain.run(); });
   }
   if (jsfs) {
     // Browsers: every thread runs on a worker and proxies its file calls to this page's main
@@ -163,8 +208,26 @@ export async function runProgram(compiled, options = {}) {
   await Promise.race([main.ready, ended]);
   const pool = startPool();
   await Promise.race([Promise.all(pool.map((p) => p.ready)), ended]);
+  if (!files.mailbox) {
+    if (options.preload || preloadSection(module)) {
+      end('preloaded files need the Spindle filesystem (spindle cc --fs=spindle)');
+      throw new Error('preloaded files need a module built with spindle cc --fs=spindle');
+    }
+    return program(() => { if (!ending) main.worker.post({ type: 'start' }); });
+  }
+  // With the files API, _start runs now as far as the service's constructor, which starts the
+  // service thread and holds main until start() (host_files.c): requests made before start()
+  // are served, in order, before any of the program's code runs.
   if (!ending) main.worker.post({ type: 'start' });
-  return ended;
+  const created = program(() => files.releaseMain().catch(() => {}));
+  try {
+    const preload = [preloadSection(module), options.preload].filter(Boolean);
+    for (const bytes of preload) await applyPreload(files.api, bytes);
+  } catch (err) {
+    created.dispose();
+    throw new Error(`preloading files failed: ${err.message}`, { cause: err });
+  }
+  return created;
 }
 
 

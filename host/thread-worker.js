@@ -4,6 +4,7 @@
 import { FATE, settleFate, SLOT, slotIndex, spawnThread } from './control.js';
 import { ProgramExit, wasiImports } from './wasi.js';
 import { CH, proxiedWasi, ringHostThread } from './jsfs/proxy.js';
+import { filesImports } from './files/service.js';
 
 const isNode = typeof process !== 'undefined' && Boolean(process.versions?.node);
 // In a browser, messages that arrive while a module worker is still in a top-level await are
@@ -69,6 +70,8 @@ function instantiate(init) {
           timeoutNs < 0n ? Infinity : Number(timeoutNs) / 1e6);
         return r === 'ok' ? 0 : r === 'not-equal' ? -6 : -73;
       },
+      // runtime/wasi/host_files.c: the files API's service thread (host/files)
+      ...filesImports(init, memory, post),
     },
   };
   instance = new WebAssembly.Instance(module, imports);

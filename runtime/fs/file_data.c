@@ -95,6 +95,17 @@ static char *chunk_at(const struct file_data *data, int64_t chunk_index)
     return slot ? *slot : NULL;
 }
 
+/* For host_copy.c (declared there): where the bytes at offset are stored. */
+char *file_data_piece(const struct file_data *data, int64_t offset, size_t *avail)
+{
+    int64_t index = offset >> FS_CHUNK_SHIFT;
+    size_t in_chunk = (size_t)(offset & (FS_CHUNK_SIZE - 1));
+    char *chunk = chunk_at(data, index);
+    size_t bytes = chunk ? chunk_bytes(data, index) : 0;
+    *avail = in_chunk < bytes ? bytes - in_chunk : 0;
+    return *avail ? chunk + in_chunk : NULL;
+}
+
 int64_t file_data_write(struct file_data *data, int64_t offset, const void *src, size_t len)
 {
     const char *in = src;

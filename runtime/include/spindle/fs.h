@@ -182,6 +182,23 @@ int64_t spindle_fs_readlinkat(int dirfd, const char *path, char *buf, size_t siz
  * returned exactly once, and no entry is returned twice. */
 int spindle_fs_readdir(int fd, uint64_t cookie, struct spindle_dirent *out, int max);
 
+/* For a host that copies file contents itself, straight between its own
+ * memory and the file's (the JS file API and preloading, host/files): calls
+ * visit(piece, n, at, ctx) for each piece of bytes [offset, offset+len) of the
+ * regular file open as fd, in order, where piece points into the file's own
+ * storage (never across a 4 KiB chunk), then visit(NULL, 0, end, ctx) once,
+ * all under the file's lock, so the pieces stay valid and no thread sees a
+ * half-copied file. SPINDLE_COPY_IN: the caller fills the pieces (fd open for
+ * writing; the file grows to offset+len, as with pwrite). SPINDLE_COPY_OUT:
+ * the caller reads them (up to the end of the file; a hole is a NULL piece
+ * with n > 0 and reads as zeros). Returns the bytes covered or -errno;
+ * -SPINDLE_ENOTSUP for a file whose contents live elsewhere (use pread/pwrite). */
+#define SPINDLE_COPY_IN 1
+#define SPINDLE_COPY_OUT 2
+typedef void spindle_piece_fn(void *piece, size_t n, int64_t at, void *ctx);
+int64_t spindle_fs_copy_pieces(int fd, int64_t offset, int64_t len, int direction,
+                               spindle_piece_fn *visit, void *ctx);
+
 #ifdef __cplusplus
 }
 #endif

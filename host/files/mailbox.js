@@ -1,0 +1,17 @@
+// The files mailbox: one SharedArrayBuffer between the coordinator (host/files/client.js) and the
+// service thread's worker (host/files/service.js), one request at a time. The coordinator writes
+// a request and wakes the service; the service answers by message ('files-done'). For a write,
+// the service also asks the coordinator (message 'files-fill') to copy the bytes straight into
+// the file's chunks, and waits on the mailbox until they are there.
+export const BOX = { STATE: 0, OP: 1, MODE: 2, PATH_LEN: 3, PATH2_LEN: 4, SIZE64: 3 /* BigInt64 index */ };
+export const STATE = { IDLE: 0, REQUEST: 1, BUSY: 2, FILLING: 3, FILLED: 4 };
+export const PATHS_AT = 32; // byte offset of path, then path2
+export const PATH_MAX = 4096; // SPINDLE_FS_PATH_MAX, NUL included
+export const MAILBOX_BYTES = PATHS_AT + 2 * PATH_MAX;
+
+// runtime/wasi/host_files.c: enum op, and spindle_fs_copy_pieces' directions
+export const OP = { READ: 1, WRITE: 2, STAT: 3, READDIR: 4, MKDIR: 5, UNLINK: 6, RMDIR: 7, RENAME: 8, RELEASE_MAIN: 9 };
+export const COPY_IN = 1;
+export const COPY_OUT = 2;
+// struct request
+export const RQ = { OP: 0, MODE: 4, SIZE: 8, PATH: 16, PATH2: 16 + PATH_MAX };
