@@ -67,7 +67,7 @@ export class BrowserSession {
     const url = new URL(req.url, 'http://127.0.0.1');
     const path = url.pathname;
     if (process.env.SPINDLE_DEBUG) process.stderr.write(`[spindle] ${req.method} ${req.url}\n`);
-    const [, kind, id, rest] = /^\/(io|exit|wasm)\/(\d+)(\/.*)?$/.exec(path) ?? [];
+    const [, kind, id, rest] = /^\/(io|exit|wasm|preload)\/(\d+)(\/.*)?$/.exec(path) ?? [];
     const job = id && this.#running.get(Number(id));
     if (path === '/') return serveFile(res, join(hostDir, 'browser', 'run-page.html'));
     if (path === '/job') {
@@ -80,6 +80,9 @@ export class BrowserSession {
     }
     if (!job) return res.writeHead(404, isolation).end();
     if (kind === 'wasm') return res.writeHead(200, { ...isolation, 'Content-Type': 'application/wasm' }).end(job.wasm);
+    if (kind === 'preload' && job.preload) {
+      return res.writeHead(200, { ...isolation, 'Content-Type': 'application/octet-stream' }).end(job.preload);
+    }
     if (kind === 'exit') {
       res.writeHead(200, isolation).end();
       return job.finish(JSON.parse(await body(req)));
@@ -97,15 +100,16 @@ export class BrowserSession {
 
   /**
    * Runs one module to its end. `write(fd, bytes)` takes its output, `readStdin(max)` gives its
-   * input (empty at end). Resolves { exitCode, trap }; rejects if the browser or page failed.
+   * input (empty at end); `preload`: packed files (host/files/preload.js) the page fetches once.
+   * Resolves { exitCode, trap }; rejects if the browser or page failed.
    */
-  run(wasmPath, { args, env = {}, poolSize, write, readStdin = async () => Buffer.alloc(0) }) {
+  run(wasmPath, { args, env = {}, poolSize, preload, write, readStdin = async () => Buffer.alloc(0) }) {
     if (this.#failed) return Promise.reject(new Error(`browser run failed: ${this.#failed}`));
     const id = this.#nextId++;
     return new Promise((resolve, reject) => {
       const job = {
-        wasm: readFileSync(wasmPath), write, readStdin,
-        describe: { id, wasmUrl: `/wasm/${id}`, options: { args, env, poolSize } },
+        wasm: readFileSync(wasmPath), write, readStdin, preload,
+        describe: { id, wasmUrl: `/wasm/${id}`, preloadUrl: preload ? `/preload/${id}` : undefined, options: { args, env, poolSize } },
         finish: (outcome) => {
           this.#running.delete(id);
           if (outcome.error) reject(new Error(`browser run failed: ${outcome.error}`));

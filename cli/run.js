@@ -3,11 +3,12 @@
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { compile, runProgram } from '../host/index.js';
+import { packPreloadFiles } from './preload-files.js';
 
-const usage = 'usage: spindle run [--browser] [--env] [--env=NAME=VALUE] [--pool=N] app.wasm [args...]';
+const usage = 'usage: spindle run [--browser] [--env] [--env=NAME=VALUE] [--pool=N] [--preload=HOSTPATH[@/PATH]] app.wasm [args...]';
 
 export function parseRunArgs(argv) {
-  const opts = { browser: false, env: {}, inheritEnv: false, poolSize: undefined };
+  const opts = { browser: false, env: {}, inheritEnv: false, poolSize: undefined, preload: [] };
   let i = 0;
   for (; i < argv.length && argv[i].startsWith('--'); i++) {
     const [flag, ...rest] = argv[i].split('=');
@@ -21,6 +22,11 @@ export function parseRunArgs(argv) {
     } else if (flag === '--pool') {
       opts.poolSize = Number(value);
       if (!Number.isInteger(opts.poolSize) || opts.poolSize < 1) throw new Error(`--pool=${value}: expected a positive integer`);
+    } else if (flag === '--preload') {
+      // files and directory trees put into the in-memory tree before main (docs/FILES.md)
+      const spec = rest.length ? value : argv[++i];
+      if (!spec) throw new Error(`--preload: expected HOSTPATH[@/PATH]\n${usage}`);
+      opts.preload.push(spec);
     } else if (flag === '--') { i++; break; } else throw new Error(`unknown option ${flag}\n${usage}`);
   }
   if (i >= argv.length) throw new Error(usage);
@@ -32,9 +38,11 @@ export function parseRunArgs(argv) {
 
 export async function run(argv) {
   const opts = parseRunArgs(argv);
+  if (opts.preload.length) opts.preloadBytes = packPreloadFiles(opts.preload, '--preload');
   if (opts.browser) return (await import('./run-browser.js')).runInBrowser(opts);
   const compiled = await compile(readFileSync(opts.wasm));
-  const result = await runProgram(compiled, { args: opts.args, env: opts.env, poolSize: opts.poolSize });
+  const result = await runProgram(compiled, { args: opts.args, env: opts.env, poolSize: opts.poolSize,
+    preload: opts.preloadBytes });
   if (result.trap) process.stderr.write(`spindle: ${result.trap}\n`);
   return result.exitCode;
 }

@@ -12,7 +12,8 @@ for (;;) {
   const job = await (await fetch('/job')).json();
   if (job.done) break;
   try {
-    const { exitCode, trap } = await run(job.wasmUrl, { ...job.options, stdioUrl: `/io/${job.id}` });
+    const preload = job.preloadUrl ? new Uint8Array(await (await fetch(job.preloadUrl)).arrayBuffer()) : undefined;
+    const { exitCode, trap } = await run(job.wasmUrl, { ...job.options, preload, stdioUrl: `/io/${job.id}` });
     await post(`/exit/${job.id}`, { exitCode, trap });
   } catch (err) {
     await post(`/exit/${job.id}`, { error: String(err && err.stack ? err.stack : err) });
