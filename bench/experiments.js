@@ -53,14 +53,25 @@ export function experiments({ root, quick }) {
     },
   ];
   // File system: each program's measured part on the C main thread or on one pthread (the
-  // x axis is where it runs, not a thread count), Spindle's FS against the JS FS baseline.
+  // x axis is where it runs, not a thread count), Spindle's FS against the JS FS baseline and an
+  // npm WASI host.
+  // The npm WASI host (bench/npm-wasi): the same program built without Spindle's runtime
+  // (wasi-libc's file calls), run by @tybys/wasm-util + @emnapi/wasi-threads with a memfs volume
+  // on the JS main thread, the other threads' calls proxied to it; the C main on the JS main
+  // thread or on a worker. emnapi's thread-spawn needs malloc and free exported.
+  const npmWasi = (id, cMain, label) => ({ ...wasm(id, ['--bare', '-Wl,--export=malloc,--export=free'], label), runner: 'npm-wasi', cMain });
   const fsVariants = [
     wasm('spindle-fs', ['--fs=spindle'], 'Spindle FS'),
     wasm('js-fs', ['--fs=js'], 'JS FS'), // files in JS on the host's main thread, other threads proxied
+    npmWasi('npm-wasi-main', 'main', 'npm WASI, C main on JS main'),
+    npmWasi('npm-wasi-worker', 'worker', 'npm WASI, C main on worker'),
     native('native-tmpfs', [], 'native, tmpfs', { TMPDIR: tmpfs }),
   ];
   const fsExperiment = (id, title, source, points) => ({
     id, title, chart: 'bars', source, points, args: (point) => [point], variants: fsVariants, baseline: 'js-fs',
+    note: 'npm WASI: @tybys/wasm-util WASI + @emnapi/wasi-threads, files in a memfs volume on the JS main thread, ' +
+      'workers\' file calls proxied to it (@napi-rs/wasm-runtime createFsProxy), one fd table per thread; ' +
+      '"C main on JS main": the C main runs on the JS main thread, "on worker": on a worker (bench/npm-wasi).',
   });
   list.push(
     fsExperiment('fs-stdio-files', 'File workload: 100 files x 1000 fwrite/fread, then unlink', 'bench/fs/stdio_files.c', ['main', 'thread']),

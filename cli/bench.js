@@ -129,7 +129,7 @@ export async function bench(argv) {
     const dir = join(buildDir, e.id);
     mkdirSync(dir, { recursive: true });
     const threads = e.points ?? opts.threads.filter((t) => t >= (e.minThreads ?? 1));
-    const entry = { id: e.id, title: e.title, chart: e.chart, baseline: e.baseline, source: e.source, cores: m.cores,
+    const entry = { id: e.id, title: e.title, chart: e.chart, baseline: e.baseline, source: e.source, note: e.note, cores: m.cores,
       threads, pointLabel: e.points ? 'where' : 'threads', series: [] };
     results.experiments.push(entry);
     for (const v of e.variants) {
@@ -142,7 +142,7 @@ export async function bench(argv) {
         if (error) continue;
         for (const t of threads) {
           series.runs[t] = [];
-          jobs.push({ e, entry, series, host, binary, t, args: e.args(t).map(String), env: v.env });
+          jobs.push({ e, entry, series, host, binary, t, args: e.args(t).map(String), env: v.env, variant: v });
         }
       }
     }
@@ -154,13 +154,15 @@ export async function bench(argv) {
   try {
     for (let run = 1; run <= opts.runs; run++) {
       for (const job of jobs) {
-        if (job.series.error) { done++; continue; }
+        if (job.series.error || job.series.na?.[job.t]) { done++; continue; }
         const point = typeof job.t === 'number' ? `${job.t} thread(s)` : job.t;
         progress(`[${++done}/${total}] ${job.entry.id}: ${job.series.label}, ${point}, run ${run}/${opts.runs}`);
         try {
           job.series.runs[job.t].push(await runOnce(job, session));
         } catch (err) {
-          job.series.error = err.message.split('\n').slice(0, 6).join('\n');
+          // A host that cannot run this point says why (n/a); the series' other points still run.
+          if (err.notAvailable) (job.series.na ??= {})[job.t] = err.notAvailable;
+          else job.series.error = err.message.split('\n').slice(0, 6).join('\n');
         }
       }
     }
@@ -175,6 +177,9 @@ export async function bench(argv) {
   process.stdout.write(`${table}\n\n`);
   for (const e of results.experiments) {
     for (const s of e.series) if (s.error) process.stdout.write(`note: ${e.id} / ${s.label} failed: ${s.error}\n`);
+    for (const s of e.series) {
+      for (const [t, why] of Object.entries(s.na ?? {})) process.stdout.write(`note: ${e.id} / ${s.label} / ${t}: n/a: ${why}\n`);
+    }
   }
   process.stdout.write(`load average before ${m.loadBefore.map((v) => v.toFixed(2)).join(' ')}, after ${m.loadAfter.map((v) => v.toFixed(2)).join(' ')}\n`);
   process.stdout.write(`results: ${outDir}\nreport:  ${join(outDir, 'report.html')}\n`);
@@ -182,7 +187,22 @@ export async function bench(argv) {
   return 0;
 }
 
+/** The output of a run that a host could not do: its `NA reason` line becomes the point's n/a. */
+function notAvailable(stdout) {
+  const line = stdout.split('\n').find((l) => l.startsWith('NA '));
+  if (!line) return null;
+  return Object.assign(new Error(line), { notAvailable: line.slice('NA '.length) });
+}
+
 async function runOnce(job, session) {
+  if (job.variant.runner === 'npm-wasi' && job.host === 'node') {
+    const r = await collect(process.execPath, [join(root, 'bench', 'npm-wasi', 'run-node.mjs'), `--c-main=${job.variant.cMain}`,
+      job.binary, ...job.args]);
+    const na = notAvailable(r.stdout);
+    if (na) throw na;
+    if (r.code !== 0) throw new Error(`exit ${r.code}: ${r.stderr}`);
+    return parseResult(r.stdout);
+  }
   if (job.host === 'native') {
     const r = await collect(job.binary, job.args, { env: job.env });
     if (r.code !== 0) throw new Error(`exit ${r.code}: ${r.stderr}`);

@@ -29,6 +29,7 @@ export function rows(experiment) {
         mops: summarize(series.runs[t] ?? [], 'mops_per_s'),
         peakMiB: peak ? peak.median / 2 ** 20 : null,
         error: series.error,
+        na: series.na?.[t], // why this host cannot run this point
       });
     }
   }
@@ -36,7 +37,7 @@ export function rows(experiment) {
 }
 
 const cell = {
-  ms: (r) => (r.ms ? `${r.ms.median.toFixed(1)} ms` : r.error ? 'failed' : '-'),
+  ms: (r) => (r.ms ? `${r.ms.median.toFixed(1)} ms` : r.na ? 'n/a' : r.error ? 'failed' : '-'),
   range: (r) => (r.ms ? `${r.ms.min.toFixed(0)}-${r.ms.max.toFixed(0)}` : ''),
   speedup: (r) => (r.speedup ? `x${r.speedup.toFixed(2)}` : ''),
   vs: (r) => (r.vsBaseline ? `${r.vsBaseline.toFixed(2)}x` : ''),
@@ -60,7 +61,8 @@ export function tableText(results) {
 function tableHtml(e) {
   const head = columns.map(([h]) => `<th>${esc(h)}</th>`).join('');
   const body = rows(e).map((r) => `<tr>${columns.map(([, f]) => `<td>${esc(f(r))}</td>`).join('')}</tr>`).join('\n');
-  return `<table><thead><tr>${head}</tr></thead><tbody>${body}</tbody></table>`;
+  const na = rows(e).filter((r) => r.na).map((r) => `<li>${esc(r.series.label)}, ${esc(r.threads)}: n/a: ${esc(r.na)}</li>`);
+  return `<table><thead><tr>${head}</tr></thead><tbody>${body}</tbody></table>${na.length ? `<ul class="note">${na.join('')}</ul>` : ''}`;
 }
 
 /** The charts of one experiment: [{ name, title, svg }]. */
@@ -90,7 +92,7 @@ export function charts(e) {
     }));
   }
   if (e.chart === 'bars') {
-    const groups = e.series.map((s) => ({ label: s.label, bars: e.threads.map((t) => ({ label: typeof t === 'number' ? `${t} thread(s)` : String(t), value: medianOf(s, t, 'ms') })) }));
+    const groups = e.series.map((s) => ({ label: s.label, bars: e.threads.map((t) => ({ label: typeof t === 'number' ? `${t} thread(s)` : String(t), value: medianOf(s, t, 'ms'), na: s.na?.[t] })) }));
     return [{ name: `${e.id}.svg`, title: e.title, svg: barChart({ title: e.title, yLabel: 'ms (lower is better)', groups, log: true }) }];
   }
   return [];

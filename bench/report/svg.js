@@ -72,7 +72,8 @@ export function lineChart({ title, yLabel, xs, series, ideal, log = false }) {
   return parts.join('\n');
 }
 
-/** groups: [{ label, bars: [{ label, value }] }], one colour per bar label. */
+/** groups: [{ label, bars: [{ label, value, na }] }], one colour per bar label; a bar with `na`
+ * (the host cannot run that point) is marked "n/a" instead of drawn. */
 export function barChart({ title, yLabel, groups, log = false }) {
   const barLabels = [...new Set(groups.flatMap((g) => g.bars.map((b) => b.label)))];
   const values = groups.flatMap((g) => g.bars.map((b) => b.value)).filter((v) => v > 0);
@@ -90,12 +91,17 @@ export function barChart({ title, yLabel, groups, log = false }) {
     // Two short lines ("Spindle FS" / "(node)") so neighbouring labels do not overlap.
     const cx = (M.left + gi * groupW + groupW / 2).toFixed(1);
     const [name, ...rest] = g.label.split(' (');
-    const lines = rest.length ? [name, `(${rest.join(' (')}`] : [name];
-    parts.push(`<text x="${cx}" y="${H - M.bottom + 16}" text-anchor="middle" font-size="11">${lines
-      .map((l, i) => `<tspan x="${cx}" dy="${i ? 13 : 0}">${esc(l)}</tspan>`).join('')}</text>`);
+    const lines = [...name.split(', '), ...(rest.length ? [`(${rest.join(' (')}`] : [])];
+    const size = groups.length > 6 ? 9 : 11;
+    parts.push(`<text x="${cx}" y="${H - M.bottom + 16}" text-anchor="middle" font-size="${size}">${lines
+      .map((l, i) => `<tspan x="${cx}" dy="${i ? size + 2 : 0}">${esc(l)}</tspan>`).join('')}</text>`);
     for (const b of g.bars) {
       const i = barLabels.indexOf(b.label);
-      if (!(b.value > 0)) continue;
+      if (!(b.value > 0)) {
+        const x = (gx + i * barW + (barW - 2) / 2).toFixed(1);
+        if (b.na) parts.push(`<text x="${x}" y="${H - M.bottom - 4}" text-anchor="middle" font-size="9" fill="${palette[i % palette.length]}"><title>${esc(`${g.label} ${b.label}: n/a: ${b.na}`)}</title>n/a</text>`);
+        continue;
+      }
       const top = y(b.value);
       parts.push(`<rect x="${(gx + i * barW).toFixed(1)}" y="${top.toFixed(1)}" width="${(barW - 2).toFixed(1)}" height="${(H - M.bottom - top).toFixed(1)}" fill="${palette[i % palette.length]}"><title>${esc(`${g.label} ${b.label}: ${fmt(b.value)}`)}</title></rect>`);
     }
