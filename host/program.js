@@ -92,6 +92,10 @@ export async function createProgram(compiled, options = {}) {
   // The files API's service thread (host/files): started by a constructor when asked for.
   const files = createFilesClient({ module, memory, enabled: options.files ?? true });
   if (files.mailbox) base.files = { mailbox: files.mailbox };
+  else if (options.preload || preloadSection(module)) {
+    throw new Error(options.files === false ? 'preloaded files need the files API (files: false was given)'
+      : 'preloaded files need a module built with spindle cc --fs=spindle');
+  }
   let filesWorker = null; // kept after exit, so files can be read until dispose()
   const writeStdio = options.onStdio ?? ((fd, bytes) => (fd === 2 ? console.error : console.log)(new TextDecoder().decode(bytes)));
 
@@ -208,13 +212,7 @@ export async function createProgram(compiled, options = {}) {
   await Promise.race([main.ready, ended]);
   const pool = startPool();
   await Promise.race([Promise.all(pool.map((p) => p.ready)), ended]);
-  if (!files.mailbox) {
-    if (options.preload || preloadSection(module)) {
-      end('preloaded files need the Spindle filesystem (spindle cc --fs=spindle)');
-      throw new Error('preloaded files need a module built with spindle cc --fs=spindle');
-    }
-    return program(() => { if (!ending) main.worker.post({ type: 'start' }); });
-  }
+  if (!files.mailbox) return program(() => { if (!ending) main.worker.post({ type: 'start' }); });
   // With the files API, _start runs now as far as the service's constructor, which starts the
   // service thread and holds main until start() (host_files.c): requests made before start()
   // are served, in order, before any of the program's code runs.

@@ -1,0 +1,117 @@
+// Preloaded files: `spindle cc --preload-file` (a custom section in the module) and
+// `spindle run --preload` put files and directory trees into the in-memory tree before main;
+// a C program sees them in Node and in Chromium. Bad inputs give clear errors.
+import assert from 'node:assert/strict';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { before, describe, it } from 'node:test';
+import { exec } from './lib/exec.js';
+
+const root = join(import.meta.dirname, '..');
+const spindle = join(root, 'bin', 'spindle');
+const out = join(root, 'build', 'tests', 'preload');
+const tree = join(out, 'tree');
+const single = join(out, 'single.txt');
+const plain = join(out, 'probe.wasm');
+const packed = join(out, 'probe-preloaded.wasm');
+const browser = process.env.SPINDLE_TEST_BROWSER !== '0';
+
+const binary = Uint8Array.from({ length: 4096 + 17 }, (_, i) => (i * 13) % 256);
+const big = Uint8Array.from({ length: (6 << 20) + 5 }, (_, i) => (i ^ (i >> 11)) & 0xff);
+
+function fnv(bytes) {
+  let h = 2166136261;
+  for (const b of bytes) h = Math.imul(h ^ b, 16777619) >>> 0;
+  return h.toString(16).padStart(8, '0');
+}
+const line = (path, bytes) => `${path} size=${bytes.length} fnv=${fnv(bytes)}`;
+const text = (s) => new TextEncoder().encode(s);
+
+/** What files_probe prints for the tree preloaded at `at`. */
+function expectTree(at) {
+  return [
+    line(`${at}/a/b/c/deep.txt`, text('deep down\n')),
+    line(`${at}/bin`, binary),
+    line(`${at}/empty`, new Uint8Array()),
+    line(`${at}/big`, big),
+    `${at}/a/b: c x.txt`,
+  ];
+}
+const treeArgs = (at) => [`${at}/a/b/c/deep.txt`, `${at}/bin`, `${at}/empty`, `${at}/big`];
+
+async function probe(wasm, { runFlags = [], at }) {
+  const args = ['run', ...runFlags, wasm, 'sum', ...treeArgs(at), '/etc/single.txt'];
+  const sums = await exec(spindle, args);
+  assert.equal(sums.code, 0, sums.stderr);
+  const listing = await exec(spindle, ['run', ...runFlags, wasm, 'list', `${at}/a/b`]);
+  assert.equal(listing.code, 0, listing.stderr);
+  return (sums.stdout + listing.stdout).trimEnd().split('\n');
+}
+
+describe('preloaded files', () => {
+  before(async () => {
+    rmSync(out, { recursive: true, force: true });
+    mkdirSync(join(tree, 'a', 'b', 'c'), { recursive: true });
+    writeFileSync(join(tree, 'a', 'b', 'c', 'deep.txt'), 'deep down\n');
+    writeFileSync(join(tree, 'a', 'b', 'x.txt'), 'x');
+    writeFileSync(join(tree, 'bin'), binary);
+    writeFileSync(join(tree, 'empty'), '');
+    writeFileSync(join(tree, 'big'), big);
+    writeFileSync(single, 'single file\n');
+    const src = join(root, 'tests', 'files', 'files_probe.c');
+    let r = await exec(spindle, ['cc', '-O2', src, '--preload-file', `${tree}@/assets`,
+      `--preload-file=${single}@/etc/single.txt`, '-o', packed]);
+    assert.equal(r.code, 0, r.stderr);
+    r = await exec(spindle, ['cc', '-O2', src, '-o', plain]);
+    assert.equal(r.code, 0, r.stderr);
+  });
+
+  const single_ = line('/etc/single.txt', text('single file\n'));
+  const withSingle = (lines) => [...lines.slice(0, 4), single_, lines[4]];
+
+  it('cc --preload-file: a file and a directory tree (nested, binary, empty, 6 MiB) in Node', async () => {
+    assert.deepEqual(await probe(packed, { at: '/assets' }), withSingle(expectTree('/assets')));
+  });
+
+  it('cc --preload-file in Chromium', { skip: !browser }, async () => {
+    assert.deepEqual(await probe(packed, { runFlags: ['--browser'], at: '/assets' }), withSingle(expectTree('/assets')));
+  });
+
+  const runPreload = [`--preload=${tree}@/p`, '--preload', `${single}@/etc/single.txt`];
+  it('run --preload in Node, also on top of a module\'s own preloaded files', async () => {
+    assert.deepEqual(await probe(plain, { runFlags: runPreload, at: '/p' }), withSingle(expectTree('/p')));
+    const both = await exec(spindle, ['run', `--preload=${single}@/assets/bin`, packed, 'sum', '/assets/bin', '/assets/empty']);
+    assert.equal(both.stdout, `${line('/assets/bin', text('single file\n'))}\n${line('/assets/empty', new Uint8Array())}\n`);
+  });
+
+  it('run --preload in Chromium', { skip: !browser }, async () => {
+    assert.deepEqual(await probe(plain, { runFlags: ['--browser', ...runPreload], at: '/p' }), withSingle(expectTree('/p')));
+  });
+
+  it('refuses bad inputs with a clear message', async () => {
+    const src = join(root, 'tests', 'files', 'files_probe.c');
+    const o = join(out, 'bad.wasm');
+    const long = 'n'.repeat(256);
+    for (const [args, message] of [
+      [['--preload-file', join(out, 'missing')], /--preload-file=.*missing: no such file or directory/],
+      [['--preload-file', `${single}@etc/x`], /the target path 'etc\/x' is not absolute/],
+      [['--preload-file', `${single}@/${long}`], /is longer than 255 bytes/],
+      [['--preload-file', `${single}@/${'d/'.repeat(2100)}x`], /target path is longer than 4095 bytes/],
+      [['--preload-file', '../x'], /a path with '..' needs an explicit target/],
+      [['--fs=js', '--preload-file', single], /--preload-file needs the Spindle filesystem/],
+      [['-o', o, '--preload-file'], /give a file or directory/],
+    ]) {
+      const r = await exec(spindle, ['cc', src, '-o', o, ...args]);
+      assert.notEqual(r.code, 0, args.join(' '));
+      assert.match(r.stderr, message);
+    }
+    const r = await exec(spindle, ['run', `--preload=${join(out, 'missing')}@/x`, plain, 'sum']);
+    assert.notEqual(r.code, 0);
+    assert.match(r.stderr, /--preload=.*missing@\/x: .*missing: no such file or directory/);
+    const js = join(out, 'probe-fsjs.wasm');
+    assert.equal((await exec(spindle, ['cc', '--fs=js', src, '-o', js])).code, 0);
+    const r2 = await exec(spindle, ['run', `--preload=${single}@/x`, js, 'sum']);
+    assert.notEqual(r2.code, 0);
+    assert.match(r2.stderr, /preloaded files need a module built with spindle cc --fs=spindle/);
+  });
+});
