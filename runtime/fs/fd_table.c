@@ -47,6 +47,7 @@ struct open_file *open_file_new(struct inode *inode, int flags)
     }
     atomic_init(&file->refs, 1);
     file->inode = inode;
+    file->handle = 0;
     file->access = flags & SPINDLE_O_ACCMODE;
     atomic_init(&file->status, flags & (SPINDLE_O_APPEND | SPINDLE_O_NONBLOCK | SPINDLE_O_SYNC |
                                         SPINDLE_O_DSYNC));
@@ -58,6 +59,8 @@ void open_file_unref(struct open_file *file)
 {
     if (atomic_fetch_sub_explicit(&file->refs, 1, memory_order_acq_rel) != 1)
         return;
+    if (file->inode && file->inode->type == INODE_REMOTE)
+        mount_close_description(file);
     if (file->inode)
         inode_unref(file->inode);
     pthread_mutex_destroy(&file->pos_lock);

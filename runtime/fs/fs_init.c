@@ -42,6 +42,10 @@ int spindle_fs_init(void)
             rc = make_initial_dir("/tmp");
         if (rc == 0)
             rc = make_initial_dir("/home");
+#ifdef __wasm__
+        if (rc == 0)
+            rc = fs_host_mounts_init(); /* the host's --mount list (mount_host.c) */
+#endif
         if (rc == 0)
             atomic_store_explicit(&initialized, true, memory_order_release);
     }

@@ -26,6 +26,7 @@
 #include <stdint.h>
 
 #include "../include/spindle/fs.h"
+#include "../include/spindle/mount.h"
 
 /* ---- memory (fs_memory.c) ---- */
 void *fs_malloc(size_t size);
@@ -67,10 +68,11 @@ void file_data_truncate(struct file_data *data, int64_t old_size, int64_t new_si
 void file_data_free(struct file_data *data);
 
 /* ---- inodes (inode.c) ---- */
-enum inode_type { INODE_FILE = 1, INODE_DIR = 2, INODE_SYMLINK = 3 };
+enum inode_type { INODE_FILE = 1, INODE_DIR = 2, INODE_SYMLINK = 3, INODE_REMOTE = 4 };
 
 struct dir_entry;
 struct inode;
+struct fs_mount;
 
 struct dir_data {
     struct dir_entry **buckets; /* hash chains, by name */
@@ -81,6 +83,31 @@ struct dir_data {
     uint64_t next_seq;
     struct inode *parent; /* counted reference; NULL for the root */
     bool dead;            /* removed by rmdir or replaced by rename */
+    /* non-NULL: a mount point; set once (mount.c), read without the lock */
+    struct fs_mount *_Atomic mount;
+};
+
+/* A file or directory of a mount, open in this module (mount.c). Files are
+ * shared by every description open on the same backend file (same mount and
+ * backend ino), so their caches are coherent inside the module; directories
+ * are one per open. Caches are guarded by the inode's lock. */
+struct remote_data {
+    struct fs_mount *mount;
+    uint64_t backend_ino;
+    bool is_dir;
+    char *rel; /* directories: the path inside the mount ("" = its root) */
+    size_t rel_len;
+    struct inode *hash_next; /* files: chain of the mount's inode table */
+    /* write-coalescing buffer: dirty bytes [woff, woff+wlen) */
+    uint8_t *wbuf;
+    size_t wcap, wlen;
+    int64_t woff;
+    uint64_t whandle; /* a writable handle of an open description */
+    int werr;         /* a deferred flush failed: reported by fsync/close */
+    /* read-ahead: clean bytes [roff, roff+rlen) */
+    uint8_t *rbuf;
+    size_t rcap, rlen;
+    int64_t roff;
 };
 
 struct inode {
@@ -100,6 +127,7 @@ struct inode {
             char *target; /* immutable after creation */
             size_t len;
         } symlink;
+        struct remote_data remote;
     } u;
 };
 
@@ -155,6 +183,14 @@ struct walk {
     enum last_type last;
     bool trailing_slash;
     char *buffer; /* allocated once a symlink is followed */
+    /* The path ended inside a mount: `mount` is set, w->dir/w->node are
+     * NULL and `rel` (allocated) is the normalized path inside it; w->last
+     * and w->trailing_slash describe the last component; `follow` says
+     * whether a final symlink is to be followed (WALK_FOLLOW or a slash). */
+    struct fs_mount *mount;
+    char *rel;
+    size_t rel_len;
+    bool follow;
 };
 
 struct inode *fs_root(void);
@@ -173,6 +209,7 @@ int walk_parent_at(int dirfd, const char *path, struct walk *w);
 /* ---- open files and the fd table (fd_table.c) ---- */
 struct open_file {
     atomic_uint_fast32_t refs;
+    uint64_t handle;     /* INODE_REMOTE: the backend's handle */
     struct inode *inode; /* counted reference */
     int access;          /* O_RDONLY / O_WRONLY / O_RDWR, fixed */
     atomic_int status;   /* O_APPEND | O_NONBLOCK | O_*SYNC, changeable */
@@ -210,5 +247,49 @@ void lock_set_add(struct lock_set *set, struct inode *inode); /* NULL and repeat
 void lock_set_lock(struct lock_set *set);   /* write-locks in increasing ino */
 void lock_set_unlock(struct lock_set *set);
 void lock_set_release(struct lock_set *set); /* drops the references */
+
+/* ---- mounts (mount.c) ---- */
+#define MOUNT_WALK_ESCAPED 1
+static inline bool inode_is_mount_entry(const struct inode *inode)
+{
+    return inode->type == INODE_REMOTE ||
+           (inode->type == INODE_DIR &&
+            atomic_load_explicit(&inode->u.dir.mount, memory_order_acquire) != NULL);
+}
+/* The walk reached *cur (a mount point or a remote directory) with `*rest`
+ * still to resolve. Fills w and returns 0 or -errno; or, when a ".." leaves
+ * the mount, replaces *cur with the mount point's parent, advances *rest and
+ * returns MOUNT_WALK_ESCAPED (a w->node/w->dir result may then be set when
+ * the path ended there). */
+int mount_walk(struct walk *w, struct inode **cur, const char **rest, int how);
+bool mount_is_point(const struct inode *dir);
+void mount_remote_free(struct inode *inode); /* inode_unref, last reference */
+/* Operations on a walk that ended in a mount (w->mount != NULL). */
+int mount_open(struct walk *w, int flags, uint32_t mode, struct inode **out, uint64_t *handle);
+void mount_close_description(struct open_file *file); /* last reference */
+int mount_close_fd(struct open_file *file);          /* close(): write-through */
+int mount_stat(struct walk *w, struct spindle_stat *st);
+int mount_utimens(struct walk *w, const struct spindle_timespec times[2], int flags);
+int mount_mkdir(struct walk *w, uint32_t mode);
+int mount_unlink(struct walk *w, bool rmdir);
+int mount_rename(struct walk *from, struct walk *to);
+int mount_link(struct walk *from, struct walk *to, int flags);
+int mount_symlink(const char *target, struct walk *w);
+int64_t mount_readlink(struct walk *w, char *buf, size_t size);
+/* Operations on an open INODE_REMOTE. */
+int64_t remote_read(struct open_file *file, const struct spindle_iovec *iov, int iovcnt, int64_t offset,
+                    int64_t total);
+/* *offset: in, the position; out, where the data went (O_APPEND) */
+int64_t remote_write(struct open_file *file, const struct spindle_iovec *iov, int iovcnt, int64_t *offset,
+                     int64_t total);
+int remote_fstat(struct open_file *file, struct spindle_stat *st);
+int remote_ftruncate(struct open_file *file, int64_t length);
+int remote_fallocate(struct open_file *file, int64_t end);
+int remote_fsync(struct open_file *file, int datasync);
+int remote_futimens(struct open_file *file, const struct spindle_timespec times[2]);
+int remote_readdir(struct open_file *file, uint64_t cookie, struct spindle_dirent *out, int max);
+#ifdef __wasm__
+int fs_host_mounts_init(void); /* mount_host.c: the host's mount list */
+#endif
 
 #endif

@@ -61,6 +61,9 @@ void inode_unref(struct inode *inode)
         case INODE_SYMLINK:
             fs_free(inode->u.symlink.target);
             break;
+        case INODE_REMOTE:
+            mount_remote_free(inode);
+            break;
         }
         pthread_rwlock_destroy(&inode->lock);
         fs_free(inode);

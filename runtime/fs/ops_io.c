@@ -38,6 +38,15 @@ static int64_t read_file(struct open_file *file, const struct spindle_iovec *iov
         pthread_mutex_lock(&file->pos_lock);
         offset = file->pos;
     }
+    if (inode->type == INODE_REMOTE) { /* a file of a mount (mount.c) */
+        int64_t n = remote_read(file, iov, iovcnt, offset, total > MAX_RW_COUNT ? MAX_RW_COUNT : total);
+        if (use_pos) {
+            if (n > 0)
+                file->pos = offset + n;
+            pthread_mutex_unlock(&file->pos_lock);
+        }
+        return n;
+    }
     int64_t done = 0;
     inode_read_lock(inode);
     for (int i = 0; i < iovcnt && done < MAX_RW_COUNT; i++) {
@@ -78,6 +87,15 @@ static int64_t write_file(struct open_file *file, const struct spindle_iovec *io
     if (use_pos) {
         pthread_mutex_lock(&file->pos_lock);
         offset = file->pos;
+    }
+    if (inode->type == INODE_REMOTE) { /* a file of a mount (mount.c) */
+        int64_t n = remote_write(file, iov, iovcnt, &offset, total);
+        if (use_pos) {
+            if (n >= 0)
+                file->pos = offset + n;
+            pthread_mutex_unlock(&file->pos_lock);
+        }
+        return n;
     }
     int64_t done = 0, rc = 0;
     inode_write_lock(inode);
@@ -204,7 +222,10 @@ int64_t spindle_fs_lseek(int fd, int64_t offset, int whence)
         break;
     case SPINDLE_SEEK_END:
         inode_read_lock(file->inode);
-        base = file->inode->type == INODE_FILE ? file->inode->size : 0;
+        base = file->inode->type == INODE_FILE ||
+                       (file->inode->type == INODE_REMOTE && !file->inode->u.remote.is_dir)
+                   ? file->inode->size
+                   : 0;
         inode_unlock(file->inode);
         break;
     default:
@@ -228,10 +249,13 @@ int spindle_fs_ftruncate(int fd, int64_t length)
         return -SPINDLE_EBADF;
     struct inode *inode = file->inode;
     int rc = 0;
-    if (!open_file_writable(file) || inode->type != INODE_FILE || length < 0) {
+    bool remote = inode->type == INODE_REMOTE && !inode->u.remote.is_dir;
+    if (!open_file_writable(file) || (inode->type != INODE_FILE && !remote) || length < 0) {
         rc = -SPINDLE_EINVAL;
     } else if (length > FS_MAX_FILE_SIZE) {
         rc = -SPINDLE_EFBIG;
+    } else if (remote) {
+        rc = remote_ftruncate(file, length);
     } else {
         inode_write_lock(inode);
         file_data_truncate(&inode->u.file, inode->size, length);
@@ -255,10 +279,12 @@ int spindle_fs_fallocate(int fd, int64_t offset, int64_t len)
         rc = -SPINDLE_EINVAL;
     } else if (!open_file_writable(file)) {
         rc = -SPINDLE_EBADF;
-    } else if (inode->type == INODE_DIR) {
+    } else if (inode->type == INODE_DIR || (inode->type == INODE_REMOTE && inode->u.remote.is_dir)) {
         rc = -SPINDLE_EISDIR;
     } else if (__builtin_add_overflow(offset, len, &end) || end > FS_MAX_FILE_SIZE) {
         rc = -SPINDLE_EFBIG;
+    } else if (inode->type == INODE_REMOTE) {
+        rc = remote_fallocate(file, end);
     } else {
         inode_write_lock(inode);
         if (end > inode->size) {
@@ -271,17 +297,21 @@ int spindle_fs_fallocate(int fd, int64_t offset, int64_t len)
     return rc;
 }
 
-/* Data lives in memory only: syncing just validates the fd. */
-int spindle_fs_fsync(int fd)
+/* Memory needs no syncing (the fd is validated); a mounted file is written
+ * through to its backend and synced there. */
+static int sync_fd(int fd, int datasync)
 {
     struct open_file *file = fd_get(fd);
     if (file == NULL)
         return -SPINDLE_EBADF;
+    int rc = file->inode->type == INODE_REMOTE ? remote_fsync(file, datasync) : 0;
     open_file_unref(file);
-    return 0;
+    return rc;
 }
 
-int spindle_fs_fdatasync(int fd) { return spindle_fs_fsync(fd); }
+int spindle_fs_fsync(int fd) { return sync_fd(fd, 0); }
+
+int spindle_fs_fdatasync(int fd) { return sync_fd(fd, 1); }
 
 int spindle_fs_getfl(int fd)
 {

@@ -16,14 +16,19 @@ int spindle_fs_fstat(int fd, struct spindle_stat *st)
     struct open_file *file = fd_get(fd);
     if (file == NULL)
         return -SPINDLE_EBADF;
-    stat_inode(file->inode, st);
+    int rc = 0;
+    if (file->inode->type == INODE_REMOTE)
+        rc = remote_fstat(file, st);
+    else
+        stat_inode(file->inode, st);
     open_file_unref(file);
-    return 0;
+    return rc;
 }
 
 /* Resolves dirfd+path to a referenced inode, following a final symlink
- * unless AT_SYMLINK_NOFOLLOW. */
-static int lookup_at(int dirfd, const char *path, int flags, struct inode **out)
+ * unless AT_SYMLINK_NOFOLLOW. A path inside a mount leaves *out NULL and
+ * the walk in *mounted (release with walk_done). */
+static int lookup_at(int dirfd, const char *path, int flags, struct inode **out, struct walk *mounted)
 {
     if (flags & ~SPINDLE_AT_SYMLINK_NOFOLLOW)
         return -SPINDLE_EINVAL;
@@ -39,6 +44,10 @@ static int lookup_at(int dirfd, const char *path, int flags, struct inode **out)
         return rc;
     *out = w.node;
     w.node = NULL;
+    if (w.mount) {
+        *mounted = w;
+        return 0;
+    }
     walk_done(&w);
     return 0;
 }
@@ -46,9 +55,15 @@ static int lookup_at(int dirfd, const char *path, int flags, struct inode **out)
 int spindle_fs_fstatat(int dirfd, const char *path, struct spindle_stat *st, int flags)
 {
     struct inode *inode;
-    int rc = lookup_at(dirfd, path, flags, &inode);
+    struct walk mounted;
+    int rc = lookup_at(dirfd, path, flags, &inode, &mounted);
     if (rc < 0)
         return rc;
+    if (inode == NULL) {
+        rc = mount_stat(&mounted, st);
+        walk_done(&mounted);
+        return rc;
+    }
     stat_inode(inode, st);
     inode_unref(inode);
     return 0;
@@ -70,6 +85,19 @@ static int64_t to_ns(const struct spindle_timespec *ts)
     if (ts->sec < -limit)
         return INT64_MIN;
     return ts->sec * 1000000000 + ts->nsec;
+}
+
+/* For a mount's backend: NULL becomes {NOW, NOW}; 1 = nothing to change. */
+static int backend_times(const struct spindle_timespec *in, struct spindle_timespec out[2])
+{
+    struct spindle_timespec now_both[2] = {{0, SPINDLE_UTIME_NOW}, {0, SPINDLE_UTIME_NOW}};
+    if (in == NULL)
+        in = now_both;
+    if (!valid_time(&in[0]) || !valid_time(&in[1]))
+        return -SPINDLE_EINVAL;
+    out[0] = in[0];
+    out[1] = in[1];
+    return in[0].nsec == SPINDLE_UTIME_OMIT && in[1].nsec == SPINDLE_UTIME_OMIT;
 }
 
 static int set_times(struct inode *inode, const struct spindle_timespec times[2])
@@ -96,9 +124,18 @@ int spindle_fs_utimensat(int dirfd, const char *path, const struct spindle_times
                          int flags)
 {
     struct inode *inode;
-    int rc = lookup_at(dirfd, path, flags, &inode);
+    struct walk mounted;
+    int rc = lookup_at(dirfd, path, flags, &inode, &mounted);
     if (rc < 0)
         return rc;
+    if (inode == NULL) {
+        struct spindle_timespec t[2];
+        rc = backend_times(times, t);
+        if (rc == 0)
+            rc = mount_utimens(&mounted, t, flags);
+        walk_done(&mounted);
+        return rc < 0 ? rc : 0;
+    }
     rc = set_times(inode, times);
     inode_unref(inode);
     return rc;
@@ -109,7 +146,17 @@ int spindle_fs_futimens(int fd, const struct spindle_timespec times[2])
     struct open_file *file = fd_get(fd);
     if (file == NULL)
         return -SPINDLE_EBADF;
-    int rc = set_times(file->inode, times);
+    int rc;
+    if (file->inode->type == INODE_REMOTE) {
+        struct spindle_timespec t[2];
+        rc = backend_times(times, t);
+        if (rc == 0)
+            rc = remote_futimens(file, t);
+        if (rc > 0)
+            rc = 0;
+    } else {
+        rc = set_times(file->inode, times);
+    }
     open_file_unref(file);
     return rc;
 }

@@ -53,6 +53,11 @@ int spindle_fs_mkdirat(int dirfd, const char *path, uint32_t mode)
     int rc = walk_parent_at(dirfd, path, &w);
     if (rc < 0)
         return rc;
+    if (w.mount) {
+        rc = mount_mkdir(&w, mode);
+        walk_done(&w);
+        return rc;
+    }
     rc = lock_for_create(&w);
     if (rc == 0) {
         struct inode *dir = w.dir;
@@ -113,6 +118,8 @@ static int remove_dir(struct inode *dir, const struct walk *w)
             rc = -SPINDLE_ENOENT;
         } else if (child->type != INODE_DIR) {
             rc = -SPINDLE_ENOTDIR;
+        } else if (mount_is_point(child)) {
+            rc = -SPINDLE_EBUSY;
         } else if (!lock_set_has(&locks, child)) {
             inode_ref(child); /* keeps it alive once the parent is unlocked */
             lock_set_unlock(&locks);
@@ -151,6 +158,11 @@ int spindle_fs_unlinkat(int dirfd, const char *path, int flags)
     int rc = walk_parent_at(dirfd, path, &w);
     if (rc < 0)
         return rc;
+    if (w.mount) {
+        rc = mount_unlink(&w, rmdir);
+        walk_done(&w);
+        return rc;
+    }
     switch (w.last) {
     case LAST_DOT:
         rc = rmdir ? -SPINDLE_EINVAL : -SPINDLE_EISDIR;
@@ -193,7 +205,10 @@ int spindle_fs_linkat(int olddirfd, const char *oldpath, int newdirfd, const cha
     struct inode *target = old.node;
     struct walk w;
     rc = walk_parent_at(newdirfd, newpath, &w);
-    if (rc == 0) {
+    if (rc == 0 && (old.mount || w.mount)) {
+        rc = old.mount && w.mount ? mount_link(&old, &w, flags) : -SPINDLE_EXDEV;
+        walk_done(&w);
+    } else if (rc == 0) {
         rc = lock_for_create(&w); /* EEXIST comes before EPERM, as on Linux */
         if (rc == 0) {
             if (w.trailing_slash) {
@@ -235,6 +250,11 @@ int spindle_fs_symlinkat(const char *target, int dirfd, const char *linkpath)
     int rc = walk_parent_at(dirfd, linkpath, &w);
     if (rc < 0)
         return rc;
+    if (w.mount) {
+        rc = mount_symlink(target, &w);
+        walk_done(&w);
+        return rc;
+    }
     rc = lock_for_create(&w);
     if (rc == 0 && w.trailing_slash) {
         inode_unlock(w.dir);
@@ -277,6 +297,11 @@ int64_t spindle_fs_readlinkat(int dirfd, const char *path, char *buf, size_t siz
     inode_unref(start);
     if (rc < 0)
         return rc;
+    if (w.mount) {
+        int64_t got = mount_readlink(&w, buf, size);
+        walk_done(&w);
+        return got;
+    }
     int64_t n;
     struct inode *link = w.node;
     if (link->type != INODE_SYMLINK) {

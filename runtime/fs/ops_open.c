@@ -26,7 +26,7 @@ static int create_file(struct inode *dir, const struct walk *w, uint32_t perm, s
 /* O_CREAT: find or create the last component, following a symlink there
  * (even a dangling one: the file is created at its target). */
 static int open_creating(struct inode *start, const char *path, int flags, uint32_t perm,
-                         struct inode **out, bool *created)
+                         struct inode **out, bool *created, uint64_t *handle)
 {
     struct walk w;
     memset(&w, 0, sizeof w);
@@ -39,6 +39,11 @@ static int open_creating(struct inode *start, const char *path, int flags, uint3
         rc = path_walk(from, current, WALK_PARENT, &w);
         if (rc < 0)
             break;
+        if (w.mount) { /* inside a mount: its backend creates (mount.c) */
+            rc = mount_open(&w, flags, perm, out, handle);
+            walk_done(&w);
+            break;
+        }
         if (w.last != LAST_NORM || w.trailing_slash) { /* Linux: EISDIR, even if it exists */
             rc = -SPINDLE_EISDIR;
             walk_done(&w);
@@ -111,13 +116,19 @@ static int open_creating(struct inode *start, const char *path, int flags, uint3
     return rc;
 }
 
-static int open_existing(struct inode *start, const char *path, int flags, struct inode **out)
+static int open_existing(struct inode *start, const char *path, int flags, struct inode **out,
+                         uint64_t *handle)
 {
     struct walk w;
     memset(&w, 0, sizeof w);
     int rc = path_walk(start, path, (flags & SPINDLE_O_NOFOLLOW) ? 0 : WALK_FOLLOW, &w);
     if (rc < 0)
         return rc;
+    if (w.mount) {
+        rc = mount_open(&w, flags, 0, out, handle);
+        walk_done(&w);
+        return rc;
+    }
     *out = w.node;
     w.node = NULL;
     walk_done(&w);
@@ -166,13 +177,20 @@ int spindle_fs_openat(int dirfd, const char *path, int flags, uint32_t mode)
     }
     struct inode *start, *node = NULL;
     bool created = false;
+    uint64_t handle = 0;
     int rc = start_dir(dirfd, path, &start);
     if (rc == 0) {
         if (flags & SPINDLE_O_CREAT)
-            rc = open_creating(start, path, flags, mode, &node, &created);
+            rc = open_creating(start, path, flags, mode, &node, &created, &handle);
         else
-            rc = open_existing(start, path, flags, &node);
+            rc = open_existing(start, path, flags, &node, &handle);
         inode_unref(start);
+    }
+    if (rc == 0 && node->type == INODE_REMOTE) { /* checked and opened by mount_open */
+        file->inode = node;
+        file->handle = handle;
+        fd_install(fd, file);
+        return fd;
     }
     if (rc == 0) {
         rc = check_and_truncate(node, flags, created);
@@ -194,8 +212,9 @@ int spindle_fs_close(int fd)
     struct open_file *file = fd_detach(fd);
     if (file == NULL)
         return -SPINDLE_EBADF;
+    int rc = file->inode->type == INODE_REMOTE ? mount_close_fd(file) : 0;
     open_file_unref(file);
-    return 0;
+    return rc;
 }
 
 int spindle_fs_dup(int fd)

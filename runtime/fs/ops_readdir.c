@@ -26,6 +26,11 @@ int spindle_fs_readdir(int fd, uint64_t cookie, struct spindle_dirent *out, int 
     if (file == NULL)
         return -SPINDLE_EBADF;
     struct inode *dir = file->inode;
+    if (dir->type == INODE_REMOTE) {
+        int rc = remote_readdir(file, cookie, out, max);
+        open_file_unref(file);
+        return rc;
+    }
     if (dir->type != INODE_DIR) {
         open_file_unref(file);
         return -SPINDLE_ENOTDIR;

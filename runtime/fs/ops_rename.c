@@ -42,6 +42,8 @@ static int rename_locked(struct rename_state *s, bool cross, struct lock_set *lo
         return -SPINDLE_ENOENT;
     struct inode *src = se->inode;
     bool src_dir = src->type == INODE_DIR;
+    if (mount_is_point(src))
+        return -SPINDLE_EBUSY;
     if ((s->from.trailing_slash || s->to.trailing_slash) && !src_dir)
         return -SPINDLE_ENOTDIR;
     /* Checks in Linux's order: subtree rules first, then types. */
@@ -50,6 +52,8 @@ static int rename_locked(struct rename_state *s, bool cross, struct lock_set *lo
     struct dir_entry *te = dir_find(&ndir->u.dir, s->to.name, s->to.name_len);
     struct inode *tgt = te ? te->inode : NULL;
     bool tgt_dir = tgt && tgt->type == INODE_DIR;
+    if (tgt && mount_is_point(tgt))
+        return -SPINDLE_EBUSY;
     if (tgt_dir && cross && is_ancestor(tgt, odir))
         return -SPINDLE_ENOTEMPTY; /* over an ancestor of the source */
     if (tgt == src)
@@ -139,6 +143,10 @@ int spindle_fs_renameat(int olddirfd, const char *oldpath, int newdirfd, const c
     }
     if (s.from.last != LAST_NORM || s.to.last != LAST_NORM) {
         rc = -SPINDLE_EBUSY;
+        goto out;
+    }
+    if (s.from.mount || s.to.mount) { /* across mounts or to/from the memory tree: EXDEV */
+        rc = s.from.mount && s.to.mount ? mount_rename(&s.from, &s.to) : -SPINDLE_EXDEV;
         goto out;
     }
     bool cross = s.from.dir != s.to.dir;

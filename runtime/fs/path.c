@@ -53,6 +53,27 @@ static int splice_symlink(struct walk *w, struct inode *link, const char *rest)
     return 0;
 }
 
+/* Hands the rest of the path to mount_walk. Returns 0 or -errno when the walk
+ * is over (cur released), or 1 to go on in the memory tree from *cur, *p. */
+static int enter_mount(struct walk *w, struct inode **cur, const char **p, int how)
+{
+    int rc = mount_walk(w, cur, p, how);
+    if (rc == MOUNT_WALK_ESCAPED) {
+        if (w->node != NULL || w->dir != NULL)
+            return 0; /* the path ended with ".." at the mount's root */
+        return 1;
+    }
+    inode_unref(*cur);
+    if (rc < 0) {
+        fs_free(w->buffer);
+        w->buffer = NULL;
+        fs_free(w->rel);
+        w->rel = NULL;
+        w->mount = NULL;
+    }
+    return rc;
+}
+
 int path_walk(struct inode *start, const char *path, int how, struct walk *w)
 {
     size_t path_len = strlen(path);
@@ -61,6 +82,10 @@ int path_walk(struct inode *start, const char *path, int how, struct walk *w)
     w->name_len = 0;
     w->trailing_slash = false;
     w->buffer = NULL;
+    w->mount = NULL;
+    w->rel = NULL;
+    w->rel_len = 0;
+    w->follow = false;
     if (path_len == 0)
         return -SPINDLE_ENOENT;
     if (path_len >= SPINDLE_FS_PATH_MAX)
@@ -87,6 +112,12 @@ int path_walk(struct inode *start, const char *path, int how, struct walk *w)
                 }
                 return 0;
             }
+        }
+        if (inode_is_mount_entry(cur)) { /* a dirfd inside a mount */
+            rc = enter_mount(w, &cur, &p, how);
+            if (rc <= 0)
+                return rc;
+            continue;
         }
         const char *name = p;
         while (*p != '\0' && *p != '/')
@@ -144,6 +175,13 @@ int path_walk(struct inode *start, const char *path, int how, struct walk *w)
         }
         inode_unref(cur);
         cur = next;
+        if (inode_is_mount_entry(cur)) { /* the rest belongs to the mount's backend */
+            p = after;
+            rc = enter_mount(w, &cur, &p, how);
+            if (rc <= 0)
+                return rc;
+            continue;
+        }
         if (is_last) {
             if (trailing && cur->type != INODE_DIR) {
                 rc = -SPINDLE_ENOTDIR;
@@ -168,8 +206,11 @@ void walk_done(struct walk *w)
     if (w->node)
         inode_unref(w->node);
     fs_free(w->buffer);
+    fs_free(w->rel);
     w->dir = w->node = NULL;
     w->buffer = NULL;
+    w->rel = NULL;
+    w->mount = NULL;
 }
 
 int start_dir(int dirfd, const char *path, struct inode **out)
@@ -184,7 +225,7 @@ int start_dir(int dirfd, const char *path, struct inode **out)
         return -SPINDLE_EBADF;
     struct inode *dir = file->inode;
     int rc = 0;
-    if (dir->type != INODE_DIR) {
+    if (dir->type != INODE_DIR && !(dir->type == INODE_REMOTE && dir->u.remote.is_dir)) {
         rc = -SPINDLE_ENOTDIR;
     } else {
         inode_ref(dir);

@@ -8,6 +8,8 @@
 #   5. the libFuzzer target against its model for FUZZ_SECONDS (default 30)
 #   6. the conformance programs natively (their wasm comparison is
 #      tests/fs/run-conformance.sh)
+#   7. the mount layer over a POSIX directory backend (tests/mount):
+#      semantics under ASan+UBSan, threads under TSan
 # Ends with "N passed, N failed"; exits non-zero on any failure.
 set -u
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -68,6 +70,14 @@ step "stress 8 threads (TSan)" build_and_run stress-tsan -fsanitize=thread -- "$
 step "stress 8 threads (ASan+UBSan)" build_and_run stress-asan "${asan[@]}" -- "$here/stress/stress.c"
 step "fuzz random operations vs model (${fuzz_seconds}s)" run_fuzzer
 step "conformance programs (native)" "$here/run-conformance.sh" --native-only
+mount_test=("$repo/tests/mount/posix_backend.c" "$repo/tests/mount/test_mount.c")
+step "mount layer semantics (ASan+UBSan)" build_and_run mount-asan "${asan[@]}" -- "${mount_test[@]}"
+mount_stress() {
+  clang-22 -std=gnu11 -g -O1 -Wall -Wextra -fsanitize=thread "${inc[@]}" "${core[@]}" "${mount_test[@]}" \
+    -o "$work/mount-tsan" -lpthread || return 1
+  "$work/mount-tsan" stress
+}
+step "mount layer threads (TSan)" mount_stress
 
 echo "$passed passed, $failed failed"
 [ $failed -eq 0 ]

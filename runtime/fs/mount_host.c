@@ -1,0 +1,360 @@
+/* The wasm side of the mount host protocol (docs/MOUNTS.md section 3): a
+ * struct spindle_mount_backend whose every operation fills a request in
+ * linear memory (on the calling thread's stack) and calls the host import
+ * spindle.mount_call, which returns once the host has answered. Built only
+ * for wasm; natively the tests plug in their own backend. */
+#include "fs_internal.h"
+
+#ifdef __wasm__
+
+#include <string.h>
+
+__attribute__((import_module("spindle"), import_name("mount_list"))) int32_t
+spindle_host_mount_list(char *buf, int32_t len);
+__attribute__((import_module("spindle"), import_name("mount_call"))) int32_t
+spindle_host_mount_call(void *request);
+
+enum {
+    OP_OPEN = 1,
+    OP_CLOSE,
+    OP_PREAD,
+    OP_PWRITE,
+    OP_FSTAT,
+    OP_FTRUNCATE,
+    OP_FSYNC,
+    OP_READDIR,
+    OP_STAT,
+    OP_MKDIR,
+    OP_UNLINK,
+    OP_RENAME,
+    OP_LINK,
+    OP_SYMLINK,
+    OP_READLINK,
+    OP_UTIMENS,
+    OP_FUTIMENS,
+};
+
+struct request { /* 104 bytes, layout fixed by docs/MOUNTS.md */
+    int32_t state;
+    int32_t op;
+    int32_t mount;
+    int32_t flags;
+    int64_t result;
+    uint64_t handle;
+    int64_t offset;
+    uint32_t ptr, len;
+    uint32_t path, path_len;
+    uint32_t path2, path2_len;
+    uint32_t mode, reserved;
+    int64_t times[4];
+};
+_Static_assert(sizeof(struct request) == 104, "request layout");
+
+struct wire_stat { /* 64 bytes */
+    uint64_t ino;
+    uint32_t mode, pad;
+    uint64_t nlink;
+    int64_t size, blocks, atime_ns, mtime_ns, ctime_ns;
+};
+_Static_assert(sizeof(struct wire_stat) == 64, "stat layout");
+
+static void init(struct request *r, void *ctx, int op)
+{
+    memset(r, 0, sizeof *r);
+    r->op = op;
+    r->mount = (int32_t)(intptr_t)ctx;
+}
+
+static void set_path(struct request *r, const char *path)
+{
+    r->path = (uint32_t)(uintptr_t)path;
+    r->path_len = (uint32_t)strlen(path);
+}
+
+static void set_path2(struct request *r, const char *path)
+{
+    r->path2 = (uint32_t)(uintptr_t)path;
+    r->path2_len = (uint32_t)strlen(path);
+}
+
+static int64_t call(struct request *r)
+{
+    __atomic_store_n(&r->state, 0, __ATOMIC_SEQ_CST);
+    spindle_host_mount_call(r);
+    /* the host stored state = 1 after the results (Atomics.store) */
+    if (__atomic_load_n(&r->state, __ATOMIC_SEQ_CST) != 1)
+        return -SPINDLE_EIO;
+    return r->result;
+}
+
+static struct spindle_timespec ts(int64_t ns)
+{
+    struct spindle_timespec t = {ns / 1000000000, ns % 1000000000};
+    if (t.nsec < 0) {
+        t.nsec += 1000000000;
+        t.sec--;
+    }
+    return t;
+}
+
+static void from_wire(const struct wire_stat *w, struct spindle_stat *st)
+{
+    memset(st, 0, sizeof *st);
+    st->ino = w->ino;
+    st->mode = w->mode;
+    st->nlink = w->nlink;
+    st->size = w->size;
+    st->blocks = w->blocks;
+    st->atim = ts(w->atime_ns);
+    st->mtim = ts(w->mtime_ns);
+    st->ctim = ts(w->ctime_ns);
+}
+
+static void set_times(struct request *r, const struct spindle_timespec t[2])
+{
+    r->times[0] = t[0].sec;
+    r->times[1] = t[0].nsec;
+    r->times[2] = t[1].sec;
+    r->times[3] = t[1].nsec;
+}
+
+static int h_open(void *ctx, const char *rel, int flags, uint32_t mode, uint64_t *handle, struct spindle_stat *st)
+{
+    struct request r;
+    struct wire_stat w;
+    init(&r, ctx, OP_OPEN);
+    set_path(&r, rel);
+    r.flags = flags;
+    r.mode = mode;
+    r.ptr = (uint32_t)(uintptr_t)&w;
+    r.len = sizeof w;
+    int64_t rc = call(&r);
+    if (rc < 0)
+        return (int)rc;
+    *handle = r.handle;
+    from_wire(&w, st);
+    return 0;
+}
+
+static int h_close(void *ctx, uint64_t handle)
+{
+    struct request r;
+    init(&r, ctx, OP_CLOSE);
+    r.handle = handle;
+    return (int)call(&r);
+}
+
+static int64_t h_pread(void *ctx, uint64_t handle, void *buf, size_t len, int64_t offset)
+{
+    struct request r;
+    init(&r, ctx, OP_PREAD);
+    r.handle = handle;
+    r.ptr = (uint32_t)(uintptr_t)buf;
+    r.len = (uint32_t)len;
+    r.offset = offset;
+    return call(&r);
+}
+
+static int64_t h_pwrite(void *ctx, uint64_t handle, const void *buf, size_t len, int64_t offset)
+{
+    struct request r;
+    init(&r, ctx, OP_PWRITE);
+    r.handle = handle;
+    r.ptr = (uint32_t)(uintptr_t)buf;
+    r.len = (uint32_t)len;
+    r.offset = offset;
+    return call(&r);
+}
+
+static int h_fstat(void *ctx, uint64_t handle, struct spindle_stat *st)
+{
+    struct request r;
+    struct wire_stat w;
+    init(&r, ctx, OP_FSTAT);
+    r.handle = handle;
+    r.ptr = (uint32_t)(uintptr_t)&w;
+    r.len = sizeof w;
+    int64_t rc = call(&r);
+    if (rc < 0)
+        return (int)rc;
+    from_wire(&w, st);
+    return 0;
+}
+
+static int h_ftruncate(void *ctx, uint64_t handle, int64_t length)
+{
+    struct request r;
+    init(&r, ctx, OP_FTRUNCATE);
+    r.handle = handle;
+    r.offset = length;
+    return (int)call(&r);
+}
+
+static int h_fsync(void *ctx, uint64_t handle, int datasync)
+{
+    struct request r;
+    init(&r, ctx, OP_FSYNC);
+    r.handle = handle;
+    r.flags = datasync ? 1 : 0;
+    return (int)call(&r);
+}
+
+static int h_futimens(void *ctx, uint64_t handle, const struct spindle_timespec times[2])
+{
+    struct request r;
+    init(&r, ctx, OP_FUTIMENS);
+    r.handle = handle;
+    set_times(&r, times);
+    return (int)call(&r);
+}
+
+static int h_readdir(void *ctx, uint64_t handle, uint64_t cookie, struct spindle_dirent *out, int max)
+{
+    _Alignas(8) uint8_t buf[4096];
+    struct request r;
+    init(&r, ctx, OP_READDIR);
+    r.handle = handle;
+    r.offset = (int64_t)cookie;
+    r.ptr = (uint32_t)(uintptr_t)buf;
+    r.len = sizeof buf;
+    int64_t got = call(&r);
+    if (got < 0)
+        return (int)got;
+    int n = 0;
+    size_t at = 0;
+    while (n < max && at + 24 <= (size_t)got) {
+        uint64_t next, ino;
+        uint16_t name_len;
+        memcpy(&next, buf + at, 8);
+        memcpy(&ino, buf + at + 8, 8);
+        memcpy(&name_len, buf + at + 18, 2);
+        if (name_len > SPINDLE_FS_NAME_MAX || at + 24 + name_len > (size_t)got)
+            break;
+        out[n].next_cookie = next;
+        out[n].ino = ino;
+        out[n].type = buf[at + 16];
+        out[n].name_len = name_len;
+        memcpy(out[n].name, buf + at + 24, name_len);
+        out[n].name[name_len] = '\0';
+        n++;
+        at += (24 + (size_t)name_len + 7) & ~(size_t)7;
+    }
+    return n;
+}
+
+static int h_stat(void *ctx, const char *rel, int flags, struct spindle_stat *st)
+{
+    struct request r;
+    struct wire_stat w;
+    init(&r, ctx, OP_STAT);
+    set_path(&r, rel);
+    r.flags = flags;
+    r.ptr = (uint32_t)(uintptr_t)&w;
+    r.len = sizeof w;
+    int64_t rc = call(&r);
+    if (rc < 0)
+        return (int)rc;
+    from_wire(&w, st);
+    return 0;
+}
+
+static int h_mkdir(void *ctx, const char *rel, uint32_t mode)
+{
+    struct request r;
+    init(&r, ctx, OP_MKDIR);
+    set_path(&r, rel);
+    r.mode = mode;
+    return (int)call(&r);
+}
+
+static int h_unlink(void *ctx, const char *rel, int flags)
+{
+    struct request r;
+    init(&r, ctx, OP_UNLINK);
+    set_path(&r, rel);
+    r.flags = flags;
+    return (int)call(&r);
+}
+
+static int h_rename(void *ctx, const char *from, const char *to)
+{
+    struct request r;
+    init(&r, ctx, OP_RENAME);
+    set_path(&r, from);
+    set_path2(&r, to);
+    return (int)call(&r);
+}
+
+static int h_link(void *ctx, const char *from, const char *to, int flags)
+{
+    struct request r;
+    init(&r, ctx, OP_LINK);
+    set_path(&r, from);
+    set_path2(&r, to);
+    r.flags = flags;
+    return (int)call(&r);
+}
+
+static int h_symlink(void *ctx, const char *target, const char *rel)
+{
+    struct request r;
+    init(&r, ctx, OP_SYMLINK);
+    set_path(&r, target);
+    set_path2(&r, rel);
+    return (int)call(&r);
+}
+
+static int64_t h_readlink(void *ctx, const char *rel, char *buf, size_t size)
+{
+    struct request r;
+    init(&r, ctx, OP_READLINK);
+    set_path(&r, rel);
+    r.ptr = (uint32_t)(uintptr_t)buf;
+    r.len = (uint32_t)size;
+    return call(&r);
+}
+
+static int h_utimens(void *ctx, const char *rel, const struct spindle_timespec times[2], int flags)
+{
+    struct request r;
+    init(&r, ctx, OP_UTIMENS);
+    set_path(&r, rel);
+    r.flags = flags;
+    set_times(&r, times);
+    return (int)call(&r);
+}
+
+static const struct spindle_mount_backend host_backend = {
+    h_open, h_close, h_pread, h_pwrite, h_fstat, h_ftruncate, h_fsync, h_futimens, h_readdir,
+    h_stat, h_mkdir, h_unlink, h_rename, h_link, h_symlink, h_readlink, h_utimens,
+};
+
+int fs_host_mounts_init(void)
+{
+    char small[512];
+    int32_t need = spindle_host_mount_list(small, sizeof small);
+    if (need <= 0)
+        return 0;
+    char *list = small;
+    if (need > (int32_t)sizeof small) {
+        list = fs_malloc((size_t)need);
+        if (list == NULL)
+            return -SPINDLE_ENOMEM;
+        spindle_host_mount_list(list, need);
+    }
+    int rc = 0;
+    intptr_t id = 0;
+    for (int32_t at = 0; at < need && rc >= 0; id++) {
+        const char *path = list + at;
+        size_t len = strnlen(path, (size_t)(need - at));
+        rc = spindle_fs_mount(path, &host_backend, (void *)id);
+        at += (int32_t)len + 1;
+    }
+    if (list != small)
+        fs_free(list);
+    return rc < 0 ? rc : 0;
+}
+
+#else
+typedef int spindle_mount_host_is_wasm_only;
+#endif

@@ -1,0 +1,59 @@
+/* Spindle filesystem mounts: a directory of the in-memory tree bound to a
+ * backend (a host directory in Node, OPFS in browsers, a POSIX directory in
+ * the native tests). See docs/MOUNTS.md.
+ *
+ * Paths handed to a backend (`rel`) are normalized and relative to the
+ * mount's root: no leading '/', no empty, "." or ".." components, no trailing
+ * '/'; "" is the mount's root. Symlinks inside the mount are the backend's to
+ * resolve, with Linux RESOLVE_BENEATH rules (EXDEV for absolute or escaping
+ * targets). Every function returns >= 0 or a negative Linux errno. */
+#ifndef SPINDLE_MOUNT_H
+#define SPINDLE_MOUNT_H
+
+#include "fs.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define SPINDLE_MOUNT_MAX 64
+
+struct spindle_mount_backend {
+    /* flags: SPINDLE_O_*; fills st with the opened file's (or directory's) stat */
+    int (*open)(void *ctx, const char *rel, int flags, uint32_t mode, uint64_t *handle,
+                struct spindle_stat *st);
+    int (*close)(void *ctx, uint64_t handle);
+    int64_t (*pread)(void *ctx, uint64_t handle, void *buf, size_t len, int64_t offset);
+    int64_t (*pwrite)(void *ctx, uint64_t handle, const void *buf, size_t len, int64_t offset);
+    int (*fstat)(void *ctx, uint64_t handle, struct spindle_stat *st);
+    int (*ftruncate)(void *ctx, uint64_t handle, int64_t length);
+    int (*fsync)(void *ctx, uint64_t handle, int datasync);
+    int (*futimens)(void *ctx, uint64_t handle, const struct spindle_timespec times[2]);
+    /* Entries after `cookie` (0: from the start), without "." and ".."; the
+     * backend's cookies are >= 3. Returns the number filled, 0 at the end. */
+    int (*readdir)(void *ctx, uint64_t handle, uint64_t cookie, struct spindle_dirent *out, int max);
+    int (*stat)(void *ctx, const char *rel, int flags, struct spindle_stat *st); /* AT_SYMLINK_NOFOLLOW */
+    int (*mkdir)(void *ctx, const char *rel, uint32_t mode);
+    int (*unlink)(void *ctx, const char *rel, int flags); /* AT_REMOVEDIR */
+    int (*rename)(void *ctx, const char *from, const char *to);
+    int (*link)(void *ctx, const char *from, const char *to, int flags); /* AT_SYMLINK_FOLLOW */
+    int (*symlink)(void *ctx, const char *target, const char *rel);
+    int64_t (*readlink)(void *ctx, const char *rel, char *buf, size_t size);
+    int (*utimens)(void *ctx, const char *rel, const struct spindle_timespec times[2], int flags);
+};
+
+/* Binds the directory `path` (created with its parents if missing) to a
+ * backend; `ops` must outlive the filesystem. Returns the mount id (>= 0) or
+ * -EBUSY (the root, a mount point already, or inside a mount), -ENOTDIR,
+ * -ENOSPC (more than SPINDLE_MOUNT_MAX mounts), ... */
+int spindle_fs_mount(const char *path, const struct spindle_mount_backend *ops, void *ctx);
+
+/* Writes every dirty write-coalescing buffer of every mount to its backend
+ * (also done at normal exit). Returns 0 or the first error. */
+int spindle_fs_mount_flush_all(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
