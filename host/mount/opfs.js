@@ -1,0 +1,79 @@
+// The `opfs` mount backend (docs/OPFS.md): `--mount /PATH=opfs[:SUBDIR]`, or
+// `mounts: [{ path, opfs: 'SUBDIR' }]` in the host API, in a browser. prepare() starts the I/O
+// workers (host/mount/opfs-worker.js) on the coordinator; client() runs in each thread worker
+// and sends each request to the I/O worker that must serve it (docs/MOUNTS.md section 3).
+import { createMailboxes, submit } from './mailbox.js';
+
+const OPEN = 1;
+const HANDLE_OPS = new Set([2, 3, 4, 5, 6, 7, 8, 17]); // CLOSE PREAD PWRITE FSTAT FTRUNCATE FSYNC READDIR FUTIMENS
+
+/** How many I/O workers a mount gets: files spread over them, so two files can be read at once. */
+function workerCount(spec) {
+  if (spec.workers) return Math.max(1, Math.min(255, spec.workers | 0));
+  const cores = globalThis.navigator?.hardwareConcurrency || 2;
+  return Math.max(2, Math.min(4, cores));
+}
+
+async function prepare(spec) {
+  if (typeof navigator === 'undefined' || !navigator.storage?.getDirectory) {
+    throw new Error(`mount ${spec.path}: opfs needs a browser with the Origin Private File System (a secure context)`);
+  }
+  const subdir = String(spec.opfs ?? '');
+  if (subdir.split('/').some((p) => p === '.' || p === '..')) {
+    throw new Error(`mount ${spec.path}: opfs:${subdir}: no . or .. components`);
+  }
+  const n = workerCount(spec);
+  const mailboxes = createMailboxes(n);
+  const workers = [];
+  const ready = [];
+  const channels = Array.from({ length: n - 1 }, () => new MessageChannel());
+  for (let w = 0; w < n; w++) {
+    const worker = new Worker(new URL('./opfs-worker.js', import.meta.url), { type: 'module', name: `spindle-opfs-${w}` });
+    ready.push(new Promise((resolve, reject) => {
+      worker.onmessage = (e) => {
+        if (e.data.type === 'ready') resolve();
+        else if (e.data.type === 'failed') reject(new Error(`mount ${spec.path}: ${e.data.message}`));
+      };
+      worker.onerror = (e) => reject(new Error(`mount ${spec.path}: OPFS I/O worker failed: ${e.message}`));
+    }));
+    const start = { type: 'start', w, memory: spec.memory, mailboxes, subdir };
+    const transfer = [];
+    if (w === 0) { start.ports = channels.map((c) => c.port1); transfer.push(...start.ports); }
+    else { start.peerPort = channels[w - 1].port2; transfer.push(start.peerPort); }
+    workers.push({ worker, start, transfer });
+  }
+  return {
+    /** Called with the program's memory (ctx.memory) by index.js before the threads start. */
+    async start(memory) {
+      for (const { worker, start, transfer } of workers) worker.postMessage({ ...start, memory }, transfer);
+      await Promise.all(ready);
+    },
+    config: { mailboxes, n, rr: new SharedArrayBuffer(4) },
+    dispose() { for (const { worker } of workers) worker.terminate(); },
+  };
+}
+
+function client(config, memory) {
+  const rr = new Int32Array(config.rr);
+  return (view, request) => {
+    const op = view.getInt32(request + 4, true);
+    let w = 0;
+    if (op === OPEN) w = Atomics.add(rr, 0, 1) % config.n;
+    else if (HANDLE_OPS.has(op)) w = Number(view.getBigUint64(request + 24, true) & 0xffn);
+    if (w >= config.n) {
+      view.setBigInt64(request + 16, -9n, true); // EBADF: not a handle of this mount
+      return;
+    }
+    submit(config.mailboxes, w, memory, request);
+  };
+}
+
+export const opfsBackend = {
+  /** docs/MOUNTS.md: prepare(spec, { memory, maxThreads }) -> { config, dispose } */
+  async prepare(spec, ctx) {
+    const p = await prepare(spec);
+    await p.start(ctx.memory);
+    return { config: p.config, dispose: p.dispose };
+  },
+  client,
+};
