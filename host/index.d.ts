@@ -37,6 +37,76 @@ export interface RunOptions {
   maxThreads?: number;
   /** What sysconf(_SC_NPROCESSORS_ONLN) answers. Default: the host's core count. */
   cpuCount?: number;
+  /**
+   * Files to put into the in-memory tree before main, packed in the spindle.preload format
+   * (docs/FILES.md; what `spindle run --preload` makes). A module's own spindle.preload section
+   * (`spindle cc --preload-file`) is always applied, first.
+   */
+  preload?: Uint8Array | ArrayBuffer;
+}
+
+export interface CreateOptions extends RunOptions {
+  /**
+   * Start the hidden service thread behind `files` (one pool worker). Default true; with false,
+   * `files` calls reject with code 'ENOTSUP' and nothing runs until start().
+   */
+  files?: boolean;
+}
+
+/** An error of a files call: like Node's fs errors. */
+export interface FilesError extends Error {
+  /** 'ENOENT', 'EISDIR', 'ENOTDIR', 'EEXIST', 'ENOTEMPTY', 'EINVAL', 'ENAMETOOLONG', 'ENOTSUP', ... */
+  code: string;
+  errno: number;
+  syscall: string;
+  path: string;
+}
+
+export interface FileStat {
+  type: 'file' | 'directory' | 'symlink' | 'other';
+  /** Permission bits. */
+  mode: number;
+  size: number;
+  ino: number;
+  nlink: number;
+  atimeMs: number;
+  mtimeMs: number;
+  ctimeMs: number;
+  isFile(): boolean;
+  isDirectory(): boolean;
+}
+
+/**
+ * The program's in-memory files, from JavaScript (docs/FILES.md): usable before start(), while
+ * the program runs and after it exits, until dispose(). Paths are absolute. Calls run in order,
+ * through the same C code and locks as the program's threads; each returns a promise (rejected
+ * with a FilesError) and never blocks the calling thread.
+ */
+export interface ProgramFiles {
+  readFile(path: string): Promise<Uint8Array>;
+  readFile(path: string, encoding: string): Promise<string>;
+  /** Creates or replaces the file (mode 0o644 by default for a new one). */
+  writeFile(path: string, data: Uint8Array | ArrayBuffer | ArrayBufferView | string, options?: { mode?: number }): Promise<void>;
+  /** Names in the directory ("." and ".." left out), in the directory's order. */
+  readdir(path: string): Promise<string[]>;
+  readdir(path: string, options: { withFileTypes: true }): Promise<{ name: string; type: FileStat['type'] }[]>;
+  /** Follows symlinks. */
+  stat(path: string): Promise<FileStat>;
+  /** recursive: creates missing parents and accepts an existing directory. */
+  mkdir(path: string, options?: { recursive?: boolean; mode?: number }): Promise<void>;
+  unlink(path: string): Promise<void>;
+  rmdir(path: string): Promise<void>;
+  rename(from: string, to: string): Promise<void>;
+}
+
+export interface Program {
+  files: ProgramFiles;
+  /** Runs main (once). Files calls made before it are done before any of the program's code runs. */
+  start(): void;
+  /** Settles when the program has ended (after start()). */
+  exited: Promise<RunResult>;
+  /** Ends the program if it still runs, and the files service; files calls reject afterwards. */
+  dispose(): void;
 }
 
 export interface RunResult {
@@ -50,5 +120,10 @@ export interface RunResult {
 export function compile(source: Uint8Array | ArrayBuffer | string | URL): Promise<CompiledProgram>;
 /** Runs a compiled program to its end, threads as workers; the calling thread never blocks. */
 export function runProgram(program: CompiledProgram, options?: RunOptions): Promise<RunResult>;
+/**
+ * Prepares a program without running it: memory, workers, the files API and any preloaded files.
+ * Rejects if preloading fails.
+ */
+export function createProgram(program: CompiledProgram, options?: CreateOptions): Promise<Program>;
 /** compile + runProgram. */
 export function run(source: Uint8Array | ArrayBuffer | string | URL, options?: RunOptions): Promise<RunResult>;
