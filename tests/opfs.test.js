@@ -38,10 +38,10 @@ async function cc(src, name, extra = []) {
   return `/build/tests/opfs/${name}.wasm`;
 }
 
-/** Opens a page of the profile with tests/opfs/run-page.js loaded. */
+/** Opens a page of the profile with bench/opfs/run-page.js loaded. */
 async function runPage(profile) {
   const b = await openProfile(profile, `${server.url}/`);
-  await b.page.addScriptTag({ type: 'module', url: '/tests/opfs/run-page.js' });
+  await b.page.addScriptTag({ type: 'module', url: '/bench/opfs/run-page.js' });
   await b.page.waitForFunction(() => window.spindleReady, null, { timeout: 30000 });
   return b;
 }
