@@ -1,14 +1,14 @@
 // `spindle run [--browser] [options] app.wasm [args...]`: runs a module with real threads in
 // Node (default) or in headless Chromium, and returns the program's exit code.
-import { readFileSync } from 'node:fs';
-import { basename } from 'node:path';
+import { readFileSync, statSync } from 'node:fs';
+import { basename, resolve } from 'node:path';
 import { compile, runProgram } from '../host/index.js';
 import { packPreloadFiles } from './preload-files.js';
 
-const usage = 'usage: spindle run [--browser] [--env] [--env=NAME=VALUE] [--pool=N] [--preload=HOSTPATH[@/PATH]] app.wasm [args...]';
+const usage = 'usage: spindle run [--browser] [--env] [--env=NAME=VALUE] [--pool=N] [--preload=HOSTPATH[@/PATH]] [--mount=/PATH=HOSTDIR|opfs[:SUBDIR]] app.wasm [args...]';
 
 export function parseRunArgs(argv) {
-  const opts = { browser: false, env: {}, inheritEnv: false, poolSize: undefined, preload: [] };
+  const opts = { browser: false, env: {}, inheritEnv: false, poolSize: undefined, preload: [], mounts: [] };
   let i = 0;
   for (; i < argv.length && argv[i].startsWith('--'); i++) {
     const [flag, ...rest] = argv[i].split('=');
@@ -27,13 +27,46 @@ export function parseRunArgs(argv) {
       const spec = rest.length ? value : argv[++i];
       if (!spec) throw new Error(`--preload: expected HOSTPATH[@/PATH]\n${usage}`);
       opts.preload.push(spec);
+    } else if (flag === '--mount') {
+      // a host directory (Node) or OPFS (--browser) inside the tree (docs/MOUNTS.md)
+      opts.mounts.push(parseMount(rest.length ? value : argv[++i]));
     } else if (flag === '--') { i++; break; } else throw new Error(`unknown option ${flag}\n${usage}`);
   }
   if (i >= argv.length) throw new Error(usage);
   opts.wasm = argv[i];
   opts.args = [basename(argv[i]), ...argv.slice(i + 1)];
   if (opts.inheritEnv) opts.env = { ...process.env, ...opts.env };
+  checkMounts(opts);
   return opts;
+}
+
+/** `/PATH=HOSTDIR` or `/PATH=opfs[:SUBDIR]` -> a host API mount spec. */
+export function parseMount(spec) {
+  const eq = spec ? spec.indexOf('=') : -1;
+  if (eq <= 0 || eq === spec.length - 1) throw new Error(`--mount ${spec ?? ''}: expected /PATH=HOSTDIR or /PATH=opfs[:SUBDIR]`);
+  const path = spec.slice(0, eq);
+  const target = spec.slice(eq + 1);
+  if (!path.startsWith('/')) throw new Error(`--mount ${spec}: the mount point ${path} must be an absolute path`);
+  if (target === 'opfs' || target.startsWith('opfs:')) return { path, opfs: target.slice(5) };
+  return { path, hostDir: resolve(target) };
+}
+
+function checkMounts(opts) {
+  const points = new Set();
+  for (const m of opts.mounts) {
+    const norm = `/${m.path.split('/').filter((c) => c && c !== '.').join('/')}`;
+    if (norm === '/') throw new Error(`--mount ${m.path}: cannot mount over /`);
+    if (points.has(norm)) throw new Error(`--mount ${m.path}: mounted twice`);
+    points.add(norm);
+    if (m.opfs !== undefined) {
+      if (!opts.browser) throw new Error(`--mount ${m.path}=opfs: OPFS is a browser file system; add --browser`);
+      continue;
+    }
+    if (opts.browser) throw new Error(`--mount ${m.path}=${m.hostDir}: host directories are mounted in Node only (use opfs with --browser)`);
+    let st;
+    try { st = statSync(m.hostDir); } catch { throw new Error(`--mount ${m.path}: host directory ${m.hostDir} does not exist`); }
+    if (!st.isDirectory()) throw new Error(`--mount ${m.path}: ${m.hostDir} is not a directory`);
+  }
 }
 
 export async function run(argv) {
@@ -42,7 +75,7 @@ export async function run(argv) {
   if (opts.browser) return (await import('./run-browser.js')).runInBrowser(opts);
   const compiled = await compile(readFileSync(opts.wasm));
   const result = await runProgram(compiled, { args: opts.args, env: opts.env, poolSize: opts.poolSize,
-    preload: opts.preloadBytes });
+    preload: opts.preloadBytes, mounts: opts.mounts });
   if (result.trap) process.stderr.write(`spindle: ${result.trap}\n`);
   return result.exitCode;
 }

@@ -8,6 +8,7 @@ import { createChannel } from './jsfs/proxy.js';
 import { instantiateOnHostThread, jsFsHost, usesJsFs } from './jsfs/host-thread.js';
 import { createFilesClient } from './files/client.js';
 import { applyPreload, preloadSection } from './files/preload.js';
+import { prepareMounts } from './mount/index.js';
 
 const isNode = typeof process !== 'undefined' && Boolean(process.versions?.node);
 const platformModule = () => import(isNode ? './platform/node.js' : './platform/browser.js');
@@ -96,6 +97,9 @@ export async function createProgram(compiled, options = {}) {
     throw new Error(options.files === false ? 'preloaded files need the files API (files: false was given)'
       : 'preloaded files need a module built with spindle cc --fs=spindle');
   }
+  // Mounts (host/mount, docs/MOUNTS.md): host directories (Node) or OPFS (browsers) in the tree.
+  const mounts = await prepareMounts(options.mounts, { memory, maxThreads, module });
+  if (mounts.list.length) base.mounts = mounts.list;
   let filesWorker = null; // kept after exit, so files can be read until dispose()
   const writeStdio = options.onStdio ?? ((fd, bytes) => (fd === 2 ? console.error : console.log)(new TextDecoder().decode(bytes)));
 
@@ -172,6 +176,7 @@ export async function createProgram(compiled, options = {}) {
         files.fail('the program was disposed');
         if (!ending) end('disposed before the program ended');
         if (filesWorker) filesWorker.terminate();
+        mounts.dispose();
       },
     };
   }

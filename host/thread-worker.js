@@ -5,6 +5,7 @@ import { FATE, settleFate, SLOT, slotIndex, spawnThread } from './control.js';
 import { ProgramExit, wasiImports } from './wasi.js';
 import { CH, proxiedWasi, ringHostThread } from './jsfs/proxy.js';
 import { filesImports } from './files/service.js';
+import { mountImports } from './mount/index.js';
 
 const isNode = typeof process !== 'undefined' && Boolean(process.versions?.node);
 // In a browser, messages that arrive while a module worker is still in a top-level await are
@@ -72,6 +73,8 @@ function instantiate(init) {
       },
       // runtime/wasi/host_files.c: the files API's service thread (host/files)
       ...filesImports(init, memory, post),
+      // runtime/fs/mount_host.c: mounted directories (host/mount, docs/MOUNTS.md)
+      ...mountImports(init.mounts, memory),
     },
   };
   instance = new WebAssembly.Instance(module, imports);

@@ -1,0 +1,98 @@
+// Mounts (docs/MOUNTS.md): the backend registry, the coordinator's preparation of the
+// `mounts` option, and the `spindle.mount_list` / `spindle.mount_call` imports of each thread.
+// A backend is { prepare(spec, ctx) -> { config, dispose? }, client(config, memory) -> call }:
+// prepare runs on the coordinator before the workers start, client in every thread worker, and
+// call(view, request) performs one request synchronously (writing result and outputs, not state).
+const isNode = typeof process !== 'undefined' && Boolean(process.versions?.node);
+const registry = new Map();
+
+/** Adds a backend kind; a mount spec selects it by its key (`hostDir` -> 'hostdir', `opfs`). */
+export function registerBackend(kind, backend) { registry.set(kind, backend); }
+
+if (isNode) registerBackend('hostdir', (await import('./hostdir.js')).hostdirBackend);
+else {
+  try {
+    registerBackend('opfs', (await import('./opfs.js')).opfsBackend);
+  } catch { /* no OPFS backend in this build */ }
+}
+
+function kindOf(spec) {
+  if (spec.kind) return spec.kind;
+  if (spec.hostDir !== undefined) return 'hostdir';
+  if (spec.opfs !== undefined) return 'opfs';
+  throw new Error(`mount ${spec.path}: say what to mount (hostDir, or opfs in a browser)`);
+}
+
+/** Checks the mount points: absolute, normalized, not '/', no duplicates, none inside another. */
+export function checkMountPaths(specs) {
+  const seen = [];
+  for (const spec of specs) {
+    const p = spec.path;
+    if (typeof p !== 'string' || !p.startsWith('/')) throw new Error(`mount ${p}: the mount point must be an absolute path`);
+    const norm = `/${p.split('/').filter((c) => c !== '' && c !== '.').join('/')}`;
+    if (norm.split('/').includes('..')) throw new Error(`mount ${p}: the mount point must not contain '..'`);
+    if (norm === '/') throw new Error(`mount ${p}: cannot mount over /`);
+    for (const other of seen) {
+      if (other === norm) throw new Error(`mount ${p}: mounted twice`);
+      if (norm.startsWith(`${other}/`) || other.startsWith(`${norm}/`)) {
+        throw new Error(`mount ${p}: nested inside mount ${other} (not supported)`);
+      }
+    }
+    seen.push(norm);
+  }
+  return seen;
+}
+
+/** Whether the module can take mounts (it links runtime/fs: imports spindle.mount_call). */
+export function moduleTakesMounts(module) {
+  return WebAssembly.Module.imports(module).some((i) => i.module === 'spindle' && i.name === 'mount_call');
+}
+
+/**
+ * Coordinator: prepares every mount. Returns { list, dispose } where list (structured-cloneable)
+ * goes to every thread worker as init.mounts.
+ */
+export async function prepareMounts(specs = [], ctx) {
+  if (!specs.length) return { list: [], dispose() {} };
+  if (ctx.module && !moduleTakesMounts(ctx.module)) {
+    throw new Error('mounts need a module built with the Spindle filesystem (spindle cc --fs=spindle, the default)');
+  }
+  const paths = checkMountPaths(specs);
+  const list = [];
+  const disposers = [];
+  try {
+    for (let i = 0; i < specs.length; i++) {
+      const kind = kindOf(specs[i]);
+      const backend = registry.get(kind);
+      if (!backend) throw new Error(`mount ${specs[i].path}: no '${kind}' backend on this host`);
+      const prepared = await backend.prepare({ ...specs[i], path: paths[i] }, ctx);
+      if (prepared.dispose) disposers.push(prepared.dispose);
+      list.push({ kind, path: paths[i], config: prepared.config });
+    }
+  } catch (err) {
+    disposers.forEach((d) => d());
+    throw err;
+  }
+  return { list, dispose() { disposers.forEach((d) => d()); } };
+}
+
+/** Thread worker: the imports runtime/fs/mount_host.c calls. */
+export function mountImports(mounts = [], memory) {
+  const encoded = new TextEncoder().encode(mounts.map((m) => `${m.path}\0`).join(''));
+  const calls = mounts.map((m) => registry.get(m.kind)?.client(m.config, memory));
+  return {
+    mount_list(buf, len) {
+      if (encoded.length && encoded.length <= len) new Uint8Array(memory.buffer, buf, encoded.length).set(encoded);
+      return encoded.length;
+    },
+    mount_call(request) {
+      const view = new DataView(memory.buffer);
+      const call = calls[view.getInt32(request + 8, true)];
+      if (call) call(view, request);
+      else view.setBigInt64(request + 16, -19n, true); // ENODEV
+      const mem = new Int32Array(memory.buffer);
+      Atomics.store(mem, request >>> 2, 1);
+      return 0;
+    },
+  };
+}
