@@ -30,7 +30,8 @@ const errnoOf = (err) => (err instanceof Errno ? err.errno : E[err?.code] ?? E.E
 
 // Linux O_* bits -> this host's
 const LINUX_O = [
-  [0o100, 'O_CREAT'], [0o200, 'O_EXCL'], [0o1000, 'O_TRUNC'], [0o2000, 'O_APPEND'],
+  // (no O_APPEND: the C layer places appends itself and always gives an offset)
+  [0o100, 'O_CREAT'], [0o200, 'O_EXCL'], [0o1000, 'O_TRUNC'],
   [0o200000, 'O_DIRECTORY'], [0o400000, 'O_NOFOLLOW'], [0o10000, 'O_DSYNC'], [0o4010000, 'O_SYNC'],
 ];
 const O_NOFOLLOW_LINUX = 0o400000;

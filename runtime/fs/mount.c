@@ -390,7 +390,7 @@ int mount_open(struct walk *w, int flags, uint32_t mode, struct inode **out, uin
     int access = flags & SPINDLE_O_ACCMODE;
     if ((flags & SPINDLE_O_CREAT) && (w->last != LAST_NORM || w->trailing_slash))
         return -SPINDLE_EISDIR;
-    int bflags = flags;
+    int bflags = flags & ~SPINDLE_O_APPEND; /* appends are placed here: offsets are explicit */
     if (w->trailing_slash || w->last != LAST_NORM)
         bflags |= SPINDLE_O_DIRECTORY;
     struct spindle_stat st;
@@ -714,21 +714,25 @@ int remote_readdir(struct open_file *file, uint64_t cookie, struct spindle_diren
 
 /* ---- namespace operations on mounted paths ---- */
 
-/* The size this module knows for an open file (buffered writes included). */
-static void merge_open_size(struct fs_mount *m, struct spindle_stat *st)
+/* A file open here with buffered writes is flushed first, so that stat by
+ * path sees its size and mtime as after a write on Linux. Returns true if
+ * something was flushed (the caller stats again). */
+static bool flush_if_open(struct fs_mount *m, const struct spindle_stat *st)
 {
     if ((st->mode & SPINDLE_S_IFMT) != SPINDLE_S_IFREG)
-        return;
+        return false;
     pthread_mutex_lock(&m->table_lock);
     struct inode *inode = table_find(m, st->ino);
     pthread_mutex_unlock(&m->table_lock);
     if (inode == NULL)
-        return;
-    inode_read_lock(inode);
-    if (inode->u.remote.wlen > 0)
-        st->size = inode->size;
+        return false;
+    inode_write_lock(inode);
+    bool dirty = inode->u.remote.wlen > 0;
+    if (dirty)
+        flush_locked(inode);
     inode_unlock(inode);
     inode_unref(inode);
+    return dirty;
 }
 
 int mount_stat(struct walk *w, struct spindle_stat *st)
@@ -739,7 +743,11 @@ int mount_stat(struct walk *w, struct spindle_stat *st)
         return rc;
     if (w->trailing_slash && (st->mode & SPINDLE_S_IFMT) != SPINDLE_S_IFDIR)
         return -SPINDLE_ENOTDIR;
-    merge_open_size(m, st);
+    if (flush_if_open(m, st)) {
+        rc = m->ops->stat(m->ctx, w->rel, w->follow ? 0 : SPINDLE_AT_SYMLINK_NOFOLLOW, st);
+        if (rc < 0)
+            return rc;
+    }
     fix_stat(m, st);
     return 0;
 }
@@ -799,10 +807,18 @@ int mount_link(struct walk *from, struct walk *to, int flags)
     if (from->mount != to->mount)
         return -SPINDLE_EXDEV;
     struct fs_mount *m = from->mount;
+    struct spindle_stat st;
     if (to->last != LAST_NORM || to->rel_len == 0)
         return -SPINDLE_EEXIST;
-    if (to->trailing_slash)
-        return -SPINDLE_ENOENT;
+    if (from->trailing_slash) { /* Linux: the source must then be a directory (EPERM) */
+        int rc = m->ops->stat(m->ctx, from->rel, from->follow ? 0 : SPINDLE_AT_SYMLINK_NOFOLLOW, &st);
+        if (rc < 0)
+            return rc;
+        return (st.mode & SPINDLE_S_IFMT) == SPINDLE_S_IFDIR ? -SPINDLE_EPERM : -SPINDLE_ENOTDIR;
+    }
+    if (to->trailing_slash) /* EEXIST before ENOENT, as Linux */
+        return m->ops->stat(m->ctx, to->rel, SPINDLE_AT_SYMLINK_NOFOLLOW, &st) == 0 ? -SPINDLE_EEXIST
+                                                                                 : -SPINDLE_ENOENT;
     return m->ops->link(m->ctx, from->rel, to->rel, flags);
 }
 
