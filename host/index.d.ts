@@ -43,7 +43,15 @@ export interface RunOptions {
    * (`spindle cc --preload-file`) is always applied, first.
    */
   preload?: Uint8Array | ArrayBuffer;
+  /**
+   * Directories of the host mounted into the tree (docs/MOUNTS.md): in Node a host directory
+   * (`hostDir`), in a browser the origin private file system (`opfs`: a subdirectory, '' for its
+   * root). Mount points are absolute, not '/', not nested; created if missing.
+   */
+  mounts?: MountSpec[];
 }
+
+export type MountSpec = { path: string; hostDir: string } | { path: string; opfs: string };
 
 export interface CreateOptions extends RunOptions {
   /**
