@@ -29,7 +29,7 @@ export async function runInBrowser(opts) {
   const session = await BrowserSession.open();
   try {
     const result = await session.run(opts.wasm, {
-      args: opts.args, env: opts.env, poolSize: opts.poolSize, preload: opts.preloadBytes,
+      args: opts.args, env: opts.env, poolSize: opts.poolSize, preload: opts.preloadBytes, mounts: opts.mounts,
       write: (fd, bytes) => writeAllSync(fd, bytes),
       readStdin: terminalStdin(),
     });

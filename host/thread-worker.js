@@ -5,7 +5,7 @@ import { FATE, settleFate, SLOT, slotIndex, spawnThread } from './control.js';
 import { ProgramExit, wasiImports } from './wasi.js';
 import { CH, proxiedWasi, ringHostThread } from './jsfs/proxy.js';
 import { filesImports } from './files/service.js';
-import { mountImports } from './mount/index.js';
+import { loadBackends, mountImports } from './mount/index.js';
 
 const isNode = typeof process !== 'undefined' && Boolean(process.versions?.node);
 // In a browser, messages that arrive while a module worker is still in a top-level await are
@@ -16,6 +16,7 @@ if (!isNode) self.onmessage = (e) => handle(e.data);
 const port = isNode ? (await import('node:worker_threads')).parentPort : self;
 if (isNode) port.on('message', (msg) => handle(msg));
 const platform = await import(isNode ? './platform/node.js' : './platform/browser.js');
+await loadBackends(); // host/mount: the mount backends this host has
 const post = (msg, transfer) => port.postMessage(msg, transfer);
 
 function onMessage(handler) {

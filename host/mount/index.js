@@ -9,11 +9,21 @@ const registry = new Map();
 /** Adds a backend kind; a mount spec selects it by its key (`hostDir` -> 'hostdir', `opfs`). */
 export function registerBackend(kind, backend) { registry.set(kind, backend); }
 
-if (isNode) registerBackend('hostdir', (await import('./hostdir.js')).hostdirBackend);
-else {
-  try {
-    registerBackend('opfs', (await import('./opfs.js')).opfsBackend);
-  } catch { /* no OPFS backend in this build */ }
+// The built-in backends load on demand: no top-level await here, because a browser module
+// worker drops the messages that arrive while its static imports are still evaluating.
+let loaded = null;
+/** Loads the built-in backends of this host (hostdir in Node, opfs in browsers). */
+export function loadBackends() {
+  loaded ??= (async () => {
+    if (isNode) {
+      registerBackend('hostdir', (await import('./hostdir.js')).hostdirBackend);
+    } else {
+      try {
+        registerBackend('opfs', (await import('./opfs.js')).opfsBackend);
+      } catch { /* no OPFS backend in this build */ }
+    }
+  })();
+  return loaded;
 }
 
 function kindOf(spec) {
@@ -58,6 +68,7 @@ export async function prepareMounts(specs = [], ctx) {
     throw new Error('mounts need a module built with the Spindle filesystem (spindle cc --fs=spindle, the default)');
   }
   const paths = checkMountPaths(specs);
+  await loadBackends();
   const list = [];
   const disposers = [];
   try {
@@ -76,7 +87,7 @@ export async function prepareMounts(specs = [], ctx) {
   return { list, dispose() { disposers.forEach((d) => d()); } };
 }
 
-/** Thread worker: the imports runtime/fs/mount_host.c calls. */
+/** Thread worker (after `await loadBackends()`): the imports runtime/fs/mount_host.c calls. */
 export function mountImports(mounts = [], memory) {
   const encoded = new TextEncoder().encode(mounts.map((m) => `${m.path}\0`).join(''));
   const calls = mounts.map((m) => registry.get(m.kind)?.client(m.config, memory));
