@@ -9,7 +9,7 @@
 #   6. the conformance programs natively (their wasm comparison is
 #      tests/fs/run-conformance.sh)
 #   7. the mount layer over a POSIX directory backend (tests/mount):
-#      semantics under ASan+UBSan, threads under TSan
+#      semantics under ASan+UBSan, threads under TSan and ASan+UBSan
 # Ends with "N passed, N failed"; exits non-zero on any failure.
 set -u
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -75,9 +75,12 @@ step "mount layer semantics (ASan+UBSan)" build_and_run mount-asan "${asan[@]}" 
 mount_stress() {
   clang-22 -std=gnu11 -g -O1 -Wall -Wextra -fsanitize=thread "${inc[@]}" "${core[@]}" "${mount_test[@]}" \
     -o "$work/mount-tsan" -lpthread || return 1
-  "$work/mount-tsan" stress
+  "$work/mount-tsan" stress || return 1
+  clang-22 -std=gnu11 -g -O1 -Wall -Wextra "${asan[@]}" "${inc[@]}" "${core[@]}" "${mount_test[@]}" \
+    -o "$work/mount-asan-stress" -lpthread || return 1
+  "$work/mount-asan-stress" stress
 }
-step "mount layer threads (TSan)" mount_stress
+step "mount layer threads (TSan, then ASan+UBSan)" mount_stress
 
 echo "$passed passed, $failed failed"
 [ $failed -eq 0 ]

@@ -177,6 +177,25 @@ static void *worker(void *arg)
             spindle_fs_unlinkat(SPINDLE_AT_FDCWD, tmp, 0);
         }
     }
+    /* all threads open and close one backend file over and over: the shared
+     * inode is found, freed and recreated under their feet */
+    for (int r = 0; r < ROUNDS / 4; r++) {
+        int c = spindle_fs_openat(SPINDLE_AT_FDCWD, "/mnt/a/churn", SPINDLE_O_CREAT | SPINDLE_O_RDWR, 0644);
+        if (c < 0)
+            return (void *)7;
+        char one = (char)('a' + id);
+        if (spindle_fs_pwrite(c, &one, 1, id) != 1 || spindle_fs_pread(c, back, 1, id) != 1 || back[0] != one)
+            return (void *)8;
+        if (r % 16 == 0) {
+            struct spindle_dirent ents[8];
+            int d = spindle_fs_openat(SPINDLE_AT_FDCWD, "/mnt/a", SPINDLE_O_RDONLY | SPINDLE_O_DIRECTORY, 0);
+            if (d < 0 || spindle_fs_readdir(d, 0, ents, 8) < 2)
+                return (void *)9;
+            spindle_fs_close(d);
+        }
+        if (spindle_fs_close(c) < 0)
+            return (void *)10;
+    }
     /* read everything back through a second description */
     int fd2 = spindle_fs_openat(SPINDLE_AT_FDCWD, name, SPINDLE_O_RDONLY, 0);
     for (int r = 0; r < ROUNDS; r++) {
