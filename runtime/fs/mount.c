@@ -1,8 +1,9 @@
 /* Mounts: directories of the tree bound to a backend (docs/MOUNTS.md).
  *
  * The path walk hands everything after a mount point to mount_walk, which
- * normalizes it (".." handled here, lexically; at the mount's root it leaves
- * the mount) into a relative path for the backend. Open backend files are
+ * normalizes it into a relative path for the backend: ".." is handled here
+ * (after a symlink to a directory it goes to the target's parent, as Linux;
+ * at the mount's root it leaves the mount). Open backend files are
  * INODE_REMOTE inodes shared by every description of the same backend file,
  * holding a write-coalescing buffer and a read-ahead buffer under the inode's
  * lock (lock order level 4: one non-directory inode lock, innermost; the
@@ -39,6 +40,45 @@ bool mount_is_point(const struct inode *dir)
 }
 
 /* ---- the walk ---- */
+
+/* rel (length *len) ends with a symlink that a ".." follows: rel loses the
+ * link's name and the path still to resolve becomes "TARGET/.." + *p. The
+ * target is resolved inside the mount (an absolute one gives EXDEV, as the
+ * backends' RESOLVE_BENEATH rule). */
+static int splice_link_dotdot(struct walk *w, struct fs_mount *m, char *rel, size_t *len, const char **p)
+{
+    if (++w->hops > SPINDLE_FS_SYMLOOP_MAX)
+        return -SPINDLE_ELOOP;
+    char *target = fs_malloc(SPINDLE_FS_PATH_MAX);
+    if (target == NULL)
+        return -SPINDLE_ENOMEM;
+    int64_t tl = m->ops->readlink(m->ctx, rel, target, SPINDLE_FS_PATH_MAX - 1);
+    int rc = 0;
+    size_t rest_len = strlen(*p);
+    if (tl <= 0)
+        rc = tl < 0 ? (int)tl : -SPINDLE_ENOENT;
+    else if (target[0] == '/')
+        rc = -SPINDLE_EXDEV;
+    else if ((size_t)tl + 3 + rest_len >= SPINDLE_FS_PATH_MAX)
+        rc = -SPINDLE_ENAMETOOLONG;
+    else if (w->buffer == NULL && (w->buffer = fs_malloc(SPINDLE_FS_PATH_MAX)) == NULL)
+        rc = -SPINDLE_ENOMEM;
+    if (rc == 0) {
+        memmove(w->buffer + tl + 3, *p, rest_len + 1); /* *p may lie in the buffer */
+        memcpy(w->buffer, target, (size_t)tl);
+        memcpy(w->buffer + tl, "/..", 3);
+        *p = w->buffer;
+        size_t n = *len;
+        while (n > 0 && rel[n - 1] != '/')
+            n--;
+        if (n > 0)
+            n--;
+        rel[n] = '\0';
+        *len = n;
+    }
+    fs_free(target);
+    return rc;
+}
 
 int mount_walk(struct walk *w, struct inode **curp, const char **rest, int how)
 {
@@ -116,6 +156,20 @@ int mount_walk(struct walk *w, struct inode **curp, const char **rest, int how)
                 }
                 return MOUNT_WALK_ESCAPED;
             }
+            /* Physically, as Linux: ".." after a symlink to a directory is the
+             * target's parent, so look at what is being left (one backend stat). */
+            struct spindle_stat st;
+            int src = m->ops->stat(m->ctx, rel, SPINDLE_AT_SYMLINK_NOFOLLOW, &st);
+            if (src < 0)
+                return src; /* "missing/.." is ENOENT */
+            if ((st.mode & SPINDLE_S_IFMT) == SPINDLE_S_IFLNK) {
+                src = splice_link_dotdot(w, m, rel, &len, &p);
+                if (src < 0)
+                    return src;
+                continue;
+            }
+            if ((st.mode & SPINDLE_S_IFMT) != SPINDLE_S_IFDIR)
+                return -SPINDLE_ENOTDIR;
             while (len > 0 && rel[len - 1] != '/')
                 len--;
             if (len > 0)

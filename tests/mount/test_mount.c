@@ -95,6 +95,17 @@ static void semantics(void)
     CHECK(n == 4); /* . .. hello.txt sub */
     CHECK_OK(spindle_fs_close(root));
 
+    /* ".." after a symlink to a directory is the target's parent, as on Linux */
+    CHECK_OK(spindle_fs_mkdirat(SPINDLE_AT_FDCWD, "/mnt/a/x", 0755));
+    CHECK_OK(spindle_fs_mkdirat(SPINDLE_AT_FDCWD, "/mnt/a/x/y", 0755));
+    CHECK_OK(spindle_fs_symlinkat("x/y", SPINDLE_AT_FDCWD, "/mnt/a/ly"));
+    CHECK_OK(spindle_fs_fstatat(SPINDLE_AT_FDCWD, "/mnt/a/ly/../y", &st, 0));
+    CHECK_ERR(spindle_fs_fstatat(SPINDLE_AT_FDCWD, "/mnt/a/missing/../x", &st, 0), SPINDLE_ENOENT);
+    CHECK_ERR(spindle_fs_fstatat(SPINDLE_AT_FDCWD, "/mnt/a/hello.txt/../x", &st, 0), SPINDLE_ENOTDIR);
+    CHECK_OK(spindle_fs_unlinkat(SPINDLE_AT_FDCWD, "/mnt/a/ly", 0));
+    CHECK_OK(spindle_fs_unlinkat(SPINDLE_AT_FDCWD, "/mnt/a/x/y", SPINDLE_AT_REMOVEDIR));
+    CHECK_OK(spindle_fs_unlinkat(SPINDLE_AT_FDCWD, "/mnt/a/x", SPINDLE_AT_REMOVEDIR));
+
     /* names */
     CHECK_OK(spindle_fs_renameat(SPINDLE_AT_FDCWD, "/mnt/a/hello.txt", SPINDLE_AT_FDCWD, "/mnt/a/sub/moved"));
     CHECK(host_read(host_a, "sub/moved", buf, sizeof buf) == 10);
