@@ -100,7 +100,7 @@ describe('Spindle programs on an OPFS mount', { skip }, () => {
     ]);
   });
 
-  it('fsynced (and closed) data survives the browser being killed right after', async () => {
+  it('fsynced (and closed) data survives the browser being killed right after', async (t) => {
     const profile = newProfile();
     const mounts = [{ path: '/data', opfs: 'durability' }];
     let b = await runPage(profile);
@@ -122,13 +122,13 @@ describe('Spindle programs on an OPFS mount', { skip }, () => {
       assert.equal(lines[1], 'closed: size 100000 (expected 100000), intact');
       // no guarantee without fsync or close (docs/OPFS.md): report what happened
       assert.match(lines[2], /^pending: (missing|size \d+ \(expected 5000\), (intact|short))$/);
-      process.stdout.write(`# not fsynced, not closed, browser killed: ${lines[2]}\n`);
+      t.diagnostic(`not fsynced, not closed, browser killed: ${lines[2]}`);
     } finally {
       await b.close();
     }
   });
 
-  it('two threads read two files in parallel and get the right bytes', async () => {
+  it('two threads read two files in parallel and get the right bytes', async (t) => {
     const b = await runPage(newProfile());
     try {
       const r = await spindleRun(b.page, opfsIo, { args: ['opfs_io', 'parallel', '/data', '8'],
@@ -136,7 +136,7 @@ describe('Spindle programs on an OPFS mount', { skip }, () => {
       assert.equal(r.error, undefined, r.error);
       assert.equal(r.exitCode, 0, `${r.stdout}\n${r.stderr}`);
       assert.match(r.stdout, /^parallel: ok \(0 bad bytes\)$/m);
-      process.stdout.write(`# ${r.stdout.split('\n').find((l) => l.startsWith('RESULT'))}\n`);
+      t.diagnostic(r.stdout.split('\n').find((l) => l.startsWith('RESULT')));
     } finally {
       await b.close();
     }
@@ -154,7 +154,7 @@ const knownDifferences = {
     [/^symlink at a name with trailing slash$/, noSymlinks],
   ],
   symlinks_paths: [
-    [/^(symlink|symlink existing name|through link|readlink|readlink short buffer|lstat|open O_NOFOLLOW|open O_CREAT\|O_EXCL on link|symlink to a directory path|dangling open|O_CREAT through dangling link|create through dangling symlink|target was created|open loop|stat through loop|lstat loop itself|40 links deep|41 links deep|relative dir link mid-path|\.\. after a dir link is the target's parent|dir link with trailing slash|file link with trailing slash|unlink link keeps target|target still there|link\(\) on a symlink|hard link of symlink is a symlink|scratch)$/, noSymlinks],
+    [/^(symlink|symlink existing name|through link|readlink|readlink short buffer|lstat|stat|open O_NOFOLLOW|open O_CREAT\|O_EXCL on link|symlink to a directory path|dangling open|O_CREAT through dangling link|create through dangling symlink|target was created|open loop|stat through loop|lstat loop itself|40 links deep|41 links deep|relative dir link mid-path|\.\. after a dir link is the target's parent|dir link with trailing slash|file link with trailing slash|unlink link keeps target|target still there|link\(\) on a symlink|hard link of symlink is a symlink|scratch)$/, noSymlinks],
   ],
   timestamps: [
     [/^(explicit|after .*|file after .*|dir after .*|futimens NULL sets both to now|symlink own mtime set|stat through symlink is the file|link)$/, noTimes],

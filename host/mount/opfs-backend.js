@@ -48,14 +48,19 @@ export function errnoOf(err, { typeMismatch = E.ENOTDIR, busy = E.EBUSY } = {}) 
   }
 }
 
-// A 53-bit FNV-1a of the path inside the mount: stable per path while the file exists.
-function inoOf(path) {
+// Inode numbers: a 53-bit FNV-1a of the path inside the mount, mixed with that path's generation.
+// OPFS has no file identity; the generation (a counter per hash bucket, in a SharedArrayBuffer
+// every worker of the mount sees) moves whenever worker 0 removes or renames something at the
+// path, so a file that replaces another at the same name gets a new number (the C layer shares
+// one cache object per inode number, docs/MOUNTS.md).
+export const GENERATION_SLOTS = 1 << 16;
+function fnv(path) {
   let h = 0xcbf29ce484222325n;
   for (let i = 0; i < path.length; i++) {
     h ^= BigInt(path.charCodeAt(i));
     h = (h * 0x100000001b3n) & 0xffffffffffffffffn;
   }
-  return (h & 0x1fffffffffffffn) | 1n;
+  return h;
 }
 
 const decoder = new TextDecoder();
@@ -81,6 +86,7 @@ class Open {
     this.detachedSize = 0;
     this.pending = null;    // a rename in progress: requests wait for it
     this.entries = null;    // a directory's listing, taken at cookie 0
+    this.ino = 0n;          // fixed at open, as a file keeps its inode across renames
   }
 }
 
@@ -90,10 +96,22 @@ export class OpfsBackend {
    * memory: the program's WebAssembly.Memory; peers: { detach(msg) -> Promise } for the other
    * workers (worker 0 only).
    */
-  constructor({ root, w, memory, peers = null }) {
+  constructor({ root, w, memory, peers = null, generations = new SharedArrayBuffer(GENERATION_SLOTS * 4) }) {
     this.root = root; this.w = w; this.memory = memory; this.peers = peers;
+    this.generations = new Int32Array(generations);
     this.opens = new Map();
     this.nextId = 1;
+  }
+
+  ino(path) {
+    const h = fnv(path);
+    const g = BigInt(Atomics.load(this.generations, Number(h % BigInt(GENERATION_SLOTS))));
+    return ((h ^ (g * 0x9e3779b97f4a7c15n)) & 0x1fffffffffffffn) | 1n;
+  }
+
+  /** A new generation for `path`: whatever is there next is a different file. */
+  bump(path) {
+    Atomics.add(this.generations, Number(fnv(path) % BigInt(GENERATION_SLOTS)), 1);
   }
 
   bytes(ptr, len) { return new Uint8Array(this.memory.buffer, ptr, len); }
@@ -238,6 +256,7 @@ export class OpfsBackend {
 
   #add(o) {
     o.id = this.nextId++;
+    o.ino = this.ino(o.path);
     this.opens.set(o.id, o);
     return o;
   }
@@ -307,32 +326,32 @@ export class OpfsBackend {
 
   async statOpen(o) {
     await ready(o);
-    if (o.kind === 'dir') return { ino: inoOf(o.path), dir: true, size: 0, mtimeMs: 0 };
-    if (o.detached) return { ino: inoOf(o.path), size: o.detachedSize, mtimeMs: Date.now(), nlink: 0 };
+    if (o.kind === 'dir') return { ino: o.ino, dir: true, size: 0, mtimeMs: 0 };
+    if (o.detached) return { ino: o.ino, size: o.detachedSize, mtimeMs: Date.now(), nlink: 0 };
     let mtimeMs = 0;
     try { mtimeMs = (await o.fh.getFile()).lastModified; } catch { /* busy: leave 0 */ }
-    return { ino: inoOf(o.path), size: o.sah.getSize(), mtimeMs };
+    return { ino: o.ino, size: o.sah.getSize(), mtimeMs };
   }
 
   async statPath(rel) {
     const parts = splitPath(rel);
-    if (parts.length === 0) return { ino: inoOf(''), dir: true, size: 0, mtimeMs: 0 };
+    if (parts.length === 0) return { ino: this.ino(''), dir: true, size: 0, mtimeMs: 0 };
     const dir = await this.dirOf(parts.slice(0, -1));
     const entry = await this.lookup(dir, parts.at(-1));
     if (!entry) throw new Errno(E.ENOENT);
-    if (entry.kind === 'directory') return { ino: inoOf(rel), dir: true, size: 0, mtimeMs: 0 };
+    if (entry.kind === 'directory') return { ino: this.ino(rel), dir: true, size: 0, mtimeMs: 0 };
     // an open file of this worker: its handle knows the size without a round trip
     for (const o of this.opens.values()) {
       if (o.path === rel && o.sah) return this.statOpen(o);
     }
     try {
       const file = await entry.getFile();
-      return { ino: inoOf(rel), size: file.size, mtimeMs: file.lastModified };
+      return { ino: this.ino(rel), size: file.size, mtimeMs: file.lastModified };
     } catch {
       // open with a sync access handle elsewhere: open one here for the size
       const o = new Open(0, rel, 'file');
       await this.attach(o, entry);
-      try { return { ino: inoOf(rel), size: o.sah.getSize(), mtimeMs: 0 }; } finally { o.sah.close(); }
+      try { return { ino: this.ino(rel), size: o.sah.getSize(), mtimeMs: 0 }; } finally { o.sah.close(); }
     }
   }
 
@@ -366,7 +385,7 @@ export class OpfsBackend {
       const size = 24 + ((name.length + 7) & ~7);
       if (at + size > len) break;
       view.setBigUint64(ptr + at, BigInt(i + 3), true);
-      view.setBigUint64(ptr + at + 8, inoOf(base + e.name), true);
+      view.setBigUint64(ptr + at + 8, this.ino(base + e.name), true);
       view.setUint8(ptr + at + 16, e.dir ? DT_DIR : DT_REG);
       view.setUint8(ptr + at + 17, 0);
       view.setUint16(ptr + at + 18, name.length, true);
@@ -407,6 +426,7 @@ export class OpfsBackend {
       await dir.removeEntry(name);
       await this.settleEverywhere({ path: rel, ok: true });
     }
+    this.bump(rel);
     return 0;
   }
 
@@ -437,10 +457,12 @@ export class OpfsBackend {
       } else {
         // Chromium has no move() for directories: copy the tree, then remove the original.
         if (target) await dst.dir.removeEntry(dst.name);
-        await copyTree(entry, await dst.dir.getDirectoryHandle(dst.name, { create: true }));
+        await copyTree(entry, await dst.dir.getDirectoryHandle(dst.name, { create: true }), from, (p) => this.bump(p));
         await src.dir.removeEntry(src.name, { recursive: true });
       }
       ok = true;
+      this.bump(from);
+      this.bump(to);
     } catch (err) {
       throw new Errno(errnoOf(err, { typeMismatch: E.ENOTDIR }));
     } finally {
@@ -531,10 +553,11 @@ async function ready(o) {
 }
 
 /** Copies a directory tree (files through sync access handles). */
-async function copyTree(from, to) {
+async function copyTree(from, to, fromPath, moved) {
   for await (const [name, h] of from.entries()) {
+    moved(`${fromPath}/${name}`);
     if (h.kind === 'directory') {
-      await copyTree(h, await to.getDirectoryHandle(name, { create: true }));
+      await copyTree(h, await to.getDirectoryHandle(name, { create: true }), `${fromPath}/${name}`, moved);
     } else {
       const src = await h.createSyncAccessHandle({ mode: 'readwrite-unsafe' });
       const dst = await (await to.getFileHandle(name, { create: true })).createSyncAccessHandle();

@@ -6,7 +6,7 @@ import { OpfsBackend, mountRoot } from './opfs-backend.js';
 import { serve } from './mailbox.js';
 
 self.onmessage = (e) => {
-  const { type, w, memory, mailboxes, subdir, ports, peerPort } = e.data;
+  const { type, w, memory, mailboxes, subdir, ports, peerPort, generations } = e.data;
   if (type !== 'start') return;
   let peers = null;
   if (ports) {
@@ -24,7 +24,7 @@ self.onmessage = (e) => {
       }))),
     };
   }
-  const backend = new OpfsBackend({ root: mountRoot(subdir), w, memory, peers });
+  const backend = new OpfsBackend({ root: mountRoot(subdir), w, memory, peers, generations });
   if (peerPort) {
     // another worker: detach/settle on worker 0's request, then say so
     peerPort.onmessage = async (m) => {

@@ -3,6 +3,7 @@
 // workers (host/mount/opfs-worker.js) on the coordinator; client() runs in each thread worker
 // and sends each request to the I/O worker that must serve it (docs/MOUNTS.md section 3).
 import { createMailboxes, submit } from './mailbox.js';
+import { GENERATION_SLOTS } from './opfs-backend.js';
 
 const OPEN = 1;
 const HANDLE_OPS = new Set([2, 3, 4, 5, 6, 7, 8, 17]); // CLOSE PREAD PWRITE FSTAT FTRUNCATE FSYNC READDIR FUTIMENS
@@ -24,6 +25,7 @@ async function prepare(spec) {
   }
   const n = workerCount(spec);
   const mailboxes = createMailboxes(n);
+  const generations = new SharedArrayBuffer(GENERATION_SLOTS * 4); // inode generations (opfs-backend.js)
   const workers = [];
   const ready = [];
   const channels = Array.from({ length: n - 1 }, () => new MessageChannel());
@@ -36,7 +38,7 @@ async function prepare(spec) {
       };
       worker.onerror = (e) => reject(new Error(`mount ${spec.path}: OPFS I/O worker failed: ${e.message}`));
     }));
-    const start = { type: 'start', w, memory: spec.memory, mailboxes, subdir };
+    const start = { type: 'start', w, mailboxes, subdir, generations };
     const transfer = [];
     if (w === 0) { start.ports = channels.map((c) => c.port1); transfer.push(...start.ports); }
     else { start.peerPort = channels[w - 1].port2; transfer.push(start.peerPort); }

@@ -26,7 +26,8 @@ self.onmessage = async (e) => {
   globalThis.SPINDLE_OPFS_DEBUG = e.data.debug;
   const log = [];
   try {
-    const backends = [0, 1].map((w) => new OpfsBackend({ root: mountRoot(e.data.subdir), w, memory }));
+    const generations = new SharedArrayBuffer(4 << 16);
+    const backends = [0, 1].map((w) => new OpfsBackend({ root: mountRoot(e.data.subdir), w, memory, generations }));
     // worker 0's peers: backend 1, called directly (what the MessagePorts do between workers)
     backends[0].peers = { broadcast: async (m) => (m.type === 'detach' ? backends[1].detach(m) : backends[1].settle(m)) };
     const call = async (op, args = {}, w = 0) => {
