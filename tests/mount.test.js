@@ -115,7 +115,7 @@ describe('host-directory mounts', () => {
     const wasm = await build('parallel_read');
     const dir = join(host, 'parallel');
     mkdirSync(dir);
-    const r = await exec(spindle, ['run', `--mount=/p=${dir}`, wasm, '/p', '32']);
+    const r = await exec(spindle, ['run', `--mount=/p=${dir}`, wasm, '/p', '32', '4']);
     assert.equal(r.code, 0, r.stdout + r.stderr);
     assert.match(r.stdout, /bad reads 0/);
     console.log(`    ${r.stdout.trim()}`);

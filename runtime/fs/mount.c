@@ -603,9 +603,11 @@ int64_t remote_write(struct open_file *file, const struct spindle_iovec *iov, in
     struct fs_mount *m = r->mount;
     if (r->is_dir)
         return -SPINDLE_EISDIR;
+    int status = atomic_load_explicit(&file->status, memory_order_relaxed);
+    bool sync = (status & SPINDLE_O_DSYNC) != 0; /* O_SYNC/O_DSYNC: durable when write returns */
     inode_write_lock(inode);
     int64_t offset = *offsetp;
-    if (atomic_load_explicit(&file->status, memory_order_relaxed) & SPINDLE_O_APPEND)
+    if (status & SPINDLE_O_APPEND)
         offset = inode->size;
     *offsetp = offset;
     int64_t done = 0, rc = 0;
@@ -618,7 +620,7 @@ int64_t remote_write(struct open_file *file, const struct spindle_iovec *iov, in
         const uint8_t *src = iov[i].base;
         int64_t at = offset + done;
         int64_t n;
-        if (len < SMALL_IO) {
+        if (len < SMALL_IO && !sync) {
             if (r->wlen > 0 && (at != r->woff + (int64_t)r->wlen || r->wlen + len > WBUF_MAX) &&
                 (rc = flush_locked(inode)) < 0)
                 break;
@@ -651,6 +653,11 @@ int64_t remote_write(struct open_file *file, const struct spindle_iovec *iov, in
         if (offset + done > inode->size)
             inode->size = offset + done;
         r->rlen = 0;
+    }
+    if (sync && done > 0) {
+        int src = m->ops->fsync(m->ctx, file->handle, (status & SPINDLE_O_SYNC) != SPINDLE_O_SYNC);
+        if (src < 0)
+            r->werr = src; /* the bytes were written; the sync error is reported at fsync/close */
     }
     inode_unlock(inode);
     return done > 0 ? done : rc;

@@ -142,6 +142,11 @@ static void semantics(void)
     CHECK(spindle_fs_write(f, "x", 1) == 1);
     CHECK_OK(spindle_fs_close(f));
     CHECK(host_read(host_b, "via-link", buf, sizeof buf) == 1);
+    /* O_SYNC: in the backend when write returns */
+    f = CHECK_OK(spindle_fs_openat(SPINDLE_AT_FDCWD, "/mnt/b/sync", SPINDLE_O_CREAT | SPINDLE_O_WRONLY | SPINDLE_O_SYNC, 0644));
+    CHECK(spindle_fs_write(f, "abcd", 4) == 4);
+    CHECK(host_read(host_b, "sync", buf, sizeof buf) == 4);
+    CHECK_OK(spindle_fs_close(f));
     /* normal exit writes buffered data (flush_all is what the destructor runs) */
     f = CHECK_OK(spindle_fs_openat(SPINDLE_AT_FDCWD, "/mnt/b/unsynced", SPINDLE_O_CREAT | SPINDLE_O_WRONLY, 0644));
     CHECK(spindle_fs_write(f, "abc", 3) == 3);
