@@ -96,9 +96,13 @@ export class OpfsBackend {
    * memory: the program's WebAssembly.Memory; peers: { detach(msg) -> Promise } for the other
    * workers (worker 0 only).
    */
-  constructor({ root, w, memory, peers = null, generations = new SharedArrayBuffer(GENERATION_SLOTS * 4) }) {
+  constructor({ root, w, memory, peers = null, generations = new SharedArrayBuffer((GENERATION_SLOTS + 1) * 4) }) {
     this.root = root; this.w = w; this.memory = memory; this.peers = peers;
     this.generations = new Int32Array(generations);
+    // Directory handles by path. The last slot of `generations` is a namespace epoch that worker
+    // 0 moves whenever it removes or renames a directory; a worker that sees it move drops them.
+    this.dirs = new Map();
+    this.dirsEpoch = 0;
     this.opens = new Map();
     this.nextId = 1;
   }
@@ -182,15 +186,32 @@ export class OpfsBackend {
 
   /** The directory handle of `parts` (all of them). */
   async dirOf(parts) {
+    const epoch = Atomics.load(this.generations, GENERATION_SLOTS);
+    if (epoch !== this.dirsEpoch) {
+      this.dirs.clear();
+      this.dirsEpoch = epoch;
+    }
     let dir = await this.root;
-    for (const p of parts) {
+    let i = parts.length;
+    for (; i > 0; i--) {
+      const cached = this.dirs.get(parts.slice(0, i).join('/'));
+      if (cached) { dir = cached; break; }
+    }
+    for (; i < parts.length; i++) {
       try {
-        dir = await dir.getDirectoryHandle(p);
+        dir = await dir.getDirectoryHandle(parts[i]);
       } catch (err) {
         throw new Errno(errnoOf(err, { typeMismatch: E.ENOTDIR }));
       }
+      if (this.dirs.size > 4096) this.dirs.clear();
+      this.dirs.set(parts.slice(0, i + 1).join('/'), dir);
     }
     return dir;
+  }
+
+  /** Directories were removed or moved: every worker forgets its directory handles. */
+  dirsChanged() {
+    Atomics.add(this.generations, GENERATION_SLOTS, 1);
   }
 
   /** { dir, name, parts } for the last component of rel (rel must not be the root). */
@@ -228,10 +249,21 @@ export class OpfsBackend {
     }
     const dir = await this.dirOf(parts.slice(0, -1));
     const name = parts.at(-1);
-    let entry = await this.lookup(dir, name);
+    let entry;
+    if (flags & O.CREAT && !(flags & O.EXCL) && !(flags & O.DIRECTORY)) {
+      // the common create-or-open: one call (a directory answers TypeMismatchError)
+      try {
+        entry = await dir.getFileHandle(name, { create: true });
+      } catch (err) {
+        if (err.name !== 'TypeMismatchError') throw new Errno(errnoOf(err, { typeMismatch: E.EISDIR }));
+        entry = await dir.getDirectoryHandle(name);
+      }
+    } else {
+      entry = await this.lookup(dir, name);
+    }
     if (entry && flags & O.CREAT && flags & O.EXCL) throw new Errno(E.EEXIST);
     if (entry?.kind === 'directory') {
-      if (writes) throw new Errno(E.EISDIR);
+      if (writes || flags & O.CREAT) throw new Errno(E.EISDIR);
       return this.#add(new Open(0, rel, 'dir'));
     }
     if (!entry) {
@@ -427,6 +459,7 @@ export class OpfsBackend {
       await this.settleEverywhere({ path: rel, ok: true });
     }
     this.bump(rel);
+    if (rmdir) this.dirsChanged();
     return 0;
   }
 
@@ -463,6 +496,7 @@ export class OpfsBackend {
       ok = true;
       this.bump(from);
       this.bump(to);
+      if (entry.kind === 'directory') this.dirsChanged();
     } catch (err) {
       throw new Errno(errnoOf(err, { typeMismatch: E.ENOTDIR }));
     } finally {

@@ -25,7 +25,7 @@ async function prepare(spec) {
   }
   const n = workerCount(spec);
   const mailboxes = createMailboxes(n);
-  const generations = new SharedArrayBuffer(GENERATION_SLOTS * 4); // inode generations (opfs-backend.js)
+  const generations = new SharedArrayBuffer((GENERATION_SLOTS + 1) * 4); // inode generations, epoch (opfs-backend.js)
   const workers = [];
   const ready = [];
   const channels = Array.from({ length: n - 1 }, () => new MessageChannel());

@@ -26,7 +26,7 @@ self.onmessage = async (e) => {
   globalThis.SPINDLE_OPFS_DEBUG = e.data.debug;
   const log = [];
   try {
-    const generations = new SharedArrayBuffer(4 << 16);
+    const generations = new SharedArrayBuffer((1 << 16) * 4 + 4);
     const backends = [0, 1].map((w) => new OpfsBackend({ root: mountRoot(e.data.subdir), w, memory, generations }));
     // worker 0's peers: backend 1, called directly (what the MessagePorts do between workers)
     backends[0].peers = { broadcast: async (m) => (m.type === 'detach' ? backends[1].detach(m) : backends[1].settle(m)) };
