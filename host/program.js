@@ -100,7 +100,9 @@ export async function createProgram(compiled, options = {}) {
   // Mounts (host/mount, docs/MOUNTS.md): host directories (Node) or OPFS (browsers) in the tree.
   const mounts = await prepareMounts(options.mounts, { memory, maxThreads, module });
   if (mounts.list.length) base.mounts = mounts.list;
-  let filesWorker = null; // kept after exit, so files can be read until dispose()
+  // The files service's worker is kept after exit, so files can be read until dispose().
+  const slotWorkers = new Map();
+  const filesWorker = () => slotWorkers.get(files.serviceSlot());
   const writeStdio = options.onStdio ?? ((fd, bytes) => (fd === 2 ? console.error : console.log)(new TextDecoder().decode(bytes)));
 
   const workers = [];
@@ -118,7 +120,8 @@ export async function createProgram(compiled, options = {}) {
       Atomics.compareExchange(control, HEADER.EXIT_CODE, 0, 134);
     }
     if (jsfs) Atomics.notify(new Int32Array(base.jsfs.channel), 0); // ends serveForever's wait
-    Promise.all(workers.filter((w) => w !== filesWorker).map((w) => w.terminate())).then(() => {
+    const keep = filesWorker();
+    Promise.all(workers.filter((w) => w !== keep).map((w) => w.terminate())).then(() => {
       settle({ exitCode: Atomics.load(control, HEADER.EXIT_CODE), trap });
     });
   }
@@ -140,16 +143,16 @@ export async function createProgram(compiled, options = {}) {
         case 'stdio': writeStdio(msg.fd, msg.bytes); break;
         case 'fate': end(); break;
         case 'trap':
-          if (worker === filesWorker) files.fail('the file service thread trapped');
+          if (worker === filesWorker()) files.fail('the file service thread trapped');
           end(`thread ${msg.tid === 0 ? 'main' : msg.tid}: ${msg.message}${trapStack(msg.stack)}`);
           break;
         case 'failed': end(msg.message); break;
-        case 'files-service': filesWorker = worker; break;
         case 'files-fill': case 'files-done': case 'files-failed': files.onMessage(msg); break;
         default: break;
       }
     }, (err) => end(`worker failed: ${err.message}`));
     workers.push(worker);
+    if (slot !== undefined) slotWorkers.set(slot, worker);
     worker.post({ type: 'init', ...base, slot });
     return { worker, ready };
   }
@@ -175,7 +178,7 @@ export async function createProgram(compiled, options = {}) {
         disposed = true;
         files.fail('the program was disposed');
         if (!ending) end('disposed before the program ended');
-        if (filesWorker) filesWorker.terminate();
+        filesWorker()?.terminate();
         mounts.dispose();
       },
     };

@@ -164,6 +164,8 @@ export function createFilesClient({ module, memory, enabled }) {
     api,
     onMessage,
     fail,
+    /** The pool slot whose worker runs the service thread, or -1 (not started). */
+    serviceSlot: () => (box ? Atomics.load(box, BOX.SERVICE_SLOT) - 1 : -1),
     /** Lets main run once every request made so far is done (see host_files.c). */
     releaseMain: () => request(OP.RELEASE_MAIN, '/'),
   };

@@ -3,7 +3,9 @@
 // a request and wakes the service; the service answers by message ('files-done'). For a write,
 // the service also asks the coordinator (message 'files-fill') to copy the bytes straight into
 // the file's chunks, and waits on the mailbox until they are there.
-export const BOX = { STATE: 0, OP: 1, MODE: 2, PATH_LEN: 3, PATH2_LEN: 4, SIZE64: 3 /* BigInt64 index */ };
+// SERVICE_SLOT: 1 + the pool slot of the service thread's worker, which the coordinator keeps
+// alive after exit (0 until the service runs).
+export const BOX = { STATE: 0, OP: 1, MODE: 2, PATH_LEN: 3, PATH2_LEN: 4, SERVICE_SLOT: 5, SIZE64: 3 /* BigInt64 index */ };
 export const STATE = { IDLE: 0, REQUEST: 1, BUSY: 2, FILLING: 3, FILLED: 4 };
 export const PATHS_AT = 32; // byte offset of path, then path2
 export const PATH_MAX = 4096; // SPINDLE_FS_PATH_MAX, NUL included

@@ -25,7 +25,7 @@ export function filesImports(init, memory, post) {
     files_wanted: () => 1,
     files_unavailable: (err) => post({ type: 'files-failed', message: `the file service thread could not start (error ${err})` }),
     files_wait: (rq) => {
-      if (!announced) { announced = true; post({ type: 'files-service' }); }
+      if (!announced) { announced = true; Atomics.store(box, BOX.SERVICE_SLOT, init.slot + 1); }
       for (;;) {
         const state = Atomics.load(box, BOX.STATE);
         if (state === STATE.REQUEST) break;
