@@ -2,7 +2,7 @@
 // after exit, errors as codes, and consistency with what the program's threads see; in Node and
 // on a web page.
 import assert from 'node:assert/strict';
-import { closeSync, createReadStream, mkdirSync, openSync, readdirSync, readFileSync } from 'node:fs';
+import { closeSync, createReadStream, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { join, normalize } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -157,6 +157,25 @@ describe('files API in Node', () => {
     assert.deepEqual(await files.readdir('/tmp/d'), []);
     program.start();
     assert.equal((await program.exited).exitCode, 0);
+  });
+
+  it('works on a mounted host directory too (through pread/pwrite there)', async () => {
+    const dir = join(out, 'mounted');
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'host.txt'), 'from the host dir\n');
+    const program = await createProgram(compiled, { args: ['files_probe', 'sum', '/m/js.txt'],
+      mounts: [{ path: '/m', hostDir: dir }], stdout: openSync('/dev/null', 'w') });
+    programs.push(program);
+    const { files } = program;
+    assert.equal(await files.readFile('/m/host.txt', 'utf8'), 'from the host dir\n');
+    const big = Uint8Array.from({ length: 200000 }, (_, i) => i & 0xff);
+    await files.writeFile('/m/js.txt', big);
+    assert.deepEqual((await files.readdir('/m')).sort(), ['host.txt', 'js.txt']);
+    program.start();
+    assert.equal((await program.exited).exitCode, 0);
+    assert.deepEqual(await files.readFile('/m/js.txt'), big);
+    assert.deepEqual(new Uint8Array(readFileSync(join(dir, 'js.txt'))), big);
   });
 
   it('says so when the module has no Spindle filesystem', async () => {
