@@ -141,6 +141,16 @@ describe('Spindle programs on an OPFS mount', { skip }, () => {
       await b.close();
     }
   });
+
+  it('spindle run --browser --mount /data=opfs:SUBDIR', async () => {
+    const wasm = join(out, 'opfs_io.wasm');
+    const r = await exec(spindle, ['run', '--browser', '--mount', '/data=opfs:cli', wasm, 'parallel', '/data', '2']);
+    assert.equal(r.code, 0, `${r.stdout}\n${r.stderr}`);
+    assert.match(r.stdout, /^parallel: ok \(0 bad bytes\)$/m);
+    const bad = await exec(spindle, ['run', '--mount', '/data=opfs', wasm, 'parallel', '/data', '2']);
+    assert.notEqual(bad.code, 0);
+    assert.match(bad.stderr, /OPFS is a browser file system; add --browser/);
+  });
 });
 
 // Lines of a conformance program's output that cannot equal Linux's on OPFS, by label (the text
