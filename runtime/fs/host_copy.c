@@ -11,7 +11,11 @@ char *file_data_piece(const struct file_data *data, int64_t offset, size_t *avai
 static const char zeros[FS_CHUNK_SIZE];
 
 /* Makes the chunk under [at, at+n) exist (zeros: the caller overwrites them) and
- * returns where those bytes live, or NULL when memory ran out. */
+ * returns where those bytes live, or NULL when memory ran out.
+ * Pieces handed out earlier stay valid: chunks never move, except a small
+ * first chunk growing, and that happens only while reserving a piece inside
+ * chunk 0, which comes first and is reserved up to the chunk's end whenever a
+ * later piece follows. */
 static char *reserve(struct inode *inode, int64_t at, size_t n)
 {
     if (file_data_write(&inode->u.file, at, zeros, n) != (int64_t)n)
