@@ -6,6 +6,8 @@ export interface CompiledProgram {
   module: WebAssembly.Module;
   /** Limits of the module's imported shared memory, in 64 KiB pages. */
   memoryLimits: { module: string; name: string; initial: number; maximum?: number; shared: boolean };
+  /** The module's spindle.preload section (spindle cc --preload-file), a view of its bytes; or null. */
+  preload?: Uint8Array | null;
 }
 
 export interface RunOptions {

@@ -54,3 +54,20 @@ export function importedMemory(bytes) {
   }
   return null;
 }
+
+/**
+ * The payload of the first custom section named `name`, as a view of `bytes` (no copy, unlike
+ * WebAssembly.Module.customSections), or null.
+ */
+export function customSection(bytes, name) {
+  const r = reader(bytes);
+  r.pos = 8;
+  while (r.pos < bytes.length) {
+    const id = r.byte();
+    const size = r.u32();
+    const end = r.pos + size;
+    if (id === 0 && r.name() === name) return bytes.subarray(r.pos, end);
+    r.pos = end;
+  }
+  return null;
+}

@@ -2,12 +2,12 @@
 // starts the C main on a worker and waits for the program's end. It runs on the host's main
 // thread (Node's, or the page's) and never runs wasm itself, so it never blocks.
 import { createControl, FATE, HEADER, SLOT, slotIndex } from './control.js';
-import { importedMemory } from './module-info.js';
+import { customSection, importedMemory } from './module-info.js';
 import { stdinBytesBuffer } from './platform/stdin-bytes.js';
 import { createChannel } from './jsfs/proxy.js';
 import { instantiateOnHostThread, jsFsHost, usesJsFs } from './jsfs/host-thread.js';
 import { createFilesClient } from './files/client.js';
-import { applyPreload, preloadSection } from './files/preload.js';
+import { applyPreload, PRELOAD_SECTION, preloadSection } from './files/preload.js';
 import { prepareMounts } from './mount/index.js';
 
 const isNode = typeof process !== 'undefined' && Boolean(process.versions?.node);
@@ -42,7 +42,10 @@ export async function compile(source) {
   if (!memoryLimits || !memoryLimits.shared) {
     throw new Error('the module must import a shared memory (build it with spindle cc)');
   }
-  return { module: await WebAssembly.compile(bytes), memoryLimits };
+  // spindle cc --preload-file's files: kept as a view of these bytes, so they are never copied
+  // before they go into the program's memory (host/files/preload.js).
+  const preload = customSection(bytes, PRELOAD_SECTION);
+  return { module: await WebAssembly.compile(bytes), memoryLimits, preload };
 }
 
 function ioConfig(options) {
@@ -61,7 +64,7 @@ function ioConfig(options) {
  */
 export async function runProgram(compiled, options = {}) {
   // The files service (host/files) runs only when there is something to preload.
-  const files = Boolean(options.preload) || Boolean(preloadSection(compiled.module));
+  const files = Boolean(options.preload) || Boolean(preloadSection(compiled));
   const program = await createProgram(compiled, { ...options, files });
   program.start();
   const result = await program.exited;
@@ -93,7 +96,7 @@ export async function createProgram(compiled, options = {}) {
   // The files API's service thread (host/files): started by a constructor when asked for.
   const files = createFilesClient({ module, memory, enabled: options.files ?? true });
   if (files.mailbox) base.files = { mailbox: files.mailbox };
-  else if (options.preload || preloadSection(module)) {
+  else if (options.preload || preloadSection(compiled)) {
     throw new Error(options.files === false ? 'preloaded files need the files API (files: false was given)'
       : 'preloaded files need a module built with spindle cc --fs=spindle');
   }
@@ -227,7 +230,7 @@ export async function createProgram(compiled, options = {}) {
   if (!ending) main.worker.post({ type: 'start' });
   const created = program(() => files.releaseMain().catch(() => {}));
   try {
-    const preload = [preloadSection(module), options.preload].filter(Boolean);
+    const preload = [preloadSection(compiled), options.preload].filter(Boolean);
     for (const bytes of preload) await applyPreload(files.api, bytes);
   } catch (err) {
     created.dispose();

@@ -66,10 +66,16 @@ export function parsePreload(bytes) {
   return entries;
 }
 
-/** The preload bytes in a module's custom section, or null. */
-export function preloadSection(module) {
-  const sections = WebAssembly.Module.customSections(module, PRELOAD_SECTION);
-  return sections.length ? new Uint8Array(sections[0]) : null;
+/**
+ * The preload bytes of a compiled program's custom section, or null: `compile` keeps them as a
+ * view of the module's bytes; otherwise they are asked of the module once (a copy).
+ */
+export function preloadSection(compiled) {
+  if (compiled.preload === undefined) {
+    const sections = WebAssembly.Module.customSections(compiled.module, PRELOAD_SECTION);
+    compiled.preload = sections.length ? new Uint8Array(sections[0]) : null;
+  }
+  return compiled.preload;
 }
 
 /** Puts the entries of packed preload bytes into the tree; all requests are queued at once. */
