@@ -293,7 +293,8 @@ export class OpfsBackend {
     return o;
   }
 
-  close(o) {
+  async close(o) {
+    await ready(o); // a handle being reopened after a rename is closed once it is
     this.opens.delete(o.id);
     if (o.sah) {
       try { o.sah.flush(); } finally { o.sah.close(); o.sah = null; }
@@ -374,7 +375,7 @@ export class OpfsBackend {
     if (entry.kind === 'directory') return { ino: this.ino(rel), dir: true, size: 0, mtimeMs: 0 };
     // an open file of this worker: its handle knows the size without a round trip
     for (const o of this.opens.values()) {
-      if (o.path === rel && o.sah) return this.statOpen(o);
+      if (o.path === rel && o.sah) return { ...(await this.statOpen(o)), ino: this.ino(rel) };
     }
     try {
       const file = await entry.getFile();
