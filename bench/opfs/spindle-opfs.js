@@ -2,7 +2,8 @@
 // runs interleaved (raw, Spindle, raw, Spindle, ...): bench/opfs/opfs_io.c through plain POSIX
 // calls on `/data` = opfs:bench, and bench/opfs/raw-opfs.js's sync-access-handle loops.
 //
-//   node bench/opfs/spindle-opfs.js [--runs=5] [--mib=64]      prints RUN and RESULT lines
+//   node bench/opfs/spindle-opfs.js [--runs=5] [--mib=64] [--pollers=N] [--workers=N]
+//                                                  prints RUN and RESULT lines
 //
 // From code (cli/bench.js): `await spindleOpfsBench({ runs, mib })` -> { raw, spindle, ratios,
 // targets, runs } (medians; the wasm must be built first: buildOpfsBench()).
@@ -32,10 +33,10 @@ function median(xs) {
 }
 
 /** One run of opfs_io on an OPFS mount in `page` (with bench/opfs/run-page.js loaded). */
-export async function measureSpindleOpfs(page, { mib = 64 } = {}) {
-  const r = await page.evaluate(([m]) => window.spindleRun('/build/bench/opfs/opfs_io.wasm', {
-    args: ['opfs_io', 'bench', '/data', String(m)], mounts: [{ path: '/data', opfs: 'spindle-bench' }],
-  }), [mib]);
+export async function measureSpindleOpfs(page, { mib = 64, mount = {} } = {}) {
+  const r = await page.evaluate(([m, extra]) => window.spindleRun('/build/bench/opfs/opfs_io.wasm', {
+    args: ['opfs_io', 'bench', '/data', String(m)], mounts: [{ path: '/data', opfs: 'spindle-bench', ...extra }],
+  }), [mib, mount]);
   const line = r.stdout?.split('\n').find((l) => l.startsWith('RESULT '));
   if (r.error || r.exitCode !== 0 || !line) {
     throw new Error(`opfs_io failed (exit ${r.exitCode}): ${r.error ?? ''}\n${r.stdout}\n${r.stderr}`);
@@ -51,7 +52,7 @@ export const targets = {
   read_2threads_speedup: { vs: 'Spindle read_1thread', min: 1.6 },
 };
 
-export async function spindleOpfsBench({ runs = 5, mib = 64, build = true } = {}) {
+export async function spindleOpfsBench({ runs = 5, mib = 64, build = true, mount = {} } = {}) {
   if (build) buildOpfsBench();
   const server = await serveIsolated();
   const profile = mkdtempSync(join(tmpdir(), 'spindle-opfs-bench-'));
@@ -64,7 +65,7 @@ export async function spindleOpfsBench({ runs = 5, mib = 64, build = true } = {}
     const all = [];
     for (let i = 0; i < runs; i++) {
       const raw = await measureRawOpfs(page, { mib });
-      const spindle = await measureSpindleOpfs(page, { mib });
+      const spindle = await measureSpindleOpfs(page, { mib, mount });
       all.push({ raw, spindle });
     }
     const med = (side) => Object.fromEntries(Object.keys(all[0][side]).map((k) => [k, median(all.map((r) => r[side][k]))]));
@@ -91,7 +92,11 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     const a = process.argv.find((x) => x.startsWith(`--${name}=`));
     return a ? Number(a.split('=')[1]) : dflt;
   };
-  const r = await spindleOpfsBench({ runs: arg('runs', 5), mib: arg('mib', 64) });
+  // --pollers=N / --workers=N: the mount's options (docs/OPFS.md), to compare settings
+  const mount = {};
+  if (arg('pollers', null) !== null) mount.pollers = arg('pollers', 0);
+  if (arg('workers', null) !== null) mount.workers = arg('workers', 2);
+  const r = await spindleOpfsBench({ runs: arg('runs', 5), mib: arg('mib', 64), mount });
   const round = (o) => Object.fromEntries(Object.entries(o).map(([k, v]) => [k, Math.round(v * 100) / 100]));
   for (const run of r.runs) console.log(`RUN ${JSON.stringify({ raw: round(run.raw), spindle: round(run.spindle) })}`);
   console.log(`RESULT ${JSON.stringify({ experiment: 'opfs-raw', ...round(r.raw) })}`);
