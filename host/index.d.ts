@@ -53,7 +53,8 @@ export interface RunOptions {
   mounts?: MountSpec[];
 }
 
-export type MountSpec = { path: string; hostDir: string } | { path: string; opfs: string };
+export type MountSpec = { path: string; hostDir: string }
+  | { path: string; opfs: string; /** I/O workers (default 2-4, by core count) */ workers?: number; /** callers that poll for answers (default cores/4; docs/OPFS.md) */ pollers?: number };
 
 export interface CreateOptions extends RunOptions {
   /**
