@@ -143,6 +143,11 @@ int main(void) {
     const result = await runProgram(program, { mounts: [{ path: '/srv/data', hostDir: dir }] });
     assert.equal(result.exitCode, 0, result.trap);
     assert.equal(readFileSync(join(dir, 'out.txt'), 'utf8'), 'got: from the host\n');
+    // the same through I/O workers and mailboxes (host/mount/mailbox.js), the browsers' protocol
+    writeFileSync(join(dir, 'in.txt'), 'via I/O workers\n');
+    const viaWorkers = await runProgram(program, { mounts: [{ path: '/srv/data', hostDir: dir, ioWorkers: 2 }] });
+    assert.equal(viaWorkers.exitCode, 0, viaWorkers.trap);
+    assert.equal(readFileSync(join(dir, 'out.txt'), 'utf8'), 'got: via I/O workers\n');
     await assert.rejects(runProgram(program, { mounts: [{ path: 'rel', hostDir: dir }] }), /absolute/);
     await assert.rejects(runProgram(program, { mounts: [{ path: '/x', hostDir: join(dir, 'nope') }] }), /does not exist/);
   });

@@ -14,6 +14,7 @@ import {
   realpathSync, renameSync, rmdirSync, statSync, symlinkSync, unlinkSync, utimesSync, writeSync,
   existsSync,
 } from 'node:fs';
+import { createMailboxes, submit } from './mailbox.js';
 
 // Linux errno numbers (the protocol's numbering, whatever the host OS)
 const E = {
@@ -53,16 +54,51 @@ const decoder = new TextDecoder();
 
 class Retry extends Error {}
 
-/** Validates a mount spec on the coordinator; the config every thread gets. */
-export function prepare(spec) {
+/**
+ * Validates a mount spec on the coordinator; the config every thread gets. With
+ * `ioWorkers: N`, N I/O workers serve the requests through mailboxes instead of the calling
+ * threads (slower: a hop per call; kept to test and measure the protocol in Node).
+ */
+export async function prepare(spec, ctx = {}) {
   const dir = String(spec.hostDir);
   let st;
   try { st = statSync(dir); } catch { throw new Error(`mount ${spec.path}: host directory ${dir} does not exist`); }
   if (!st.isDirectory()) throw new Error(`mount ${spec.path}: ${dir} is not a directory`);
-  return { config: { root: realpathSync(dir) } };
+  const config = { root: realpathSync(dir) };
+  const n = Math.min(255, Number(spec.ioWorkers) | 0);
+  if (n <= 0) return { config };
+  const { Worker } = await import('node:worker_threads');
+  const mailboxes = createMailboxes(n);
+  const workers = Array.from({ length: n }, (_, w) => new Worker(new URL('./hostdir-worker.js', import.meta.url),
+    { workerData: { mailboxes, w, memory: ctx.memory, config } }));
+  return {
+    config: { ...config, mailboxes, rr: new SharedArrayBuffer(4) },
+    dispose() { workers.forEach((worker) => worker.terminate()); },
+  };
 }
 
-export function client(config) {
+const HANDLE_OPS = new Set([2, 3, 4, 5, 6, 7, 8, 17]);
+
+export function client(config, memory) {
+  if (config.mailboxes) return workerClient(config, memory);
+  return inlineClient(config);
+}
+
+// Requests go to I/O workers: OPEN round-robin, a handle's requests to worker handle % n (so
+// one worker keeps a directory's listing), the rest to worker 0.
+function workerClient(config, memory) {
+  const { mailboxes } = config;
+  const rr = new Int32Array(config.rr);
+  return (view, request) => {
+    const op = view.getInt32(request + 4, true);
+    let w = 0;
+    if (op === 1) w = Atomics.add(rr, 0, 1) % mailboxes.n;
+    else if (HANDLE_OPS.has(op)) w = Number(view.getBigUint64(request + 24, true) % BigInt(mailboxes.n));
+    submit(mailboxes, w, memory, request);
+  };
+}
+
+function inlineClient(config) {
   const root = config.root;
   const dirs = new Map(); // readdir snapshots by handle (this thread's)
   const paths = new Map(); // without /proc: the path each handle was opened at

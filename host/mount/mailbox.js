@@ -3,6 +3,9 @@
 // of its request (in linear memory) in the next slot and waits on the request's `state` word; the
 // I/O worker takes slots in order, serves each request, stores state = 1 and notifies.
 export const SLOTS = 4096;
+// Node 20's Atomics.waitAsync in a worker is not woken by Atomics.notify from another thread
+// (notify counts 0 waiters), so Node I/O workers block in Atomics.wait between requests.
+const isNode = typeof process !== 'undefined' && Boolean(process.versions?.node);
 
 /** Coordinator: mailboxes for n I/O workers (structured-cloneable). */
 export function createMailboxes(n) {
@@ -34,7 +37,7 @@ export async function serve(mailboxes, w, memory, handle) {
   for (;;) {
     let request;
     while ((request = Atomics.load(slots, head)) === 0) {
-      if (typeof Atomics.waitAsync === 'function') {
+      if (typeof Atomics.waitAsync === 'function' && !isNode) {
         const r = Atomics.waitAsync(slots, head, 0);
         if (r.async) await r.value;
       } else {
