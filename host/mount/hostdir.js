@@ -256,7 +256,9 @@ function inlineClient(config) {
     const bytes = () => new Uint8Array(view.buffer, ptr, len);
     switch (op) {
       case 1: { // OPEN
-        const userNoFollow = (flags & O_NOFOLLOW_LINUX) !== 0;
+        // O_CREAT|O_EXCL never follows a final symlink (Linux: EEXIST), like O_NOFOLLOW
+        const exclusive = (flags & O_CREAT_LINUX) !== 0 && (flags & 0o200) !== 0;
+        const userNoFollow = (flags & O_NOFOLLOW_LINUX) !== 0 || exclusive;
         let opened = root;
         const fd = confined(path(), !userNoFollow, (r) => {
           opened = r.name === null ? root : `${hostPath(r.dir)}/${r.name}`;
