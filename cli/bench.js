@@ -149,6 +149,9 @@ export async function bench(argv) {
   }
 
   const session = hosts.includes('browser') ? await BrowserSession.open() : null;
+  // The npm WASI host's pages (bench/npm-wasi) run in a Chromium of their own, opened when needed.
+  let npmBrowser = null;
+  if (session) session.npmWasi = () => (npmBrowser ??= import('../bench/npm-wasi/run-browser.mjs').then((m) => m.NpmWasiBrowser.open()));
   const total = jobs.length * opts.runs;
   let done = 0;
   try {
@@ -168,6 +171,7 @@ export async function bench(argv) {
     }
   } finally {
     if (session) await session.close();
+    if (npmBrowser) await (await npmBrowser).close();
   }
   progress('');
   m.loadAfter = loadavg();
@@ -201,6 +205,12 @@ async function runOnce(job, session) {
     const na = notAvailable(r.stdout);
     if (na) throw na;
     if (r.code !== 0) throw new Error(`exit ${r.code}: ${r.stderr}`);
+    return parseResult(r.stdout);
+  }
+  if (job.variant.runner === 'npm-wasi') {
+    const r = await (await session.npmWasi()).run(job.binary, { cMain: job.variant.cMain, args: job.args });
+    if (r.na) throw Object.assign(new Error(r.na), { notAvailable: r.na });
+    if (r.exitCode !== 0) throw new Error(`exit ${r.exitCode}${r.trap ? ` (${r.trap})` : ''}: ${r.stderr}`);
     return parseResult(r.stdout);
   }
   if (job.host === 'native') {

@@ -1,0 +1,115 @@
+// The npm WASI host baseline in headless Chromium: a server on 127.0.0.1 with cross-origin
+// isolation serves page.html, its workers, the npm packages' browser builds and the module; each
+// run gets a Chromium of its own (so a fresh memfs volume and fresh workers), started plainly as
+// cli/browser-session.js does (no DevTools protocol attached), and the page POSTs its outcome
+// back. Used by `spindle bench --browser`; alone:
+//   node bench/npm-wasi/run-browser.mjs [--c-main=main|worker] app.wasm [args...]
+import { spawn } from 'node:child_process';
+import { createReadStream, existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import { extname, join, normalize, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(fileURLToPath(import.meta.url), '..', '..', '..');
+const chromium = process.env.SPINDLE_CHROMIUM || '/usr/bin/chromium';
+const chromiumFlags = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'];
+const isolation = {
+  'Cross-Origin-Opener-Policy': 'same-origin',
+  'Cross-Origin-Embedder-Policy': 'require-corp',
+  'Cross-Origin-Resource-Policy': 'same-origin',
+  'Cache-Control': 'no-store',
+};
+const mimeTypes = { '.js': 'text/javascript', '.mjs': 'text/javascript', '.html': 'text/html', '.wasm': 'application/wasm' };
+// What the page may load: itself, the packages it imports, and the host's module-info.js.
+const served = ['bench/npm-wasi/', 'node_modules/@tybys/wasm-util/', 'node_modules/@emnapi/wasi-threads/',
+  'node_modules/@napi-rs/wasm-runtime/', 'host/module-info.js'];
+const RUN_TIMEOUT_MS = 120000;
+
+export class NpmWasiBrowser {
+  #server; #runs = new Map(); #nextId = 1;
+
+  static async open() {
+    const session = new NpmWasiBrowser();
+    session.#server = createServer((req, res) => session.#route(req, res));
+    await new Promise((resolve) => session.#server.listen(0, '127.0.0.1', resolve));
+    return session;
+  }
+
+  #route(req, res) {
+    const path = decodeURIComponent(new URL(req.url, 'http://127.0.0.1').pathname).slice(1);
+    const [, kind, id] = /^(wasm|result)\/(\d+)$/.exec(path) ?? [];
+    const run = id && this.#runs.get(Number(id));
+    if (run && kind === 'wasm') return res.writeHead(200, { ...isolation, 'Content-Type': 'application/wasm' }).end(run.wasm);
+    if (run && kind === 'result') {
+      const parts = [];
+      req.on('data', (c) => parts.push(c));
+      req.on('end', () => {
+        res.writeHead(200, isolation).end();
+        run.finish(JSON.parse(Buffer.concat(parts).toString()));
+      });
+      return undefined;
+    }
+    const file = normalize(join(root, path));
+    const allowed = served.some((p) => path.startsWith(p)) && file.startsWith(root + sep);
+    if (!allowed || !existsSync(file) || !statSync(file).isFile()) return res.writeHead(404, isolation).end();
+    res.writeHead(200, { ...isolation, 'Content-Type': mimeTypes[extname(file)] || 'application/octet-stream' });
+    return createReadStream(file).pipe(res);
+  }
+
+  /** Runs one module; resolves { stdout, stderr, exitCode, na?, trap? }. */
+  async run(wasmPath, { cMain = 'worker', args = [] } = {}) {
+    const id = this.#nextId++;
+    const query = new URLSearchParams({ cMain, wasm: `/wasm/${id}`, report: `/result/${id}`,
+      args: JSON.stringify([wasmPath.split('/').pop(), ...args]) });
+    const url = `http://127.0.0.1:${this.#server.address().port}/bench/npm-wasi/page.html?${query}`;
+    const profile = mkdtempSync(join(tmpdir(), 'spindle-npm-wasi-'));
+    let browser; let timer;
+    try {
+      return await new Promise((resolve, reject) => {
+        this.#runs.set(id, { wasm: readFileSync(wasmPath), finish: resolve });
+        // its own process group, so the zygote and renderers go with it
+        browser = spawn(chromium, [...chromiumFlags, `--user-data-dir=${profile}`, url], { detached: true, stdio: 'ignore' });
+        browser.on('error', (err) => reject(new Error(`cannot start ${chromium}: ${err.message}`)));
+        browser.on('exit', (code) => reject(new Error(`chromium exited (code ${code}) before the page reported`)));
+        timer = setTimeout(() => reject(new Error(`no outcome after ${RUN_TIMEOUT_MS / 1000} s`)), RUN_TIMEOUT_MS);
+      }).then((outcome) => {
+        if (outcome.crossOriginIsolated === false) throw new Error('the page was not cross-origin isolated');
+        return outcome;
+      });
+    } finally {
+      clearTimeout(timer);
+      this.#runs.delete(id);
+      if (browser) {
+        browser.removeAllListeners('exit');
+        const gone = new Promise((resolve) => browser.once('exit', resolve));
+        try { process.kill(-browser.pid, 'SIGKILL'); } catch { /* already gone */ }
+        await Promise.race([gone, new Promise((resolve) => setTimeout(resolve, 2000))]);
+      }
+      rmSync(profile, { recursive: true, force: true, maxRetries: 5 });
+    }
+  }
+
+  async close() {
+    this.#server?.closeAllConnections();
+    this.#server?.close();
+  }
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const argv = process.argv.slice(2);
+  let cMain = 'main';
+  if (argv[0]?.startsWith('--c-main=')) cMain = argv.shift().slice('--c-main='.length);
+  const session = await NpmWasiBrowser.open();
+  try {
+    const r = await session.run(argv[0], { cMain, args: argv.slice(1) });
+    process.stdout.write(r.stdout);
+    process.stderr.write(r.stderr);
+    if (r.na) process.stdout.write(`NA ${r.na}\n`);
+    if (r.trap) process.stderr.write(`trap: ${r.trap}\n`);
+    process.exitCode = r.na ? 3 : r.exitCode;
+  } finally {
+    await session.close();
+  }
+}
