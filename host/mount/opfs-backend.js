@@ -152,7 +152,8 @@ export class OpfsBackend {
       case OP.OPEN: {
         const o = await this.open(path(), flags);
         view.setBigUint64(req + R.handle, (BigInt(o.id) << 8n) | BigInt(this.w), true);
-        await this.writeStat(view, ptr, await this.statOpen(o));
+        // a file just truncated by O_TRUNC was modified now: no getFile() round trip for its time
+        await this.writeStat(view, ptr, await this.statOpen(o, o.truncatedAt));
         return 0;
       }
       case OP.CLOSE: return this.close(open());
@@ -282,7 +283,10 @@ export class OpfsBackend {
     } catch (err) {
       throw new Errno(errnoOf(err, { busy: E.EBUSY }));
     }
-    if (writes && flags & O.TRUNC) o.sah.truncate(0);
+    if (writes && flags & O.TRUNC) {
+      o.sah.truncate(0);
+      o.truncatedAt = Date.now();
+    }
     return this.#add(o);
   }
 
@@ -357,12 +361,14 @@ export class OpfsBackend {
 
   // ---- metadata ----
 
-  async statOpen(o) {
+  async statOpen(o, knownMtimeMs = 0) {
     await ready(o);
     if (o.kind === 'dir') return { ino: o.ino, dir: true, size: 0, mtimeMs: 0 };
     if (o.detached) return { ino: o.ino, size: o.detachedSize, mtimeMs: Date.now(), nlink: 0 };
-    let mtimeMs = 0;
-    try { mtimeMs = (await o.fh.getFile()).lastModified; } catch { /* busy: leave 0 */ }
+    let mtimeMs = knownMtimeMs;
+    if (!mtimeMs) {
+      try { mtimeMs = (await o.fh.getFile()).lastModified; } catch { /* busy: leave 0 */ }
+    }
     return { ino: o.ino, size: o.sah.getSize(), mtimeMs };
   }
 
