@@ -72,6 +72,15 @@ export function lineChart({ title, yLabel, xs, series, ideal, log = false }) {
   return parts.join('\n');
 }
 
+function wrap(text, width) {
+  const lines = [];
+  for (const word of text.split(' ')) {
+    if (lines.length && lines[lines.length - 1].length + 1 + word.length <= width) lines[lines.length - 1] += ` ${word}`;
+    else lines.push(word);
+  }
+  return lines;
+}
+
 /** groups: [{ label, bars: [{ label, value, na }] }], one colour per bar label; a bar with `na`
  * (the host cannot run that point) is marked "n/a" instead of drawn. */
 export function barChart({ title, yLabel, groups, log = false }) {
@@ -90,9 +99,10 @@ export function barChart({ title, yLabel, groups, log = false }) {
     const gx = M.left + gi * groupW + (groupW - barW * barLabels.length) / 2;
     // Two short lines ("Spindle FS" / "(node)") so neighbouring labels do not overlap.
     const cx = (M.left + gi * groupW + groupW / 2).toFixed(1);
+    // Many groups: smaller type, the name wrapped at about 10 characters a line.
     const [name, ...rest] = g.label.split(' (');
-    const lines = [...name.split(', '), ...(rest.length ? [`(${rest.join(' (')}`] : [])];
-    const size = groups.length > 6 ? 9 : 11;
+    const size = groups.length > 6 ? 8 : 11;
+    const lines = [...wrap(name, groups.length > 6 ? 10 : 24), ...(rest.length ? [`(${rest.join(' (')}`] : [])];
     parts.push(`<text x="${cx}" y="${H - M.bottom + 16}" text-anchor="middle" font-size="${size}">${lines
       .map((l, i) => `<tspan x="${cx}" dy="${i ? size + 2 : 0}">${esc(l)}</tspan>`).join('')}</text>`);
     for (const b of g.bars) {
