@@ -9,12 +9,15 @@
 #   6. the conformance programs natively (their wasm comparison is
 #      tests/fs/run-conformance.sh)
 #   7. the mount layer over a POSIX directory backend (tests/mount):
-#      semantics under ASan+UBSan, threads under TSan and ASan+UBSan
+#      semantics under ASan+UBSan, threads under TSan and ASan+UBSan, and
+#      the fuzzer's operations vs its model inside a mount (MOUNT_FUZZ_SECONDS,
+#      default 10)
 # Ends with "N passed, N failed"; exits non-zero on any failure.
 set -u
 here="$(cd "$(dirname "$0")" && pwd)"
 repo="$(cd "$here/../.." && pwd)"
 fuzz_seconds="${FUZZ_SECONDS:-30}"
+mount_fuzz_seconds="${MOUNT_FUZZ_SECONDS:-10}"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 core=("$repo"/runtime/fs/*.c)
@@ -81,6 +84,16 @@ mount_stress() {
   "$work/mount-asan-stress" stress
 }
 step "mount layer threads (TSan, then ASan+UBSan)" mount_stress
+run_mount_fuzzer() { # the fuzzer's operations and model, inside a mount over a POSIX directory
+  clang-22 -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+    -DFUZZ_ON_MOUNT "${inc[@]}" "${core[@]}" "$repo/tests/mount/posix_backend.c" "$here/fuzz/fuzz_ops.c" \
+    -o "$work/fuzz-mount" -lpthread || return 1
+  mkdir -p "$work/corpus-mount"
+  "$work/fuzz-mount" -max_total_time="$mount_fuzz_seconds" -max_len=2000 -seed=1 -print_final_stats=1 \
+    "$work/corpus-mount" 2>&1 | grep -E "^(Done|stat::number_of_executed_units|model mismatch|==|SUMMARY)"
+  return "${PIPESTATUS[0]}"
+}
+step "fuzz random operations vs model on a mount (${mount_fuzz_seconds}s)" run_mount_fuzzer
 
 echo "$passed passed, $failed failed"
 [ $failed -eq 0 ]

@@ -8,6 +8,9 @@
 #include <string.h>
 
 #include "spindle/fs.h"
+#ifdef FUZZ_ON_MOUNT /* the same operations inside a mount over a POSIX directory (tests/mount) */
+#include "../../mount/posix_backend.h"
+#endif
 
 #define NAMES 5 /* a b c d s */
 #define MAX_NODES 64
@@ -494,12 +497,30 @@ static void remove_tree(const char *path)
     spindle_fs_unlinkat(SPINDLE_AT_FDCWD, path, SPINDLE_AT_REMOVEDIR);
 }
 
+#ifdef FUZZ_ON_MOUNT
+static char fuzz_host[64] = "/tmp/spindle-fuzz-mount-XXXXXX";
+static void remove_fuzz_host(void)
+{
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", fuzz_host);
+    if (system(cmd) != 0)
+        fprintf(stderr, "could not remove %s\n", fuzz_host);
+}
+#endif
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     static unsigned long run;
     if (spindle_fs_init() != 0)
         abort();
+#ifdef FUZZ_ON_MOUNT
+    if (run == 0 && (mkdtemp(fuzz_host) == NULL || atexit(remove_fuzz_host) != 0 ||
+                     spindle_fs_mount("/mnt", &posix_backend, posix_backend_ctx(fuzz_host)) < 0))
+        abort();
+    snprintf(base, sizeof base, "/mnt/fuzz%lu", run++);
+#else
     snprintf(base, sizeof base, "/fuzz%lu", run++);
+#endif
     if (spindle_fs_mkdirat(SPINDLE_AT_FDCWD, base, 0755) != 0)
         abort();
     node_count = 0;
