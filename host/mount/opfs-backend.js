@@ -487,6 +487,17 @@ export class OpfsBackend {
       throw new Errno(E.EISDIR);
     }
     if (target && from.startsWith(`${to}/`)) throw new Errno(E.ENOTEMPTY); // onto its own ancestor
+    if (entry.kind === 'file') {
+      // Most renames move a file nobody has open: one move(), no round of messages.
+      try {
+        await entry.move(dst.dir, dst.name);
+        this.bump(from);
+        this.bump(to);
+        return 0;
+      } catch (err) {
+        if (err.name !== 'NoModificationAllowedError') throw new Errno(errnoOf(err, { typeMismatch: E.ENOTDIR }));
+      }
+    }
     // Detach what is open under `from` (and a replaced target), then move, then reattach.
     await this.detachEverywhere({ kind: 'rename', path: from, to });
     if (target?.kind === 'file') await this.detachEverywhere({ kind: 'unlink', path: to });
