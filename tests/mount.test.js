@@ -3,7 +3,7 @@
 // host API option, and the conformance programs on a mount (tests/fs/run-conformance.sh --mount).
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -88,6 +88,28 @@ describe('host-directory mounts', () => {
       '',
     ].join('\n'));
     assert.equal(readFileSync(join(base, 'outside', 'secret'), 'utf8'), 'OUTSIDE');
+
+    // the same race, the swaps done by another process (this one) while the program opens
+    const race = join(base, 'root', 'race2');
+    mkdirSync(join(race, 'd'), { recursive: true });
+    writeFileSync(join(race, 'd', 'secret'), 'inside');
+    symlinkSync('../../outside', join(race, 'link'));
+    const running = exec(spindle, ['run', `--mount=/m=${join(base, 'root')}`, wasm, 'external-race']);
+    let done = false;
+    running.then(() => { done = true; });
+    let swaps = 0;
+    while (!done) {
+      for (let i = 0; i < 50; i++, swaps++) {
+        renameSync(join(race, 'd'), join(race, 'real'));
+        renameSync(join(race, 'link'), join(race, 'd'));
+        renameSync(join(race, 'd'), join(race, 'link'));
+        renameSync(join(race, 'real'), join(race, 'd'));
+      }
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    const ext = await running;
+    assert.equal(ext.code, 0, ext.stderr);
+    assert.match(ext.stdout, /^external race: 6000 opens, escaped 0$/m, `${ext.stdout} (${swaps} swaps)`);
   });
 
   it('keeps data written before fsync or close when the process is killed', async () => {

@@ -26,6 +26,7 @@ static void try_open(const char *path)
     printf("open %s: %s%s%s\n", path, err(fd), fd >= 0 ? " " : "", buf);
 }
 
+static const char *race_path;
 static atomic_int stop;
 static atomic_int escaped, inside_reads, attempts;
 
@@ -46,7 +47,7 @@ static void *opener(void *arg)
     (void)arg;
     for (int i = 0; i < 3000; i++) {
         char buf[32] = {0};
-        int fd = open("/m/race/d/secret", O_RDONLY);
+        int fd = open(race_path, O_RDONLY);
         atomic_fetch_add(&attempts, 1);
         if (fd < 0)
             continue;
@@ -60,8 +61,19 @@ static void *opener(void *arg)
     return NULL;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+    if (argc > 1 && strcmp(argv[1], "external-race") == 0) {
+        /* another process swaps race2/d and a symlink pointing out; we only open */
+        race_path = "/m/race2/d/secret";
+        pthread_t o1, o2;
+        pthread_create(&o1, NULL, opener, NULL);
+        pthread_create(&o2, NULL, opener, NULL);
+        pthread_join(o1, NULL);
+        pthread_join(o2, NULL);
+        printf("external race: %d opens, escaped %d\n", atomic_load(&attempts), atomic_load(&escaped));
+        return 0;
+    }
     try_open("/m/in");
     try_open("/m/abs/passwd");
     try_open("/m/abs");
@@ -89,6 +101,7 @@ int main(void)
     printf("rmdir mount point: %s\n", rmdir("/m") == 0 ? "ok" : errno == EBUSY ? "EBUSY" : "E?");
 
     /* rename race: one thread swaps a directory and a symlink pointing out under one name */
+    race_path = "/m/race/d/secret";
     mkdir("/m/race", 0755);
     mkdir("/m/race/d", 0755);
     int fd = open("/m/race/d/secret", O_CREAT | O_WRONLY, 0644);
