@@ -6,7 +6,10 @@
  *   2. fs_rename_mutex (only cross-directory rename)
  *   3. directory inode locks, several only in increasing inode number
  *      (lock_set.c: rename and rmdir)
- *   4. at most one non-directory inode lock, innermost
+ *   4. at most one non-directory inode lock, innermost (an INODE_REMOTE's
+ *      lock is held across its backend calls: mount.c)
+ *   4b. a mount's inode table mutex (mount.c), a leaf: taken with no other
+ *      lock held, nothing taken under it
  *   5. fd table locks (fd_alloc_lock before a stripe lock), never held while
  *      taking any of the above
  * Path walking holds at most one inode lock at a time (hand over hand with
