@@ -87,7 +87,12 @@ describe('files API in Node', () => {
     const { program, stdout } = await create(['dance']);
     programs.push(program);
     program.start();
-    const text = await until('the pthread file', () => program.files.readFile('/tmp/from-c.txt', 'utf8'));
+    // fopen creates the file before fclose writes it: wait for the content, not the name
+    const text = await until('the pthread file', async () => {
+      const got = await program.files.readFile('/tmp/from-c.txt', 'utf8');
+      if (!got) throw new Error('still empty');
+      return got;
+    });
     assert.equal(text, 'written by a pthread\n');
     await program.files.writeFile('/tmp/answer.txt', 'hello from JS');
     assert.deepEqual(await program.exited, { exitCode: 0, trap: undefined });
