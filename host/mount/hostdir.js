@@ -155,7 +155,9 @@ function inlineClient(config) {
     try {
       fd = openSync(expected, C.O_RDONLY | C.O_DIRECTORY | C.O_NOFOLLOW);
     } catch (err) {
-      if (err.code === 'ELOOP' || err.code === 'ENOTDIR') throw new Retry();
+      // (optimistic attempt: any failure goes to the careful resolution, which alone decides
+      // the error, so that nothing is learnt about paths outside the root)
+      if (optimistic || err.code === 'ELOOP' || err.code === 'ENOTDIR') throw new Retry();
       throw err;
     }
     try {
@@ -167,7 +169,24 @@ function inlineClient(config) {
   }
 
   // Runs op(resolved) again when a race made a check fail; EXDEV after RETRIES tries.
-  function confined(rel, followLast, op) {
+  // First, optimistically, without resolving: the parent directory is opened by its path and
+  // the /proc check proves no symlink was on the way (ops whose final name must not be a
+  // symlink check r.optimistic and throw Retry); any doubt falls back to the careful resolution.
+  let optimistic = false;
+  function confined(rel, followLast, op, { fast = true } = {}) {
+    if (fast && hasProcFd && rel !== '') {
+      const parts = rel.split('/');
+      if (!parts.some((c) => c === '' || c === '.' || c === '..' || Buffer.byteLength(c) > 255)) {
+        optimistic = true;
+        try {
+          return op({ dir: parts.slice(0, -1), name: parts[parts.length - 1], optimistic: true, follow: followLast });
+        } catch (err) {
+          if (!(err instanceof Retry)) throw err;
+        } finally {
+          optimistic = false;
+        }
+      }
+    }
     for (let i = 0; i < RETRIES; i++) {
       try {
         return op(resolve(rel, followLast));
@@ -294,7 +313,11 @@ function inlineClient(config) {
       case 9: { // STAT
         // (the root through its /proc magic link needs stat; names were resolved already)
         const st = confined(path(), !(flags & AT_SYMLINK_NOFOLLOW), (r) =>
-          inParent(split(r).dir, (at) => (r.name === null ? statSync : lstatSync)(at(r.name), { bigint: true })));
+          inParent(split(r).dir, (at) => {
+            const found = (r.name === null ? statSync : lstatSync)(at(r.name), { bigint: true });
+            if (r.optimistic && r.follow && found.isSymbolicLink()) throw new Retry();
+            return found;
+          }));
         writeStat(view, ptr, st);
         return 0;
       }
@@ -306,10 +329,11 @@ function inlineClient(config) {
       case 12: case 13: { // RENAME, LINK
         const follow = op === 13 && (flags & AT_SYMLINK_FOLLOW) !== 0;
         const to = path2();
+        const careful = { fast: false }; // two paths: resolved carefully
         confined(path(), follow, (a) => confined(to, false, (b) => inParent(a.dir, (atA) => inParent(b.dir, (atB) => {
           if (a.name === null || b.name === null) fail(E.EBUSY);
           (op === 12 ? renameSync : linkSync)(atA(a.name), atB(b.name));
-        }))));
+        })), careful), careful);
         return 0;
       }
       case 14: { // SYMLINK: path = target text, path2 = the link
@@ -327,7 +351,9 @@ function inlineClient(config) {
         const follow = !(flags & AT_SYMLINK_NOFOLLOW);
         confined(path(), follow, (r) => inParent(split(r).dir, (at) => {
           const p = at(r.name);
-          const [a, m] = times(view, req, (r.name === null ? statSync : lstatSync)(p, { bigint: true }));
+          const current = (r.name === null ? statSync : lstatSync)(p, { bigint: true });
+          if (r.optimistic && r.follow && current.isSymbolicLink()) throw new Retry();
+          const [a, m] = times(view, req, current);
           (r.name === null ? utimesSync : lutimesSync)(p, a, m);
         }));
         return 0;
