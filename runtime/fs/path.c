@@ -196,6 +196,8 @@ int path_walk(struct inode *start, const char *path, int how, struct walk *w)
     inode_unref(cur);
     fs_free(w->buffer);
     w->buffer = NULL;
+    fs_free(w->rel); /* from a ".." that left a mount */
+    w->rel = NULL;
     return rc;
 }
 

@@ -80,6 +80,8 @@ static void semantics(void)
     CHECK_OK(spindle_fs_fstatat(dir, "../../a/sub/inner", &st, 0));
     CHECK_OK(spindle_fs_fstatat(SPINDLE_AT_FDCWD, "/mnt/a/sub/../../b", &st, 0));
     CHECK(st.dev != 1);
+    CHECK_ERR(spindle_fs_fstatat(SPINDLE_AT_FDCWD, "/mnt/a/../missing", &st, 0), SPINDLE_ENOENT);
+    CHECK_ERR(spindle_fs_openat(SPINDLE_AT_FDCWD, "/mnt/a/../missing/x", SPINDLE_O_RDONLY, 0), SPINDLE_ENOENT);
     CHECK_OK(spindle_fs_fstatat(SPINDLE_AT_FDCWD, "/mnt/a/..", &st, 0));
     CHECK(st.dev == 1);
     CHECK_ERR(spindle_fs_fstatat(SPINDLE_AT_FDCWD, "/mnt/a/hello.txt/", &st, 0), SPINDLE_ENOTDIR);
