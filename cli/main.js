@@ -7,11 +7,13 @@ const commands = {
 };
 
 const usage = `usage: spindle <command> [args]
-  cc  [clang args] [--malloc=spindle|dlmalloc|mimalloc] [--fs=none]
+  cc  [clang args] [--malloc=spindle|dlmalloc|mimalloc] [--fs=spindle|js|none] [--bare]
       [--max-memory=SIZE] [--stack-size=SIZE] [--thread-stack-size=SIZE]
+      [--preload-file=HOSTPATH[@/PATH]]...
                       compile and link C (C++ by file extension) for wasm32-wasip1-threads
   c++ [same]          the same, as C++
-  run [--browser] [--env] [--threads=N] app.wasm [args...]
+  run [--browser] [--env[=NAME=VALUE]] [--pool=N] [--preload=HOSTPATH[@/PATH]]...
+      [--mount=/PATH=HOSTDIR|opfs[:SUBDIR]]... app.wasm [args...]
                       run a module in Node (default) or headless Chromium
   bench [--node] [--browser] [--threads=1,2,4] [--runs=N] [--quick] [--only=regex] [--open]
                       the scaling benchmarks with their baselines: table, JSON, charts, HTML report
