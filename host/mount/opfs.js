@@ -45,7 +45,7 @@ async function prepare(spec) {
     workers.push({ worker, start, transfer });
   }
   return {
-    /** Called with the program's memory (ctx.memory) by index.js before the threads start. */
+    /** Hands the workers the program's memory and waits until each has its mount directory. */
     async start(memory) {
       for (const { worker, start, transfer } of workers) worker.postMessage({ ...start, memory }, transfer);
       await Promise.all(ready);
@@ -100,7 +100,12 @@ export const opfsBackend = {
   /** docs/MOUNTS.md: prepare(spec, { memory, maxThreads }) -> { config, dispose } */
   async prepare(spec, ctx) {
     const p = await prepare(spec);
-    await p.start(ctx.memory);
+    try {
+      await p.start(ctx.memory);
+    } catch (err) {
+      p.dispose();
+      throw err;
+    }
     return { config: p.config, dispose: p.dispose };
   },
   client,
