@@ -3,7 +3,7 @@
 // host API option, and the conformance programs on a mount (tests/fs/run-conformance.sh --mount).
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -172,6 +172,68 @@ int main(void) {
     assert.equal(readFileSync(join(dir, 'out.txt'), 'utf8'), 'got: via I/O workers\n');
     await assert.rejects(runProgram(program, { mounts: [{ path: 'rel', hostDir: dir }] }), /absolute/);
     await assert.rejects(runProgram(program, { mounts: [{ path: '/x', hostDir: join(dir, 'nope') }] }), /does not exist/);
+  });
+
+  it('an I/O worker that dies (ioWorkers) gives EIO and a message, never a hang', async () => {
+    const wasm = await build('ioworker_dies');
+    const dir = join(host, 'dies');
+    mkdirSync(dir);
+    writeFileSync(join(dir, 'big'), Buffer.alloc(8 << 20, 7));
+    const program = await compile(readFileSync(wasm));
+    let workers = null;
+    const messages = [];
+    const consoleError = console.error;
+    console.error = (...args) => messages.push(args.join(' '));
+    // (in Node the program writes its stdout to this fd itself)
+    const outFile = join(dir, 'stdout');
+    const outFd = openSync(outFile, 'w');
+    // once the program is reading through I/O worker 0, kill that worker mid-stream
+    const poll = setInterval(() => {
+      if (!workers || !readFileSync(outFile, 'utf8').includes('reading')) return;
+      clearInterval(poll);
+      setTimeout(() => workers[0].terminate(), 50);
+    }, 20);
+    let result;
+    try {
+      result = await runProgram(program, {
+        args: ['ioworker_dies', '/m/big'],
+        stdout: outFd,
+        mounts: [{ path: '/m', hostDir: dir, ioWorkers: 1, onIoWorkers: (ws) => { workers = ws; } }],
+      });
+    } finally {
+      console.error = consoleError;
+      clearInterval(poll);
+      closeSync(outFd);
+    }
+    const stdout = readFileSync(outFile, 'utf8');
+    assert.equal(result.exitCode, 0, `${result.trap}\n${stdout}\n${messages.join('\n')}`);
+    assert.match(stdout, /^read: EIO\nopen after: EIO\nstat after: EIO\nclose: (EIO|ok)\ndone\n$/m, stdout);
+    const about = messages.filter((m) => m.includes('I/O worker'));
+    assert.equal(about.length, 1, messages.join('\n'));
+    assert.match(about[0], /mount \/m: I\/O worker 0 of 1 exited .*EIO/);
+  });
+
+  it('mailbox.js: a failed ring answers EIO to queued, served and later requests', async () => {
+    const { createMailboxes, failRing, submit } = await import('../host/mount/mailbox.js');
+    const memory = new WebAssembly.Memory({ initial: 1, maximum: 1, shared: true });
+    const view = new DataView(memory.buffer);
+    const mem = new Int32Array(memory.buffer);
+    const mailboxes = createMailboxes(2);
+    const ring1 = new Int32Array(mailboxes.sab, 4096 * 4, 4096);
+    const status = new Int32Array(mailboxes.status);
+    const answered = (r) => [Atomics.load(mem, r >>> 2), view.getBigInt64(r + 16, true)];
+    // two requests queued for worker 1, a third being served by it
+    ring1[0] = 1024;
+    ring1[1] = 2048;
+    status[2 + 1] = 4096;
+    assert.equal(failRing(mailboxes, 1, memory), true);
+    assert.equal(failRing(mailboxes, 1, memory), false);
+    for (const r of [1024, 2048, 4096]) assert.deepEqual(answered(r), [1, -5n], `request ${r}`);
+    assert.deepEqual([...ring1.subarray(0, 4)], [0, 0, 0, 0]);
+    // a later submit to it returns at once with EIO; worker 0's ring is untouched
+    submit(mailboxes, 1, memory, 8192);
+    assert.deepEqual(answered(8192), [1, -5n]);
+    assert.equal(status[0], 0);
   });
 
   it('spindle run --mount gives clear errors', async () => {

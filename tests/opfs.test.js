@@ -91,12 +91,13 @@ open g/h: 0|readdir g/h: 40 entries, 40 distinct; 40 files; dir b? false|: 0|rea
 });
 
 describe('Spindle programs on an OPFS mount', { skip }, () => {
-  let durable; let opfsIo;
+  let durable; let opfsIo; let dies;
   before(async () => {
     if (skip) return;
-    [durable, opfsIo] = await Promise.all([
+    [durable, opfsIo, dies] = await Promise.all([
       cc(join(root, 'tests', 'opfs', 'durable.c'), 'durable'),
       cc(join(root, 'bench', 'opfs', 'opfs_io.c'), 'opfs_io'),
+      cc(join(root, 'tests', 'mount', 'programs', 'ioworker_dies.c'), 'ioworker_dies'),
     ]);
   });
 
@@ -138,6 +139,36 @@ describe('Spindle programs on an OPFS mount', { skip }, () => {
       assert.equal(r.exitCode, 0, `${r.stdout}\n${r.stderr}`);
       assert.match(r.stdout, /^parallel: ok \(0 bad bytes\)$/m);
       t.diagnostic(r.stdout.split('\n').find((l) => l.startsWith('RESULT')));
+    } finally {
+      await b.close();
+    }
+  });
+
+  it('an I/O worker that fails gives EIO and one message, never a hang', async () => {
+    const b = await runPage(newProfile());
+    try {
+      const r = await b.page.evaluate(async (url) => {
+        let workers = null;
+        const messages = [];
+        const consoleError = console.error;
+        console.error = (...args) => { messages.push(args.join(' ')); consoleError(...args); };
+        const running = window.spindleRun(url, { args: ['ioworker_dies', '/data/big', 'create'],
+          mounts: [{ path: '/data', opfs: 'dies', workers: 1, onIoWorkers: (ws) => { workers = ws; } }] });
+        const sleep = (ms) => new Promise((resolve) => { setTimeout(resolve, ms); });
+        for (let i = 0; i < 1500 && !window.spindleOut.includes('reading'); i++) await sleep(20);
+        await sleep(50);
+        // what the page sees when the worker throws (an uncaught error): its error event
+        workers?.[0].dispatchEvent(new ErrorEvent('error', { message: 'test: simulated crash' }));
+        const result = await running;
+        console.error = consoleError;
+        return { ...result, messages };
+      }, dies);
+      assert.equal(r.error, undefined, r.error);
+      assert.equal(r.exitCode, 0, `${r.stdout}\n${r.stderr}`);
+      assert.match(r.stdout, /^read: EIO\nopen after: EIO\nstat after: EIO\nclose: (EIO|ok)\ndone\n$/m, r.stdout);
+      const about = r.messages.filter((m) => m.includes('I/O worker'));
+      assert.equal(about.length, 1, r.messages.join('\n'));
+      assert.match(about[0], /mount \/data: OPFS I\/O worker 0 of 1 .*test: simulated crash.*EIO/);
     } finally {
       await b.close();
     }

@@ -14,7 +14,7 @@ import {
   realpathSync, renameSync, rmdirSync, statSync, symlinkSync, unlinkSync, utimesSync, writeSync,
   existsSync,
 } from 'node:fs';
-import { createMailboxes, submit } from './mailbox.js';
+import { createMailboxes, failWorker, submit } from './mailbox.js';
 
 // Linux errno numbers (the protocol's numbering, whatever the host OS)
 const E = {
@@ -58,6 +58,7 @@ class Retry extends Error {}
  * Validates a mount spec on the coordinator; the config every thread gets. With
  * `ioWorkers: N`, N I/O workers serve the requests through mailboxes instead of the calling
  * threads (slower: a hop per call; kept to test and measure the protocol in Node).
+ * `onIoWorkers(workers)` (optional, tests and diagnostics) receives their Worker objects.
  */
 export async function prepare(spec, ctx = {}) {
   const dir = String(spec.hostDir);
@@ -69,11 +70,23 @@ export async function prepare(spec, ctx = {}) {
   if (n <= 0) return { config };
   const { Worker } = await import('node:worker_threads');
   const mailboxes = createMailboxes(n);
-  const workers = Array.from({ length: n }, (_, w) => new Worker(new URL('./hostdir-worker.js', import.meta.url),
-    { workerData: { mailboxes, w, memory: ctx.memory, config } }));
+  let disposed = false;
+  const workers = Array.from({ length: n }, (_, w) => {
+    const worker = new Worker(new URL('./hostdir-worker.js', import.meta.url),
+      { workerData: { mailboxes, w, memory: ctx.memory, config } });
+    // a dead I/O worker gives EIO to its callers and a message, never a hang (mailbox.js)
+    const failed = (why) => failWorker(mailboxes, w, ctx.memory, `mount ${spec.path}: I/O worker ${w} of ${n} ${why}`);
+    worker.on('error', (err) => failed(`failed: ${err?.stack || err}`));
+    worker.on('exit', (code) => { if (!disposed) failed(`exited (code ${code})`); });
+    return worker;
+  });
+  spec.onIoWorkers?.(workers);
   return {
     config: { ...config, mailboxes, rr: new SharedArrayBuffer(4) },
-    dispose() { workers.forEach((worker) => worker.terminate()); },
+    dispose() {
+      disposed = true;
+      workers.forEach((worker) => worker.terminate());
+    },
   };
 }
 

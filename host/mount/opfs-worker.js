@@ -1,9 +1,10 @@
 // An OPFS I/O worker (docs/OPFS.md): a dedicated worker that holds the sync access handles of the
 // files opened on it and serves its mailbox (host/mount/mailbox.js) one request at a time. It
 // never runs wasm. Worker 0 also runs the namespace operations and, through MessagePorts to the
-// other workers, asks them to let go of a file that is being removed or renamed.
+// other workers, asks them to let go of a file that is being removed or renamed. If its serve
+// loop fails, its ring answers EIO (mailbox.js) and it tells the coordinator ('died').
 import { OpfsBackend, mountRoot } from './opfs-backend.js';
-import { SLOTS } from './mailbox.js';
+import { serve } from './mailbox.js';
 
 self.onmessage = (e) => {
   const { type, w, memory, mailboxes, subdir, ports, peerPort, generations } = e.data;
@@ -35,38 +36,12 @@ self.onmessage = (e) => {
   }
   backend.root.then(() => self.postMessage({ type: 'ready', w }),
     (err) => self.postMessage({ type: 'failed', w, message: `OPFS mount root: ${err.name}: ${err.message}` }));
-  serveSpinning(mailboxes, w, memory, (view, request) => backend.handle(view, request));
+  // after each answer, poll the ring for SPIN_MS before going back to Atomics.waitAsync: a thread
+  // reading a file sequentially sends its next request a few microseconds after the answer, and
+  // a waitAsync wake-up goes through this worker's event loop (tens of microseconds per request,
+  // measured: 1 MiB reads at 0.5-0.65x raw without the poll; docs/OPFS.md)
+  serve(mailboxes, w, memory, (view, request) => backend.handle(view, request), { pollMs: SPIN_MS, waitAsync: true })
+    .catch((err) => self.postMessage({ type: 'died', w, message: `serving its mailbox: ${err?.stack || err}` }));
 };
 
-// host/mount/mailbox.js's serve() (same ring, same order, same answer), except that after each
-// request it polls the ring for a short while before going back to Atomics.waitAsync: a thread
-// reading a file sequentially sends its next request a few microseconds after the answer, and a
-// waitAsync wake-up goes through this worker's event loop (tens of microseconds per request,
-// measured: 1 MiB reads at 0.5-0.65x raw without the poll).
 const SPIN_MS = Number(globalThis.SPINDLE_OPFS_SPIN_MS ?? 0.2);
-async function serveSpinning(mailboxes, w, memory, handle) {
-  const slots = new Int32Array(mailboxes.sab, w * SLOTS * 4, SLOTS);
-  let head = 0;
-  for (;;) {
-    let request = Atomics.load(slots, head);
-    if (request === 0) {
-      const until = performance.now() + SPIN_MS;
-      while ((request = Atomics.load(slots, head)) === 0 && performance.now() < until) { /* poll */ }
-    }
-    while (request === 0) {
-      const r = Atomics.waitAsync(slots, head, 0);
-      if (r.async) await r.value;
-      request = Atomics.load(slots, head);
-    }
-    Atomics.store(slots, head, 0);
-    head = (head + 1) & (SLOTS - 1);
-    try {
-      await handle(new DataView(memory.buffer), request);
-    } catch {
-      new DataView(memory.buffer).setBigInt64(request + 16, -5n, true); // EIO
-    }
-    const mem = new Int32Array(memory.buffer);
-    Atomics.store(mem, request >>> 2, 1);
-    Atomics.notify(mem, request >>> 2);
-  }
-}

@@ -2,7 +2,7 @@
 // `mounts: [{ path, opfs: 'SUBDIR' }]` in the host API, in a browser. prepare() starts the I/O
 // workers (host/mount/opfs-worker.js) on the coordinator; client() runs in each thread worker
 // and sends each request to the I/O worker that must serve it (docs/MOUNTS.md section 3).
-import { createMailboxes, SLOTS, submit } from './mailbox.js';
+import { createMailboxes, failWorker, submit } from './mailbox.js';
 import { GENERATION_SLOTS } from './opfs-backend.js';
 
 const OPEN = 1;
@@ -29,14 +29,28 @@ async function prepare(spec) {
   const workers = [];
   const ready = [];
   const channels = Array.from({ length: n - 1 }, () => new MessageChannel());
+  let memory = null;
+  let disposed = false;
+  // A worker that fails once it serves (an error event, or its serve loop threw: 'died') is
+  // terminated and its ring answers EIO to every caller (mailbox.js): a clear error, never a hang.
+  const serving = new Array(n).fill(false); // ready: from then on a failure is a death, not a failed start
+  const died = (w, why) => {
+    if (disposed || !serving[w]) return;
+    workers[w].worker.terminate();
+    failWorker(mailboxes, w, memory, `mount ${spec.path}: OPFS I/O worker ${w} of ${n} (spindle-opfs-${w}) ${why}`);
+  };
   for (let w = 0; w < n; w++) {
     const worker = new Worker(new URL('./opfs-worker.js', import.meta.url), { type: 'module', name: `spindle-opfs-${w}` });
     ready.push(new Promise((resolve, reject) => {
       worker.onmessage = (e) => {
-        if (e.data.type === 'ready') resolve();
+        if (e.data.type === 'ready') { serving[w] = true; resolve(); }
         else if (e.data.type === 'failed') reject(new Error(`mount ${spec.path}: ${e.data.message}`));
+        else if (e.data.type === 'died') died(w, `failed: ${e.data.message}`);
       };
-      worker.onerror = (e) => reject(new Error(`mount ${spec.path}: OPFS I/O worker failed: ${e.message}`));
+      worker.onerror = (e) => {
+        reject(new Error(`mount ${spec.path}: OPFS I/O worker failed: ${e.message}`));
+        died(w, `failed: ${e.message || 'error event'}`);
+      };
     }));
     const start = { type: 'start', w, mailboxes, subdir, generations };
     const transfer = [];
@@ -44,20 +58,32 @@ async function prepare(spec) {
     else { start.peerPort = channels[w - 1].port2; transfer.push(start.peerPort); }
     workers.push({ worker, start, transfer });
   }
+  spec.onIoWorkers?.(workers.map((x) => x.worker));
   return {
     /** Hands the workers the program's memory and waits until each has its mount directory. */
-    async start(memory) {
+    async start(mem) {
+      memory = mem;
       for (const { worker, start, transfer } of workers) worker.postMessage({ ...start, memory }, transfer);
       await Promise.all(ready);
     },
     config: { mailboxes, n, rr: new SharedArrayBuffer(4), polling: new SharedArrayBuffer(4),
       pollers: spec.pollers ?? Math.floor((globalThis.navigator?.hardwareConcurrency || 2) / 4) },
-    dispose() { for (const { worker } of workers) worker.terminate(); },
+    dispose() {
+      disposed = true;
+      for (const { worker } of workers) worker.terminate();
+    },
   };
 }
 
+// The caller polls its request's state for up to 0.2 ms before sleeping in Atomics.wait
+// (mailbox.js submit's pollMs): a 1 MiB read is answered in ~60 us, about what a futex wake-up
+// costs on a busy machine (docs/OPFS.md). At most `pollers` callers of the mount poll at once, so
+// that polling does not take the cores the I/O workers need: by default a quarter of the cores
+// (none on a 2-core machine, where it halved 2-thread reads).
 function client(config, memory) {
   const rr = new Int32Array(config.rr);
+  const options = config.pollers > 0
+    ? { pollMs: 0.2, polling: new Int32Array(config.polling), pollers: config.pollers } : undefined;
   return (view, request) => {
     const op = view.getInt32(request + 4, true);
     let w = 0;
@@ -67,33 +93,8 @@ function client(config, memory) {
       view.setBigInt64(request + 16, -9n, true); // EBADF: not a handle of this mount
       return;
     }
-    if (config.pollers > 0) submitPolling(config, w, memory, request);
-    else submit(config.mailboxes, w, memory, request);
+    submit(config.mailboxes, w, memory, request, options);
   };
-}
-
-// host/mount/mailbox.js's submit() (same ring), except that the caller polls its request's state
-// for up to 0.2 ms before sleeping in Atomics.wait: a 1 MiB read is answered in ~60 us, about
-// what a futex wake-up costs on a busy machine (docs/OPFS.md). At most `pollers` callers of the
-// mount poll at once, so that polling does not take the cores the I/O workers need: by default a
-// quarter of the cores (none on a 2-core machine, where it halved 2-thread reads).
-function submitPolling(config, w, memory, request) {
-  const { mailboxes } = config;
-  const slots = new Int32Array(mailboxes.sab, w * SLOTS * 4, SLOTS);
-  const i = Atomics.add(new Int32Array(mailboxes.counters), w, 1) & (SLOTS - 1);
-  Atomics.store(slots, i, request);
-  Atomics.notify(slots, i, 1);
-  const mem = new Int32Array(memory.buffer);
-  const at = request >>> 2;
-  if (Atomics.load(mem, at) === 0) {
-    const polling = new Int32Array(config.polling);
-    if (Atomics.add(polling, 0, 1) < config.pollers) {
-      const until = performance.now() + 0.2;
-      while (Atomics.load(mem, at) === 0 && performance.now() < until) { /* poll */ }
-    }
-    Atomics.sub(polling, 0, 1);
-  }
-  while (Atomics.load(mem, at) === 0) Atomics.wait(mem, at, 0);
 }
 
 export const opfsBackend = {
