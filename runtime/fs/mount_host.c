@@ -118,85 +118,90 @@ static void set_times(struct request *r, const struct spindle_timespec t[2])
     r->times[3] = t[1].nsec;
 }
 
-static int h_open(void *ctx, const char *rel, int flags, uint32_t mode, uint64_t *handle, struct spindle_stat *st)
+/* The three shapes of request: on an open handle, on one or two paths, and
+ * either of those returning a stat. */
+static int64_t handle_call(void *ctx, int op, uint64_t handle, const void *buf, size_t len,
+                           int64_t offset, int flags)
 {
     struct request r;
-    struct wire_stat w;
-    init(&r, ctx, OP_OPEN);
-    set_path(&r, rel);
+    init(&r, ctx, op);
+    r.handle = handle;
+    r.ptr = (uint32_t)(uintptr_t)buf;
+    r.len = (uint32_t)len;
+    r.offset = offset;
+    r.flags = flags;
+    return call(&r);
+}
+
+static int64_t path_call(void *ctx, int op, const char *path, const char *path2, int flags,
+                         uint32_t mode)
+{
+    struct request r;
+    init(&r, ctx, op);
+    set_path(&r, path);
+    if (path2)
+        set_path2(&r, path2);
     r.flags = flags;
     r.mode = mode;
-    r.ptr = (uint32_t)(uintptr_t)&w;
-    r.len = sizeof w;
-    int64_t rc = call(&r);
+    return call(&r);
+}
+
+static int stat_call(struct request *r, struct spindle_stat *st)
+{
+    struct wire_stat w;
+    r->ptr = (uint32_t)(uintptr_t)&w;
+    r->len = sizeof w;
+    int64_t rc = call(r);
     if (rc < 0)
         return (int)rc;
-    *handle = r.handle;
     from_wire(&w, st);
     return 0;
 }
 
-static int h_close(void *ctx, uint64_t handle)
+static int h_open(void *ctx, const char *rel, int flags, uint32_t mode, uint64_t *handle, struct spindle_stat *st)
 {
     struct request r;
-    init(&r, ctx, OP_CLOSE);
-    r.handle = handle;
-    return (int)call(&r);
+    init(&r, ctx, OP_OPEN);
+    set_path(&r, rel);
+    r.flags = flags;
+    r.mode = mode;
+    int rc = stat_call(&r, st);
+    if (rc == 0)
+        *handle = r.handle;
+    return rc;
+}
+
+static int h_close(void *ctx, uint64_t handle)
+{
+    return (int)handle_call(ctx, OP_CLOSE, handle, NULL, 0, 0, 0);
 }
 
 static int64_t h_pread(void *ctx, uint64_t handle, void *buf, size_t len, int64_t offset)
 {
-    struct request r;
-    init(&r, ctx, OP_PREAD);
-    r.handle = handle;
-    r.ptr = (uint32_t)(uintptr_t)buf;
-    r.len = (uint32_t)len;
-    r.offset = offset;
-    return call(&r);
+    return handle_call(ctx, OP_PREAD, handle, buf, len, offset, 0);
 }
 
 static int64_t h_pwrite(void *ctx, uint64_t handle, const void *buf, size_t len, int64_t offset)
 {
-    struct request r;
-    init(&r, ctx, OP_PWRITE);
-    r.handle = handle;
-    r.ptr = (uint32_t)(uintptr_t)buf;
-    r.len = (uint32_t)len;
-    r.offset = offset;
-    return call(&r);
+    return handle_call(ctx, OP_PWRITE, handle, buf, len, offset, 0);
 }
 
 static int h_fstat(void *ctx, uint64_t handle, struct spindle_stat *st)
 {
     struct request r;
-    struct wire_stat w;
     init(&r, ctx, OP_FSTAT);
     r.handle = handle;
-    r.ptr = (uint32_t)(uintptr_t)&w;
-    r.len = sizeof w;
-    int64_t rc = call(&r);
-    if (rc < 0)
-        return (int)rc;
-    from_wire(&w, st);
-    return 0;
+    return stat_call(&r, st);
 }
 
 static int h_ftruncate(void *ctx, uint64_t handle, int64_t length)
 {
-    struct request r;
-    init(&r, ctx, OP_FTRUNCATE);
-    r.handle = handle;
-    r.offset = length;
-    return (int)call(&r);
+    return (int)handle_call(ctx, OP_FTRUNCATE, handle, NULL, 0, length, 0);
 }
 
 static int h_fsync(void *ctx, uint64_t handle, int datasync)
 {
-    struct request r;
-    init(&r, ctx, OP_FSYNC);
-    r.handle = handle;
-    r.flags = datasync ? 1 : 0;
-    return (int)call(&r);
+    return (int)handle_call(ctx, OP_FSYNC, handle, NULL, 0, 0, datasync ? 1 : 0);
 }
 
 static int h_futimens(void *ctx, uint64_t handle, const struct spindle_timespec times[2])
@@ -211,13 +216,7 @@ static int h_futimens(void *ctx, uint64_t handle, const struct spindle_timespec 
 static int h_readdir(void *ctx, uint64_t handle, uint64_t cookie, struct spindle_dirent *out, int max)
 {
     _Alignas(8) uint8_t buf[4096];
-    struct request r;
-    init(&r, ctx, OP_READDIR);
-    r.handle = handle;
-    r.offset = (int64_t)cookie;
-    r.ptr = (uint32_t)(uintptr_t)buf;
-    r.len = sizeof buf;
-    int64_t got = call(&r);
+    int64_t got = handle_call(ctx, OP_READDIR, handle, buf, sizeof buf, (int64_t)cookie, 0);
     if (got < 0)
         return (int)got;
     int n = 0;
@@ -245,63 +244,35 @@ static int h_readdir(void *ctx, uint64_t handle, uint64_t cookie, struct spindle
 static int h_stat(void *ctx, const char *rel, int flags, struct spindle_stat *st)
 {
     struct request r;
-    struct wire_stat w;
     init(&r, ctx, OP_STAT);
     set_path(&r, rel);
     r.flags = flags;
-    r.ptr = (uint32_t)(uintptr_t)&w;
-    r.len = sizeof w;
-    int64_t rc = call(&r);
-    if (rc < 0)
-        return (int)rc;
-    from_wire(&w, st);
-    return 0;
+    return stat_call(&r, st);
 }
 
 static int h_mkdir(void *ctx, const char *rel, uint32_t mode)
 {
-    struct request r;
-    init(&r, ctx, OP_MKDIR);
-    set_path(&r, rel);
-    r.mode = mode;
-    return (int)call(&r);
+    return (int)path_call(ctx, OP_MKDIR, rel, NULL, 0, mode);
 }
 
 static int h_unlink(void *ctx, const char *rel, int flags)
 {
-    struct request r;
-    init(&r, ctx, OP_UNLINK);
-    set_path(&r, rel);
-    r.flags = flags;
-    return (int)call(&r);
+    return (int)path_call(ctx, OP_UNLINK, rel, NULL, flags, 0);
 }
 
 static int h_rename(void *ctx, const char *from, const char *to)
 {
-    struct request r;
-    init(&r, ctx, OP_RENAME);
-    set_path(&r, from);
-    set_path2(&r, to);
-    return (int)call(&r);
+    return (int)path_call(ctx, OP_RENAME, from, to, 0, 0);
 }
 
 static int h_link(void *ctx, const char *from, const char *to, int flags)
 {
-    struct request r;
-    init(&r, ctx, OP_LINK);
-    set_path(&r, from);
-    set_path2(&r, to);
-    r.flags = flags;
-    return (int)call(&r);
+    return (int)path_call(ctx, OP_LINK, from, to, flags, 0);
 }
 
 static int h_symlink(void *ctx, const char *target, const char *rel)
 {
-    struct request r;
-    init(&r, ctx, OP_SYMLINK);
-    set_path(&r, target);
-    set_path2(&r, rel);
-    return (int)call(&r);
+    return (int)path_call(ctx, OP_SYMLINK, target, rel, 0, 0);
 }
 
 static int64_t h_readlink(void *ctx, const char *rel, char *buf, size_t size)
