@@ -26,6 +26,9 @@ struct fs_mount {
     struct inode *point; /* counted reference, forever */
     pthread_mutex_t table_lock;
     struct inode *table[TABLE_SIZE]; /* open backend files by backend ino */
+    /* Bumped by every write or resize this module makes through the backend:
+     * an open whose stat raced with one must not take its (older) size. */
+    atomic_uint_fast64_t changes;
 };
 
 static struct fs_mount *mounts[SPINDLE_MOUNT_MAX];
@@ -318,11 +321,27 @@ static struct inode *remote_new(struct fs_mount *m, const struct spindle_stat *s
     return inode;
 }
 
-static struct inode *remote_file_get(struct fs_mount *m, const struct spindle_stat *st, bool truncated)
+/* The shared inode of the file just opened as `handle`, whose open reported
+ * st; changes_before is m->changes sampled before that open. A size read
+ * while another description's write was landing is stale (appends through a
+ * new inode would overwrite those bytes), so it is read again. */
+static int remote_file_get(struct fs_mount *m, uint64_t handle, struct spindle_stat *st, bool truncated,
+                           uint_fast64_t changes_before, struct inode **out)
 {
-    pthread_mutex_lock(&m->table_lock);
-    struct inode *inode = table_find(m, st->ino);
-    bool found = inode != NULL;
+    struct inode *inode;
+    bool found;
+    for (;;) {
+        pthread_mutex_lock(&m->table_lock);
+        inode = table_find(m, st->ino);
+        found = inode != NULL;
+        if (found || atomic_load(&m->changes) == changes_before)
+            break;
+        pthread_mutex_unlock(&m->table_lock);
+        changes_before = atomic_load(&m->changes);
+        int rc = m->ops->fstat(m->ctx, handle, st);
+        if (rc < 0)
+            return rc;
+    }
     if (!found) {
         inode = remote_new(m, st, false);
         if (inode != NULL) {
@@ -332,17 +351,22 @@ static struct inode *remote_file_get(struct fs_mount *m, const struct spindle_st
         }
     }
     pthread_mutex_unlock(&m->table_lock);
+    if (inode == NULL)
+        return -SPINDLE_ENOMEM;
     if (found) { /* another description has it: refresh what the open told us */
         struct remote_data *r = &inode->u.remote;
         inode_write_lock(inode);
         if (truncated)
             r->wlen = 0; /* written before the truncation: gone either way */
-        if (r->wlen == 0)
+        /* Another process's changes show at reopen; this module's own are
+         * already in the inode, and newer than a stat that raced with them. */
+        if (truncated || (r->wlen == 0 && atomic_load(&m->changes) == changes_before))
             inode->size = st->size;
         r->rlen = 0; /* each open rereads (close-to-open consistency) */
         inode_unlock(inode);
     }
-    return inode;
+    *out = inode;
+    return 0;
 }
 
 void mount_remote_free(struct inode *inode)
@@ -369,15 +393,17 @@ void mount_remote_free(struct inode *inode)
 static int64_t pwrite_all(struct fs_mount *m, uint64_t handle, const uint8_t *buf, size_t len, int64_t off)
 {
     size_t done = 0;
+    int64_t n = 0;
     while (done < len) {
-        int64_t n = m->ops->pwrite(m->ctx, handle, buf + done, len - done, off + (int64_t)done);
-        if (n < 0)
-            return done > 0 ? (int64_t)done : n;
-        if (n == 0)
-            return done > 0 ? (int64_t)done : -SPINDLE_EIO;
+        n = m->ops->pwrite(m->ctx, handle, buf + done, len - done, off + (int64_t)done);
+        if (n <= 0)
+            break;
         done += (size_t)n;
     }
-    return (int64_t)done;
+    atomic_fetch_add(&m->changes, 1); /* after the bytes landed: see mount_open */
+    if (done > 0)
+        return (int64_t)done;
+    return n < 0 ? n : -SPINDLE_EIO;
 }
 
 static int64_t pread_full(struct fs_mount *m, uint64_t handle, uint8_t *buf, size_t len, int64_t off)
@@ -449,6 +475,7 @@ int mount_open(struct walk *w, int flags, uint32_t mode, struct inode **out, uin
         bflags |= SPINDLE_O_DIRECTORY;
     struct spindle_stat st;
     memset(&st, 0, sizeof st);
+    uint_fast64_t changes_before = atomic_load(&m->changes);
     int rc = m->ops->open(m->ctx, w->rel, bflags, mode, handle, &st);
     if (rc < 0)
         return rc;
@@ -466,16 +493,15 @@ int mount_open(struct walk *w, int flags, uint32_t mode, struct inode **out, uin
             if (inode)
                 inode_unref(inode);
             inode = NULL;
+            rc = -SPINDLE_ENOMEM;
         } else {
             memcpy(rel, w->rel, w->rel_len + 1);
             inode->u.remote.rel = rel;
             inode->u.remote.rel_len = w->rel_len;
         }
     } else if (rc == 0) {
-        inode = remote_file_get(m, &st, (flags & SPINDLE_O_TRUNC) != 0);
+        rc = remote_file_get(m, *handle, &st, (flags & SPINDLE_O_TRUNC) != 0, changes_before, &inode);
     }
-    if (rc == 0 && inode == NULL)
-        rc = -SPINDLE_ENOMEM;
     if (rc < 0) {
         m->ops->close(m->ctx, *handle);
         return rc;
@@ -682,36 +708,34 @@ int remote_fstat(struct open_file *file, struct spindle_stat *st)
     return rc;
 }
 
-int remote_ftruncate(struct open_file *file, int64_t length)
+/* Caller holds the inode's write lock. */
+static int resize_locked(struct open_file *file, int64_t length)
 {
     struct inode *inode = file->inode;
     struct remote_data *r = &inode->u.remote;
-    inode_write_lock(inode);
     int rc = flush_locked(inode);
     if (rc == 0)
         rc = r->mount->ops->ftruncate(r->mount->ctx, file->handle, length);
+    atomic_fetch_add(&r->mount->changes, 1); /* after the size changed: see remote_file_get */
     if (rc == 0)
         inode->size = length;
     r->rlen = 0;
-    inode_unlock(inode);
+    return rc;
+}
+
+int remote_ftruncate(struct open_file *file, int64_t length)
+{
+    inode_write_lock(file->inode);
+    int rc = resize_locked(file, length);
+    inode_unlock(file->inode);
     return rc;
 }
 
 int remote_fallocate(struct open_file *file, int64_t end)
 {
-    struct inode *inode = file->inode;
-    struct remote_data *r = &inode->u.remote;
-    inode_write_lock(inode);
-    int rc = 0;
-    if (end > inode->size) {
-        rc = flush_locked(inode);
-        if (rc == 0)
-            rc = r->mount->ops->ftruncate(r->mount->ctx, file->handle, end);
-        if (rc == 0)
-            inode->size = end;
-        r->rlen = 0;
-    }
-    inode_unlock(inode);
+    inode_write_lock(file->inode);
+    int rc = end > file->inode->size ? resize_locked(file, end) : 0;
+    inode_unlock(file->inode);
     return rc;
 }
 
