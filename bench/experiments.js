@@ -1,9 +1,11 @@
 // What `spindle bench` measures. An experiment is one program run at each thread count; its
 // variants are builds of it (wasm with some `spindle cc` flags, or native), each run on some
 // hosts. Every variant of an experiment runs in the same session, interleaved, so ratios compare
-// like with like. Programs print one `RESULT {json}` line with at least "ms".
+// like with like. Programs print one `RESULT {json}` line with at least "ms". An experiment with
+// `suite` instead runs its own interleaved runs on its `host` and returns them (cli/bench.js).
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { ioExperiments } from './io/suites.js';
 
 const wasm = (id, ccFlags, label = id) => ({ id, label, kind: 'wasm', ccFlags });
 const native = (id, libs = [], label = id, env = {}) => ({ id, label, kind: 'native', libs, env });
@@ -80,5 +82,8 @@ export function experiments({ root, quick }) {
     fsExperiment('fs-two-writers', 'Threads writing different files (100 files split over 1 or 2 threads)', 'bench/fs/two_writers.c', [1, 2]),
     fsExperiment('fs-two-readers', 'Threads reading one file (8 passes split over 1 or 2 threads)', 'bench/fs/two_readers.c', [1, 2]),
   );
+  // File I/O on mounts against the raw ceilings (node:fs, raw OPFS): each runs its own interleaved
+  // suite (`suite`, on one host: `host`), see bench/io/suites.js.
+  list.push(...ioExperiments({ quick }));
   return list.filter((e) => existsSync(join(root, e.source)));
 }

@@ -125,8 +125,19 @@ export async function bench(argv) {
   // Build everything first; a variant that fails to build is reported, not fatal.
   const results = { started: started.toISOString(), machine: m, options: { ...opts, only: opts.only?.source ?? null, hosts }, experiments: [] };
   const jobs = [];
+  const suites = [];
   for (const e of list) {
     const dir = join(buildDir, e.id);
+    if (e.suite) { // runs its own interleaved runs on one host, after the job loop (runSuite)
+      if (!hosts.includes(e.host)) continue;
+      mkdirSync(dir, { recursive: true });
+      const entry = { id: e.id, title: e.title, chart: e.chart, baseline: e.baseline, source: e.source, note: e.note, cores: m.cores,
+        threads: e.points, pointLabel: 'case', speedupOf: e.speedupOf, series: [] };
+      for (const v of e.variants) entry.series.push({ id: `${v.id}@${e.host}`, variant: v.id, host: e.host, label: v.label, runs: {} });
+      results.experiments.push(entry);
+      suites.push({ e, entry, dir });
+      continue;
+    }
     mkdirSync(dir, { recursive: true });
     const threads = e.points ?? opts.threads.filter((t) => t >= (e.minThreads ?? 1));
     const entry = { id: e.id, title: e.title, chart: e.chart, baseline: e.baseline, source: e.source, note: e.note, cores: m.cores,
@@ -173,6 +184,7 @@ export async function bench(argv) {
     if (session) await session.close();
     if (npmBrowser) await (await npmBrowser).close();
   }
+  for (const suite of suites) await runSuite(suite, opts);
   progress('');
   m.loadAfter = loadavg();
   results.finished = new Date().toISOString();
@@ -189,6 +201,24 @@ export async function bench(argv) {
   process.stdout.write(`results: ${outDir}\nreport:  ${join(outDir, 'report.html')}\n`);
   if (opts.open) spawn('xdg-open', [join(outDir, 'report.html')], { stdio: 'ignore', detached: true }).on('error', () => {});
   return 0;
+}
+
+/**
+ * An experiment with `suite` (bench/io/suites.js): `suite({ runs, quick, buildDir, progress })`
+ * builds what it needs, runs its variants interleaved itself and resolves { runs: { variantId:
+ * { point: [{ ms, ... }] } }, targets: [{ label, value, op, limit, met, perRun, context }], info }.
+ * A suite that throws marks every series failed.
+ */
+async function runSuite({ e, entry, dir }, opts) {
+  progress(`${e.id}: starting`);
+  try {
+    const r = await e.suite({ runs: opts.runs, quick: opts.quick, buildDir: dir, progress: (text) => progress(`${e.id}: ${text}`) });
+    for (const s of entry.series) s.runs = r.runs[s.variant] ?? {};
+    entry.targets = r.targets ?? [];
+    entry.info = r.info;
+  } catch (err) {
+    for (const s of entry.series) s.error = err.message.split('\n').slice(0, 6).join('\n');
+  }
 }
 
 /** The output of a run that a host could not do: its `NA reason` line becomes the point's n/a. */

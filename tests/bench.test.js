@@ -21,7 +21,14 @@ describe('spindle bench --quick', () => {
 
     const results = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8'));
     const ids = results.experiments.map((e) => e.id);
-    for (const id of ['math', 'malloc-reference', 'malloc-larson', 'malloc-prodcons', 'fs-stdio-files', 'fs-call-cost']) assert.ok(ids.includes(id), id);
+    for (const id of ['math', 'malloc-reference', 'malloc-larson', 'malloc-prodcons', 'fs-stdio-files', 'fs-call-cost', 'io-hostdir',
+      ...(browser ? ['io-opfs'] : [])]) assert.ok(ids.includes(id), id);
+    // the file I/O suites (bench/io) print their targets, measured or not met, never missing
+    for (const e of results.experiments.filter((x) => x.id.startsWith('io-'))) {
+      assert.ok(e.targets?.length >= 2 && e.targets.every((t) => t.value > 0), `${e.id}: ${e.series.map((s) => s.error).join('; ')}`);
+      assert.match(r.stdout, new RegExp(`\\[${e.id}; baseline`));
+    }
+    assert.match(r.stdout, /target: 1 MiB sequential reads: Spindle time \/ node:fs time: [\d.]+x \(target <= 1.5x\): (met|NOT met)/);
     for (const e of results.experiments) {
       for (const s of e.series) {
         assert.equal(s.error, undefined, `${e.id} / ${s.label}: ${s.error}`);

@@ -6,7 +6,7 @@
 //                                                  prints RUN and RESULT lines
 //
 // From code (cli/bench.js): `await spindleOpfsBench({ runs, mib })` -> { raw, spindle, ratios,
-// targets, runs } (medians; the wasm must be built first: buildOpfsBench()).
+// targets, runs } (medians; builds the wasm unless build: false; onRun(i) is called before run i).
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -52,7 +52,7 @@ export const targets = {
   read_2threads_speedup: { vs: 'Spindle read_1thread', min: 1.6 },
 };
 
-export async function spindleOpfsBench({ runs = 5, mib = 64, build = true, mount = {} } = {}) {
+export async function spindleOpfsBench({ runs = 5, mib = 64, build = true, mount = {}, onRun = () => {} } = {}) {
   if (build) buildOpfsBench();
   const server = await serveIsolated();
   const profile = mkdtempSync(join(tmpdir(), 'spindle-opfs-bench-'));
@@ -64,6 +64,7 @@ export async function spindleOpfsBench({ runs = 5, mib = 64, build = true, mount
     await page.waitForFunction(() => window.spindleReady, null, { timeout: 30000 });
     const all = [];
     for (let i = 0; i < runs; i++) {
+      onRun(i);
       const raw = await measureRawOpfs(page, { mib });
       const spindle = await measureSpindleOpfs(page, { mib, mount });
       all.push({ raw, spindle });

@@ -19,11 +19,14 @@ export function rows(experiment) {
     const base = baselineOf(experiment, series);
     for (const t of experiment.threads) {
       const ms = summarize(series.runs[t] ?? [], 'ms');
+      // speedupOf (cases as points): only the points it names have a speed-up, against the point named
+      const ref = experiment.speedupOf ? (experiment.speedupOf[t] !== undefined
+        ? summarize(series.runs[experiment.speedupOf[t]] ?? [], 'ms') : null) : one;
       const baseMs = base && summarize(base.runs[t] ?? [], 'ms');
       const peak = summarize(series.runs[t] ?? [], 'peak_memory');
       out.push({
         series, threads: t, ms,
-        speedup: ms && one ? one.median / ms.median : null,
+        speedup: ms && ref ? ref.median / ms.median : null,
         vsBaseline: ms && baseMs && base !== series ? baseMs.median / ms.median : null,
         baseline: base?.label,
         mops: summarize(series.runs[t] ?? [], 'mops_per_s'),
@@ -45,24 +48,37 @@ const cell = {
 };
 const columns = [['series', (r) => r.series.label], ['threads/where', (r) => String(r.threads)], ['median', cell.ms],
   ['min-max', cell.range], ['speed-up vs 1 thread (or main)', cell.speedup], ['speed vs baseline', cell.vs], ['peak MiB', cell.peak]];
+// An experiment whose points are cases (bench/io/suites.js) names its columns for that.
+const headers = (e) => columns.map(([h], i) => (e.pointLabel !== 'case' ? h
+  : i === 1 ? 'case' : i === 4 ? 'speed-up (2 threads vs 1)' : h));
+
+/** An experiment's targets as lines: "target: LABEL: 0.83x (>= 0.8x): met". */
+export function targetLines(e) {
+  return (e.targets ?? []).map((t) => `target: ${t.label}: ${t.value.toFixed(2)}x (target ${t.op} ${t.limit}x): ` +
+    `${t.met ? 'met' : 'NOT met'}; per run ${t.perRun.map((v) => v.toFixed(2)).join(' ')}${t.context ? `; ${t.context}` : ''}`);
+}
 
 export function tableText(results) {
   const lines = [];
   for (const e of results.experiments) {
     const data = rows(e).map((r) => columns.map(([, f]) => f(r)));
-    const widths = columns.map(([h], i) => Math.max(h.length, ...data.map((d) => d[i].length)));
+    const heads = headers(e);
+    const widths = heads.map((h, i) => Math.max(h.length, ...data.map((d) => d[i].length)));
     const line = (cells) => cells.map((c, i) => (i < 2 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
-    lines.push('', `${e.title}  [${e.id}; baseline: ${e.baseline}]`, line(columns.map(([h]) => h)));
+    lines.push('', `${e.title}  [${e.id}; baseline: ${e.baseline}]`, line(heads));
     for (const d of data) lines.push(line(d));
+    lines.push(...targetLines(e));
   }
   return lines.join('\n');
 }
 
 function tableHtml(e) {
-  const head = columns.map(([h]) => `<th>${esc(h)}</th>`).join('');
+  const head = headers(e).map((h) => `<th>${esc(h)}</th>`).join('');
   const body = rows(e).map((r) => `<tr>${columns.map(([, f]) => `<td>${esc(f(r))}</td>`).join('')}</tr>`).join('\n');
   const na = rows(e).filter((r) => r.na).map((r) => `<li>${esc(r.series.label)}, ${esc(r.threads)}: n/a: ${esc(r.na)}</li>`);
-  return `<table><thead><tr>${head}</tr></thead><tbody>${body}</tbody></table>${na.length ? `<ul class="note">${na.join('')}</ul>` : ''}`;
+  const targets = (e.targets ?? []).map((t, i) => `<li class="${t.met ? 'met' : 'unmet'}">${esc(targetLines(e)[i].slice('target: '.length))}</li>`);
+  return `<table><thead><tr>${head}</tr></thead><tbody>${body}</tbody></table>${na.length ? `<ul class="note">${na.join('')}</ul>` : ''}` +
+    `${targets.length ? `<h3>Targets</h3><ul class="targets">${targets.join('')}</ul>` : ''}`;
 }
 
 /** The charts of one experiment: [{ name, title, svg }]. */
@@ -91,6 +107,10 @@ export function charts(e) {
       svg: lineChart({ title: e.title, yLabel: 'million operations / s', xs: e.threads, series, log }),
     }));
   }
+  if (e.chart === 'cases') { // points are cases: one group per case, one bar per series
+    const groups = e.threads.map((t) => ({ label: String(t), bars: e.series.map((s) => ({ label: s.label, value: medianOf(s, t, 'ms'), na: s.na?.[t] })) }));
+    return [{ name: `${e.id}.svg`, title: e.title, svg: barChart({ title: e.title, yLabel: 'ms per fixed amount (lower is better)', groups, log: true }) }];
+  }
   if (e.chart === 'bars') {
     const groups = e.series.map((s) => ({ label: s.label, bars: e.threads.map((t) => ({ label: typeof t === 'number' ? `${t} thread(s)` : String(t), value: medianOf(s, t, 'ms'), na: s.na?.[t] })) }));
     return [{ name: `${e.id}.svg`, title: e.title, svg: barChart({ title: e.title, yLabel: 'ms (lower is better)', groups, log: true }) }];
@@ -112,6 +132,7 @@ table { border-collapse: collapse; margin: 1em 0 2em; font-size: 13px; }
 td, th { border: 1px solid #ccc; padding: 3px 8px; text-align: right; }
 td:first-child, th:first-child { text-align: left; }
 figure { margin: 1em 0; } .note { color: #666; font-size: 13px; }
+.targets { font-size: 13px; } .targets .met { color: #161; } .targets .unmet { color: #a11; font-weight: bold; }
 </style></head><body>
 <h1>Spindle bench</h1>
 <p>${esc(results.started)} on ${esc(m.host)}: ${m.cores} cores (${esc(m.cpu)}), ${m.memoryGiB} GiB;

@@ -1,0 +1,117 @@
+// The file I/O experiments of `spindle bench`: Spindle's mounts against the raw ceilings measured
+// in the same run. Each runs its own interleaved suite (cli/bench.js calls `suite`), not the
+// per-program job loop: io-hostdir (Node: Spindle on a host-directory mount vs node:fs,
+// bench/io/hostdir.js) and io-opfs (Chromium: Spindle on an OPFS mount vs raw
+// FileSystemSyncAccessHandle, bench/opfs/spindle-opfs.js). Both run bench/opfs/opfs_io.c.
+//
+// The report is in ms (lower is better), so each case is the time to move a fixed amount,
+// computed from the measured throughput: 64 MiB for the sequential cases, 100 files for the small
+// files, 1 GiB read for the reader cases (so 1 thread's ms / 2 threads' ms is the 2-thread
+// speed-up). Every run also keeps the raw MiB/s (or files/s) it came from.
+
+const cases = [
+  { key: 'seq_write_4k', point: 'write 4K', per: 64, unit: 'MiB' },
+  { key: 'seq_read_4k', point: 'read 4K', per: 64, unit: 'MiB' },
+  { key: 'seq_write_1m', point: 'write 1M', per: 64, unit: 'MiB' },
+  { key: 'seq_read_1m', point: 'read 1M', per: 64, unit: 'MiB' },
+  { key: 'small_files', point: 'small files', per: 100, unit: 'files' },
+  { key: 'read_1thread', point: 'read 1 thread', per: 1024, unit: 'MiB' },
+  { key: 'read_2threads', point: 'read 2 threads', per: 1024, unit: 'MiB' },
+];
+const pointOf = Object.fromEntries(cases.map((c) => [c.key, c.point]));
+
+const caseNote = (mib) => `Cases, from bench/opfs/opfs_io.c: "write 4K"/"write 1M": ${mib} MiB written in 4 KiB or 1 MiB ` +
+  'calls, then fsync and close; "read 4K"/"read 1M": that file read 4 times over in 4 KiB or 1 MiB calls; ' +
+  '"small files": 1000 x (create, 1 KiB write, close); "read 1 thread": one thread reads its ' +
+  `${mib} MiB file ${Math.max(1, Math.floor(1024 / mib))} times in 1 MiB calls; "read 2 threads": two threads each read ` +
+  'their own file so, started together. Times are ms per 64 MiB (sequential), per 100 files, per 1 GiB ' +
+  '(readers; 1 thread / 2 threads = the 2-thread speed-up), from the measured MiB/s and files/s.';
+
+/** One run's { key: MiB/s or files/s } as { point: { ms, rate } }. */
+function toPoints(result) {
+  const out = {};
+  for (const c of cases) {
+    const rate = result[c.key];
+    out[c.point] = { ms: (c.per / rate) * 1000, rate, rateUnit: c.unit === 'MiB' ? 'MiB/s' : 'files/s' };
+  }
+  return out;
+}
+
+/** Series runs { variantId: { point: [run, ...] } } from per-run results [{ [side]: result }]. */
+function collectRuns(all, sides) {
+  const runs = {};
+  for (const [side, id] of Object.entries(sides)) {
+    runs[id] = Object.fromEntries(cases.map((c) => [c.point, []]));
+    for (const r of all) for (const [p, v] of Object.entries(toPoints(r[side]))) runs[id][p].push(v);
+  }
+  return runs;
+}
+
+function median(xs) {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+}
+
+/** A target on medians of the runs, with every run's value too. `ratio(run)` is per run. */
+function target(label, all, ratio, op, limit, context) {
+  const perRun = all.map(ratio);
+  // the median run's ratio of medians: ratio of the medians of each side's ms (as the table shows)
+  const value = ratio(Object.fromEntries(Object.keys(all[0]).map((side) => [side,
+    Object.fromEntries(Object.keys(all[0][side]).map((k) => [k, median(all.map((r) => r[side][k]))]))])));
+  return { label, value, op, limit, met: op === '>=' ? value >= limit : value <= limit, perRun, context };
+}
+
+export function ioExperiments({ quick }) {
+  const mib = quick ? 8 : 64;
+  return [
+    {
+      id: 'io-hostdir', title: `File I/O: Spindle on a host-directory mount vs node:fs (${mib} MiB files)`, chart: 'cases',
+      source: 'bench/opfs/opfs_io.c', host: 'node', baseline: 'node-fs', points: cases.map((c) => c.point),
+      speedupOf: { [pointOf.read_2threads]: pointOf.read_1thread },
+      variants: [{ id: 'node-fs', label: 'node:fs' }, { id: 'spindle-hostdir', label: 'Spindle on a host dir' }],
+      note: `Interleaved runs: node:fs (synchronous calls from JS; the two readers on two worker_threads), then ` +
+        `\`spindle run --mount=/data=DIR\` of opfs_io.c; DIR is a fresh directory under the OS temp directory, removed after. ${caseNote(mib)}`,
+      async suite({ runs, buildDir, progress }) {
+        const { buildIoBench, hostdirBench } = await import('./hostdir.js');
+        const wasm = buildIoBench(buildDir);
+        const r = await hostdirBench({ runs, mib, wasm, onRun: (i, side) => progress(`run ${i + 1}/${runs}, ${side}`) });
+        const time = (k) => (run) => run.node[k] / run.spindle[k]; // Spindle's time / node:fs's time
+        return {
+          runs: collectRuns(r.runs, { node: 'node-fs', spindle: 'spindle-hostdir' }),
+          info: { dir: r.dir, mib },
+          targets: [
+            target('1 MiB sequential writes: Spindle time / node:fs time', r.runs, time('seq_write_1m'), '<=', 1.5),
+            target('1 MiB sequential reads: Spindle time / node:fs time', r.runs, time('seq_read_1m'), '<=', 1.5),
+          ],
+        };
+      },
+    },
+    {
+      id: 'io-opfs', title: `File I/O: Spindle on an OPFS mount vs raw OPFS sync access handles (${mib} MiB files)`, chart: 'cases',
+      source: 'bench/opfs/opfs_io.c', host: 'browser', baseline: 'raw-opfs', points: cases.map((c) => c.point),
+      speedupOf: { [pointOf.read_2threads]: pointOf.read_1thread },
+      variants: [{ id: 'raw-opfs', label: 'raw OPFS' }, { id: 'spindle-opfs', label: 'Spindle on OPFS' }],
+      note: 'Interleaved runs in one persistent-profile headless Chromium page: raw OPFS (FileSystemSyncAccessHandle calls in ' +
+        'dedicated workers, bench/opfs/raw-opfs-worker.js), then opfs_io.c with /data = opfs:spindle-bench ' +
+        `(bench/opfs/spindle-opfs.js). ${caseNote(mib)}`,
+      async suite({ runs, progress }) {
+        const { spindleOpfsBench } = await import('../opfs/spindle-opfs.js');
+        const r = await spindleOpfsBench({ runs, mib, onRun: (i) => progress(`run ${i + 1}/${runs}`) });
+        const speed = (k) => (run) => run.spindle[k] / run.raw[k]; // Spindle's speed / raw's
+        const rawSpeedup = median(r.runs.map((x) => x.raw.read_2threads_speedup));
+        return {
+          runs: collectRuns(r.runs, { raw: 'raw-opfs', spindle: 'spindle-opfs' }),
+          info: { mib },
+          targets: [
+            target('1 MiB sequential writes: Spindle speed / raw OPFS speed', r.runs, speed('seq_write_1m'), '>=', 0.8),
+            target('1 MiB sequential reads: Spindle speed / raw OPFS speed', r.runs, speed('seq_read_1m'), '>=', 0.8),
+            target('4 KiB sequential writes: Spindle speed / raw OPFS speed', r.runs, speed('seq_write_4k'), '>=', 2),
+            target('2 threads reading 2 files: Spindle 2 threads / 1 thread', r.runs,
+              (run) => run.spindle.read_2threads / run.spindle.read_1thread, '>=', 1.6,
+              `raw OPFS in the same runs: ${rawSpeedup.toFixed(2)}x`),
+          ],
+        };
+      },
+    },
+  ];
+}
