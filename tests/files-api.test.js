@@ -2,12 +2,12 @@
 // after exit, errors as codes, and consistency with what the program's threads see; in Node and
 // on a web page.
 import assert from 'node:assert/strict';
-import { closeSync, createReadStream, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
-import { join, normalize } from 'node:path';
+import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { compile, createProgram } from '../host/index.js';
 import { exec } from './lib/exec.js';
+import { serveIsolated } from '../cli/isolated-server.js';
 
 const root = join(import.meta.dirname, '..');
 const out = join(root, 'build', 'tests', 'files');
@@ -214,20 +214,12 @@ describe('files API on a web page', () => {
   it('writes before start, reads while running and after exit, from the page', { skip: process.env.SPINDLE_TEST_BROWSER === '0' }, async () => {
     const { chromium } = await import('playwright-core');
     const files = { '/': join(root, 'tests', 'files', 'page.html'), '/probe.wasm': wasmPath };
-    const server = createServer((req, res) => {
-      const path = files[req.url] ?? (req.url.startsWith('/host/') ? normalize(join(root, req.url)) : null);
-      if (!path || !path.startsWith(root)) return res.writeHead(404).end();
-      const type = path.endsWith('.html') ? 'text/html' : path.endsWith('.wasm') ? 'application/wasm' : 'text/javascript';
-      res.writeHead(200, { 'Content-Type': type, 'Cross-Origin-Opener-Policy': 'same-origin',
-        'Cross-Origin-Embedder-Policy': 'require-corp' });
-      createReadStream(path).on('error', () => res.end()).pipe(res);
-    });
-    await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const server = await serveIsolated(files);
     const browser = await chromium.launch({ executablePath: '/usr/bin/chromium',
       args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'] });
     try {
       const page = await browser.newPage();
-      await page.goto(`http://127.0.0.1:${server.address().port}/`);
+      await page.goto(`${server.url}/`);
       await page.waitForFunction(() => window.spindleResult, null, { timeout: 60000 });
       const result = await page.evaluate(() => window.spindleResult);
       assert.equal(result.error, undefined);

@@ -1,12 +1,12 @@
 // The host API used directly, without the CLI: in-process from Node, and from a web page.
 import assert from 'node:assert/strict';
-import { closeSync, createReadStream, mkdirSync, openSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:http';
-import { join, normalize } from 'node:path';
+import { closeSync, mkdirSync, openSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { chromium } from 'playwright-core';
 import { compile, runProgram } from '../host/index.js';
 import { exec } from './lib/exec.js';
+import { serveIsolated } from '../cli/isolated-server.js';
 
 const root = join(import.meta.dirname, '..');
 const out = join(root, 'build', 'tests', 'host');
@@ -58,20 +58,12 @@ describe('host API in Node', () => {
 describe('host API on a web page', () => {
   it('runs the module from a page with output through onStdio', { skip: process.env.SPINDLE_TEST_BROWSER === '0' }, async () => {
     const files = { '/': join(root, 'tests', 'host', 'page.html'), '/probe.wasm': wasmPath };
-    const server = createServer((req, res) => {
-      const path = files[req.url] ?? (req.url.startsWith('/host/') ? normalize(join(root, req.url)) : null);
-      if (!path || !path.startsWith(root)) return res.writeHead(404).end();
-      const type = path.endsWith('.html') ? 'text/html' : path.endsWith('.wasm') ? 'application/wasm' : 'text/javascript';
-      res.writeHead(200, { 'Content-Type': type, 'Cross-Origin-Opener-Policy': 'same-origin',
-        'Cross-Origin-Embedder-Policy': 'require-corp' });
-      createReadStream(path).on('error', () => res.end()).pipe(res);
-    });
-    await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const server = await serveIsolated(files);
     const browser = await chromium.launch({ executablePath: '/usr/bin/chromium',
       args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'] });
     try {
       const page = await browser.newPage();
-      await page.goto(`http://127.0.0.1:${server.address().port}/`);
+      await page.goto(`${server.url}/`);
       await page.waitForFunction(() => window.spindleResult, null, { timeout: 30000 });
       const result = await page.evaluate(() => window.spindleResult);
       assert.equal(result.isolated, true);

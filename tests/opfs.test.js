@@ -13,7 +13,7 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { serveIsolated } from '../bench/opfs/serve.js';
+import { serveIsolated } from '../cli/isolated-server.js';
 import { openProfile } from './opfs/profile.js';
 import { exec } from './lib/exec.js';
 

@@ -14,6 +14,7 @@ import { closeSync, fsyncSync, mkdirSync, mkdtempSync, openSync, readSync, rmSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
+import { median } from '../report/stats.js';
 
 const root = join(import.meta.dirname, '..', '..');
 const MiB = 1 << 20;
@@ -138,10 +139,6 @@ export function measureSpindleHostdir(wasm, dir, { mib = 64 } = {}) {
   });
 }
 
-function median(xs) {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-}
 
 // The target for the host-directory mount: 1 MiB sequential I/O within 1.5x of node:fs's
 // time, i.e. Spindle's throughput at least 1/1.5 of node:fs's.

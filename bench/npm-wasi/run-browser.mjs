@@ -10,17 +10,12 @@ import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { extname, join, normalize, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { isolation } from '../../cli/isolated-server.js';
 
 const root = join(fileURLToPath(import.meta.url), '..', '..', '..');
 const chromium = process.env.SPINDLE_CHROMIUM || '/usr/bin/chromium';
 const chromiumFlags = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
   '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'];
-const isolation = {
-  'Cross-Origin-Opener-Policy': 'same-origin',
-  'Cross-Origin-Embedder-Policy': 'require-corp',
-  'Cross-Origin-Resource-Policy': 'same-origin',
-  'Cache-Control': 'no-store',
-};
 const mimeTypes = { '.js': 'text/javascript', '.mjs': 'text/javascript', '.html': 'text/html', '.wasm': 'application/wasm' };
 // What the page may load: itself, the packages it imports, and the host's module-info.js.
 const served = ['bench/npm-wasi/', 'node_modules/@tybys/wasm-util/', 'node_modules/@emnapi/wasi-threads/',

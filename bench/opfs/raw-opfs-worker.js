@@ -2,6 +2,7 @@
 // FileSystemSyncAccessHandle, with no Spindle in between: the ceilings Spindle's OPFS mount is
 // compared with (bench/opfs/raw-opfs.js drives it). Also probes what this browser supports.
 // Every request is { id, op, ...args } and is answered { id, result } or { id, error }.
+import { median } from '../report/stats.js';
 
 const MiB = 1 << 20;
 const now = () => performance.now();
@@ -11,10 +12,6 @@ async function benchDir() {
   return root.getDirectoryHandle('spindle-raw-bench', { create: true });
 }
 
-function median(xs) {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-}
 
 // A chunk to write: a view on a SharedArrayBuffer (as a wasm memory would be) or a plain one.
 function makeChunk(size, shared) {

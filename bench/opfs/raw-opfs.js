@@ -8,12 +8,13 @@
 //   import { rawOpfsBench } from '../bench/opfs/raw-opfs.js';
 //   const { results, runs, facts } = await rawOpfsBench({ runs: 5 });        // own browser
 //   await measureRawOpfs(page, { mib: 64 })   // a Playwright page already on an isolated origin
-//                                              // that serves /bench/opfs/ (bench/opfs/serve.js)
+//                                              // that serves /bench/opfs/ (cli/isolated-server.js)
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
-import { chromiumArgs, chromiumPath, serveIsolated } from './serve.js';
+import { chromiumArgs, chromiumPath, serveIsolated } from '../../cli/isolated-server.js';
+import { median } from '../report/stats.js';
 
 const MiB = 1 << 20;
 
@@ -82,10 +83,6 @@ export async function measureRawOpfs(page, { mib = 64, smallFiles = 1000 } = {})
   return r;
 }
 
-function median(xs) {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-}
 
 /** Opens its own headless Chromium + server; `runs` runs; medians, every run and the facts. */
 export async function rawOpfsBench({ runs = 5, mib = 64, probe = true, incognito = false } = {}) {

@@ -13,7 +13,8 @@ import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { chromium } from 'playwright-core';
 import { measureRawOpfs } from './raw-opfs.js';
-import { chromiumArgs, chromiumPath, serveIsolated } from './serve.js';
+import { chromiumArgs, chromiumPath, serveIsolated } from '../../cli/isolated-server.js';
+import { median } from '../report/stats.js';
 
 const root = join(import.meta.dirname, '..', '..');
 const wasmPath = join(root, 'build', 'bench', 'opfs', 'opfs_io.wasm');
@@ -27,10 +28,6 @@ export function buildOpfsBench() {
   return wasmPath;
 }
 
-function median(xs) {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-}
 
 /** One run of opfs_io on an OPFS mount in `page` (with bench/opfs/run-page.js loaded). */
 export async function measureSpindleOpfs(page, { mib = 64, mount = {} } = {}) {

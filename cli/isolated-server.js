@@ -1,30 +1,31 @@
 // A static server on 127.0.0.1 with cross-origin isolation (COOP/COEP, so pages get
-// SharedArrayBuffer) for OPFS benchmarks and tests driven by Playwright. 127.0.0.1 is a secure
-// context, so OPFS is there. Serves `/` (an empty page), files under the repository's host/,
-// bench/opfs/, tests/opfs/ and build/, and any extra routes the caller gives ({ '/x.wasm': path }).
+// SharedArrayBuffer) for the benchmarks and tests that drive pages with Playwright. 127.0.0.1 is
+// a secure context, so OPFS is there. Serves the caller's routes ({ '/': page, '/x.wasm': path }),
+// else `/` as an empty page and files under the repository's host/, bench/opfs/, bench/report/,
+// tests/opfs/ and build/.
 import { createReadStream, existsSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { extname, join, normalize } from 'node:path';
 
-const root = join(import.meta.dirname, '..', '..');
-const isolation = {
+const root = join(import.meta.dirname, '..');
+export const isolation = {
   'Cross-Origin-Opener-Policy': 'same-origin',
   'Cross-Origin-Embedder-Policy': 'require-corp',
   'Cross-Origin-Resource-Policy': 'same-origin',
   'Cache-Control': 'no-store',
 };
 const types = { '.js': 'text/javascript', '.html': 'text/html', '.wasm': 'application/wasm', '.json': 'application/json' };
-const served = ['host/', 'bench/opfs/', 'tests/opfs/', 'build/'];
+const served = ['host/', 'bench/opfs/', 'bench/report/', 'tests/opfs/', 'build/'];
 
 /** Starts the server; resolves { url, close() }. */
 export async function serveIsolated(routes = {}) {
   const server = createServer((req, res) => {
     const path = new URL(req.url, 'http://127.0.0.1').pathname;
-    if (path === '/') {
-      return res.writeHead(200, { ...isolation, 'Content-Type': 'text/html' })
-        .end('<!doctype html><meta charset="utf-8"><title>spindle opfs</title>');
-    }
     let file = routes[path];
+    if (!file && path === '/') {
+      return res.writeHead(200, { ...isolation, 'Content-Type': 'text/html' })
+        .end('<!doctype html><meta charset="utf-8"><title>spindle</title>');
+    }
     if (!file) {
       const rel = path.slice(1);
       file = served.some((p) => rel.startsWith(p)) ? normalize(join(root, rel)) : null;
