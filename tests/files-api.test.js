@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { compile, createProgram } from '../host/index.js';
 import { exec } from './lib/exec.js';
-import { serveIsolated } from '../cli/isolated-server.js';
+import { pageResult } from './lib/page-result.js';
 
 const root = join(import.meta.dirname, '..');
 const out = join(root, 'build', 'tests', 'files');
@@ -212,27 +212,15 @@ describe('spindle_fs_copy_pieces (runtime/fs/host_copy.c)', () => {
 
 describe('files API on a web page', () => {
   it('writes before start, reads while running and after exit, from the page', { skip: process.env.SPINDLE_TEST_BROWSER === '0' }, async () => {
-    const { chromium } = await import('playwright-core');
     const files = { '/': join(root, 'tests', 'files', 'page.html'), '/probe.wasm': wasmPath };
-    const server = await serveIsolated(files);
-    const browser = await chromium.launch({ executablePath: '/usr/bin/chromium',
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'] });
-    try {
-      const page = await browser.newPage();
-      await page.goto(`${server.url}/`);
-      await page.waitForFunction(() => window.spindleResult, null, { timeout: 60000 });
-      const result = await page.evaluate(() => window.spindleResult);
-      assert.equal(result.error, undefined);
-      assert.equal(result.fromC, 'written by a pthread\n');
-      assert.equal(result.exitCode, 0);
-      assert.equal(result.text, 'answer: from the page\n');
-      assert.equal(result.afterExit, 'left at exit');
-      assert.equal(result.bigSame, true);
-      assert.equal(result.missing, 'ENOENT');
-      assert.equal(result.ticks > 0, true, 'the page kept running while it waited');
-    } finally {
-      await browser.close();
-      server.close();
-    }
+    const result = await pageResult(files);
+    assert.equal(result.error, undefined);
+    assert.equal(result.fromC, 'written by a pthread\n');
+    assert.equal(result.exitCode, 0);
+    assert.equal(result.text, 'answer: from the page\n');
+    assert.equal(result.afterExit, 'left at exit');
+    assert.equal(result.bigSame, true);
+    assert.equal(result.missing, 'ENOENT');
+    assert.equal(result.ticks > 0, true, 'the page kept running while it waited');
   });
 });

@@ -3,10 +3,9 @@ import assert from 'node:assert/strict';
 import { closeSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
-import { chromium } from 'playwright-core';
 import { compile, runProgram } from '../host/index.js';
 import { exec } from './lib/exec.js';
-import { serveIsolated } from '../cli/isolated-server.js';
+import { pageResult } from './lib/page-result.js';
 
 const root = join(import.meta.dirname, '..');
 const out = join(root, 'build', 'tests', 'host');
@@ -58,20 +57,9 @@ describe('host API in Node', () => {
 describe('host API on a web page', () => {
   it('runs the module from a page with output through onStdio', { skip: process.env.SPINDLE_TEST_BROWSER === '0' }, async () => {
     const files = { '/': join(root, 'tests', 'host', 'page.html'), '/probe.wasm': wasmPath };
-    const server = await serveIsolated(files);
-    const browser = await chromium.launch({ executablePath: '/usr/bin/chromium',
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'] });
-    try {
-      const page = await browser.newPage();
-      await page.goto(`${server.url}/`);
-      await page.waitForFunction(() => window.spindleResult, null, { timeout: 30000 });
-      const result = await page.evaluate(() => window.spindleResult);
-      assert.equal(result.isolated, true);
-      assert.equal(result.exitCode, 0);
-      assert.equal(result.text, 'cores=3 lines=2 argv1=page env=from-page\n');
-    } finally {
-      await browser.close();
-      server.close();
-    }
+    const result = await pageResult(files);
+    assert.equal(result.isolated, true);
+    assert.equal(result.exitCode, 0);
+    assert.equal(result.text, 'cores=3 lines=2 argv1=page env=from-page\n');
   });
 });
