@@ -19,10 +19,18 @@ function niceTicks(lo, hi, log) {
 
 const fmt = (v) => (v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v >= 1 ? v.toFixed(2) : v.toPrecision(2));
 
+// A long title is squeezed to the chart's width (about 8.5 px per character at 15 px bold)
+// rather than cut off at the SVG's edge.
+function titleText(title) {
+  const room = W - M.left - 10;
+  const fit = title.length * 8.5 > room ? ` textLength="${room}" lengthAdjust="spacingAndGlyphs"` : '';
+  return `<text x="${M.left}" y="22" font-size="15" font-weight="bold"${fit}>${esc(title)}</text>`;
+}
+
 function frame(title, yLabel, ticks, y, xLabel) {
   const parts = [`<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}" font-family="sans-serif" font-size="12">`,
     `<rect width="${W}" height="${H}" fill="white"/>`,
-    `<text x="${M.left}" y="22" font-size="15" font-weight="bold">${esc(title)}</text>`,
+    titleText(title),
     `<text transform="translate(16 ${(M.top + H - M.bottom) / 2}) rotate(-90)" text-anchor="middle">${esc(yLabel)}</text>`,
     `<text x="${(M.left + W - M.right) / 2}" y="${H - 10}" text-anchor="middle">${esc(xLabel)}</text>`];
   for (const t of ticks) {
