@@ -36,6 +36,10 @@ void pool_lock(void) {
             if (++spins % 64 == 0)
                 sched_yield();
     }
+    /* Descriptors live in the spans: memory another thread grew must be in this thread's
+     * view before they are read or written here or by the caller (see_memory). */
+    if (limit)
+        see_memory(limit);
 }
 
 void pool_unlock(void) { atomic_store_explicit(&lock_word, 0, memory_order_release); }
