@@ -61,7 +61,9 @@ export function threadIo(io) {
     readStdin,
     isatty: (fd) => (fd === 0 ? !io.stdinBytes && isatty(io.stdinFd ?? 0) : isatty(fds[fd])),
     monotonicNs: () => process.hrtime.bigint(),
-    realtimeNs: () => BigInt(Date.now()) * 1000000n,
+    // Not Date.now(): its whole milliseconds made CLOCK_REALTIME deadlines (pthread_cond_timedwait,
+    // std::condition_variable::wait_for) end up to 1 ms early by the monotonic clock.
+    realtimeNs: () => BigInt(Math.round((performance.timeOrigin + performance.now()) * 1e6)),
     randomFill: (u8) => globalThis.crypto.getRandomValues(u8),
   };
 }

@@ -34,6 +34,21 @@ int main(void) {
     printf("realtime after 2020: %d\n", realtime_sane);
     failures += !realtime_sane;
 
+    // Waits with a CLOCK_REALTIME deadline (pthread_cond_timedwait, so libc++'s wait_for) end
+    // early if the wall clock ticks in whole milliseconds: it must be as fine as the monotonic one.
+    int64_t smallest_step = INT64_MAX;
+    int64_t last = now_ns(CLOCK_REALTIME);
+    for (int i = 0, steps = 0; i < 1000000 && steps < 20; i++) {
+        int64_t current = now_ns(CLOCK_REALTIME);
+        if (current != last) {
+            if (current - last < smallest_step) smallest_step = current - last;
+            steps++;
+            last = current;
+        }
+    }
+    printf("realtime ticks finer than 1 ms: %d\n", smallest_step < 1000000);
+    failures += smallest_step >= 1000000;
+
     int64_t start = now_ns(CLOCK_MONOTONIC);
     struct timespec request = {0, 30 * 1000000L};
     int sleep_rc = nanosleep(&request, NULL);
