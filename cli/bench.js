@@ -12,18 +12,21 @@ import { BrowserSession } from './browser-session.js';
 import { clang, root } from './toolchain.js';
 
 const usage = `usage: spindle bench [--node] [--browser] [--threads=1,2,4] [--runs=N] [--quick]
-                     [--only=regex] [--out=DIR] [--open]
+                     [--only=regex] [--out=DIR] [--open] [--build-only | --prebuilt]
        spindle bench --from=results.json --out=DIR   (render an earlier run again)`;
 
 export function parseBenchArgs(argv) {
   const cores = availableParallelism();
-  const opts = { node: false, browser: false, threads: [1, 2, 2 * cores], runs: 5, quick: false, only: null, out: null, open: false, from: null };
+  const opts = { node: false, browser: false, threads: [1, 2, 2 * cores], runs: 5, quick: false, only: null, out: null, open: false, from: null,
+    buildOnly: false, prebuilt: false };
   for (const arg of argv) {
     const [flag, value] = arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, null];
     if (flag === '--node') opts.node = true;
     else if (flag === '--browser') opts.browser = true;
     else if (flag === '--quick') opts.quick = true;
     else if (flag === '--open') opts.open = true;
+    else if (flag === '--build-only') opts.buildOnly = true; // e.g. to carry build/bench to a bigger machine
+    else if (flag === '--prebuilt') opts.prebuilt = true; // run build/bench as it is: no toolchain needed
     else if (flag === '--threads') {
       opts.threads = value.split(',').map(Number);
       if (opts.threads.some((t) => !Number.isInteger(t) || t < 1 || t > 256)) throw new Error(`--threads=${value}: expected e.g. 1,2,4`);
@@ -36,6 +39,7 @@ export function parseBenchArgs(argv) {
     else throw new Error(`unknown option ${arg}\n${usage}`);
   }
   if (!opts.node && !opts.browser) opts.node = true;
+  if (opts.buildOnly && opts.prebuilt) throw new Error(`--build-only and --prebuilt exclude each other\n${usage}`);
   opts.threads = [...new Set(opts.threads)].sort((a, b) => a - b);
   return opts;
 }
@@ -62,10 +66,14 @@ function parseResult(stdout) {
   return result;
 }
 
-async function build(experiment, variant, dir) {
+async function build(experiment, variant, dir, prebuilt) {
   const src = join(root, experiment.source);
+  const out = join(dir, `${variant.id}.${variant.kind === 'wasm' ? 'wasm' : 'native'}`);
+  if (prebuilt) {
+    if (!existsSync(out)) throw new Error(`--prebuilt: ${out} is missing (build it with spindle bench --build-only)`);
+    return out;
+  }
   if (variant.kind === 'wasm') {
-    const out = join(dir, `${variant.id}.wasm`);
     const r = await collect(process.execPath, [join(root, 'bin', 'spindle'), 'cc', '-O2', ...variant.ccFlags, src, '-o', out]);
     if (r.code !== 0) throw new Error(`spindle cc ${variant.ccFlags.join(' ')} ${experiment.source} failed:\n${r.stderr}`);
     return out;
@@ -74,7 +82,6 @@ async function build(experiment, variant, dir) {
     if (!existsSync(lib) && lib.includes('mimalloc')) await collect('bash', [join(root, 'tools', 'mimalloc', 'build.sh')]);
     if (!existsSync(lib)) throw new Error(`${lib} is missing`);
   }
-  const out = join(dir, `${variant.id}.native`);
   const r = await collect(clang, ['-O2', '-pthread', src, ...variant.libs, '-o', out]);
   if (r.code !== 0) throw new Error(`native build of ${experiment.source} failed:\n${r.stderr}`);
   return out;
@@ -146,7 +153,7 @@ export async function bench(argv) {
     for (const v of e.variants) {
       progress(`building ${e.id} / ${v.id}`);
       let binary; let error;
-      try { binary = await build(e, v, dir); } catch (err) { error = err.message; }
+      try { binary = await build(e, v, dir, opts.prebuilt); } catch (err) { error = err.message; }
       for (const host of v.kind === 'wasm' ? hosts : ['native']) {
         const series = { id: `${v.id}@${host}`, variant: v.id, host, label: v.kind === 'wasm' ? `${v.label} (${host})` : v.label, runs: {}, error };
         entry.series.push(series);
@@ -159,6 +166,12 @@ export async function bench(argv) {
     }
   }
 
+  if (opts.buildOnly) { // the io suites build as they run, so they are not part of this
+    const failed = results.experiments.flatMap((e) => e.series.filter((s) => s.error).map((s) => `${e.id} / ${s.label}: ${s.error}`));
+    progress('');
+    process.stdout.write(failed.length ? `build failed:\n${failed.join('\n')}\n` : `built into ${buildDir}\n`);
+    return failed.length ? 1 : 0;
+  }
   const session = hosts.includes('browser') ? await BrowserSession.open() : null;
   // The npm WASI host's pages (bench/npm-wasi) run in a Chromium of their own, opened when needed.
   let npmBrowser = null;
