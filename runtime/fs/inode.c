@@ -16,7 +16,10 @@ int64_t fs_now_ns(void)
     struct timespec now;
     clock_gettime(CLOCK_REALTIME, &now);
     int64_t ns = (int64_t)now.tv_sec * 1000000000 + now.tv_nsec;
-    atomic_store_explicit(&recent_now_ns, ns, memory_order_relaxed);
+    /* Stored at most once a millisecond: a store per call would bounce this cache line
+     * between threads writing different files. */
+    if (ns - atomic_load_explicit(&recent_now_ns, memory_order_relaxed) > 1000000)
+        atomic_store_explicit(&recent_now_ns, ns, memory_order_relaxed);
     return ns;
 }
 
