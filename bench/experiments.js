@@ -80,7 +80,7 @@ export function experiments({ root, quick }) {
     fsExperiment('fs-metadata', 'Small-file metadata: create, stat, rename, readdir, unlink', 'bench/fs/metadata.c', ['main', 'thread']),
     fsExperiment('fs-call-cost', 'One cheap file call (lseek) x 100,000: the per-call cost', 'bench/fs/call_cost.c', ['main', 'thread']),
     fsExperiment('fs-two-writers', 'Threads writing different files (100 files split over 1 or 2 threads)', 'bench/fs/two_writers.c', [1, 2]),
-    fsExperiment('fs-two-readers', 'Threads reading one file (8 passes split over 1 or 2 threads)', 'bench/fs/two_readers.c', [1, 2]),
+    fsExperiment('fs-two-readers', 'Threads reading one file (64 passes over 16 MiB split over 1 or 2 threads)', 'bench/fs/two_readers.c', [1, 2]),
   );
   // File I/O on mounts against the raw ceilings (node:fs, raw OPFS): each runs its own interleaved
   // suite (`suite`, on one host: `host`), see bench/io/suites.js.
