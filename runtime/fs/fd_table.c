@@ -12,20 +12,25 @@
 static struct open_file *slots[SPINDLE_FS_MAX_FDS];
 static struct open_file reserved_marker; /* slot taken, file not yet installed */
 static pthread_mutex_t fd_alloc_lock = PTHREAD_MUTEX_INITIALIZER;
-static pthread_mutex_t stripes[FD_STRIPES];
+/* One cache line per stripe: neighbouring fds, used by different threads, must not share
+ * the line that every read and write locks. */
+struct fd_stripe {
+    _Alignas(64) pthread_mutex_t lock;
+};
+static struct fd_stripe stripes[FD_STRIPES];
 static pthread_once_t stripes_once = PTHREAD_ONCE_INIT;
 static int lowest_free_hint = SPINDLE_FS_FIRST_FD;
 
 static void init_stripes(void)
 {
     for (int i = 0; i < FD_STRIPES; i++)
-        pthread_mutex_init(&stripes[i], NULL);
+        pthread_mutex_init(&stripes[i].lock, NULL);
 }
 
 static pthread_mutex_t *stripe_of(int fd)
 {
     pthread_once(&stripes_once, init_stripes);
-    return &stripes[fd % FD_STRIPES];
+    return &stripes[fd % FD_STRIPES].lock;
 }
 
 static void set_slot(int fd, struct open_file *file) /* caller holds fd_alloc_lock */

@@ -82,7 +82,9 @@ int spindle_fs_mkdirat(int dirfd, const char *path, uint32_t mode)
     return rc;
 }
 
-static int remove_file(struct inode *dir, const struct walk *w)
+/* Takes the entry out; the caller drops the entry's reference in *released after it
+ * unlocks dir, so freeing a big file's data does not hold up the rest of the directory. */
+static int remove_file(struct inode *dir, const struct walk *w, struct inode **released)
 {
     struct dir_entry *e = dir_find(&dir->u.dir, w->name, w->name_len);
     if (e == NULL)
@@ -99,7 +101,7 @@ static int remove_file(struct inode *dir, const struct walk *w)
     child->nlink--;
     child->ctime_ns = now;
     inode_unlock(child);
-    inode_unref(child); /* the entry's reference; open files keep theirs */
+    *released = child; /* the entry's reference; open files keep theirs */
     return 0;
 }
 
@@ -178,9 +180,12 @@ int spindle_fs_unlinkat(int dirfd, const char *path, int flags)
             rc = remove_dir(w.dir, &w);
             break;
         }
+        struct inode *released = NULL;
         inode_write_lock(w.dir);
-        rc = w.dir->u.dir.dead ? -SPINDLE_ENOENT : remove_file(w.dir, &w);
+        rc = w.dir->u.dir.dead ? -SPINDLE_ENOENT : remove_file(w.dir, &w, &released);
         inode_unlock(w.dir);
+        if (released)
+            inode_unref(released);
         break;
     }
     walk_done(&w);
