@@ -12,12 +12,12 @@ import { BrowserSession } from './browser-session.js';
 import { clang, root } from './toolchain.js';
 
 const usage = `usage: spindle bench [--node] [--browser] [--threads=1,2,4] [--runs=N] [--quick]
-                     [--only=regex] [--out=DIR] [--open] [--build-only | --prebuilt]
+                     [--only=regex] [--variants=regex] [--out=DIR] [--open] [--build-only | --prebuilt]
        spindle bench --from=results.json --out=DIR   (render an earlier run again)`;
 
 export function parseBenchArgs(argv) {
   const cores = availableParallelism();
-  const opts = { node: false, browser: false, threads: [1, 2, 2 * cores], runs: 5, quick: false, only: null, out: null, open: false, from: null,
+  const opts = { node: false, browser: false, threads: [1, 2, 2 * cores], runs: 5, quick: false, only: null, variants: null, out: null, open: false, from: null,
     buildOnly: false, prebuilt: false };
   for (const arg of argv) {
     const [flag, value] = arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, null];
@@ -34,6 +34,7 @@ export function parseBenchArgs(argv) {
       opts.runs = Number(value);
       if (!Number.isInteger(opts.runs) || opts.runs < 1) throw new Error(`--runs=${value}: expected a positive integer`);
     } else if (flag === '--only') opts.only = new RegExp(value);
+    else if (flag === '--variants') opts.variants = new RegExp(value); // e.g. '^(spindle-fs|js-fs|native-tmpfs)$'
     else if (flag === '--out') opts.out = value;
     else if (flag === '--from') opts.from = value;
     else throw new Error(`unknown option ${arg}\n${usage}`);
@@ -130,7 +131,7 @@ export async function bench(argv) {
   mkdirSync(outDir, { recursive: true });
 
   // Build everything first; a variant that fails to build is reported, not fatal.
-  const results = { started: started.toISOString(), machine: m, options: { ...opts, only: opts.only?.source ?? null, hosts }, experiments: [] };
+  const results = { started: started.toISOString(), machine: m, options: { ...opts, only: opts.only?.source ?? null, variants: opts.variants?.source ?? null, hosts }, experiments: [] };
   const jobs = [];
   const suites = [];
   for (const e of list) {
@@ -150,7 +151,7 @@ export async function bench(argv) {
     const entry = { id: e.id, title: e.title, chart: e.chart, baseline: e.baseline, source: e.source, note: e.note, cores: m.cores,
       threads, pointLabel: e.points ? 'where' : 'threads', series: [] };
     results.experiments.push(entry);
-    for (const v of e.variants) {
+    for (const v of e.variants.filter((x) => !opts.variants || opts.variants.test(x.id))) {
       progress(`building ${e.id} / ${v.id}`);
       let binary; let error;
       try { binary = await build(e, v, dir, opts.prebuilt); } catch (err) { error = err.message; }
