@@ -538,77 +538,62 @@ int mount_close_fd(struct open_file *file)
 
 /* ---- I/O on open files ---- */
 
+/* A small read through the read-ahead cache (caller holds the write lock). */
+static int64_t read_cached(struct inode *inode, uint64_t handle, uint8_t *dst, int64_t n, int64_t at)
+{
+    struct remote_data *r = &inode->u.remote;
+    if (!(r->rlen > 0 && at >= r->roff && at + n <= r->roff + (int64_t)r->rlen)) {
+        /* refill; the dirty buffer first, or the cache could hold stale bytes */
+        int rc = r->wlen > 0 ? flush_locked(inode) : 0;
+        if (rc < 0)
+            return rc;
+        r->rlen = 0;
+        if (ensure_cap(&r->rbuf, &r->rcap, READ_AHEAD, READ_AHEAD, READ_AHEAD) == 0) {
+            int64_t filled = pread_full(r->mount, handle, r->rbuf, READ_AHEAD, at);
+            if (filled < 0)
+                return filled;
+            r->roff = at;
+            r->rlen = (size_t)filled;
+        }
+    }
+    if (r->rlen > 0 && at >= r->roff && at < r->roff + (int64_t)r->rlen) {
+        int64_t avail = r->roff + (int64_t)r->rlen - at;
+        int64_t got = n < avail ? n : avail;
+        memcpy(dst, r->rbuf + (at - r->roff), (size_t)got);
+        return got;
+    }
+    return pread_full(r->mount, handle, dst, (size_t)n, at); /* no memory for the cache */
+}
+
 int64_t remote_read(struct open_file *file, const struct spindle_iovec *iov, int iovcnt, int64_t offset,
                     int64_t total)
 {
     struct inode *inode = file->inode;
     struct remote_data *r = &inode->u.remote;
-    struct fs_mount *m = r->mount;
     if (r->is_dir)
         return -SPINDLE_EISDIR;
     int64_t done = 0, rc = 0;
-    /* Large reads with nothing dirty: straight into the caller's buffer,
-     * under the shared lock (readers of one file run in parallel). */
+    /* Large reads with nothing dirty go straight into the caller's buffer under the shared
+     * lock (readers of one file run in parallel); others may fill the cache or flush, so
+     * they take the write lock. */
     inode_read_lock(inode);
     bool direct = r->wlen == 0 && total >= (int64_t)SMALL_IO;
-    if (direct) {
-        for (int i = 0; i < iovcnt; i++) {
-            int64_t at = offset + done;
-            if (at >= inode->size)
-                break;
-            int64_t n = (int64_t)iov[i].len;
-            if (n > inode->size - at)
-                n = inode->size - at;
-            int64_t got = pread_full(m, file->handle, iov[i].base, (size_t)n, at);
-            if (got < 0) {
-                rc = got;
-                break;
-            }
-            done += got;
-            if (got < (int64_t)iov[i].len)
-                break;
-        }
+    if (!direct) {
         inode_unlock(inode);
-        return done > 0 ? done : rc;
+        inode_write_lock(inode);
+        if (r->wlen > 0 && offset < r->woff + (int64_t)r->wlen && r->woff < offset + total)
+            rc = flush_locked(inode);
     }
-    inode_unlock(inode);
-    inode_write_lock(inode);
-    if (r->wlen > 0 && offset < r->woff + (int64_t)r->wlen && r->woff < offset + total)
-        rc = flush_locked(inode);
     for (int i = 0; rc == 0 && i < iovcnt; i++) {
         int64_t at = offset + done;
         if (at >= inode->size)
             break;
-        int64_t n = (int64_t)iov[i].len;
-        if (n > inode->size - at)
-            n = inode->size - at;
-        int64_t got;
-        if (n >= (int64_t)SMALL_IO) {
-            got = pread_full(m, file->handle, iov[i].base, (size_t)n, at);
-        } else {
-            if (!(r->rlen > 0 && at >= r->roff && at + n <= r->roff + (int64_t)r->rlen)) {
-                /* refill; the dirty buffer first, or the cache could hold stale bytes */
-                if (r->wlen > 0 && (rc = flush_locked(inode)) < 0)
-                    break;
-                r->rlen = 0;
-                if (ensure_cap(&r->rbuf, &r->rcap, READ_AHEAD, READ_AHEAD, READ_AHEAD) == 0) {
-                    int64_t filled = pread_full(m, file->handle, r->rbuf, READ_AHEAD, at);
-                    if (filled < 0) {
-                        rc = filled;
-                        break;
-                    }
-                    r->roff = at;
-                    r->rlen = (size_t)filled;
-                }
-            }
-            if (r->rlen > 0 && at >= r->roff && at < r->roff + (int64_t)r->rlen) {
-                int64_t avail = r->roff + (int64_t)r->rlen - at;
-                got = n < avail ? n : avail;
-                memcpy(iov[i].base, r->rbuf + (at - r->roff), (size_t)got);
-            } else {
-                got = pread_full(m, file->handle, iov[i].base, (size_t)n, at);
-            }
-        }
+        int64_t n = (int64_t)iov[i].len < inode->size - at ? (int64_t)iov[i].len : inode->size - at;
+        if (n == 0)
+            continue; /* an empty iovec */
+        int64_t got = direct || n >= (int64_t)SMALL_IO
+                          ? pread_full(r->mount, file->handle, iov[i].base, (size_t)n, at)
+                          : read_cached(inode, file->handle, iov[i].base, n, at);
         if (got < 0) {
             rc = got;
             break;
