@@ -173,7 +173,7 @@ export async function bench(argv) {
     process.stdout.write(failed.length ? `build failed:\n${failed.join('\n')}\n` : `built into ${buildDir}\n`);
     return failed.length ? 1 : 0;
   }
-  const session = hosts.includes('browser') ? await BrowserSession.open() : null;
+  const session = hosts.includes('browser') ? await BrowserSession.open({ optimizedFromStart: true }) : null;
   // The npm WASI host's pages (bench/npm-wasi) run in a Chromium of their own, opened when needed.
   let npmBrowser = null;
   if (session) session.npmWasi = () => (npmBrowser ??= import('../bench/npm-wasi/run-browser.mjs').then((m) => m.NpmWasiBrowser.open()));

@@ -9,7 +9,7 @@ import { extname, join, normalize } from 'node:path';
 import { root } from './toolchain.js';
 
 const chromium = process.env.SPINDLE_CHROMIUM || '/usr/bin/chromium';
-const chromiumFlags = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+export const chromiumFlags = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
   '--disable-background-networking', '--disable-component-update', '--disable-sync',
   '--disable-dev-shm-usage', ...(process.env.SPINDLE_DEBUG ? ['--enable-logging=stderr', '--v=0'] : [])];
 const isolation = {
@@ -33,24 +33,32 @@ function serveFile(res, path) {
   return createReadStream(path).pipe(res);
 }
 
+export const optimizedFromStartFlags = ['--js-flags=--no-liftoff'];
+
 export class BrowserSession {
   #server; #browser; #profile; #jobs = []; #waitingPage = []; #running = new Map(); #nextId = 1;
   #failed = null;
 
-  static async open() {
+  /**
+   * `optimizedFromStart`: V8 compiles the whole module with its optimizing tier before it runs
+   * (`--no-liftoff`). Without it, a function entered once before tier-up (a benchmark's loop)
+   * runs in baseline code to its end: wasm has no on-stack replacement. The benchmarks use it
+   * so that Chromium runs optimized code from the start, as Node does (docs/PERFORMANCE.md).
+   */
+  static async open({ optimizedFromStart = false } = {}) {
     const session = new BrowserSession();
-    await session.#start();
+    await session.#start(optimizedFromStart ? optimizedFromStartFlags : []);
     return session;
   }
 
-  async #start() {
+  async #start(extraFlags) {
     this.#server = createServer((req, res) => this.#route(req, res).catch((err) => {
       if (!res.headersSent) res.writeHead(500, isolation);
       res.end(String(err));
     }));
     await new Promise((resolve) => this.#server.listen(0, '127.0.0.1', resolve));
     this.#profile = mkdtempSync(join(tmpdir(), 'spindle-chromium-'));
-    this.#browser = spawn(chromium, [...chromiumFlags, `--user-data-dir=${this.#profile}`,
+    this.#browser = spawn(chromium, [...chromiumFlags, ...extraFlags, `--user-data-dir=${this.#profile}`,
       `http://127.0.0.1:${this.#server.address().port}/`],
     // Its own process group, so the zygote and renderers can be killed with it.
     { detached: true, stdio: ['ignore', 'ignore', process.env.SPINDLE_DEBUG ? 'inherit' : 'ignore'] });

@@ -11,11 +11,10 @@ import { tmpdir } from 'node:os';
 import { extname, join, normalize, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isolation } from '../../cli/isolated-server.js';
+import { chromiumFlags, optimizedFromStartFlags } from '../../cli/browser-session.js';
 
 const root = join(fileURLToPath(import.meta.url), '..', '..', '..');
 const chromium = process.env.SPINDLE_CHROMIUM || '/usr/bin/chromium';
-const chromiumFlags = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'];
 const mimeTypes = { '.js': 'text/javascript', '.mjs': 'text/javascript', '.html': 'text/html', '.wasm': 'application/wasm' };
 // What the page may load: itself, the packages it imports, and the host's module-info.js.
 const served = ['bench/npm-wasi/', 'node_modules/@tybys/wasm-util/', 'node_modules/@emnapi/wasi-threads/',
@@ -65,7 +64,7 @@ export class NpmWasiBrowser {
       return await new Promise((resolve, reject) => {
         this.#runs.set(id, { wasm: readFileSync(wasmPath), finish: resolve });
         // its own process group, so the zygote and renderers go with it
-        browser = spawn(chromium, [...chromiumFlags, `--user-data-dir=${profile}`, url], { detached: true, stdio: 'ignore' });
+        browser = spawn(chromium, [...chromiumFlags, ...optimizedFromStartFlags, `--user-data-dir=${profile}`, url], { detached: true, stdio: 'ignore' });
         browser.on('error', (err) => reject(new Error(`cannot start ${chromium}: ${err.message}`)));
         browser.on('exit', (code) => reject(new Error(`chromium exited (code ${code}) before the page reported`)));
         timer = setTimeout(() => reject(new Error(`no outcome after ${RUN_TIMEOUT_MS / 1000} s`)), RUN_TIMEOUT_MS);
