@@ -3,6 +3,7 @@
 // write is done when fd_write returns, in order, from any thread) or, for a page using the
 // API, as messages to the page.
 import { stdinFromBytes } from './stdin-bytes.js';
+import { wallClockNs } from './wall-clock.js';
 
 export const name = 'browser';
 export const cpuCount = () => navigator.hardwareConcurrency || 1;
@@ -24,7 +25,6 @@ function syncRequest(method, url, body) {
 }
 
 export function threadIo(io, postToPage) {
-  const { timeOrigin } = performance; // a getter that costs more than now(); fixed per thread
   let readStdin = () => new Uint8Array(0);
   if (io.stdinBytes) readStdin = stdinFromBytes(io.stdinBytes);
   else if (io.stdioUrl) readStdin = (max) => syncRequest('GET', `${io.stdioUrl}/stdin?max=${max}`);
@@ -35,9 +35,8 @@ export function threadIo(io, postToPage) {
     },
     readStdin,
     isatty: () => false,
-    // timeOrigin differs per worker; timeOrigin + now() is one clock for all of them.
-    monotonicNs: () => BigInt(Math.round((timeOrigin + performance.now()) * 1e6)),
-    realtimeNs: () => BigInt(Math.round((timeOrigin + performance.now()) * 1e6)),
+    monotonicNs: wallClockNs, // one clock for all workers (process.hrtime has no browser twin)
+    realtimeNs: wallClockNs,
     randomFill: (u8) => crypto.getRandomValues(u8),
   };
 }

@@ -6,6 +6,7 @@ import { availableParallelism } from 'node:os';
 import { isatty } from 'node:tty';
 import { Worker } from 'node:worker_threads';
 import { stdinFromBytes } from './stdin-bytes.js';
+import { wallClockNs } from './wall-clock.js';
 
 const pause = new Int32Array(new SharedArrayBuffer(4));
 const briefly = () => Atomics.wait(pause, 0, 0, 1);
@@ -46,7 +47,6 @@ export function createWorker(onMessage, onError) {
 
 /** The per-thread I/O functions used by host/wasi.js, from the plain-data `io` config. */
 export function threadIo(io) {
-  const { timeOrigin } = performance; // a getter that costs more than now(); fixed per thread
   const fds = { 1: io.stdoutFd ?? 1, 2: io.stderrFd ?? 2 };
   const readStdin = io.stdinBytes ? stdinFromBytes(io.stdinBytes) : (max) => {
     const buf = Buffer.alloc(max);
@@ -64,7 +64,7 @@ export function threadIo(io) {
     monotonicNs: () => process.hrtime.bigint(),
     // Not Date.now(): its whole milliseconds made CLOCK_REALTIME deadlines (pthread_cond_timedwait,
     // std::condition_variable::wait_for) end up to 1 ms early by the monotonic clock.
-    realtimeNs: () => BigInt(Math.round((timeOrigin + performance.now()) * 1e6)),
+    realtimeNs: wallClockNs,
     randomFill: (u8) => globalThis.crypto.getRandomValues(u8),
   };
 }
