@@ -43,7 +43,7 @@ export class BrowserSession {
    * `optimizedFromStart`: V8 compiles the whole module with its optimizing tier before it runs
    * (`--no-liftoff`). Without it, a function entered once before tier-up (a benchmark's loop)
    * runs in baseline code to its end: wasm has no on-stack replacement. The benchmarks use it
-   * so that Chromium runs optimized code from the start, as Node does (docs/PERFORMANCE.md).
+   * so that Chromium, like Node, measures optimized code (docs/DESIGN.md).
    */
   static async open({ optimizedFromStart = false } = {}) {
     const session = new BrowserSession();
