@@ -8,6 +8,7 @@ import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:f
 import { join } from 'node:path';
 import { appendPreloadSection, collectPreload } from './preload-files.js';
 import { componentArchive } from './runtime-lib.js';
+import { dropCustomSections, metadataSections } from './strip-sections.js';
 import { clang, clangxx, requireSetup, root, sysroot, target, toolchainDir } from './toolchain.js';
 
 const WASM_PAGE = 65536;
@@ -41,7 +42,7 @@ export function parseSize(text, what) {
 
 /** Splits Spindle's own options from the arguments that go to clang. */
 export function parseArgs(args) {
-  const opts = { ...defaults, clangArgs: [], bare: false, preload: [] };
+  const opts = { ...defaults, clangArgs: [], bare: false, preload: [], keepNames: false };
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
     const [flag, value] = arg.startsWith('--') ? [arg.split('=')[0], arg.slice(arg.indexOf('=') + 1)] : [arg];
@@ -61,6 +62,8 @@ export function parseArgs(args) {
       // A plain wasi-libc program with Spindle's link flags and none of its runtime, for hosts
       // other than Spindle's (the runtime imports from the "spindle" module).
       case '--bare': opts.bare = true; break;
+      // Function names in the module (trap stack traces name functions) without -g's DWARF.
+      case '--keep-names': opts.keepNames = true; break;
       // Files and directory trees placed in the in-memory tree before main (docs/FILES.md).
       // As Emscripten's: `--preload-file SPEC` or `--preload-file=SPEC`.
       case '--preload-file': {
@@ -78,6 +81,12 @@ export function parseArgs(args) {
     throw new Error('--preload-file needs the Spindle filesystem (--fs=spindle, not --bare)');
   }
   return opts;
+}
+
+// -g in any form asks for debug info; the last -g0 turns it off again, as in clang.
+function wantsDebugInfo(clangArgs) {
+  const g = clangArgs.filter((a) => /^-g/.test(a) && !a.startsWith('-gen'));
+  return g.length > 0 && g[g.length - 1] !== '-g0';
 }
 
 function isLinking(clangArgs) {
@@ -169,12 +178,17 @@ export async function compile(args, { cxx }) {
       `-Wl,--import-memory,--export-memory,--shared-memory,--max-memory=${opts.maxMemory}`,
       `-Wl,-z,stack-size=${opts.stackSize},--fatal-warnings`,
     );
+    // Lean by default: the DWARF of -O2 code is most of a small module's bytes (docs/TOOLCHAIN.md).
+    if (!wantsDebugInfo(opts.clangArgs)) argv.push('-Wl,--strip-debug');
   }
   const linking = isLinking(opts.clangArgs) && opts.clangArgs.length > 0;
   if (opts.preload.length && !linking) throw new Error('--preload-file applies when linking a module');
   if (opts.preload.length) collectPreload(opts.preload, '--preload-file'); // bad specs fail before clang runs
   const r = spawnSync(isCxx ? clangxx : clang, argv, { stdio: 'inherit' });
   if (r.error) throw new Error(`cannot run ${isCxx ? clangxx : clang}: ${r.error.message}`);
+  if (r.status === 0 && linking && !wantsDebugInfo(opts.clangArgs)) {
+    dropCustomSections(outputPath(opts.clangArgs), metadataSections.filter((s) => !(opts.keepNames && s === 'name')));
+  }
   if (r.status === 0 && opts.preload.length) appendPreloadSection(outputPath(opts.clangArgs), opts.preload);
   return r.status ?? 1;
 }

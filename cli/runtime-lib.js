@@ -11,7 +11,7 @@ const run = promisify(execFile);
 const runtimeDir = join(root, 'runtime');
 const outDir = join(toolchainDir, 'runtime');
 
-export const runtimeCflags = ['-O2', '-std=c11', '-Wall', '-Wextra', '-Werror', '-I', join(runtimeDir, 'include')];
+export const runtimeCflags = ['-std=c11', '-Wall', '-Wextra', '-Werror', '-I', join(runtimeDir, 'include')];
 
 function newestMtime(dir) {
   if (!existsSync(dir)) return 0;
@@ -25,6 +25,24 @@ function newestMtime(dir) {
 
 async function inBatches(items, size, fn) {
   for (let i = 0; i < items.length; i += size) await Promise.all(items.slice(i, i + size).map(fn));
+}
+
+// Built for size (-Oz) unless listed here: most of the runtime's bytes are start-up, namespace
+// changes, directory listing, renames, preloading and mounts (whose cost is the round trip to
+// their backend), and little of its time. The per-call paths of the file system and the WASI
+// layer lose nothing measurable at -Os; malloc/free's fast paths lost 12% at -Os, so they stay
+// -O2 (docs/TOOLCHAIN.md, "Code size").
+const optimizedFor = {
+  alloc: { 'malloc_api.c': '-O2', 'thread_heap.c': '-O2' },
+  core: 'all',
+  jsfs: 'all',
+  fs: { 'ops_io.c': '-Os', 'file_data.c': '-Os', 'fd_table.c': '-Os', 'path.c': '-Os', 'lock_set.c': '-Os' },
+  wasi: { 'wasi_fd_calls.c': '-Os', 'wasi_support.c': '-Os' },
+};
+
+export function optimizationFlag(component, source) {
+  const chosen = optimizedFor[component];
+  return chosen === 'all' ? '-O2' : chosen?.[source] ?? '-Oz';
 }
 
 /** Returns the path of libspindle-<component>.a, building it if it is missing or stale. */
@@ -43,7 +61,7 @@ export async function componentArchive(component) {
   mkdirSync(work, { recursive: true });
   const objects = sources.map((src) => join(work, src.replace(/\.c$/, '.o')));
   await inBatches(sources.map((src, i) => [src, objects[i]]), availableParallelism(), ([src, obj]) =>
-    run(clang, [`--target=${target}`, `--sysroot=${sysroot}`, '-pthread', ...runtimeCflags,
+    run(clang, [`--target=${target}`, `--sysroot=${sysroot}`, '-pthread', optimizationFlag(component, src), ...runtimeCflags,
       '-c', join(srcDir, src), '-o', obj]).catch((err) => {
       throw new Error(`building runtime/${component}/${src} failed:\n${err.stderr || err.message}`);
     }));

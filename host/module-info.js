@@ -56,18 +56,30 @@ export function importedMemory(bytes) {
 }
 
 /**
+ * Each section of a module, in order: { id, name (custom sections only), start (its id byte),
+ * payload (where its content starts), end }.
+ */
+export function* sections(bytes) {
+  const r = reader(bytes);
+  r.pos = 8;
+  while (r.pos < bytes.length) {
+    const start = r.pos;
+    const id = r.byte();
+    const size = r.u32();
+    const end = r.pos + size;
+    const name = id === 0 ? r.name() : undefined;
+    yield { id, name, start, payload: r.pos, end };
+    r.pos = end;
+  }
+}
+
+/**
  * The payload of the first custom section named `name`, as a view of `bytes` (no copy, unlike
  * WebAssembly.Module.customSections), or null.
  */
 export function customSection(bytes, name) {
-  const r = reader(bytes);
-  r.pos = 8;
-  while (r.pos < bytes.length) {
-    const id = r.byte();
-    const size = r.u32();
-    const end = r.pos + size;
-    if (id === 0 && r.name() === name) return bytes.subarray(r.pos, end);
-    r.pos = end;
+  for (const s of sections(bytes)) {
+    if (s.id === 0 && s.name === name) return bytes.subarray(s.payload, s.end);
   }
   return null;
 }

@@ -23,9 +23,13 @@ async function tuneNodeWasm() {
 
 // The wasm frames of a trap's stack (function names come from the module's name section), so a
 // trap says where it happened.
+// spindle cc drops the names unless asked: then say how to get them.
 function trapStack(stack) {
   const frames = String(stack ?? '').split('\n').filter((l) => l.includes('wasm-function') || l.includes('.wasm'));
-  return frames.length ? `\n${frames.slice(0, 12).map((l) => `    ${l.trim()}`).join('\n')}` : '';
+  if (!frames.length) return '';
+  const named = frames.some((l) => /^\s*at \S+ \(/.test(l));
+  const hint = named ? '' : '\n    (no function names: build with spindle cc --keep-names or -g)';
+  return `\n${frames.slice(0, 12).map((l) => `    ${l.trim()}`).join('\n')}${hint}`;
 }
 
 /** Compiles wasm bytes (or fetches a URL) into { module, memoryLimits }. */

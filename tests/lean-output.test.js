@@ -1,0 +1,49 @@
+// spindle cc's output is lean unless asked: no DWARF or names without -g, names with
+// --keep-names, everything with -g; and the threaded hello world with files stays small.
+import assert from 'node:assert/strict';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { before, describe, it } from 'node:test';
+import { sections } from '../host/module-info.js';
+import { sizesFromMap } from '../bench/size/code-size.js';
+import { exec } from './lib/exec.js';
+
+const root = join(import.meta.dirname, '..');
+const spindle = join(root, 'bin', 'spindle');
+const hello = join(root, 'bench', 'size', 'hello_threads_files.c');
+const out = join(root, 'build', 'tests', 'lean');
+
+function customSections(wasm) {
+  return [...sections(readFileSync(wasm))].filter((s) => s.id === 0).map((s) => s.name);
+}
+
+async function build(name, flags) {
+  const wasm = join(out, `${name}.wasm`);
+  const r = await exec(spindle, ['cc', '-O2', ...flags, hello, '-o', wasm]);
+  assert.equal(r.code, 0, r.stderr);
+  return wasm;
+}
+
+describe('spindle cc output size', () => {
+  before(() => mkdirSync(out, { recursive: true }));
+
+  it('drops DWARF and names by default, keeps names with --keep-names, all with -g', async () => {
+    const lean = await build('lean', []);
+    assert.deepEqual(customSections(lean), []);
+    assert.deepEqual(customSections(await build('names', ['--keep-names'])), ['name']);
+    const debug = customSections(await build('debug', ['-g']));
+    assert.ok(debug.includes('name') && debug.includes('.debug_info'), debug.join(' '));
+    assert.deepEqual(customSections(await build('g0', ['-g', '-g0'])), []);
+    const run = await exec(spindle, ['run', lean]);
+    assert.equal(run.stdout, 'hello from a thread\nhello from main\n');
+  });
+
+  it('keeps the threaded hello world with files within 60 KB', async () => {
+    const wasm = await build('hello', [`-Wl,-Map=${join(out, 'hello.map')}`]);
+    const size = readFileSync(wasm).length;
+    const parts = sizesFromMap(readFileSync(join(out, 'hello.map'), 'utf8'));
+    const detail = JSON.stringify(parts);
+    assert.ok(size <= 60 * 1000, `module is ${size} B: ${detail}`);
+    for (const part of ['allocator', 'filesystem', 'WASI layer', 'libc']) assert.ok(parts[part]?.code > 0, `${part} missing: ${detail}`);
+  });
+});
