@@ -57,6 +57,8 @@ export function parseArgs(args) {
         break;
       }
       case '--max-memory': opts.maxMemory = parseSize(value, flag); break;
+      // Memory the module starts with; more is grown on demand up to --max-memory.
+      case '--initial-memory': opts.initialMemory = parseSize(value, flag); break;
       case '--stack-size': opts.stackSize = parseSize(value, flag); break;
       case '--thread-stack-size': opts.threadStackSize = parseSize(value, flag); break;
       // A plain wasi-libc program with Spindle's link flags and none of its runtime, for hosts
@@ -76,6 +78,10 @@ export function parseArgs(args) {
     }
   }
   if (opts.maxMemory % WASM_PAGE) throw new Error(`--max-memory must be a multiple of 64 KiB`);
+  if (opts.initialMemory !== undefined) {
+    if (opts.initialMemory % WASM_PAGE) throw new Error('--initial-memory must be a multiple of 64 KiB');
+    if (opts.initialMemory > opts.maxMemory) throw new Error(`--initial-memory is larger than --max-memory (${opts.maxMemory} bytes)`);
+  }
   if (opts.stackSize % 16 || opts.threadStackSize % 16) throw new Error('stack sizes must be multiples of 16');
   if (opts.preload.length && (opts.fs !== 'spindle' || opts.bare)) {
     throw new Error('--preload-file needs the Spindle filesystem (--fs=spindle, not --bare)');
@@ -130,7 +136,8 @@ async function runtimeLinkArgs(opts) {
     settingsObject(opts.threadStackSize), await componentArchive('core')];
   if (opts.malloc === 'spindle') args.push(await componentArchive('alloc'));
   // runtime/core/dlmalloc_memory_view.c: refresh a thread's view of grown memory (V8).
-  if (opts.malloc === 'dlmalloc') args.push('-Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc');
+  // runtime/core/sbrk_growth.c: dlmalloc grows memory through the same policy as Spindle's.
+  if (opts.malloc === 'dlmalloc') args.push('-Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=sbrk');
   // runtime/wasi binds libc's file calls to runtime/fs, so it comes first.
   // Keep runtime/wasi/host_files.c, whose constructor starts the files API's service thread
   // when the host asks (host/files). Nothing references it, and wasm-ld keeps constructors only
@@ -168,6 +175,8 @@ export async function compile(args, { cxx }) {
   const opts = parseArgs(args);
   const isCxx = cxx || opts.clangArgs.some((a) => !a.startsWith('-') && cxxSource.test(a));
   const argv = [`--target=${target}`, `--sysroot=${sysroot}`, '-pthread'];
+  // The runtime's public headers (<spindle/alloc.h>, <spindle/memory.h>, ...), after the user's own.
+  if (!opts.bare) argv.push('-idirafter', join(root, 'runtime', 'include'));
   // libc++ here is built without exceptions (see docs/TOOLCHAIN.md).
   if (isCxx) argv.push('-fno-exceptions');
   if (opts.clangArgs.some((a) => !a.startsWith('-') && anySource.test(a))) argv.push(...errnoSafeAllocation);
@@ -176,6 +185,7 @@ export async function compile(args, { cxx }) {
     argv.push(...(await runtimeLinkArgs(opts)));
     argv.push(
       `-Wl,--import-memory,--export-memory,--shared-memory,--max-memory=${opts.maxMemory}`,
+      ...(opts.initialMemory !== undefined ? [`-Wl,--initial-memory=${opts.initialMemory}`] : []),
       `-Wl,-z,stack-size=${opts.stackSize},--fatal-warnings`,
     );
     // Lean by default: the DWARF of -O2 code is most of a small module's bytes (docs/TOOLCHAIN.md).

@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
+
+#include "../memory_grows.h"
 #if !defined(__wasm__)
 #include <sys/resource.h>
 #endif
@@ -35,8 +37,8 @@ static long arg_long(int argc, char **argv, int i, long dflt) {
 /* One machine-readable line; `extra` is more JSON members (may be empty). */
 static void print_result(const char *workload, int threads, double ms, long long ops, const char *extra) {
     printf("RESULT {\"workload\":\"%s\",\"threads\":%d,\"ms\":%.1f,\"ops\":%lld,"
-           "\"mops_per_s\":%.2f,\"peak_memory\":%lld%s%s}\n",
-           workload, threads, ms, ops, ms > 0 ? ops / ms / 1e3 : 0.0, peak_memory_bytes(),
+           "\"mops_per_s\":%.2f,\"peak_memory\":%lld,\"memory_grows\":%lld%s%s}\n",
+           workload, threads, ms, ops, ms > 0 ? ops / ms / 1e3 : 0.0, peak_memory_bytes(), memory_grows(),
            extra && *extra ? "," : "", extra ? extra : "");
     fflush(stdout);
 }

@@ -18,6 +18,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../memory_grows.h"
+
 static inline double now_seconds(void)
 {
     struct timespec ts;

@@ -30,7 +30,7 @@ int main(int argc, char **argv)
     struct result r = {0, 0};
     const char *where = run_where(argc, argv, body, &r);
     printf("RESULT {\"bench\":\"call_cost\",\"where\":\"%s\",\"seconds\":%.6f,\"ops\":%d,"
-           "\"ops_per_s\":%.0f,\"ns_per_call\":%.0f,\"errors\":%lld}\n",
-           where, r.seconds, CALLS, CALLS / r.seconds, r.seconds / CALLS * 1e9, r.errors);
+           "\"ops_per_s\":%.0f,\"ns_per_call\":%.0f,\"errors\":%lld,\"memory_grows\":%lld}\n",
+           where, r.seconds, CALLS, CALLS / r.seconds, r.seconds / CALLS * 1e9, r.errors, memory_grows());
     return r.errors != 0;
 }

@@ -62,7 +62,7 @@ int main(int argc, char **argv)
     struct result r = {0, 0, 0};
     const char *where = run_where(argc, argv, body, &r);
     printf("RESULT {\"bench\":\"metadata\",\"where\":\"%s\",\"seconds\":%.6f,\"ops\":%lld,"
-           "\"ops_per_s\":%.0f,\"errors\":%lld}\n",
-           where, r.seconds, r.ops, (double)r.ops / r.seconds, r.errors);
+           "\"ops_per_s\":%.0f,\"errors\":%lld,\"memory_grows\":%lld}\n",
+           where, r.seconds, r.ops, (double)r.ops / r.seconds, r.errors, memory_grows());
     return r.errors != 0;
 }

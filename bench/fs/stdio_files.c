@@ -65,7 +65,7 @@ int main(int argc, char **argv)
     struct result r = {0, 0, 0};
     const char *where = run_where(argc, argv, body, &r);
     printf("RESULT {\"bench\":\"stdio_files\",\"where\":\"%s\",\"seconds\":%.6f,\"bytes\":%lld,"
-           "\"mb_per_s\":%.2f,\"mismatches\":%lld}\n",
-           where, r.seconds, r.bytes, 2.0 * (double)r.bytes / r.seconds / 1e6, r.mismatches);
+           "\"mb_per_s\":%.2f,\"mismatches\":%lld,\"memory_grows\":%lld}\n",
+           where, r.seconds, r.bytes, 2.0 * (double)r.bytes / r.seconds / 1e6, r.mismatches, memory_grows());
     return r.mismatches != 0;
 }

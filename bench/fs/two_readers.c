@@ -64,7 +64,7 @@ int main(int argc, char **argv)
     ok &= total == (long long)TOTAL_PASSES * FILE_BYTES;
     unlink("shared");
     printf("RESULT {\"bench\":\"two_readers\",\"threads\":%d,\"seconds\":%.6f,\"bytes\":%lld,"
-           "\"mb_per_s\":%.2f,\"ok\":%d}\n",
-           threads, seconds, total, (double)total / seconds / 1e6, ok);
+           "\"mb_per_s\":%.2f,\"ok\":%d,\"memory_grows\":%lld}\n",
+           threads, seconds, total, (double)total / seconds / 1e6, ok, memory_grows());
     return !ok;
 }

@@ -65,7 +65,7 @@ int main(int argc, char **argv)
         bad += mismatches[t];
     }
     printf("RESULT {\"bench\":\"two_writers\",\"threads\":%d,\"seconds\":%.6f,\"bytes\":%lld,"
-           "\"mb_per_s\":%.2f,\"mismatches\":%lld}\n",
-           threads, seconds, total, 2.0 * (double)total / seconds / 1e6, bad);
+           "\"mb_per_s\":%.2f,\"mismatches\":%lld,\"memory_grows\":%lld}\n",
+           threads, seconds, total, 2.0 * (double)total / seconds / 1e6, bad, memory_grows());
     return bad != 0;
 }

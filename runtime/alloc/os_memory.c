@@ -10,6 +10,8 @@ static uintptr_t align_up(uintptr_t x, size_t a) { return (x + a - 1) & ~(uintpt
 
 #if defined(__wasm__)
 
+#include <spindle/memory.h>
+
 extern unsigned char __heap_base;
 
 /* The pool starts at __heap_base and owns everything up to the current memory size. */
@@ -34,13 +36,14 @@ bool os_memory_grow(char **limit, char **top, size_t bytes) {
         size_t pages = (align_up((uintptr_t)*top + bytes, OS_PAGE) - from) / OS_PAGE;
         if (!pages)
             pages = 1;
-        size_t old = __builtin_wasm_memory_grow(0, pages);
+        size_t granted;
+        size_t old = spindle_memory_grow(pages, &granted); /* the policy's step: often more */
         if (old == (size_t)-1)
             return false;
         uintptr_t base = (uintptr_t)old * OS_PAGE;
         if (base != (uintptr_t)*limit)
             *top = (char *)base;
-        *limit = (char *)(base + pages * OS_PAGE);
+        *limit = (char *)(base + granted * OS_PAGE);
     }
 }
 

@@ -1,0 +1,32 @@
+// The one growth policy for linear memory (spindle/memory.h says why it grows in large steps).
+// Untouched pages cost address space, not RAM: the engine reserves the maximum up front and the
+// kernel backs pages when they are first written.
+#include <spindle/memory.h>
+
+#include <stdatomic.h>
+#include <stdint.h>
+
+#define PAGES_PER_MIB 16
+#define GROW_FLOOR_PAGES (1 * PAGES_PER_MIB)
+#define GROW_CAP_PAGES (64 * PAGES_PER_MIB)
+
+static atomic_size_t grow_count;
+
+static size_t step_for(size_t pages) {
+  size_t step = __builtin_wasm_memory_size(0) / 2;
+  if (step < GROW_FLOOR_PAGES) step = GROW_FLOOR_PAGES;
+  if (step > GROW_CAP_PAGES) step = GROW_CAP_PAGES;
+  return pages > step ? pages : step;
+}
+
+size_t spindle_memory_grow(size_t pages, size_t *granted) {
+  size_t step = step_for(pages);
+  size_t old = __builtin_wasm_memory_grow(0, step);
+  if (old == SIZE_MAX && step > pages) old = __builtin_wasm_memory_grow(0, step = pages);
+  if (old == SIZE_MAX) return old;
+  atomic_fetch_add_explicit(&grow_count, 1, memory_order_relaxed);
+  *granted = step;
+  return old;
+}
+
+size_t spindle_memory_grow_count(void) { return atomic_load_explicit(&grow_count, memory_order_relaxed); }
