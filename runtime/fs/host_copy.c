@@ -8,7 +8,9 @@
  * Declared here rather than in fs_internal.h: only this file uses it. */
 char *file_data_piece(const struct file_data *data, int64_t offset, size_t *avail);
 
-static const char zeros[FS_CHUNK_SIZE];
+/* Not const: a const array of zeros would be stored in the module (4 KiB of its bytes);
+ * this one is bss and only ever read. */
+static char zeros[FS_CHUNK_SIZE];
 
 /* Makes the chunk under [at, at+n) exist (zeros: the caller overwrites them) and
  * returns where those bytes live, or NULL when memory ran out.
