@@ -51,7 +51,8 @@ export async function componentArchive(component) {
   const sources = existsSync(srcDir) ? readdirSync(srcDir).filter((f) => f.endsWith('.c')) : [];
   if (sources.length === 0) throw new Error(`runtime component '${component}' has no sources in ${srcDir}`);
   const archive = join(outDir, `libspindle-${component}.a`);
-  const inputsChanged = Math.max(newestMtime(srcDir), newestMtime(join(runtimeDir, 'include')));
+  // This file is an input too: it holds the flags.
+  const inputsChanged = Math.max(newestMtime(srcDir), newestMtime(join(runtimeDir, 'include')), statSync(import.meta.filename).mtimeMs);
   if (existsSync(archive) && statSync(archive).mtimeMs >= inputsChanged) return archive;
 
   // Build in a private folder and rename into place, so parallel `make -j` links never see a
