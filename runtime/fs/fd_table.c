@@ -2,14 +2,16 @@
  * A slot is read under one of FD_STRIPES mutexes (fd % FD_STRIPES), so
  * threads using different fds rarely meet; slots change only under
  * fd_alloc_lock plus the slot's stripe. Taking the file's reference inside the
- * stripe lock is what keeps a concurrent close from freeing it under us. */
+ * stripe lock is what keeps a concurrent close from freeing it under us.
+ * Lock-free readers (reader_slots.c) read a slot without the stripe: slots are
+ * atomic, and a description is freed only once no reader slot holds it. */
 #include "fs_internal.h"
 
 #include <string.h>
 
 #define FD_STRIPES 64
 
-static struct open_file *slots[SPINDLE_FS_MAX_FDS];
+static struct open_file *_Atomic slots[SPINDLE_FS_MAX_FDS];
 static struct open_file reserved_marker; /* slot taken, file not yet installed */
 static pthread_mutex_t fd_alloc_lock = PTHREAD_MUTEX_INITIALIZER;
 /* One cache line per stripe: neighbouring fds, used by different threads, must not share
@@ -64,6 +66,7 @@ void open_file_unref(struct open_file *file)
 {
     if (atomic_fetch_sub_explicit(&file->refs, 1, memory_order_acq_rel) != 1)
         return;
+    reader_slots_wait_file(file);
     if (file->inode && file->inode->type == INODE_REMOTE)
         mount_close_description(file);
     if (file->inode)
@@ -125,6 +128,14 @@ struct open_file *fd_get(int fd)
         atomic_fetch_add_explicit(&file->refs, 1, memory_order_relaxed);
     pthread_mutex_unlock(stripe);
     return file;
+}
+
+struct open_file *fd_peek(int fd)
+{
+    if (fd < SPINDLE_FS_FIRST_FD || fd >= SPINDLE_FS_MAX_FDS)
+        return NULL;
+    struct open_file *file = slots[fd];
+    return file == &reserved_marker ? NULL : file;
 }
 
 struct open_file *fd_detach(int fd)

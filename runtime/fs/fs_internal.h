@@ -122,6 +122,7 @@ struct inode {
     uint64_t nlink;             /* under lock */
     int64_t size;               /* under lock */
     _Atomic int64_t atime_ns;   /* atomic: reads update it under a shared lock */
+    atomic_bool writing;        /* files: a writer holds the lock (reader_slots.c) */
     int64_t mtime_ns, ctime_ns; /* under lock */
     union {
         struct file_data file;
@@ -144,8 +145,24 @@ void inode_fill_stat(struct inode *inode, struct spindle_stat *st); /* caller ho
  * day old (as Linux's default). Safe under a shared lock. */
 void inode_touch_atime(struct inode *inode);
 void inode_read_lock(struct inode *inode);
+/* On a file, also waits for the lock-free readers of it to finish (reader_slots.c). */
 void inode_write_lock(struct inode *inode);
 void inode_unlock(struct inode *inode);
+
+/* ---- lock-free reads of files (reader_slots.c) ---- */
+struct reader_slot;
+/* The calling thread's slot; NULL if every slot is taken (then read through locks). */
+struct reader_slot *reader_slot_mine(void);
+/* Holds fd's open file if it is a regular file (the slot keeps it from being freed); NULL
+ * otherwise, with nothing held. */
+struct open_file *reader_slot_hold_fd(struct reader_slot *slot, int fd);
+/* Holds the inode; false if a writer has it: then clear the slot and take the locks. A reader
+ * must not block while it holds an inode (a writer waits for it). */
+bool reader_slot_hold_inode(struct reader_slot *slot, struct inode *inode);
+void reader_slot_clear(struct reader_slot *slot);
+/* Return once no reader holds the file / the inode in its slot. */
+void reader_slots_wait_file(struct open_file *file);
+void reader_slots_wait_inode(struct inode *inode);
 
 /* ---- directories (directory.c); callers hold the directory's lock ---- */
 struct dir_entry {
@@ -231,6 +248,9 @@ void fd_install(int fd, struct open_file *file);
 void fd_unreserve(int fd);
 /* Referenced open file for fd, or NULL (EBADF). */
 struct open_file *fd_get(int fd);
+/* The open file at fd now, without a reference, or NULL: only for lock-free readers, who hold it
+ * in their reader slot and then check that fd_peek still returns it. */
+struct open_file *fd_peek(int fd);
 /* Detaches fd; returns the file that was there (the table's reference). */
 struct open_file *fd_detach(int fd);
 /* Atomically makes newfd refer to file (taking a new reference); returns the

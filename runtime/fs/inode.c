@@ -75,8 +75,23 @@ void inode_unref(struct inode *inode)
 }
 
 void inode_read_lock(struct inode *inode) { pthread_rwlock_rdlock(&inode->lock); }
-void inode_write_lock(struct inode *inode) { pthread_rwlock_wrlock(&inode->lock); }
-void inode_unlock(struct inode *inode) { pthread_rwlock_unlock(&inode->lock); }
+
+void inode_write_lock(struct inode *inode)
+{
+    pthread_rwlock_wrlock(&inode->lock);
+    if (inode->type == INODE_FILE) {
+        atomic_store(&inode->writing, true);
+        reader_slots_wait_inode(inode);
+    }
+}
+
+/* While `writing` is set the lock is held for writing, so only its writer can get here. */
+void inode_unlock(struct inode *inode)
+{
+    if (atomic_load_explicit(&inode->writing, memory_order_relaxed))
+        atomic_store_explicit(&inode->writing, false, memory_order_release);
+    pthread_rwlock_unlock(&inode->lock);
+}
 
 static struct spindle_timespec to_timespec(int64_t ns)
 {

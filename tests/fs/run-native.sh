@@ -4,7 +4,8 @@
 #   2. semantic unit tests under AddressSanitizer+UBSan, with allocation
 #      failure injection (tests/fs/unit)
 #   3. the 8-thread stress test under ThreadSanitizer
-#   4. the same stress test under AddressSanitizer+UBSan
+#   4. the same stress test under AddressSanitizer+UBSan, and readers against
+#      writers of one file (every read a whole chunk version) under both
 #   5. the libFuzzer target against its model for FUZZ_SECONDS (default 30)
 #   6. the conformance programs natively (their wasm comparison is
 #      tests/fs/run-conformance.sh)
@@ -71,6 +72,8 @@ step "unit semantics (ASan+UBSan, fault injection)" \
 export TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 ${TSAN_OPTIONS:-}"
 step "stress 8 threads (TSan)" build_and_run stress-tsan -fsanitize=thread -- "$here/stress/stress.c"
 step "stress 8 threads (ASan+UBSan)" build_and_run stress-asan "${asan[@]}" -- "$here/stress/stress.c"
+step "lock-free reads vs writers (TSan)" build_and_run snapshot-tsan -fsanitize=thread -- "$here/stress/snapshot_reads.c"
+step "lock-free reads vs writers (ASan+UBSan)" build_and_run snapshot-asan "${asan[@]}" -- "$here/stress/snapshot_reads.c"
 step "fuzz random operations vs model (${fuzz_seconds}s)" run_fuzzer
 step "conformance programs (native)" "$here/run-conformance.sh" --native-only
 mount_test=("$repo/tests/mount/posix_backend.c" "$repo/tests/mount/test_mount.c")

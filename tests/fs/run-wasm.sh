@@ -43,6 +43,7 @@ wasm_program() { # wasm_program NAME SOURCE
 
 wasm_test semantics -DSPINDLE_FS_FAULT_INJECTION -- "$here/unit/test_semantics.c"
 wasm_test stress -- "$here/stress/stress.c"
+wasm_test snapshot_reads -- "$here/stress/snapshot_reads.c"
 # through wasi-libc and runtime/wasi, in a 64 MiB memory that it fills up
 wasm_test fill_memory --max-memory=64M -- "$repo"/runtime/wasi/*.c "$here/wasm/fill_memory.c"
 wasm_test efault -- "$repo"/runtime/wasi/*.c "$here/wasm/efault.c"

@@ -1,0 +1,68 @@
+/* Threads reading one 32 MiB file at random 4 KiB offsets: 400,000 preads split over argv[1]
+ * threads (1..16), through one shared descriptor ("shared", the default) or one per thread
+ * ("own", argv[2]). A read of a file nobody writes should cost the same at any thread count,
+ * so this is the speed-up of readers sharing a file. Reports reads per second. */
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "bench_common.h"
+
+#define FILE_BYTES (32 << 20)
+#define BLOCK 4096
+#define TOTAL_READS 400000
+#define MAX_THREADS 16
+
+static int threads, shared_fd = -1;
+static long long checks[MAX_THREADS];
+static long long failures;
+
+static void *reader(void *arg)
+{
+    int t = (int)(intptr_t)arg;
+    unsigned char buf[BLOCK];
+    int fd = shared_fd >= 0 ? shared_fd : open("shared", O_RDONLY);
+    if (fd < 0)
+        die("open shared");
+    uint64_t state = 0x9e3779b97f4a7c15u * (uint64_t)(t + 1);
+    for (int i = t; i < TOTAL_READS; i += threads) {
+        state ^= state << 13, state ^= state >> 7, state ^= state << 17;
+        int64_t block = (int64_t)(state % (FILE_BYTES / BLOCK));
+        if (pread(fd, buf, BLOCK, block * BLOCK) != BLOCK || buf[0] != (unsigned char)block)
+            __atomic_fetch_add(&failures, 1, __ATOMIC_RELAXED);
+        checks[t] += buf[BLOCK - 1];
+    }
+    if (fd != shared_fd)
+        close(fd);
+    return NULL;
+}
+
+int main(int argc, char **argv)
+{
+    threads = argc > 1 ? atoi(argv[1]) : 2;
+    bool own = argc > 2 && strcmp(argv[2], "own") == 0;
+    if (threads < 1 || threads > MAX_THREADS)
+        die("usage: shared_pread [threads 1..16] [shared|own]");
+    enter_bench_dir("shared-pread");
+    static unsigned char block[BLOCK];
+    int fd = open("shared", O_RDWR | O_CREAT | O_TRUNC, 0644);
+    for (int i = 0; i < FILE_BYTES / BLOCK; i++) {
+        memset(block, i & 0xff, sizeof block);
+        if (write(fd, block, sizeof block) != (ssize_t)sizeof block)
+            die("write shared");
+    }
+    if (!own)
+        shared_fd = fd;
+    pthread_t th[MAX_THREADS];
+    double start = now_seconds();
+    for (int t = 0; t < threads; t++)
+        pthread_create(&th[t], NULL, reader, (void *)(intptr_t)t);
+    for (int t = 0; t < threads; t++)
+        pthread_join(th[t], NULL);
+    double seconds = now_seconds() - start;
+    close(fd);
+    unlink("shared");
+    printf("RESULT {\"bench\":\"shared_pread\",\"threads\":%d,\"fds\":\"%s\",\"seconds\":%.6f,\"reads\":%d,"
+           "\"reads_per_s\":%.0f,\"failures\":%lld,\"memory_grows\":%lld}\n",
+           threads, own ? "own" : "shared", seconds, TOTAL_READS, TOTAL_READS / seconds, failures, memory_grows());
+    return failures != 0;
+}
