@@ -123,6 +123,8 @@ struct inode {
     int64_t size;               /* under lock */
     _Atomic int64_t atime_ns;   /* atomic: reads update it under a shared lock */
     atomic_bool writing;        /* files: a writer holds the lock (reader_slots.c) */
+    struct reader_slot *_Atomic sole_reader; /* files: the first lock-free reader's slot */
+    atomic_bool many_readers;   /* files: another slot has read it lock-free too */
     int64_t mtime_ns, ctime_ns; /* under lock */
     union {
         struct file_data file;

@@ -7,7 +7,8 @@
  *    frees an open file (open_file_unref at zero) first waits until no slot holds it; the fd no
  *    longer held it, so later readers see the change and take the locked path.
  *  - A reader stores the inode in its slot, then checks inode->writing. A writer
- *    (inode_write_lock on a file) sets inode->writing, then waits until no slot holds the inode.
+ *    (inode_write_lock on a file) sets inode->writing, then waits until no slot holds the inode
+ *    (only the file's one reader's slot, while it has had only one).
  * Both sides store, then load, sequentially consistent, so at least one sees the other
  * (Dekker). The waits are short: a reader holds its slot for one copy, and never blocks while
  * it holds an inode in it. */
@@ -63,9 +64,18 @@ struct open_file *reader_slot_hold_fd(struct reader_slot *slot, int fd)
     return NULL;
 }
 
+/* Also records who reads the inode, so its writers scan only the slots that may hold it: a
+ * file read only by the thread that writes it (the common case) costs its writes one load.
+ * Both fields are written once at most, so readers do not keep writing a shared line. */
 bool reader_slot_hold_inode(struct reader_slot *slot, struct inode *inode)
 {
     atomic_store(&slot->inode, inode);
+    struct reader_slot *sole = atomic_load(&inode->sole_reader);
+    if (sole != slot && !atomic_load(&inode->many_readers)) {
+        struct reader_slot *none = NULL;
+        if (sole != NULL || !atomic_compare_exchange_strong(&inode->sole_reader, &none, slot))
+            atomic_store(&inode->many_readers, true);
+    }
     return !atomic_load(&inode->writing);
 }
 
@@ -85,6 +95,12 @@ void reader_slots_wait_file(struct open_file *file)
 
 void reader_slots_wait_inode(struct inode *inode)
 {
+    if (!atomic_load(&inode->many_readers)) {
+        struct reader_slot *sole = atomic_load(&inode->sole_reader);
+        while (sole != NULL && atomic_load(&sole->inode) == inode)
+            sched_yield();
+        return;
+    }
     int used = atomic_load(&slots_used);
     for (int i = 0; i < used; i++)
         while (atomic_load(&reader_slots[i].inode) == inode)
