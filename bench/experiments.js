@@ -29,7 +29,7 @@ export function experiments({ root, quick }) {
       variants: [wasm('wasm', [], 'wasm'), native('native', [], 'native')], baseline: 'native',
     },
     {
-      id: 'malloc-reference', title: 'Reference malloc workload (MISSION.md): ring of 1024 blocks per thread',
+      id: 'malloc-reference', title: 'Reference malloc workload: ring of 1024 blocks per thread',
       chart: 'throughput', source: 'bench/alloc/ref_workload.c', args: (t) => [t, size(40000000, 4000000)],
       variants: mallocVariants, baseline: 'dlmalloc',
     },
