@@ -62,7 +62,7 @@ export function ioExperiments({ quick }) {
   const mib = quick ? 8 : 64;
   return [
     {
-      id: 'io-hostdir', title: `File I/O: Spindle on a host-directory mount vs node:fs (${mib} MiB files)`, chart: 'cases',
+      id: 'io-hostdir', key: true, estimateS: ({ runs }) => 2 + runs * (quick ? 3 : 5), title: `File I/O: Spindle on a host-directory mount vs node:fs (${mib} MiB files)`, chart: 'cases',
       source: 'bench/opfs/opfs_io.c', host: 'node', baseline: 'node-fs', points: cases.map((c) => c.point),
       speedupOf: { [pointOf.read_2threads]: pointOf.read_1thread },
       variants: [{ id: 'node-fs', label: 'node:fs' }, { id: 'spindle-hostdir', label: 'Spindle on a host dir' }],
@@ -84,7 +84,7 @@ export function ioExperiments({ quick }) {
       },
     },
     {
-      id: 'io-opfs', title: `File I/O: Spindle on an OPFS mount vs raw OPFS sync access handles (${mib} MiB files)`, chart: 'cases',
+      id: 'io-opfs', key: true, estimateS: ({ runs }) => 10 + runs * (quick ? 3 : 8), title: `File I/O: Spindle on an OPFS mount vs raw OPFS sync access handles (${mib} MiB files)`, chart: 'cases',
       source: 'bench/opfs/opfs_io.c', host: 'browser', baseline: 'raw-opfs', points: cases.map((c) => c.point),
       speedupOf: { [pointOf.read_2threads]: pointOf.read_1thread },
       variants: [{ id: 'raw-opfs', label: 'raw OPFS' }, { id: 'spindle-opfs', label: 'Spindle on OPFS' }],
