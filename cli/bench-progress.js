@@ -3,8 +3,9 @@
 //
 // The time left is an estimate per kind of unit: a job (one series at one point) run again takes
 // about as long as its earlier runs, and the runs are interleaved, so after the first round every
-// job has its own duration. Kinds not yet timed use a guess if they have one (a suite's own
-// estimate), else the mean of the units timed so far.
+// job has its own duration. Kinds not yet timed use a guess if they have one (a build, a suite's
+// own estimate), else the mean of the timed units of kinds without a guess (jobs like it), else
+// the mean of all units timed so far.
 
 const clock = (s) => {
   const r = Math.round(s);
@@ -59,8 +60,9 @@ export class Progress {
   /** Seconds left, or null while nothing has been timed and nothing guessed. */
   secondsLeft() {
     const kinds = [...this.kinds.values()];
+    const meanOf = (ks) => (ks.length ? ks.reduce((s, k) => s + k.timedS, 0) / ks.reduce((n, k) => n + k.timed, 0) : null);
     const timed = kinds.filter((k) => k.timed);
-    const mean = timed.length ? timed.reduce((s, k) => s + k.timedS, 0) / timed.reduce((n, k) => n + k.timed, 0) : null;
+    const mean = meanOf(timed.filter((k) => k.guessS == null)) ?? meanOf(timed);
     let left = 0;
     for (const k of kinds) {
       if (!k.left) continue;

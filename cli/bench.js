@@ -1,7 +1,8 @@
-// `spindle bench`: builds every experiment of bench/experiments.js, runs each variant at each
-// thread count in Node (and/or headless Chromium, and natively), interleaving runs so machine
-// noise spreads over all of them, and writes one results folder: table.txt, results.json (every
-// run's raw numbers and the machine), SVG charts and a self-contained report.html.
+// `spindle bench`: builds the experiments of bench/experiments.js that the run picks (mainJob),
+// runs each variant at each thread count in Node (and/or headless Chromium, and natively),
+// interleaving runs so machine noise spreads over all of them, and writes one results folder:
+// table.txt, results.json (every run's raw numbers and the machine), SVG charts and a
+// self-contained report.html.
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, hostname, loadavg, totalmem } from 'node:os';

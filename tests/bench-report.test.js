@@ -127,6 +127,20 @@ describe('bench progress', () => {
     assert.equal(p.secondsLeft(), 0);
   });
 
+  it('estimates kinds not yet timed from timed kinds like them: jobs from jobs, not from builds', () => {
+    let now = 0;
+    const p = new Progress({ units: [{ key: 'build', count: 1, guessS: 3 }, { key: 'x', count: 1 }, { key: 'y', count: 2 }],
+      stream: sink(false), now: () => now });
+    p.begin('build', 'building');
+    assert.equal(p.secondsLeft(), null); // no idea yet how long x and y take
+    now = 1000;
+    p.begin('x', 'x'); // the build took 1 s; nothing like x has run: the build's time stands in
+    assert.equal(p.secondsLeft(), 3);
+    now = 11000;
+    p.end(); // x took 10 s: y, not timed, is taken to be like x
+    assert.equal(p.secondsLeft(), 20);
+  });
+
   it('counts skipped units and redraws one line with a bar on a terminal', () => {
     const stream = sink(true);
     const p = new Progress({ units: [{ key: 'a', count: 4 }], stream, now: () => 0 });
