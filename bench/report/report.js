@@ -161,7 +161,7 @@ td:first-child, th:first-child { text-align: left; }
 .charts { display: flex; flex-wrap: wrap; gap: 0 1em; } figure { margin: 0.5em 0; } svg { max-width: 100%; height: auto; }
 .note { color: #666; font-size: 13px; } nav { font-size: 13px; line-height: 1.8; } nav a { margin-right: 0.8em; }
 .warning { background: #fde2e2; border: 2px solid #a11; color: #700; padding: 0.6em 1em; font-weight: bold; }
-.verdicts td { text-align: left; } .verdicts tr.met td:first-child { color: #161; font-weight: bold; }
+.verdicts td, .verdicts th { text-align: left; } .verdicts tr.met td:first-child { color: #161; font-weight: bold; }
 .verdicts tr.unmet td:first-child, .verdicts tr.unmet td:nth-child(4) { color: #a11; font-weight: bold; }
 .targets { font-size: 13px; } .targets .met { color: #161; } .targets .unmet { color: #a11; font-weight: bold; }
 </style></head><body>
