@@ -80,7 +80,9 @@ function tableHtml(e, cores) {
   const body = rows(e).map((r) => `<tr>${columns.map(([, f]) => `<td>${esc(f(r))}</td>`).join('')}</tr>`).join('\n');
   const na = rows(e).filter((r) => r.na).map((r) => `<li>${esc(r.series.label)}, ${esc(r.threads)}: n/a: ${esc(r.na)}</li>`);
   const targets = experimentTargets(e, cores).map((t) => `<li class="${t.met ? 'met' : 'unmet'}">${esc(targetLine(t).slice('target: '.length))}</li>`);
-  return `<table><thead><tr>${head}</tr></thead><tbody>${body}</tbody></table>${na.length ? `<ul class="note">${na.join('')}</ul>` : ''}` +
+  // The table folded (the charts tell the story; table.txt has it too), the targets in view.
+  return `<details><summary>Table: median, min-max, speed-ups, peak memory (${rows(e).length} rows)</summary>` +
+    `<table><thead><tr>${head}</tr></thead><tbody>${body}</tbody></table></details>${na.length ? `<ul class="note">${na.join('')}</ul>` : ''}` +
     `${targets.length ? `<h3>Targets</h3><ul class="targets">${targets.join('')}</ul>` : ''}`;
 }
 
@@ -159,7 +161,7 @@ table { border-collapse: collapse; margin: 1em 0 2em; font-size: 13px; }
 td, th { border: 1px solid #ccc; padding: 3px 8px; text-align: right; }
 td:first-child, th:first-child { text-align: left; }
 .charts { display: flex; flex-wrap: wrap; gap: 0 1em; } figure { margin: 0.5em 0; } svg { max-width: 100%; height: auto; }
-.note { color: #666; font-size: 13px; } nav { font-size: 13px; line-height: 1.8; } nav a { margin-right: 0.8em; }
+.note { color: #666; font-size: 13px; } summary { cursor: pointer; font-size: 13px; margin: 0.5em 0; } nav { font-size: 13px; line-height: 1.8; } nav a { margin-right: 0.8em; }
 .warning { background: #fde2e2; border: 2px solid #a11; color: #700; padding: 0.6em 1em; font-weight: bold; }
 .verdicts td, .verdicts th { text-align: left; } .verdicts tr.met td:first-child { color: #161; font-weight: bold; }
 .verdicts tr.unmet td:first-child, .verdicts tr.unmet td:nth-child(4) { color: #a11; font-weight: bold; }
@@ -167,7 +169,7 @@ td:first-child, th:first-child { text-align: left; }
 </style></head><body>
 <h1>Spindle bench</h1>
 <p>${esc(results.started)} to ${esc(results.finished ?? '?')}; Node ${esc(m.node)}${m.chromium ? `, ${esc(m.chromium)}` : ''}.
-Charts show the median of the runs with a bar from the fastest to the slowest run; the tables give the same.</p>
+Charts show the median of the runs with a bar from the fastest to the slowest run; each chart's table (click to open) gives the numbers.</p>
 ${summaryHtml(results)}
 <nav>Experiments: ${nav}</nav>
 ${sections}
