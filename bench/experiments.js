@@ -3,6 +3,8 @@
 // hosts. Every variant of an experiment runs in the same session, interleaved, so ratios compare
 // like with like. Programs print one `RESULT {json}` line with at least "ms". An experiment with
 // `suite` instead runs its own interleaved runs on its `host` and returns them (cli/bench.js).
+// `key: true` puts an experiment in the default run (the main job); a variant with `fullOnly`
+// runs only with --full.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { ioExperiments } from './io/suites.js';
@@ -11,6 +13,23 @@ const wasm = (id, ccFlags, label = id) => ({ id, label, kind: 'wasm', ccFlags })
 const native = (id, libs = [], label = id, env = {}) => ({ id, label, kind: 'native', libs, env });
 // Native file benchmarks run in a tmpfs directory: the fair "files in memory" reference.
 const tmpfs = existsSync('/dev/shm') ? '/dev/shm' : '/tmp';
+
+/**
+ * The experiments a run does. --full: all of them. --only=regex: those it matches, of all. Otherwise
+ * the key ones, plus the first of any family (the id up to its first '-') that marks none, so every
+ * family is touched once. `fullOnly` variants run with --full, or when --variants names them.
+ */
+export function mainJob(list, { full, only, variants }) {
+  const family = (e) => e.id.split('-')[0];
+  const touched = new Set(list.filter((e) => e.key).map(family));
+  const picked = full || only ? list.filter((e) => !only || only.test(e.id)) : list.filter((e) => {
+    if (e.key) return true;
+    if (touched.has(family(e))) return false;
+    touched.add(family(e));
+    return true;
+  });
+  return full || variants ? picked : picked.map((e) => ({ ...e, variants: e.variants.filter((v) => !v.fullOnly) }));
+}
 
 export function experiments({ root, quick }) {
   const mimallocNative = join(root, '.toolchain', 'mimalloc', 'libmimalloc-native.a');
@@ -24,12 +43,12 @@ export function experiments({ root, quick }) {
   const size = (full, small) => (quick ? small : full);
   const list = [
     {
-      id: 'math', title: 'Math scaling: primes below N, split across threads', chart: 'speedup',
+      id: 'math', key: true, title: 'Math scaling: primes below N, split across threads', chart: 'speedup',
       source: 'bench/math/primes.c', args: (t) => [t, size(6000000, 1500000)],
       variants: [wasm('wasm', [], 'wasm'), native('native', [], 'native')], baseline: 'native',
     },
     {
-      id: 'malloc-reference', title: 'Reference malloc workload (MISSION.md): ring of 1024 blocks per thread',
+      id: 'malloc-reference', key: true, title: 'Reference malloc workload: ring of 1024 blocks per thread',
       chart: 'throughput', source: 'bench/alloc/ref_workload.c', args: (t) => [t, size(40000000, 4000000)],
       variants: mallocVariants, baseline: 'dlmalloc',
     },
@@ -61,7 +80,8 @@ export function experiments({ root, quick }) {
   // (wasi-libc's file calls), run by @tybys/wasm-util + @emnapi/wasi-threads with a memfs volume
   // on the JS main thread, the other threads' calls proxied to it; the C main on the JS main
   // thread or on a worker. emnapi's thread-spawn needs malloc and free exported.
-  const npmWasi = (id, cMain, label) => ({ ...wasm(id, ['--bare', '-Wl,--export=malloc,--export=free'], label), runner: 'npm-wasi', cMain });
+  const npmWasi = (id, cMain, label) => ({ ...wasm(id, ['--bare', '-Wl,--export=malloc,--export=free'], label), runner: 'npm-wasi', cMain,
+    fullOnly: true }); // several seconds a run: --full only
   const fsVariants = [
     wasm('spindle-fs', ['--fs=spindle'], 'Spindle FS'),
     wasm('js-fs', ['--fs=js'], 'JS FS'), // files in JS on the host's main thread, other threads proxied
@@ -69,14 +89,14 @@ export function experiments({ root, quick }) {
     npmWasi('npm-wasi-worker', 'worker', 'npm WASI, C main on worker'),
     native('native-tmpfs', [], 'native, tmpfs', { TMPDIR: tmpfs }),
   ];
-  const fsExperiment = (id, title, source, points) => ({
-    id, title, chart: 'bars', source, points, args: (point) => [point], variants: fsVariants, baseline: 'js-fs',
+  const fsExperiment = (id, title, source, points, key = false) => ({
+    id, key, title, chart: 'bars', source, points, args: (point) => [point], variants: fsVariants, baseline: 'js-fs',
     note: 'npm WASI: @tybys/wasm-util WASI + @emnapi/wasi-threads, files in a memfs volume on the JS main thread, ' +
       'workers\' file calls proxied to it (@napi-rs/wasm-runtime createFsProxy), one fd table per thread; ' +
       '"C main on JS main": the C main runs on the JS main thread, "on worker": on a worker (bench/npm-wasi).',
   });
   list.push(
-    fsExperiment('fs-stdio-files', 'File workload: 100 files x 1000 fwrite/fread, then unlink', 'bench/fs/stdio_files.c', ['main', 'thread']),
+    fsExperiment('fs-stdio-files', 'File workload: 100 files x 1000 fwrite/fread, then unlink', 'bench/fs/stdio_files.c', ['main', 'thread'], true),
     fsExperiment('fs-metadata', 'Small-file metadata: create, stat, rename, readdir, unlink', 'bench/fs/metadata.c', ['main', 'thread']),
     fsExperiment('fs-call-cost', 'One cheap file call (lseek) x 100,000: the per-call cost', 'bench/fs/call_cost.c', ['main', 'thread']),
     fsExperiment('fs-two-writers', 'Threads writing different files (100 files split over 1 or 2 threads)', 'bench/fs/two_writers.c', [1, 2]),

@@ -1,29 +1,35 @@
-// `spindle bench`: builds every experiment of bench/experiments.js, runs each variant at each
-// thread count in Node (and/or headless Chromium, and natively), interleaving runs so machine
-// noise spreads over all of them, and writes one results folder: table.txt, results.json (every
-// run's raw numbers and the machine), SVG charts and a self-contained report.html.
+// `spindle bench`: builds the experiments of bench/experiments.js that the run picks (mainJob),
+// runs each variant at each thread count in Node (and/or headless Chromium, and natively),
+// interleaving runs so machine noise spreads over all of them, and writes one results folder:
+// table.txt, results.json (every run's raw numbers and the machine), SVG charts and a
+// self-contained report.html.
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, hostname, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
-import { experiments as defineExperiments } from '../bench/experiments.js';
+import { experiments as defineExperiments, mainJob } from '../bench/experiments.js';
 import { charts, html, tableText } from '../bench/report/report.js';
+import { Progress } from './bench-progress.js';
 import { BrowserSession } from './browser-session.js';
 import { clang, root } from './toolchain.js';
 
-const usage = `usage: spindle bench [--node] [--browser] [--threads=1,2,4] [--runs=N] [--quick]
+const usage = `usage: spindle bench [--node] [--browser] [--full] [--quick] [--threads=1,2,4] [--runs=N]
                      [--only=regex] [--variants=regex] [--out=DIR] [--open] [--build-only | --prebuilt]
-       spindle bench --from=results.json --out=DIR   (render an earlier run again)`;
+       spindle bench --from=results.json --out=DIR   (render an earlier run again)
+  default: the key experiments with their baselines, threads 1, 2 and 2x cores, 3 runs
+  --full:  every experiment and series (the npm WASI host too), 5 runs
+  --quick: small sizes, threads 1 and 2, 1 run: a smoke test`;
 
 export function parseBenchArgs(argv) {
   const cores = availableParallelism();
-  const opts = { node: false, browser: false, threads: [1, 2, 2 * cores], runs: 5, quick: false, only: null, variants: null, out: null, open: false, from: null,
-    buildOnly: false, prebuilt: false };
+  const opts = { node: false, browser: false, threads: null, runs: null, quick: false, full: false, only: null, variants: null, out: null, open: false,
+    from: null, buildOnly: false, prebuilt: false };
   for (const arg of argv) {
     const [flag, value] = arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, null];
     if (flag === '--node') opts.node = true;
     else if (flag === '--browser') opts.browser = true;
     else if (flag === '--quick') opts.quick = true;
+    else if (flag === '--full') opts.full = true;
     else if (flag === '--open') opts.open = true;
     else if (flag === '--build-only') opts.buildOnly = true; // e.g. to carry build/bench to a bigger machine
     else if (flag === '--prebuilt') opts.prebuilt = true; // run build/bench as it is: no toolchain needed
@@ -41,7 +47,8 @@ export function parseBenchArgs(argv) {
   }
   if (!opts.node && !opts.browser) opts.node = true;
   if (opts.buildOnly && opts.prebuilt) throw new Error(`--build-only and --prebuilt exclude each other\n${usage}`);
-  opts.threads = [...new Set(opts.threads)].sort((a, b) => a - b);
+  opts.threads = [...new Set(opts.threads ?? (opts.quick ? [1, 2] : [1, 2, 2 * cores]))].sort((a, b) => a - b);
+  opts.runs ??= opts.quick ? 1 : opts.full ? 5 : 3;
   return opts;
 }
 
@@ -97,11 +104,6 @@ function machine() {
   };
 }
 
-function progress(text) {
-  if (process.stderr.isTTY) process.stderr.write(`\r\x1b[K${text}`);
-  else process.stderr.write(`${text}\n`);
-}
-
 /** Writes table.txt, results.json, the SVG charts and report.html of `results` into `outDir`. */
 function writeOutputs(results, outDir) {
   mkdirSync(outDir, { recursive: true });
@@ -124,7 +126,7 @@ export async function bench(argv) {
   const started = new Date();
   const m = machine();
   const hosts = [...(opts.node ? ['node'] : []), ...(opts.browser ? ['browser'] : [])];
-  const list = defineExperiments({ root, quick: opts.quick }).filter((e) => !opts.only || opts.only.test(e.id));
+  const list = mainJob(defineExperiments({ root, quick: opts.quick }), opts);
   const stamp = started.toISOString().slice(0, 19).replace(/[:T]/g, '-');
   const outDir = opts.out ?? join(root, 'results', `${stamp}-${m.host}`);
   const buildDir = join(root, 'build', 'bench');
@@ -134,6 +136,7 @@ export async function bench(argv) {
   const results = { started: started.toISOString(), machine: m, options: { ...opts, only: opts.only?.source ?? null, variants: opts.variants?.source ?? null, hosts }, experiments: [] };
   const jobs = [];
   const suites = [];
+  const builds = []; // { e, v, dir, entry, threads }
   for (const e of list) {
     const dir = join(buildDir, e.id);
     if (e.suite) { // runs its own interleaved runs on one host, after the job loop (runSuite)
@@ -151,25 +154,37 @@ export async function bench(argv) {
     const entry = { id: e.id, title: e.title, chart: e.chart, baseline: e.baseline, source: e.source, note: e.note, cores: m.cores,
       threads, pointLabel: e.points ? 'where' : 'threads', series: [] };
     results.experiments.push(entry);
-    for (const v of e.variants.filter((x) => !opts.variants || opts.variants.test(x.id))) {
-      progress(`building ${e.id} / ${v.id}`);
-      let binary; let error;
-      try { binary = await build(e, v, dir, opts.prebuilt); } catch (err) { error = err.message; }
-      for (const host of v.kind === 'wasm' ? hosts : ['native']) {
-        const series = { id: `${v.id}@${host}`, variant: v.id, host, label: v.kind === 'wasm' ? `${v.label} (${host})` : v.label, runs: {}, error };
-        entry.series.push(series);
-        if (error) continue;
-        for (const t of threads) {
-          series.runs[t] = [];
-          jobs.push({ e, entry, series, host, binary, t, args: e.args(t).map(String), env: v.env, variant: v });
-        }
+    for (const v of e.variants.filter((x) => !opts.variants || opts.variants.test(x.id))) builds.push({ e, v, dir, entry, threads });
+  }
+  const hostsOf = (v) => (v.kind === 'wasm' ? hosts : ['native']);
+  const jobKey = (e, v, host, t) => `${e.id}/${v.id}@${host}/${t}`;
+  const progress = new Progress({ units: [
+    { key: 'build', count: builds.length, guessS: 3 },
+    ...(opts.buildOnly ? [] : [
+      ...builds.flatMap(({ e, v, threads }) => hostsOf(v).flatMap((host) => threads.map((t) => ({ key: jobKey(e, v, host, t), count: opts.runs })))),
+      ...suites.map(({ e }) => ({ key: `suite:${e.id}`, count: 1, guessS: e.estimateS?.(opts) })),
+    ]),
+  ] });
+
+  // Build everything first; a variant that fails to build is reported, not fatal.
+  for (const { e, v, dir, entry, threads } of builds) {
+    progress.begin('build', `building ${e.id} / ${v.id}`);
+    let binary; let error;
+    try { binary = await build(e, v, dir, opts.prebuilt); } catch (err) { error = err.message; }
+    for (const host of hostsOf(v)) {
+      const series = { id: `${v.id}@${host}`, variant: v.id, host, label: v.kind === 'wasm' ? `${v.label} (${host})` : v.label, runs: {}, error };
+      entry.series.push(series);
+      for (const t of threads) {
+        series.runs[t] = [];
+        jobs.push({ key: jobKey(e, v, host, t), e, entry, series, host, binary, t, args: e.args(t).map(String), env: v.env, variant: v });
       }
     }
   }
+  progress.end();
 
   if (opts.buildOnly) { // the io suites build as they run, so they are not part of this
     const failed = results.experiments.flatMap((e) => e.series.filter((s) => s.error).map((s) => `${e.id} / ${s.label}: ${s.error}`));
-    progress('');
+    progress.finish();
     process.stdout.write(failed.length ? `build failed:\n${failed.join('\n')}\n` : `built into ${buildDir}\n`);
     return failed.length ? 1 : 0;
   }
@@ -177,14 +192,12 @@ export async function bench(argv) {
   // The npm WASI host's pages (bench/npm-wasi) run in a Chromium of their own, opened when needed.
   let npmBrowser = null;
   if (session) session.npmWasi = () => (npmBrowser ??= import('../bench/npm-wasi/run-browser.mjs').then((m) => m.NpmWasiBrowser.open()));
-  const total = jobs.length * opts.runs;
-  let done = 0;
   try {
     for (let run = 1; run <= opts.runs; run++) {
       for (const job of jobs) {
-        if (job.series.error || job.series.na?.[job.t]) { done++; continue; }
+        if (job.series.error || job.series.na?.[job.t]) { progress.skip(job.key); continue; }
         const point = typeof job.t === 'number' ? `${job.t} thread(s)` : job.t;
-        progress(`[${++done}/${total}] ${job.entry.id}: ${job.series.label}, ${point}, run ${run}/${opts.runs}`);
+        progress.begin(job.key, `${job.entry.id}: ${job.series.label}, ${point}, run ${run}/${opts.runs}`);
         try {
           job.series.runs[job.t].push(await runOnce(job, session));
         } catch (err) {
@@ -192,14 +205,15 @@ export async function bench(argv) {
           if (err.notAvailable) (job.series.na ??= {})[job.t] = err.notAvailable;
           else job.series.error = err.message.split('\n').slice(0, 6).join('\n');
         }
+        progress.end();
       }
     }
   } finally {
     if (session) await session.close();
     if (npmBrowser) await (await npmBrowser).close();
   }
-  for (const suite of suites) await runSuite(suite, opts);
-  progress('');
+  for (const suite of suites) await runSuite(suite, opts, progress);
+  progress.finish();
   m.loadAfter = loadavg();
   results.finished = new Date().toISOString();
 
@@ -211,7 +225,6 @@ export async function bench(argv) {
       for (const [t, why] of Object.entries(s.na ?? {})) process.stdout.write(`note: ${e.id} / ${s.label} / ${t}: n/a: ${why}\n`);
     }
   }
-  process.stdout.write(`load average before ${m.loadBefore.map((v) => v.toFixed(2)).join(' ')}, after ${m.loadAfter.map((v) => v.toFixed(2)).join(' ')}\n`);
   process.stdout.write(`results: ${outDir}\nreport:  ${join(outDir, 'report.html')}\n`);
   if (opts.open) spawn('xdg-open', [join(outDir, 'report.html')], { stdio: 'ignore', detached: true }).on('error', () => {});
   return 0;
@@ -223,10 +236,10 @@ export async function bench(argv) {
  * { point: [{ ms, ... }] } }, targets: [{ label, value, op, limit, met, perRun, context }], info }.
  * A suite that throws marks every series failed.
  */
-async function runSuite({ e, entry, dir }, opts) {
-  progress(`${e.id}: starting`);
+async function runSuite({ e, entry, dir }, opts, progress) {
+  progress.begin(`suite:${e.id}`, `${e.id}: starting`);
   try {
-    const r = await e.suite({ runs: opts.runs, quick: opts.quick, buildDir: dir, progress: (text) => progress(`${e.id}: ${text}`) });
+    const r = await e.suite({ runs: opts.runs, quick: opts.quick, buildDir: dir, progress: (text) => progress.say(`${e.id}: ${text}`) });
     for (const s of entry.series) s.runs = r.runs[s.variant] ?? {};
     entry.targets = r.targets ?? [];
     entry.info = r.info;

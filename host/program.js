@@ -15,7 +15,7 @@ const platformModule = () => import(isNode ? './platform/node.js' : './platform/
 
 let tieringTuned = false;
 async function tuneNodeWasm() {
-  // Node 20's dynamic tiering runs several threads of one module 2-4x slower (FINDINGS.md).
+  // Node 20's dynamic tiering runs several threads of one module 2-4x slower (docs/HOST.md).
   if (!isNode || tieringTuned) return;
   (await import('node:v8')).setFlagsFromString('--no-wasm-dynamic-tiering');
   tieringTuned = true;

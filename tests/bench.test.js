@@ -1,5 +1,7 @@
-// `spindle bench --quick` as CI's smoke test of the runner (no timing assertions): every series
-// of every experiment produces numbers, the outputs exist, and the report renders in Chromium.
+// `spindle bench --quick` as CI's smoke test of the runner (no timing assertions): every family of
+// experiments runs, every series produces numbers, the verdicts open and close the table, the
+// progress goes to stderr, the outputs exist, and the report renders in Chromium. The npm WASI
+// host (a --full series) gets one run of its own.
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -12,19 +14,30 @@ const out = join(root, 'build', 'tests', 'bench');
 const browser = process.env.SPINDLE_TEST_BROWSER !== '0';
 
 describe('spindle bench --quick', () => {
-  it('runs every experiment and writes table, JSON, charts and a report that renders', async () => {
+  it('runs every family of experiments and writes table, JSON, charts and a report that renders', async () => {
     rmSync(out, { recursive: true, force: true });
-    const r = await exec(join(root, 'bin', 'spindle'), ['bench', '--quick', '--runs=1', '--threads=1,2', '--node',
-      ...(browser ? ['--browser'] : []), `--out=${out}`], { timeoutMs: 15 * 60 * 1000 });
+    const r = await exec(join(root, 'bin', 'spindle'), ['bench', '--quick', '--node', ...(browser ? ['--browser'] : []), `--out=${out}`],
+      { timeoutMs: 15 * 60 * 1000 });
     assert.equal(r.code, 0, r.stderr);
-    // Only the third-party npm WASI host may fail a series (its own crashes, e.g. emnapi's
-    // terminateAllThreads at exit in Chromium): the report says so; ours must never fail.
-    for (const line of r.stdout.split('\n').filter((l) => / failed: /.test(l))) assert.match(line, /npm WASI/, line);
+    assert.doesNotMatch(r.stdout, / failed: /);
 
     const results = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8'));
+    assert.deepEqual([results.options.runs, results.options.threads], [1, [1, 2]]);
     const ids = results.experiments.map((e) => e.id);
-    for (const id of ['math', 'malloc-reference', 'malloc-larson', 'malloc-prodcons', 'fs-stdio-files', 'fs-call-cost', 'io-hostdir',
-      ...(browser ? ['io-opfs'] : [])]) assert.ok(ids.includes(id), id);
+    for (const id of ['math', 'malloc-reference', 'fs-stdio-files', 'io-hostdir', ...(browser ? ['io-opfs'] : [])]) assert.ok(ids.includes(id), id);
+    // the verdicts open and close the table: every target met or NOT met, then the machine
+    const table = r.stdout.slice(0, r.stdout.lastIndexOf('\nresults: '));
+    const verdictBlock = (lines) => lines.slice(0, lines.findIndex((l) => /^machine: /.test(l)) + 1);
+    const head = verdictBlock(table.split('\n'));
+    assert.match(head[0], /^== Verdicts: \d+ of \d+ targets met ==$/);
+    assert.ok(head.length > 8 && head.slice(1, -1).every((l) => /^(met|NOT met) /.test(l) || /^WARNING: /.test(l)), head.join('\n'));
+    assert.ok(table.trimEnd().split('\n').slice(-head.length - 1).join('\n').includes(head.join('\n')), 'the verdicts again at the end');
+    // progress on stderr, plain lines when it is not a terminal: done/total only grows
+    const progress = r.stderr.split('\n').filter((l) => l.startsWith('['));
+    assert.ok(progress.length > 10 && progress.every((l) => /^\[\d+\/\d+ \d+%, (about \w+ left|time left: estimating)\] /.test(l)), r.stderr);
+    const counts = progress.map((l) => l.match(/^\[(\d+)\/(\d+)/).slice(1).map(Number));
+    assert.ok(counts.every(([done, total], i) => total === counts[0][1] && (i === 0 || done >= counts[i - 1][0])));
+    assert.ok(progress.some((l) => /about \w+ left/.test(l)));
     // the file I/O suites (bench/io) print their targets, measured or not met, never missing
     for (const e of results.experiments.filter((x) => x.id.startsWith('io-'))) {
       assert.ok(e.targets?.length >= 2 && e.targets.every((t) => t.value > 0), `${e.id}: ${e.series.map((s) => s.error).join('; ')}`);
@@ -33,23 +46,11 @@ describe('spindle bench --quick', () => {
     assert.match(r.stdout, /target: 1 MiB sequential reads: Spindle time \/ node:fs time: [\d.]+x \(target <= 1.5x\): (met|NOT met)/);
     for (const e of results.experiments) {
       for (const s of e.series) {
-        if (s.error && /^npm-wasi/.test(s.variant)) continue;
         assert.equal(s.error, undefined, `${e.id} / ${s.label}: ${s.error}`);
         for (const t of e.threads) {
-          // The npm WASI host cannot run some points (bench/npm-wasi): they say why instead.
-          if (s.na?.[t]) {
-            assert.match(s.variant, /^npm-wasi/, `${e.id} / ${s.label} / ${t}: n/a: ${s.na[t]}`);
-            assert.equal(s.runs[t].length, 0);
-            continue;
-          }
           assert.equal(s.runs[t].length, 1, `${e.id} / ${s.label} / ${t} threads`);
           assert.ok(s.runs[t][0].ms > 0, `${e.id} / ${s.label} / ${t} threads has a time`);
         }
-      }
-      if (e.id === 'fs-call-cost') { // the npm WASI host runs it from a worker, in every host asked for
-        const npm = e.series.filter((s) => s.variant === 'npm-wasi-worker');
-        assert.equal(npm.length, browser ? 2 : 1);
-        for (const s of npm) assert.ok(s.runs.thread[0].ms > 0, s.label);
       }
       if (e.id.startsWith('malloc')) {
         const hosts = new Set(e.series.map((s) => s.host));
@@ -74,5 +75,19 @@ describe('spindle bench --quick', () => {
       await b.close();
     }
     assert.ok(existsSync(join(out, 'report.png')) && statSync(join(out, 'report.png')).size > 50000);
+  });
+
+  it('runs the npm WASI host baseline when --variants names it', async () => {
+    const npmOut = join(out, 'npm-wasi');
+    const r = await exec(join(root, 'bin', 'spindle'), ['bench', '--quick', '--node', ...(browser ? ['--browser'] : []),
+      '--only=^fs-call-cost$', '--variants=^npm-wasi-worker$', `--out=${npmOut}`], { timeoutMs: 5 * 60 * 1000 });
+    assert.equal(r.code, 0, r.stderr);
+    const [e] = JSON.parse(readFileSync(join(npmOut, 'results.json'), 'utf8')).experiments;
+    assert.equal(e.id, 'fs-call-cost');
+    // it runs the file calls from a worker in every host asked for; only this third-party host may
+    // fail a run (its own crashes, e.g. emnapi's terminateAllThreads at exit in Chromium)
+    assert.deepEqual(e.series.map((s) => s.id), ['npm-wasi-worker@node', ...(browser ? ['npm-wasi-worker@browser'] : [])]);
+    for (const s of e.series) assert.ok(s.error || s.runs.thread[0].ms > 0, s.label);
+    assert.ok(e.series[0].runs.thread[0].ms > 0, e.series[0].error);
   });
 });

@@ -1,4 +1,4 @@
-/* The reference malloc workload of MISSION.md: TOTAL operations split over W threads;
+/* The reference malloc workload (docs/PERFORMANCE.md, "Reference figures"): TOTAL operations split over W threads;
  * each thread keeps a ring of 1024 slots, at step i frees slot (i & 1023) if occupied,
  * stores malloc(1000 + (i & 1023)) there and writes its first byte; at the end it sums
  * the first bytes and frees everything. W = 1 runs on the main thread.

@@ -1,7 +1,9 @@
 // Turns a results object (see cli/bench.js) into the terminal table, SVG charts and one
 // self-contained HTML report.
-import { barChart, lineChart } from './svg.js';
+import { experimentTargets } from '../targets.js';
 import { summarize } from './stats.js';
+import { summaryHtml, summaryLines } from './summary.js';
+import { barChart, lineChart, paletteColour } from './svg.js';
 
 const esc = (s) => String(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
@@ -52,14 +54,14 @@ const columns = [['series', (r) => r.series.label], ['threads/where', (r) => Str
 const headers = (e) => columns.map(([h], i) => (e.pointLabel !== 'case' ? h
   : i === 1 ? 'case' : i === 4 ? 'speed-up (2 threads vs 1)' : h));
 
-/** An experiment's targets as lines: "target: LABEL: 0.83x (>= 0.8x): met". */
-export function targetLines(e) {
-  return (e.targets ?? []).map((t) => `target: ${t.label}: ${t.value.toFixed(2)}x (target ${t.op} ${t.limit}x): ` +
-    `${t.met ? 'met' : 'NOT met'}; per run ${t.perRun.map((v) => v.toFixed(2)).join(' ')}${t.context ? `; ${t.context}` : ''}`);
-}
+/** An experiment's targets as lines: "target: LABEL: 0.83x (target >= 0.8x): met; per run ...". */
+const targetLine = (t) => `target: ${t.label}: ${t.value.toFixed(2)}x (target ${t.op} ${t.limit}x): ` +
+    `${t.met ? 'met' : 'NOT met'}; per run ${t.perRun.map((v) => v.toFixed(2)).join(' ')}${t.context ? `; ${t.context}` : ''}`;
+export const targetLines = (e, cores) => experimentTargets(e, cores).map(targetLine);
 
+/** The terminal table: the verdicts, every experiment's table and targets, the verdicts again. */
 export function tableText(results) {
-  const lines = [];
+  const lines = summaryLines(results);
   for (const e of results.experiments) {
     const data = rows(e).map((r) => columns.map(([, f]) => f(r)));
     const heads = headers(e);
@@ -67,52 +69,77 @@ export function tableText(results) {
     const line = (cells) => cells.map((c, i) => (i < 2 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
     lines.push('', `${e.title}  [${e.id}; baseline: ${e.baseline}]`, line(heads));
     for (const d of data) lines.push(line(d));
-    lines.push(...targetLines(e));
+    lines.push(...targetLines(e, results.machine.cores));
   }
+  lines.push('', ...summaryLines(results));
   return lines.join('\n');
 }
 
-function tableHtml(e) {
+function tableHtml(e, cores) {
   const head = headers(e).map((h) => `<th>${esc(h)}</th>`).join('');
   const body = rows(e).map((r) => `<tr>${columns.map(([, f]) => `<td>${esc(f(r))}</td>`).join('')}</tr>`).join('\n');
   const na = rows(e).filter((r) => r.na).map((r) => `<li>${esc(r.series.label)}, ${esc(r.threads)}: n/a: ${esc(r.na)}</li>`);
-  const targets = (e.targets ?? []).map((t, i) => `<li class="${t.met ? 'met' : 'unmet'}">${esc(targetLines(e)[i].slice('target: '.length))}</li>`);
-  return `<table><thead><tr>${head}</tr></thead><tbody>${body}</tbody></table>${na.length ? `<ul class="note">${na.join('')}</ul>` : ''}` +
+  const targets = experimentTargets(e, cores).map((t) => `<li class="${t.met ? 'met' : 'unmet'}">${esc(targetLine(t).slice('target: '.length))}</li>`);
+  // The table folded (the charts tell the story; table.txt has it too), the targets in view.
+  return `<details><summary>Table: median, min-max, speed-ups, peak memory (${rows(e).length} rows)</summary>` +
+    `<table><thead><tr>${head}</tr></thead><tbody>${body}</tbody></table></details>${na.length ? `<ul class="note">${na.join('')}</ul>` : ''}` +
     `${targets.length ? `<h3>Targets</h3><ul class="targets">${targets.join('')}</ul>` : ''}`;
 }
 
-/** The charts of one experiment: [{ name, title, svg }]. */
+// Series styles: one colour per allocator or build (a native build of the same allocator shares
+// its colour), the host in the line: Node solid, Chromium dashed, native dotted.
+const dashOf = { node: 'solid', browser: 'dashed', native: 'dotted' };
+function styles(e) {
+  const keys = [...new Set(e.series.map((s) => s.variant.replace(/^native-/, '')))];
+  return new Map(e.series.map((s) => [s, { color: paletteColour(keys.indexOf(s.variant.replace(/^native-/, ''))), dash: dashOf[s.host] ?? 'solid' }]));
+}
+
+// More lines than this in one chart overlap: the chart is split into one per wasm host, each
+// with the native series as the reference.
+const maxLines = 6;
+function lineGroups(e) {
+  const wasmHosts = [...new Set(e.series.map((s) => s.host))].filter((h) => h !== 'native');
+  if (e.series.length <= maxLines || wasmHosts.length < 2) return [{ suffix: '', title: '', series: e.series }];
+  const hostTitle = { node: 'Node', browser: 'Chromium' };
+  return wasmHosts.map((h, i) => ({ suffix: i === 0 ? '' : `-${h}`, title: `, ${hostTitle[h] ?? h} and native`,
+    series: e.series.filter((s) => s.host === h || s.host === 'native') }));
+}
+
+/** The charts of one experiment: [{ name, title, svg }], every median with the min-max of its runs. */
 export function charts(e) {
-  const label = (s) => s.label;
-  const point = (s, f) => e.threads.map((t) => [t, f(s, t)]).filter(([, v]) => v != null);
-  const medianOf = (s, t, key) => summarize(s.runs[t] ?? [], key)?.median;
+  const style = styles(e);
+  const spreadOf = (s, t, key) => summarize(s.runs[t] ?? [], key);
+  // [t, median, min, max] of `key` at each point, or of f(summary) when the value is derived
+  const points = (s, key, f = (v) => v) => e.threads.map((t) => [t, spreadOf(s, t, key)]).filter(([, v]) => v)
+    .map(([t, v]) => [t, f(v.median), ...[f(v.min), f(v.max)].sort((a, b) => a - b)]);
+  const line = (s, pts) => ({ label: s.label, ...style.get(s), points: pts });
   if (e.chart === 'speedup') {
-    const cores = e.cores;
-    return [{
-      name: `${e.id}.svg`, title: e.title,
+    return lineGroups(e).map((g) => ({
+      name: `${e.id}${g.suffix}.svg`, title: `${e.title}${g.title}`,
       svg: lineChart({
-        title: `${e.title}: speed-up`, yLabel: 'speed-up vs 1 thread', xs: e.threads,
-        series: e.series.map((s) => ({ label: label(s), points: point(s, (s2, t) => {
-          const one = medianOf(s2, e.threads[0], 'ms'); const m = medianOf(s2, t, 'ms');
-          return one && m ? one / m : null;
-        }) })),
-        ideal: { label: `ideal (${cores} cores)`, points: e.threads.map((t) => [t, Math.min(t, cores)]) },
+        title: `${e.title}${g.title}: speed-up`, yLabel: 'speed-up vs 1 thread', xs: e.threads,
+        series: g.series.map((s) => {
+          const one = spreadOf(s, e.threads[0], 'ms')?.median;
+          return line(s, one ? points(s, 'ms', (ms) => one / ms) : []);
+        }),
+        ideal: { label: `ideal (${e.cores} cores)`, points: e.threads.map((t) => [t, Math.min(t, e.cores)]) },
       }),
-    }];
-  }
-  if (e.chart === 'throughput') {
-    const series = e.series.map((s) => ({ label: label(s), points: point(s, (s2, t) => medianOf(s2, t, 'mops_per_s')) }));
-    return [false, true].map((log) => ({
-      name: `${e.id}${log ? '-log' : ''}.svg`, title: `${e.title}${log ? ' (log)' : ''}`,
-      svg: lineChart({ title: e.title, yLabel: 'million operations / s', xs: e.threads, series, log }),
     }));
   }
+  if (e.chart === 'throughput') {
+    return lineGroups(e).flatMap((g) => [false, true].map((log) => ({
+      name: `${e.id}${g.suffix}${log ? '-log' : ''}.svg`, title: `${e.title}${g.title}${log ? ' (log)' : ''}`,
+      svg: lineChart({ title: `${e.title}${g.title}`, yLabel: 'million operations / s', xs: e.threads, log,
+        series: g.series.map((s) => line(s, points(s, 'mops_per_s'))) }),
+    })));
+  }
+  const bar = (s, t, label) => ({ label, value: spreadOf(s, t, 'ms')?.median, min: spreadOf(s, t, 'ms')?.min, max: spreadOf(s, t, 'ms')?.max, na: s.na?.[t] });
   if (e.chart === 'cases') { // points are cases: one group per case, one bar per series
-    const groups = e.threads.map((t) => ({ label: String(t), bars: e.series.map((s) => ({ label: s.label, value: medianOf(s, t, 'ms'), na: s.na?.[t] })) }));
+    const groups = e.threads.map((t) => ({ label: String(t), bars: e.series.map((s) => bar(s, t, s.label)) }));
     return [{ name: `${e.id}.svg`, title: e.title, svg: barChart({ title: e.title, yLabel: 'ms per fixed amount (lower is better)', groups, log: true }) }];
   }
   if (e.chart === 'bars') {
-    const groups = e.series.map((s) => ({ label: s.label, bars: e.threads.map((t) => ({ label: typeof t === 'number' ? `${t} thread(s)` : String(t), value: medianOf(s, t, 'ms'), na: s.na?.[t] })) }));
+    const groups = e.series.map((s) => ({ label: s.label, bars: e.threads.map((t) => bar(s, t, typeof t === 'number' ? `${t} thread(s)` : String(t))) }));
     return [{ name: `${e.id}.svg`, title: e.title, svg: barChart({ title: e.title, yLabel: 'ms (lower is better)', groups, log: true }) }];
   }
   return [];
@@ -120,24 +147,31 @@ export function charts(e) {
 
 export function html(results) {
   const m = results.machine;
-  const sections = results.experiments.map((e) => `<section><h2>${esc(e.title)}</h2>
+  const cores = m.cores;
+  const nav = results.experiments.map((e) => `<a href="#${esc(e.id)}">${esc(e.id)}</a>`).join(' ');
+  const sections = results.experiments.map((e) => `<section id="${esc(e.id)}"><h2>${esc(e.title)}</h2>
 <p class="note">baseline: ${esc(e.baseline)}; ${esc(e.note ?? '')}</p>
-${charts(e).map((c) => `<figure>${c.svg}</figure>`).join('\n')}
-${tableHtml(e)}</section>`).join('\n');
+<div class="charts">${charts(e).map((c) => `<figure>${c.svg}</figure>`).join('\n')}</div>
+${tableHtml(e, cores)}</section>`).join('\n');
   return `<!doctype html>
 <html><head><meta charset="utf-8"><title>Spindle bench ${esc(results.started)}</title>
 <style>
-body { font-family: sans-serif; margin: 2em auto; max-width: 1000px; color: #222; }
+body { font-family: sans-serif; margin: 2em auto; max-width: 1480px; padding: 0 1em; color: #222; }
 table { border-collapse: collapse; margin: 1em 0 2em; font-size: 13px; }
 td, th { border: 1px solid #ccc; padding: 3px 8px; text-align: right; }
 td:first-child, th:first-child { text-align: left; }
-figure { margin: 1em 0; } .note { color: #666; font-size: 13px; }
+.charts { display: flex; flex-wrap: wrap; gap: 0 1em; } figure { margin: 0.5em 0; } svg { max-width: 100%; height: auto; }
+.note { color: #666; font-size: 13px; } summary { cursor: pointer; font-size: 13px; margin: 0.5em 0; } nav { font-size: 13px; line-height: 1.8; } nav a { margin-right: 0.8em; }
+.warning { background: #fde2e2; border: 2px solid #a11; color: #700; padding: 0.6em 1em; font-weight: bold; }
+.verdicts td, .verdicts th { text-align: left; } .verdicts tr.met td:first-child { color: #161; font-weight: bold; }
+.verdicts tr.unmet td:first-child, .verdicts tr.unmet td:nth-child(4) { color: #a11; font-weight: bold; }
 .targets { font-size: 13px; } .targets .met { color: #161; } .targets .unmet { color: #a11; font-weight: bold; }
 </style></head><body>
 <h1>Spindle bench</h1>
-<p>${esc(results.started)} on ${esc(m.host)}: ${m.cores} cores (${esc(m.cpu)}), ${m.memoryGiB} GiB;
-Node ${esc(m.node)}${m.chromium ? `, ${esc(m.chromium)}` : ''}; load average before ${m.loadBefore.map((v) => v.toFixed(2)).join(' ')},
-after ${m.loadAfter.map((v) => v.toFixed(2)).join(' ')}. ${results.options.runs} runs per point (median shown, min-max in the tables)${results.options.quick ? ', quick sizes' : ''}.</p>
+<p>${esc(results.started)} to ${esc(results.finished ?? '?')}; Node ${esc(m.node)}${m.chromium ? `, ${esc(m.chromium)}` : ''}.
+Charts show the median of the runs with a bar from the fastest to the slowest run; each chart's table (click to open) gives the numbers.</p>
+${summaryHtml(results)}
+<nav>Experiments: ${nav}</nav>
 ${sections}
 </body></html>
 `;

@@ -40,22 +40,34 @@ function frame(title, yLabel, ticks, y, xLabel) {
   return parts;
 }
 
-function legend(parts, labels, dashedLast) {
-  labels.forEach((label, i) => {
+// Line styles: one hue per allocator or build, the host in the dash (Node solid, Chromium
+// dashed, native dotted), so the series of one allocator read as a family.
+const dashes = { solid: '', dashed: ' stroke-dasharray="9 5"', dotted: ' stroke-dasharray="2 4"' };
+export const paletteColour = (i) => palette[i % palette.length];
+
+/** entries: [{ label, color, dash }] */
+function legend(parts, entries) {
+  entries.forEach(({ label, color, dash }, i) => {
     const ly = M.top + 10 + i * 20;
-    const ideal = dashedLast && i === labels.length - 1;
-    const style = ideal ? 'stroke="#000" stroke-width="2" stroke-dasharray="6 4"' : `stroke="${palette[i % palette.length]}" stroke-width="3"`;
-    parts.push(`<line x1="${W - M.right + 15}" x2="${W - M.right + 40}" y1="${ly}" y2="${ly}" ${style}/>`,
+    parts.push(`<line x1="${W - M.right + 15}" x2="${W - M.right + 40}" y1="${ly}" y2="${ly}" stroke="${color}" stroke-width="3"${dashes[dash ?? 'solid']}/>`,
       `<text x="${W - M.right + 46}" y="${ly + 4}">${esc(label)}</text>`);
   });
 }
 
+const spreadNote = `<text x="${W - M.right + 15}" y="${H - 14}" font-size="10" fill="#666">bars: min-max of the runs</text>`;
+
+// A min-max bar: the spread of the runs behind one median.
+function spreadBar(parts, x, yLo, yHi, color) {
+  parts.push(`<path d="M${x - 4} ${yLo}h8M${x} ${yLo}V${yHi}M${x - 4} ${yHi}h8" stroke="${color}" stroke-width="1.5" fill="none" opacity="0.75"/>`);
+}
+
 /**
- * series: [{ label, points: [[threads, value], ...] }]; an optional `ideal` series is drawn
- * dashed in grey. log: logarithmic y axis.
+ * series: [{ label, color, dash: 'solid'|'dashed'|'dotted', points: [[threads, median, min, max], ...] }]:
+ * the medians joined by a line, each with a min-max bar; an optional `ideal` series ({ label,
+ * points: [[threads, value]] }) is drawn thin, dashed and black. log: logarithmic y axis.
  */
 export function lineChart({ title, yLabel, xs, series, ideal, log = false }) {
-  const all = [...series, ...(ideal ? [ideal] : [])].flatMap((s) => s.points.map(([, v]) => v)).filter((v) => v > 0);
+  const all = [...series, ...(ideal ? [ideal] : [])].flatMap((s) => s.points.flatMap(([, ...v]) => v)).filter((v) => v > 0);
   const hi = Math.max(...all, 1e-9);
   const lo = log ? Math.min(...all) : 0;
   const ticks = niceTicks(lo, hi, log);
@@ -64,18 +76,25 @@ export function lineChart({ title, yLabel, xs, series, ideal, log = false }) {
     const f = log ? (Math.log10(v) - Math.log10(t0)) / (Math.log10(t1) - Math.log10(t0)) : (v - t0) / (t1 - t0);
     return (H - M.bottom - f * (H - M.top - M.bottom)).toFixed(1);
   };
-  const x = (t) => (M.left + 30 + (xs.indexOf(t) / Math.max(1, xs.length - 1)) * (W - M.left - M.right - 60)).toFixed(1);
+  const x = (t) => M.left + 30 + (xs.indexOf(t) / Math.max(1, xs.length - 1)) * (W - M.left - M.right - 60);
   const parts = frame(title, yLabel + (log ? ' (log scale)' : ''), ticks, y, 'threads');
-  for (const t of xs) parts.push(`<text x="${x(t)}" y="${H - M.bottom + 18}" text-anchor="middle">${t}</text>`);
-  const draw = (s, color, dashed) => {
+  for (const t of xs) parts.push(`<text x="${x(t).toFixed(1)}" y="${H - M.bottom + 18}" text-anchor="middle">${t}</text>`);
+  series.forEach((s, i) => {
     const pts = s.points.filter(([, v]) => v > 0);
     if (pts.length === 0) return;
-    parts.push(`<polyline fill="none" stroke="${color}" stroke-width="${dashed ? 2 : 3}"${dashed ? ' stroke-dasharray="6 4"' : ''} points="${pts.map(([t, v]) => `${x(t)},${y(v)}`).join(' ')}"/>`);
-    if (!dashed) for (const [t, v] of pts) parts.push(`<circle cx="${x(t)}" cy="${y(v)}" r="4" fill="${color}"/>`);
-  };
-  series.forEach((s, i) => draw(s, palette[i % palette.length], false));
-  if (ideal) draw(ideal, '#000', true);
-  legend(parts, [...series.map((s) => s.label), ...(ideal ? [ideal.label] : [])], Boolean(ideal));
+    const shift = (i - (series.length - 1) / 2) * 3; // spread bars side by side, not on top of each other
+    parts.push(`<polyline fill="none" stroke="${s.color}" stroke-width="3"${dashes[s.dash ?? 'solid']} points="${pts.map(([t, v]) => `${x(t).toFixed(1)},${y(v)}`).join(' ')}"/>`);
+    for (const [t, v, min, max] of pts) {
+      if (max > min) spreadBar(parts, (x(t) + shift).toFixed(1), y(min), y(max), s.color);
+      parts.push(`<circle cx="${x(t).toFixed(1)}" cy="${y(v)}" r="4" fill="${s.color}"><title>${esc(`${s.label}, ${t}: ${fmt(v)}` +
+        (max > min ? ` (runs ${fmt(min)}-${fmt(max)})` : ''))}</title></circle>`);
+    }
+  });
+  if (ideal) {
+    parts.push(`<polyline fill="none" stroke="#000" stroke-width="2"${dashes.dashed} points="${ideal.points.map(([t, v]) => `${x(t).toFixed(1)},${y(v)}`).join(' ')}"/>`);
+  }
+  legend(parts, [...series, ...(ideal ? [{ label: ideal.label, color: '#000', dash: 'dashed' }] : [])]);
+  if (series.some((s) => s.points.some(([, , min, max]) => max > min))) parts.push(spreadNote);
   parts.push('</svg>');
   return parts.join('\n');
 }
@@ -89,11 +108,12 @@ function wrap(text, width) {
   return lines;
 }
 
-/** groups: [{ label, bars: [{ label, value, na }] }], one colour per bar label; a bar with `na`
- * (the host cannot run that point) is marked "n/a" instead of drawn. */
+/** groups: [{ label, bars: [{ label, value, min, max, na }] }], one colour per bar label, each bar
+ * with a min-max bar of its runs; a bar with `na` (the host cannot run that point) is marked "n/a"
+ * instead of drawn. */
 export function barChart({ title, yLabel, groups, log = false }) {
   const barLabels = [...new Set(groups.flatMap((g) => g.bars.map((b) => b.label)))];
-  const values = groups.flatMap((g) => g.bars.map((b) => b.value)).filter((v) => v > 0);
+  const values = groups.flatMap((g) => g.bars.flatMap((b) => [b.value, b.min, b.max])).filter((v) => v > 0);
   const ticks = niceTicks(log ? Math.min(...values) : 0, Math.max(...values, 1e-9), log);
   const [t0, t1] = [ticks[0], ticks[ticks.length - 1]];
   const y = (v) => {
@@ -117,14 +137,17 @@ export function barChart({ title, yLabel, groups, log = false }) {
       const i = barLabels.indexOf(b.label);
       if (!(b.value > 0)) {
         const x = (gx + i * barW + (barW - 2) / 2).toFixed(1);
-        if (b.na) parts.push(`<text x="${x}" y="${H - M.bottom - 4}" text-anchor="middle" font-size="9" fill="${palette[i % palette.length]}"><title>${esc(`${g.label} ${b.label}: n/a: ${b.na}`)}</title>n/a</text>`);
+        if (b.na) parts.push(`<text x="${x}" y="${H - M.bottom - 4}" text-anchor="middle" font-size="9" fill="${paletteColour(i)}"><title>${esc(`${g.label} ${b.label}: n/a: ${b.na}`)}</title>n/a</text>`);
         continue;
       }
       const top = y(b.value);
-      parts.push(`<rect x="${(gx + i * barW).toFixed(1)}" y="${top.toFixed(1)}" width="${(barW - 2).toFixed(1)}" height="${(H - M.bottom - top).toFixed(1)}" fill="${palette[i % palette.length]}"><title>${esc(`${g.label} ${b.label}: ${fmt(b.value)}`)}</title></rect>`);
+      const spread = b.max > b.min ? ` (runs ${fmt(b.min)}-${fmt(b.max)})` : '';
+      parts.push(`<rect x="${(gx + i * barW).toFixed(1)}" y="${top.toFixed(1)}" width="${(barW - 2).toFixed(1)}" height="${(H - M.bottom - top).toFixed(1)}" fill="${paletteColour(i)}"><title>${esc(`${g.label} ${b.label}: ${fmt(b.value)}${spread}`)}</title></rect>`);
+      if (spread) spreadBar(parts, (gx + i * barW + (barW - 2) / 2).toFixed(1), y(b.min).toFixed(1), y(b.max).toFixed(1), '#222');
     }
   });
-  legend(parts, barLabels, false);
+  legend(parts, barLabels.map((label, i) => ({ label, color: paletteColour(i) })));
+  if (groups.some((g) => g.bars.some((b) => b.max > b.min))) parts.push(spreadNote);
   parts.push('</svg>');
   return parts.join('\n');
 }

@@ -1,0 +1,77 @@
+// What the bench holds its numbers against: each target is a ratio measured in one session (the
+// series run interleaved), checked against a limit that comes from a reference figure (see
+// docs/PERFORMANCE.md, "Reference figures and targets"). Ratios, not absolute times, so a target
+// means the same on a fast or a slow machine; a loaded machine still bends the speed-ups (the
+// report warns when the load was high).
+import { median } from './report/stats.js';
+
+/**
+ * One target. `measure(pick)` computes the ratio from the runs' numbers chosen by `pick(values)`:
+ * the median of the runs gives the target's value, run i its i-th per-run value (interleaved:
+ * run i of every series ran in the same round).
+ */
+export function target({ label, op, limit, context }, measure, runCount) {
+  const value = measure(median);
+  const perRun = Array.from({ length: runCount }, (_, i) => measure((values) => values[i])).filter(Number.isFinite);
+  return { label, value, op, limit, met: op === '>=' ? value >= limit : value <= limit, perRun, context };
+}
+
+const hostName = { node: 'Node', browser: 'Chromium' };
+
+// Per experiment id: the targets for one wasm host `h`, each { label, op, limit, measure(ms) }
+// where ms(seriesId, point) is the chosen time of that series at that point.
+const definitions = {
+  // A math loop scales in wasm as it does natively.
+  math: (h) => [{
+    label: `wasm in ${hostName[h]}: 2-thread speed-up / native's`, op: '>=', limit: 0.9,
+    measure: (ms) => (ms(`wasm@${h}`, 1) / ms(`wasm@${h}`, 2)) / (ms('native@native', 1) / ms('native@native', 2)),
+  }],
+  // A scalable malloc is faster than the locked dlmalloc on one thread (mimalloc 1.8x in the
+  // reference figures) and its time falls as threads are added.
+  'malloc-reference': (h) => [{
+    label: `${hostName[h]}: Spindle speed / dlmalloc speed, 1 thread`, op: '>=', limit: 1.8,
+    measure: (ms) => ms(`dlmalloc@${h}`, 1) / ms(`spindle@${h}`, 1),
+  }, {
+    label: `${hostName[h]}: Spindle 2-thread speed-up`, op: '>=', limit: 1.5, needsCores: 2,
+    measure: (ms) => ms(`spindle@${h}`, 1) / ms(`spindle@${h}`, 2),
+  }],
+  // Files in linear memory: 32x the JS filesystem from a worker, 2x on the main thread, and
+  // about as fast on a worker as on the main thread (reference figures).
+  'fs-stdio-files': (h) => [{
+    label: `${hostName[h]}: Spindle FS speed / JS FS speed, on a pthread`, op: '>=', limit: 32,
+    measure: (ms) => ms(`js-fs@${h}`, 'thread') / ms(`spindle-fs@${h}`, 'thread'),
+  }, {
+    label: `${hostName[h]}: Spindle FS speed / JS FS speed, on the main thread`, op: '>=', limit: 2,
+    measure: (ms) => ms(`js-fs@${h}`, 'main') / ms(`spindle-fs@${h}`, 'main'),
+  }, {
+    label: `${hostName[h]}: Spindle FS time on a pthread / on the main thread`, op: '<=', limit: 1.25,
+    measure: (ms) => ms(`spindle-fs@${h}`, 'thread') / ms(`spindle-fs@${h}`, 'main'),
+  }],
+};
+
+/**
+ * The targets of one experiment of a results object (cli/bench.js): those its suite measured
+ * itself (`e.targets`) and those defined above, for every wasm host it ran on. A target whose
+ * series or points did not run (filtered out, failed) is left out.
+ */
+export function experimentTargets(e, cores) {
+  const define = definitions[e.id];
+  if (!define) return e.targets ?? [];
+  const byId = new Map(e.series.map((s) => [s.id, s]));
+  const times = (id, point) => (byId.get(id)?.runs[point] ?? []).map((r) => r.ms).filter((v) => typeof v === 'number');
+  const runCount = Math.max(0, ...e.series.flatMap((s) => Object.values(s.runs).map((r) => r.length)));
+  const hosts = [...new Set(e.series.map((s) => s.host))].filter((h) => hostName[h]);
+  const out = [...(e.targets ?? [])];
+  for (const h of hosts) {
+    for (const d of define(h)) {
+      if (d.needsCores && cores < d.needsCores) continue;
+      const measure = (pick) => d.measure((id, point) => {
+        const values = times(id, point);
+        return values.length ? pick(values) : NaN;
+      });
+      const t = target(d, measure, runCount);
+      if (Number.isFinite(t.value)) out.push(t);
+    }
+  }
+  return out;
+}
