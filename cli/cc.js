@@ -8,6 +8,7 @@ import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:f
 import { join } from 'node:path';
 import { appendPreloadSection, collectPreload } from './preload-files.js';
 import { componentArchive } from './runtime-lib.js';
+import { addStackCheck, stackCheckLinkArgs, stackCheckWanted } from './stack-check.js';
 import { clang, clangxx, requireSetup, root, sysroot, target, toolchainDir } from './toolchain.js';
 
 const WASM_PAGE = 65536;
@@ -21,6 +22,7 @@ const defaults = {
   maxMemory: 1 << 30,
   stackSize: 1 << 20,
   threadStackSize: 256 << 10,
+  stackCheck: true,
 };
 
 const cxxSource = /\.(cc|cpp|cxx|c\+\+|C|CC|CPP|mm)$/;
@@ -61,6 +63,8 @@ export function parseArgs(args) {
       // A plain wasi-libc program with Spindle's link flags and none of its runtime, for hosts
       // other than Spindle's (the runtime imports from the "spindle" module).
       case '--bare': opts.bare = true; break;
+      // Every thread's C stack is checked (cli/stack-check.js); this leaves modules unchecked.
+      case '--no-stack-check': opts.stackCheck = false; break;
       // Files and directory trees placed in the in-memory tree before main (docs/FILES.md).
       // As Emscripten's: `--preload-file SPEC` or `--preload-file=SPEC`.
       case '--preload-file': {
@@ -118,7 +122,7 @@ function settingsObject(threadStackSize) {
 async function runtimeLinkArgs(opts) {
   if (opts.bare) return [];
   const args = ['-Wl,--wrap=sysconf,--wrap=pthread_create,--wrap=_pthread_cleanup_push,--wrap=_pthread_cleanup_pop',
-    settingsObject(opts.threadStackSize), await componentArchive('core')];
+    ...(stackCheckWanted(opts) ? stackCheckLinkArgs : []), settingsObject(opts.threadStackSize), await componentArchive('core')];
   if (opts.malloc === 'spindle') args.push(await componentArchive('alloc'));
   // runtime/core/dlmalloc_memory_view.c: refresh a thread's view of grown memory (V8).
   if (opts.malloc === 'dlmalloc') args.push('-Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc');
@@ -175,6 +179,7 @@ export async function compile(args, { cxx }) {
   if (opts.preload.length) collectPreload(opts.preload, '--preload-file'); // bad specs fail before clang runs
   const r = spawnSync(isCxx ? clangxx : clang, argv, { stdio: 'inherit' });
   if (r.error) throw new Error(`cannot run ${isCxx ? clangxx : clang}: ${r.error.message}`);
+  if (r.status === 0 && linking && stackCheckWanted(opts)) addStackCheck(outputPath(opts.clangArgs));
   if (r.status === 0 && opts.preload.length) appendPreloadSection(outputPath(opts.clangArgs), opts.preload);
   return r.status ?? 1;
 }
