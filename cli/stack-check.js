@@ -9,7 +9,7 @@
 // section and every other section stay valid.
 // DWARF sections describe code offsets that no longer hold, so they are dropped (see
 // stackCheckWanted: a -g build is not rewritten).
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 
 const OVERFLOW_EXPORT = '__spindle_stack_overflow';
 const GLOBALS_EXPORT = '__spindle_stack_check_globals';
@@ -71,6 +71,7 @@ function sections(bytes) {
     const id = r.byte();
     const size = r.u32();
     const start = r.pos;
+    if (start + size > bytes.length) throw new Error('unexpected end of the module');
     let name = null;
     if (id === 0) name = new Reader(bytes, start).name();
     list.push({ id, name, start, end: start + size });
@@ -295,8 +296,13 @@ export function instrumentStackChecks(bytes) {
   return { bytes: concat(parts), checked };
 }
 
-/** The post-link step: rewrites the module file in place. */
+/** The post-link step: rewrites the module file in place. A module it cannot rewrite is
+ * removed (so make does not take it as built) and the error says how to build without it. */
 export function addStackCheck(wasmPath) {
-  const { bytes } = instrumentStackChecks(readFileSync(wasmPath));
-  writeFileSync(wasmPath, bytes);
+  try {
+    writeFileSync(wasmPath, instrumentStackChecks(readFileSync(wasmPath)).bytes);
+  } catch (err) {
+    rmSync(wasmPath, { force: true });
+    throw new Error(`${wasmPath}: ${err.message} (link with --no-stack-check to leave the module unchecked)`);
+  }
 }

@@ -3,10 +3,10 @@
 // raised --thread-stack-size moves the limit, and that bad input gets a clear error. The
 // overflow programs themselves are in tests/programs (stack_*.c, Node and Chromium).
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
-import { instrumentStackChecks } from '../cli/stack-check.js';
+import { addStackCheck, instrumentStackChecks } from '../cli/stack-check.js';
 import { exec } from './lib/exec.js';
 
 const root = join(import.meta.dirname, '..');
@@ -51,5 +51,12 @@ describe('stack check pass', () => {
     assert.throws(() => instrumentStackChecks(new Uint8Array([1, 2, 3, 4, 5, 6, 7, 8])), /not a wasm module/);
     const empty = Uint8Array.of(0, 0x61, 0x73, 0x6d, 1, 0, 0, 0);
     assert.throws(() => instrumentStackChecks(empty), /does not export __spindle_stack_overflow/);
+  });
+
+  it('removes a module it cannot rewrite and says how to link without the check', () => {
+    const bad = join(out, 'truncated.wasm');
+    writeFileSync(bad, Uint8Array.of(0, 0x61, 0x73, 0x6d, 1, 0, 0, 0, 10, 5, 1));
+    assert.throws(() => addStackCheck(bad), /truncated\.wasm: unexpected end of the module \(link with --no-stack-check/);
+    assert.ok(!existsSync(bad));
   });
 });
