@@ -1,5 +1,6 @@
 // The C stack check, a post-link pass of `spindle cc` (docs/TOOLCHAIN.md). Every
-// `global.set $__stack_pointer` in the code section becomes
+// `global.set $__stack_pointer` in the code section (and, in functions that never write it, every
+// frame computed from it: see stackPointerUses) becomes
 //     local.tee $t  global.get $limit  i32.sub  global.get $size  i32.gt_u
 //     if  call $overflow  unreachable  end  local.get $t  global.set $__stack_pointer
 // where $limit and $size are runtime/core/stack_check.c's per-instance (so per-thread) globals
@@ -123,20 +124,29 @@ function skipImmediates(r, op) {
   throw new Error(`stack check: unsupported instruction 0x${op.toString(16)} at byte ${r.pos}`);
 }
 
-// Positions (start, end) of every `global.set $global` in a function body's instructions.
-function globalSets(bytes, from, to, global) {
-  const found = [];
+// Where a function body moves or extends the stack: every `global.set $sp` ([start, end) of the
+// instruction), and every `global.get $sp  i32.const N  i32.sub` (the position after it). A
+// function that calls nothing does not write its frame back to $sp (LLVM only computes the
+// frame's base), so for such a function the frame computations are what must be checked.
+function stackPointerUses(bytes, from, to, sp) {
+  const sets = [];
+  const frames = [];
   const r = new Reader(bytes, from);
   while (r.pos < to) {
     const at = r.pos;
     const op = r.byte();
     if (op === 0x24) {
-      if (r.u32() === global) found.push([at, r.pos]);
+      if (r.u32() === sp) sets.push([at, r.pos]);
+    } else if (op === 0x23) {
+      if (r.u32() !== sp || bytes[r.pos] !== 0x41) continue;
+      const next = new Reader(bytes, r.pos + 1);
+      next.sleb();
+      if (bytes[next.pos] === 0x6b) frames.push([next.pos + 1, next.pos + 1]);
     } else {
       skipImmediates(r, op);
     }
   }
-  return found;
+  return sets.length ? sets.map(([start, end]) => ({ start, end, set: true })) : frames.map(([start, end]) => ({ start, end, set: false }));
 }
 
 // The function's locals and where its instructions begin.
@@ -243,16 +253,20 @@ function concat(parts) {
   return result;
 }
 
-function rewriteBody(bytes, body, params, sets, g) {
+// Each use gets the check of the stack pointer value on top of the operand stack; a
+// `global.set` is replaced (and written again after the check), a frame computation is followed.
+function rewriteBody(bytes, body, params, uses, g) {
   const { groups, firstGroup, locals, code } = bodyLayout(bytes, body.start);
   const scratch = uleb(params + locals);
-  const check = Uint8Array.from([0x22, ...scratch, 0x23, ...uleb(g.limit), 0x6b, 0x23, ...uleb(g.size), 0x4b, 0x04, 0x40,
-    0x10, ...uleb(g.overflow), 0x00, 0x0b, 0x20, ...scratch, 0x24, ...uleb(g.stackPointer)]);
+  const check = [0x22, ...scratch, 0x23, ...uleb(g.limit), 0x6b, 0x23, ...uleb(g.size), 0x4b, 0x04, 0x40,
+    0x10, ...uleb(g.overflow), 0x00, 0x0b, 0x20, ...scratch];
+  const checkedSet = Uint8Array.from([...check, 0x24, ...uleb(g.stackPointer)]);
+  const checkedFrame = Uint8Array.from(check);
   const parts = [Uint8Array.from(uleb(groups + 1)), bytes.subarray(firstGroup, code), Uint8Array.of(1, 0x7f)];
   let at = code;
-  for (const [from, to] of sets) {
-    parts.push(bytes.subarray(at, from), check);
-    at = to;
+  for (const use of uses) {
+    parts.push(bytes.subarray(at, use.start), use.set ? checkedSet : checkedFrame);
+    at = use.end;
   }
   parts.push(bytes.subarray(at, body.end));
   const fn = concat(parts);
@@ -273,17 +287,17 @@ export function instrumentStackChecks(bytes) {
   };
   const overflow = bodyOf(OVERFLOW_EXPORT);
   const g = { ...markerGlobals(bytes, bodyOf(GLOBALS_EXPORT).body), overflow: overflow.index };
-  if (globalSets(bytes, bodyLayout(bytes, overflow.body.start).code, overflow.body.end, g.stackPointer).length) {
+  if (stackPointerUses(bytes, bodyLayout(bytes, overflow.body.start).code, overflow.body.end, g.stackPointer).length) {
     throw new Error(`stack check: ${OVERFLOW_EXPORT} moves the stack pointer`);
   }
   let checked = 0;
   const newBodies = m.bodies.map((body, i) => {
     const index = i + m.importedFuncs;
-    const sets = index === overflow.index ? []
-      : globalSets(bytes, bodyLayout(bytes, body.start).code, body.end, g.stackPointer);
-    if (!sets.length) return bytes.subarray(body.entry, body.end);
-    checked += sets.length;
-    return rewriteBody(bytes, body, m.types[m.funcTypes[i]], sets, g);
+    const uses = index === overflow.index ? []
+      : stackPointerUses(bytes, bodyLayout(bytes, body.start).code, body.end, g.stackPointer);
+    if (!uses.length) return bytes.subarray(body.entry, body.end);
+    checked += uses.length;
+    return rewriteBody(bytes, body, m.types[m.funcTypes[i]], uses, g);
   });
   const code = concat([Uint8Array.from(uleb(m.bodies.length)), ...newBodies]);
   const parts = [bytes.subarray(0, 8)];

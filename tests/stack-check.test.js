@@ -47,6 +47,15 @@ describe('stack check pass', () => {
     assert.match(r.stderr, /thread 1: stack overflow \(limit 512 KiB, raise it with --thread-stack-size\)/);
   });
 
+  it('checks the frames of functions that call nothing, which never write the stack pointer', async () => {
+    // tests/programs/stack_overflow_thread.c with `leaf`: a 112-byte leaf frame crosses first;
+    // unchecked, it wrote under the stack and the program says so with exit code 1
+    const r = await exec(spindle, ['run', join(out, 'checked.wasm'), 'leaf']);
+    assert.equal(r.code, 134, `${r.stdout}${r.stderr}`);
+    assert.equal(r.stdout, 'recursing\n');
+    assert.match(r.stderr, /thread 1: stack overflow \(limit 256 KiB, raise it with --thread-stack-size\)/);
+  });
+
   it('rejects what is not a module it can rewrite, with a message', () => {
     assert.throws(() => instrumentStackChecks(new Uint8Array([1, 2, 3, 4, 5, 6, 7, 8])), /not a wasm module/);
     const empty = Uint8Array.of(0, 0x61, 0x73, 0x6d, 1, 0, 0, 0);
