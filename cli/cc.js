@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { appendPreloadSection, collectPreload } from './preload-files.js';
 import { componentArchive } from './runtime-lib.js';
 import { dropCustomSections, metadataSections } from './strip-sections.js';
+import { addStackCheck, stackCheckLinkArgs, stackCheckWanted } from './stack-check.js';
 import { clang, clangxx, requireSetup, root, sysroot, target, toolchainDir } from './toolchain.js';
 
 const WASM_PAGE = 65536;
@@ -22,6 +23,7 @@ const defaults = {
   maxMemory: 1 << 30,
   stackSize: 1 << 20,
   threadStackSize: 256 << 10,
+  stackCheck: true,
 };
 
 const cxxSource = /\.(cc|cpp|cxx|c\+\+|C|CC|CPP|mm)$/;
@@ -66,6 +68,8 @@ export function parseArgs(args) {
       case '--bare': opts.bare = true; break;
       // Function names in the module (trap stack traces name functions) without -g's DWARF.
       case '--keep-names': opts.keepNames = true; break;
+      // Every thread's C stack is checked (cli/stack-check.js); this leaves modules unchecked.
+      case '--no-stack-check': opts.stackCheck = false; break;
       // Files and directory trees placed in the in-memory tree before main (docs/FILES.md).
       // As Emscripten's: `--preload-file SPEC` or `--preload-file=SPEC`.
       case '--preload-file': {
@@ -133,7 +137,7 @@ function settingsObject(threadStackSize) {
 async function runtimeLinkArgs(opts) {
   if (opts.bare) return [];
   const args = ['-Wl,--wrap=sysconf,--wrap=pthread_create,--wrap=_pthread_cleanup_push,--wrap=_pthread_cleanup_pop',
-    settingsObject(opts.threadStackSize), await componentArchive('core')];
+    ...(stackCheckWanted(opts) ? stackCheckLinkArgs : []), settingsObject(opts.threadStackSize), await componentArchive('core')];
   if (opts.malloc === 'spindle') args.push(await componentArchive('alloc'));
   // runtime/core/dlmalloc_memory_view.c: refresh a thread's view of grown memory (V8).
   // runtime/core/sbrk_growth.c: dlmalloc grows memory through the same policy as Spindle's.
@@ -196,6 +200,7 @@ export async function compile(args, { cxx }) {
   if (opts.preload.length) collectPreload(opts.preload, '--preload-file'); // bad specs fail before clang runs
   const r = spawnSync(isCxx ? clangxx : clang, argv, { stdio: 'inherit' });
   if (r.error) throw new Error(`cannot run ${isCxx ? clangxx : clang}: ${r.error.message}`);
+  if (r.status === 0 && linking && stackCheckWanted(opts)) addStackCheck(outputPath(opts.clangArgs));
   if (r.status === 0 && linking && !wantsDebugInfo(opts.clangArgs)) {
     dropCustomSections(outputPath(opts.clangArgs), metadataSections.filter((s) => !(opts.keepNames && s === 'name')));
   }

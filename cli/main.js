@@ -8,7 +8,7 @@ const commands = {
 
 const usage = `usage: spindle <command> [args]
   cc  [clang args] [--malloc=spindle|dlmalloc|mimalloc] [--fs=spindle|js|none] [--bare]
-      [--max-memory=SIZE] [--stack-size=SIZE] [--thread-stack-size=SIZE]
+      [--max-memory=SIZE] [--stack-size=SIZE] [--thread-stack-size=SIZE] [--no-stack-check]
       [--preload-file=HOSTPATH[@/PATH]]...
                       compile and link C (C++ by file extension) for wasm32-wasip1-threads
   c++ [same]          the same, as C++

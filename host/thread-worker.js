@@ -6,6 +6,7 @@ import { ProgramExit, wasiImports } from './wasi.js';
 import { CH, proxiedWasi, ringHostThread } from './jsfs/proxy.js';
 import { filesImports } from './files/service.js';
 import { loadBackends, mountImports } from './mount/index.js';
+import { failureMessage, stackOverflow } from './stack-overflow.js';
 
 const isNode = typeof process !== 'undefined' && Boolean(process.versions?.node);
 // In a browser, messages that arrive while a module worker is still in a top-level await are
@@ -65,6 +66,7 @@ function instantiate(init) {
       cpu_count: () => init.cpuCount,
       run_thread_body: runThreadBody,
       thread_exit: (value) => { throw new ThreadExit(value); },
+      stack_overflow: stackOverflow,
       // runtime/jsfs: threads on workers wait as usual (only the host thread serves files)
       jsfs_on_host_thread: () => 0,
       jsfs_host_thread_wait: (addr, expected, timeoutNs) => {
@@ -89,7 +91,7 @@ function runThread(control, tid, body) {
     return true;
   } catch (err) {
     if (err instanceof ProgramExit) return false;
-    const message = err instanceof WebAssembly.RuntimeError ? `trap: ${err.message}` : String(err?.stack || err);
+    const message = failureMessage(err);
     if (settleFate(control, FATE.TRAPPED, 134)) {
       post({ type: 'trap', tid, message, stack: String(err?.stack || '') });
     }

@@ -9,6 +9,7 @@ import { ProgramExit, wasiImports } from '../wasi.js';
 import { JsFs } from './fs.js';
 import { fileCalls } from './wasi-files.js';
 import { CH, proxyServer } from './proxy.js';
+import { failureMessage, stackOverflow } from '../stack-overflow.js';
 
 // Longest sleep between checks when nothing rings: a ring (ringHostThread) can be lost in the
 // instant between publishing the wait address and entering Atomics.wait.
@@ -141,6 +142,7 @@ export function instantiateOnHostThread({ module, memory, control, channel, cpuC
         }
       },
       thread_exit: (value) => { throw new ThreadExit(value); },
+      stack_overflow: stackOverflow,
       jsfs_on_host_thread: () => 1,
       jsfs_host_thread_wait: hostThreadWait,
     },
@@ -156,8 +158,7 @@ export function instantiateOnHostThread({ module, memory, control, channel, cpuC
     } catch (err) {
       if (err instanceof EndedElsewhere) return; // the ending thread's message follows
       if (err instanceof ProgramExit) { end(); return; }
-      const message = err instanceof WebAssembly.RuntimeError ? `trap: ${err.message}` : String(err?.stack || err);
-      if (settleFate(control, FATE.TRAPPED, 134)) end(`thread main: ${message}`);
+      if (settleFate(control, FATE.TRAPPED, 134)) end(`thread main: ${failureMessage(err)}`);
     }
   }
   return { run };

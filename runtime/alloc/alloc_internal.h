@@ -12,16 +12,16 @@
  * page per size class stays cheap, big enough that the page map stays tiny. */
 #define UNIT_SHIFT 14
 #define UNIT_SIZE ((size_t)1 << UNIT_SHIFT)
-/* The page map is two-level: one leaf of span pointers per 4 MiB of address space,
- * allocated only for address ranges the pool actually uses. */
-#define LEAF_SHIFT 8
-#define LEAF_UNITS ((size_t)1 << LEAF_SHIFT)
-#define REGION_SHIFT (UNIT_SHIFT + LEAF_SHIFT)
+/* The page map is flat: one span pointer per unit of the whole address range the pool
+ * can ever use, in bss. A two-level map needs leaves allocated as the pool grows, and a
+ * leaf placed between spans is an island that stops free memory on either side from
+ * coalescing (one per 64 MiB in wasm: a program that freed 400 MiB could not get one
+ * 80 MiB block). Untouched bss pages cost no physical memory. */
 #if defined(__wasm__)
-#define MAP_DIR_SIZE ((size_t)1 << (32 - REGION_SHIFT)) /* the whole 4 GiB of wasm32 */
+#define MAP_UNITS ((size_t)1 << (32 - UNIT_SHIFT)) /* the whole 4 GiB of wasm32: 1 MiB */
 #else
 #define NATIVE_RESERVE_MAX ((size_t)32 << 30) /* virtual reservation natively */
-#define MAP_DIR_SIZE (NATIVE_RESERVE_MAX >> REGION_SHIFT)
+#define MAP_UNITS (NATIVE_RESERVE_MAX >> UNIT_SHIFT)
 #endif
 
 #define MIN_ALIGN 16
@@ -89,7 +89,7 @@ extern struct span alloc_empty_span;
 extern struct heap alloc_no_heap;
 extern _Thread_local struct heap *alloc_tls_heap;
 
-extern struct span **alloc_map_dir[MAP_DIR_SIZE];
+extern struct span *alloc_map[MAP_UNITS];
 #if defined(__wasm__)
 #define alloc_map_base ((uintptr_t)0)
 #else
@@ -98,8 +98,7 @@ extern uintptr_t alloc_map_base;
 
 /* Span holding a pointer the allocator handed out. */
 static inline struct span *span_of(const void *p) {
-    uintptr_t off = (uintptr_t)p - alloc_map_base;
-    return alloc_map_dir[off >> REGION_SHIFT][(off >> UNIT_SHIFT) & (LEAF_UNITS - 1)];
+    return alloc_map[((uintptr_t)p - alloc_map_base) >> UNIT_SHIFT];
 }
 
 static inline unsigned floor_log2(size_t n) {

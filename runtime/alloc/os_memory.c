@@ -62,8 +62,7 @@ bool os_memory_init(char **start, char **limit) {
                        MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
         if (p == MAP_FAILED)
             continue;
-        /* region-align the base so each map leaf covers one aligned 4 MiB */
-        uintptr_t s = align_up((uintptr_t)p, (size_t)1 << REGION_SHIFT);
+        uintptr_t s = align_up((uintptr_t)p, UNIT_SIZE);
         alloc_map_base = s;
         reserve_end = (uintptr_t)p + size;
         *start = *limit = (char *)s;

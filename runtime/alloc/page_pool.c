@@ -8,7 +8,7 @@
  * free runs from coalescing). Splitting gives the front part a new descriptor and leaves
  * the old one to the back part. Free memory is either a free span in a bin, or the
  * "wilderness" [top, limit) at the end, which absorbs free spans that touch it. Only heaps
- * and page-map leaves come from separate metadata units. */
+ * come from separate metadata units (the page map is in bss). */
 #define _DEFAULT_SOURCE /* sched_yield under -std=c11 */
 #include "alloc_internal.h"
 
@@ -18,7 +18,7 @@
 #define NUM_BINS 40 /* 1..16 units exact, then one bin per power of two */
 
 struct span alloc_empty_span;
-struct span **alloc_map_dir[MAP_DIR_SIZE];
+struct span *alloc_map[MAP_UNITS];
 
 static atomic_int lock_word;
 static bool ready, broken;
@@ -44,20 +44,14 @@ void pool_lock(void) {
 
 void pool_unlock(void) { atomic_store_explicit(&lock_word, 0, memory_order_release); }
 
-static size_t region_of(const char *p) { return ((uintptr_t)p - alloc_map_base) >> REGION_SHIFT; }
+static size_t unit_index(const char *p) { return ((uintptr_t)p - alloc_map_base) >> UNIT_SHIFT; }
 
-static void map_set(char *unit, struct span *s) {
-    uintptr_t off = (uintptr_t)unit - alloc_map_base;
-    alloc_map_dir[off >> REGION_SHIFT][(off >> UNIT_SHIFT) & (LEAF_UNITS - 1)] = s;
-}
+static void map_set(char *unit, struct span *s) { alloc_map[unit_index(unit)] = s; }
 
 /* Span covering a unit, or NULL where the pool has nothing (before the start, in the
  * wilderness, or in a gap that another memory.grow user took). */
 static struct span *map_get(char *unit) {
-    if (unit < pool_start || unit >= top)
-        return NULL;
-    struct span **leaf = alloc_map_dir[region_of(unit)];
-    return leaf ? leaf[(((uintptr_t)unit - alloc_map_base) >> UNIT_SHIFT) & (LEAF_UNITS - 1)] : NULL;
+    return unit < pool_start || unit >= top ? NULL : alloc_map[unit_index(unit)];
 }
 
 static char *span_end(const struct span *s) { return s->start + (s->units << UNIT_SHIFT); }
@@ -73,51 +67,27 @@ static void map_span(struct span *s) {
     map_set(last, s);
 }
 
-/* Unit-aligned bytes from the wilderness, growing memory if needed; the map leaves for
- * them exist on return. Metadata units are taken the same way. */
-static char *take_top(size_t bytes);
-
-static char *meta_unit(void) {
-    if (!os_memory_grow(&limit, &top, UNIT_SIZE))
-        return NULL;
-    char *u = top;
-    top += UNIT_SIZE;
-    meta_cur = u;
-    meta_end = u + UNIT_SIZE;
-    if (!alloc_map_dir[region_of(u)]) { /* the unit carries its own region's leaf */
-        memset(u, 0, LEAF_UNITS * sizeof(struct span *));
-        alloc_map_dir[region_of(u)] = (struct span **)u;
-        meta_cur += LEAF_UNITS * sizeof(struct span *);
-    }
-    map_set(u, &meta_span);
-    return u;
-}
-
-/* Whole cache lines, so two threads' heaps never share one. */
+/* Heaps live in metadata units taken from the wilderness, packed in whole cache lines so
+ * two threads' heaps never share one. */
 static void *meta_alloc_locked(size_t size) {
     size = (size + CACHE_LINE - 1) & ~(size_t)(CACHE_LINE - 1);
-    if ((size_t)(meta_end - meta_cur) < size && !meta_unit())
-        return NULL;
+    if ((size_t)(meta_end - meta_cur) < size) {
+        if (!os_memory_grow(&limit, &top, UNIT_SIZE))
+            return NULL;
+        meta_cur = top;
+        meta_end = top + UNIT_SIZE;
+        top += UNIT_SIZE;
+        map_set(meta_cur, &meta_span);
+    }
     void *p = meta_cur;
     meta_cur += size;
     return memset(p, 0, size); /* the unit may have been a block before it came back to the top */
 }
 
+/* Unit-aligned bytes from the wilderness, growing memory if needed. */
 static char *take_top(size_t bytes) {
-    for (;;) {
-        if (!os_memory_grow(&limit, &top, bytes))
-            return NULL;
-        size_t r = region_of(top), last = region_of(top + bytes - 1);
-        while (r <= last && alloc_map_dir[r])
-            r++;
-        if (r > last)
-            break;
-        struct span **leaf = meta_alloc_locked(LEAF_UNITS * sizeof(struct span *));
-        if (!leaf)
-            return NULL;
-        if (!alloc_map_dir[r]) /* meta_unit may have placed it already */
-            alloc_map_dir[r] = leaf;
-    }
+    if (!os_memory_grow(&limit, &top, bytes))
+        return NULL;
     char *p = top;
     top += bytes;
     return p;
@@ -240,40 +210,73 @@ static struct span *fit(struct span *s, size_t units, size_t align_units, enum s
 #ifdef SPINDLE_ALLOC_DEBUG
 #include <stdio.h>
 #include <stdlib.h>
-/* Walk every span from the start to the wilderness and check the pool's invariants. */
-static void check_locked(const char *where) {
-    size_t free_units = 0, binned_units = 0;
+static void broken_invariant(const char *what, const char *where, size_t a, size_t b) {
+    fprintf(stderr, "pool invariant broken after %s: %s (%zu, %zu)\n", where, what, a, b);
+    abort();
+}
+
+/* Walk every span from the start to the wilderness and check the pool's invariants:
+ * ends mapped, descriptors at span ends, no two adjacent free spans (coalescing), no free
+ * span touching the wilderness, bins holding exactly the free spans, and every unit
+ * accounted for (free + in spans + metadata + foreign gaps = the pool). Returns the free
+ * bytes, and the largest single run a request could get, through the out parameters. */
+static void check_locked(const char *where, size_t *free_bytes, size_t *largest_free) {
+    size_t free_units = 0, binned_units = 0, span_units = 0, other_units = 0, largest = 0;
     bool prev_free = false;
     for (char *u = pool_start; u < top;) {
         struct span *s = map_get(u);
-        if (!s) { u += UNIT_SIZE; prev_free = false; continue; } /* foreign gap */
-        if (s == &meta_span) { u += UNIT_SIZE; prev_free = false; continue; }
-        if (s->start != u || !s->units || map_get(span_end(s) - UNIT_SIZE) != s || span_end(s) > top ||
-            (char *)s != span_end(s) - SPAN_DESC_SIZE ||
-            (s->kind == SPAN_FREE && prev_free) || (s->kind == SPAN_FREE && span_end(s) == top)) {
-            fprintf(stderr, "pool invariant broken after %s at %p (span %p start %p units %zu kind %d)\n",
-                    where, (void *)u, (void *)s, (void *)s->start, s->units, s->kind);
-            abort();
+        if (!s || s == &meta_span) { /* a foreign gap, or a metadata unit */
+            u += UNIT_SIZE;
+            other_units++;
+            prev_free = false;
+            continue;
         }
-        if (s->kind == SPAN_FREE)
+        if (s->start != u || !s->units || map_get(span_end(s) - UNIT_SIZE) != s || span_end(s) > top ||
+            (char *)s != span_end(s) - SPAN_DESC_SIZE)
+            broken_invariant("span geometry", where, (uintptr_t)u, s->units);
+        if (s->kind == SPAN_FREE && prev_free)
+            broken_invariant("two adjacent free spans", where, (uintptr_t)u, s->units);
+        if (s->kind == SPAN_FREE && span_end(s) == top)
+            broken_invariant("free span not merged into the wilderness", where, (uintptr_t)u, s->units);
+        if (s->kind == SPAN_FREE) {
             free_units += s->units;
+            if (s->units > largest)
+                largest = s->units;
+        } else {
+            span_units += s->units;
+        }
         prev_free = s->kind == SPAN_FREE;
         u = span_end(s);
     }
     for (unsigned b = 0; b < NUM_BINS; b++)
         for (struct span *s = bins[b]; s; s = s->next) {
-            if (s->kind != SPAN_FREE || bin_of(s->units) != b) {
-                fprintf(stderr, "bin %u broken after %s\n", b, where);
-                abort();
-            }
+            if (s->kind != SPAN_FREE || bin_of(s->units) != b)
+                broken_invariant("bin holds a wrong span", where, b, s->units);
             binned_units += s->units;
         }
-    if (free_units != binned_units) {
-        fprintf(stderr, "free units %zu != binned %zu after %s\n", free_units, binned_units, where);
-        abort();
-    }
+    if (free_units != binned_units)
+        broken_invariant("free units differ from binned units", where, free_units, binned_units);
+    if (span_units << UNIT_SHIFT != span_bytes)
+        broken_invariant("span units differ from the footprint counter", where, span_units << UNIT_SHIFT,
+                         span_bytes);
+    if (free_units + span_units + other_units != (size_t)(top - pool_start) >> UNIT_SHIFT)
+        broken_invariant("units not accounted for", where, free_units + span_units + other_units,
+                         (size_t)(top - pool_start) >> UNIT_SHIFT);
+    size_t wilderness = (size_t)(limit - top);
+    *free_bytes = (free_units << UNIT_SHIFT) + wilderness;
+    *largest_free = (largest << UNIT_SHIFT) > wilderness ? largest << UNIT_SHIFT : wilderness;
 }
-#define CHECK(where) check_locked(where)
+
+/* For tests built with SPINDLE_ALLOC_DEBUG (the fuzzer): check the pool now. */
+void spindle_alloc_debug_check(size_t *free_bytes, size_t *largest_free) {
+    pool_lock();
+    if (ready)
+        check_locked("a test's check", free_bytes, largest_free);
+    else
+        *free_bytes = *largest_free = 0;
+    pool_unlock();
+}
+#define CHECK(where) do { size_t f_, l_; check_locked(where, &f_, &l_); } while (0)
 #else
 #define CHECK(where) ((void)0)
 #endif
@@ -344,7 +347,7 @@ bool pool_resize(struct span *s, size_t units) {
         if (end == top) {
             char *p = take_top(more << UNIT_SHIFT);
             ok = p == end;
-            if (p && !ok) /* a metadata unit landed first: give back what we took */
+            if (p && !ok) /* another memory.grow user left a gap: give back what we took */
                 release_locked(desc_make(p, more, SPAN_FREE));
         } else if (n && n->kind == SPAN_FREE && n->units >= more) {
             bin_remove(n);

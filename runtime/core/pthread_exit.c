@@ -8,6 +8,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "stack_check.h"
+
 __attribute__((import_module("spindle"), import_name("run_thread_body")))
 void *spindle_host_run_thread_body(void *(*start)(void *), void *arg);
 __attribute__((import_module("spindle"), import_name("thread_exit")))
@@ -57,8 +59,10 @@ static void *trampoline(void *p) {
   struct start_request request = *(struct start_request *)p;
   free(p);
   uintptr_t sp = stack_pointer();
+  spindle_stack_check_thread_start();
   void *result = spindle_host_run_thread_body(request.start, request.arg);
   set_stack_pointer(sp); // pthread_exit unwound frames that did not restore it
+  spindle_stack_check_thread_end();
   cleanup_top = 0;
   count_live(-1);
   return result;

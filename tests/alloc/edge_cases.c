@@ -35,6 +35,54 @@ static void check(const char *what, bool ok) {
 
 static bool aligned_to(const void *p, size_t a) { return p && ((uintptr_t)p & (a - 1)) == 0; }
 
+/* Three adjacent large blocks freed in each of the six orders must merge into one run
+ * that a block of their combined size gets, at the first one's address. A fourth block
+ * after them keeps the run from merging into the never-used memory at the end. */
+static void check_neighbours_merge(void) {
+    const size_t n = (size_t)8 << 20;
+    static const int orders[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
+    for (int o = 0; o < 6; o++) {
+        char *b[4];
+        for (int i = 0; i < 4; i++)
+            b[i] = T_MALLOC(n);
+        size_t step = (size_t)(b[1] - b[0]);
+        bool adjacent = b[0] && b[1] && b[2] && b[3] && b[1] > b[0] && b[2] - b[1] == (ptrdiff_t)step &&
+                        b[3] - b[2] == (ptrdiff_t)step;
+        for (int i = 0; i < 3; i++)
+            T_FREE(b[orders[o][i]]);
+        /* 3 steps less room for one span descriptor: exactly the three blocks' units */
+        char *all = adjacent ? T_MALLOC(3 * step - 256) : NULL;
+        char what[80];
+        snprintf(what, sizeof what, "adjacent free blocks merge (free order %d%d%d)", orders[o][0],
+                 orders[o][1], orders[o][2]);
+        check(what, adjacent && all == b[0]);
+        T_FREE(all);
+        T_FREE(b[3]);
+    }
+}
+
+/* Pages of many freed small blocks coalesce: a large block then fits where they were,
+ * without taking more memory. */
+static void check_big_after_small_frees(void) {
+    enum { COUNT = 24000 };
+    static void *small[COUNT];
+    char *high = NULL;
+    for (int i = 0; i < COUNT; i++) {
+        small[i] = T_MALLOC(1000);
+        if ((char *)small[i] > high)
+            high = small[i];
+    }
+    struct spindle_alloc_stats before, after;
+    spindle_alloc_stats(&before);
+    for (int i = 0; i < COUNT; i++)
+        T_FREE(small[i]);
+    char *big = T_MALLOC((size_t)16 << 20);
+    spindle_alloc_stats(&after);
+    check("16 MiB block fits where 24,000 freed small blocks were",
+          big && big < high && after.reserved_bytes == before.reserved_bytes);
+    T_FREE(big);
+}
+
 int main(void) {
     errno = 0;
     check("malloc(SIZE_MAX) is NULL with ENOMEM", !T_MALLOC(SIZE_MAX) && errno == ENOMEM);
@@ -161,6 +209,9 @@ int main(void) {
     check("stats peak and reserved cover the use",
           s1.peak_page_bytes >= s1.page_bytes && s1.reserved_bytes >= s1.page_bytes &&
               s1.page_bytes >= s1.in_use_bytes && s1.peak_in_use_bytes >= s1.in_use_bytes);
+
+    check_neighbours_merge();
+    check_big_after_small_frees();
 
     printf("%d passed, %d failed\n", passed, failed);
     return failed != 0;

@@ -3,7 +3,9 @@
  * blocks. Checked after every step: alignment, usable size >= request, no two live blocks
  * overlap, block contents intact (so no block was handed out twice), calloc zeroing,
  * realloc keeping the prefix; after each input, in-use bytes are back where they started.
- * Built with -DSPINDLE_ALLOC_PREFIXED (and SPINDLE_ALLOC_DEBUG for pool invariants). */
+ * Built with -DSPINDLE_ALLOC_PREFIXED (and SPINDLE_ALLOC_DEBUG for pool invariants: then,
+ * after each input, the free memory must be coalesced and a block the size of the largest
+ * free run must fit in it without the pool growing). */
 #include "alloc_names.h"
 
 #include <pthread.h>
@@ -97,6 +99,28 @@ static void drop(struct blk *b, bool remote) {
     b->p = NULL;
 }
 
+#ifdef SPINDLE_ALLOC_DEBUG
+void spindle_alloc_debug_check(size_t *free_bytes, size_t *largest_free);
+
+/* Coalescing: the pool's walk aborts on two adjacent free spans or unaccounted units;
+ * the largest free run it reports must then really serve one block of its size. */
+static void check_largest_free_run(void) {
+    size_t free_bytes, largest;
+    spindle_alloc_debug_check(&free_bytes, &largest);
+    if (largest > free_bytes)
+        fail("largest free run above the free total", largest, free_bytes);
+    if (largest <= 2 * 65536)
+        return; /* small-block classes, not one span */
+    struct spindle_alloc_stats s0, s1;
+    spindle_alloc_stats(&s0);
+    void *p = T_MALLOC(largest - 256); /* 256: room for the span descriptor */
+    spindle_alloc_stats(&s1);
+    if (!p || s1.reserved_bytes != s0.reserved_bytes)
+        fail("a block of the largest free run's size needed more memory", largest, s1.reserved_bytes);
+    T_FREE(p);
+}
+#endif
+
 /* Sizes spread over tiny, small, medium and large (past the small-class limit). */
 static size_t size_from(const uint8_t *d) {
     size_t raw = (size_t)d[0] | (size_t)d[1] << 8;
@@ -183,5 +207,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     spindle_alloc_stats(&after);
     if (after.in_use_bytes != before.in_use_bytes)
         fail("in-use bytes not back to start", before.in_use_bytes, after.in_use_bytes);
+#ifdef SPINDLE_ALLOC_DEBUG
+    check_largest_free_run();
+#endif
     return 0;
 }
