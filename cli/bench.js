@@ -9,24 +9,33 @@ import { join } from 'node:path';
 import { experiments as defineExperiments } from '../bench/experiments.js';
 import { charts, html, tableText } from '../bench/report/report.js';
 import { BrowserSession } from './browser-session.js';
+import { readOption } from './options.js';
 import { clang, root } from './toolchain.js';
+import { benchUsage } from './usage.js';
 
-const usage = `usage: spindle bench [--node] [--browser] [--threads=1,2,4] [--runs=N] [--quick]
-                     [--only=regex] [--variants=regex] [--out=DIR] [--open] [--build-only | --prebuilt]
-       spindle bench --from=results.json --out=DIR   (render an earlier run again)`;
+const options = {
+  '--node': 'switch', '--browser': 'switch', '--quick': 'switch', '--open': 'switch', '--help': 'switch',
+  '--build-only': 'switch', // e.g. to carry build/bench to a bigger machine
+  '--prebuilt': 'switch', // run build/bench as it is: no toolchain needed
+  '--threads': 'value', '--runs': 'value', '--only': 'value', '--variants': 'value', '--out': 'value', '--from': 'value',
+};
 
 export function parseBenchArgs(argv) {
   const cores = availableParallelism();
   const opts = { node: false, browser: false, threads: [1, 2, 2 * cores], runs: 5, quick: false, only: null, variants: null, out: null, open: false, from: null,
-    buildOnly: false, prebuilt: false };
-  for (const arg of argv) {
-    const [flag, value] = arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, null];
-    if (flag === '--node') opts.node = true;
+    buildOnly: false, prebuilt: false, help: false };
+  for (let i = 0; i < argv.length;) {
+    const option = readOption(argv, i, options);
+    if (!option) throw new Error(`unknown option ${argv[i]}\n${benchUsage}`);
+    const { flag, value } = option;
+    i = option.next;
+    if (flag === '--help') opts.help = true;
+    else if (flag === '--node') opts.node = true;
     else if (flag === '--browser') opts.browser = true;
     else if (flag === '--quick') opts.quick = true;
     else if (flag === '--open') opts.open = true;
-    else if (flag === '--build-only') opts.buildOnly = true; // e.g. to carry build/bench to a bigger machine
-    else if (flag === '--prebuilt') opts.prebuilt = true; // run build/bench as it is: no toolchain needed
+    else if (flag === '--build-only') opts.buildOnly = true;
+    else if (flag === '--prebuilt') opts.prebuilt = true;
     else if (flag === '--threads') {
       opts.threads = value.split(',').map(Number);
       if (opts.threads.some((t) => !Number.isInteger(t) || t < 1 || t > 256)) throw new Error(`--threads=${value}: expected e.g. 1,2,4`);
@@ -37,10 +46,9 @@ export function parseBenchArgs(argv) {
     else if (flag === '--variants') opts.variants = new RegExp(value); // e.g. '^(spindle-fs|js-fs|native-tmpfs)$'
     else if (flag === '--out') opts.out = value;
     else if (flag === '--from') opts.from = value;
-    else throw new Error(`unknown option ${arg}\n${usage}`);
   }
   if (!opts.node && !opts.browser) opts.node = true;
-  if (opts.buildOnly && opts.prebuilt) throw new Error(`--build-only and --prebuilt exclude each other\n${usage}`);
+  if (opts.buildOnly && opts.prebuilt) throw new Error(`--build-only and --prebuilt exclude each other\n${benchUsage}`);
   opts.threads = [...new Set(opts.threads)].sort((a, b) => a - b);
   return opts;
 }
@@ -115,6 +123,7 @@ function writeOutputs(results, outDir) {
 
 export async function bench(argv) {
   const opts = parseBenchArgs(argv);
+  if (opts.help) { process.stdout.write(benchUsage); return 0; }
   if (opts.from) {
     if (!opts.out) throw new Error('--from needs --out=DIR');
     writeOutputs(JSON.parse(readFileSync(opts.from, 'utf8')), opts.out);

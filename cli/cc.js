@@ -6,9 +6,11 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { readOption } from './options.js';
 import { appendPreloadSection, collectPreload } from './preload-files.js';
 import { componentArchive } from './runtime-lib.js';
 import { clang, clangxx, requireSetup, root, sysroot, target, toolchainDir } from './toolchain.js';
+import { ccUsage } from './usage.js';
 
 const WASM_PAGE = 65536;
 const choices = {
@@ -39,12 +41,19 @@ export function parseSize(text, what) {
   return Number(m[1]) * unit;
 }
 
+const options = {
+  '--malloc': 'value', '--fs': 'value', '--max-memory': 'value', '--stack-size': 'value',
+  '--thread-stack-size': 'value', '--preload-file': 'value', '--bare': 'switch', '--help': 'switch', '--help-clang': 'switch',
+};
+
 /** Splits Spindle's own options from the arguments that go to clang. */
 export function parseArgs(args) {
-  const opts = { ...defaults, clangArgs: [], bare: false, preload: [] };
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i];
-    const [flag, value] = arg.startsWith('--') ? [arg.split('=')[0], arg.slice(arg.indexOf('=') + 1)] : [arg];
+  const opts = { ...defaults, clangArgs: [], bare: false, preload: [], help: false };
+  for (let i = 0; i < args.length;) {
+    const option = readOption(args, i, options);
+    if (!option) { opts.clangArgs.push(args[i++]); continue; }
+    const { flag, value } = option;
+    i = option.next;
     switch (flag) {
       case '--malloc':
       case '--fs': {
@@ -63,13 +72,9 @@ export function parseArgs(args) {
       case '--bare': opts.bare = true; break;
       // Files and directory trees placed in the in-memory tree before main (docs/FILES.md).
       // As Emscripten's: `--preload-file SPEC` or `--preload-file=SPEC`.
-      case '--preload-file': {
-        const spec = arg.includes('=') ? value : args[++i];
-        if (!spec) throw new Error('--preload-file HOSTPATH[@/PATH]: give a file or directory');
-        opts.preload.push(spec);
-        break;
-      }
-      default: opts.clangArgs.push(arg);
+      case '--preload-file': opts.preload.push(value); break;
+      case '--help': opts.help = true; break;
+      case '--help-clang': opts.clangArgs.push('--help'); break; // clang's own usage
     }
   }
   if (opts.maxMemory % WASM_PAGE) throw new Error(`--max-memory must be a multiple of 64 KiB`);
@@ -81,7 +86,7 @@ export function parseArgs(args) {
 }
 
 function isLinking(clangArgs) {
-  return !clangArgs.some((a) => compileOnlyFlags.has(a)) && !clangArgs.includes('--version') &&
+  return !clangArgs.some((a) => compileOnlyFlags.has(a)) && !clangArgs.includes('--version') && !clangArgs.includes('--help') &&
     !clangArgs.some((a) => a === '-print-search-dirs' || a.startsWith('-print-'));
 }
 
@@ -155,8 +160,9 @@ function outputPath(clangArgs) {
 }
 
 export async function compile(args, { cxx }) {
-  requireSetup();
   const opts = parseArgs(args);
+  if (opts.help) { process.stdout.write(ccUsage); return 0; }
+  requireSetup();
   const isCxx = cxx || opts.clangArgs.some((a) => !a.startsWith('-') && cxxSource.test(a));
   const argv = [`--target=${target}`, `--sysroot=${sysroot}`, '-pthread'];
   // libc++ here is built without exceptions (see docs/TOOLCHAIN.md).
