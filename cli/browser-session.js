@@ -6,6 +6,7 @@ import { createReadStream, existsSync, mkdtempSync, readFileSync, rmSync, statSy
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { extname, join, normalize } from 'node:path';
+import { READER_GONE } from '../host/platform/browser.js';
 import { root } from './toolchain.js';
 
 const chromium = process.env.SPINDLE_CHROMIUM || '/usr/bin/chromium';
@@ -96,8 +97,9 @@ export class BrowserSession {
       return job.finish(JSON.parse(await body(req)));
     }
     if (rest === '/fd/1' || rest === '/fd/2') {
-      job.write(rest === '/fd/1' ? 1 : 2, await body(req));
-      return res.writeHead(200, isolation).end();
+      // a sink that answers false has lost its reader (EPIPE): the page's write answers EPIPE
+      const written = job.write(rest === '/fd/1' ? 1 : 2, await body(req)) !== false;
+      return res.writeHead(written ? 200 : READER_GONE, isolation).end();
     }
     if (rest === '/stdin') {
       const data = await job.readStdin(Math.max(1, Number(url.searchParams.get('max')) || 65536));
@@ -107,7 +109,8 @@ export class BrowserSession {
   }
 
   /**
-   * Runs one module to its end. `write(fd, bytes)` takes its output, `readStdin(max)` gives its
+   * Runs one module to its end. `write(fd, bytes)` takes its output (false: the reader is
+   * gone, and the program's write answers EPIPE), `readStdin(max)` gives its
    * input (empty at end); `preload`: packed files (host/files/preload.js) the page fetches once.
    * Resolves { exitCode, trap }; rejects if the browser or page failed.
    */

@@ -33,6 +33,12 @@ export function slotIndex(slot) {
   return HEADER_INTS + slot * SLOT_INTS;
 }
 
+// A write to stdout or stderr whose reader is gone ends the program with this status, as
+// SIGPIPE's default action ends a native one (128 + 13); docs/HOST.md.
+export const BROKEN_PIPE_EXIT = 141;
+
+export const programEnded = (control) => Atomics.load(control, HEADER.FATE) !== FATE.RUNNING;
+
 /** Records how the program ended; returns false if another thread got there first. */
 export function settleFate(control, fate, exitCode) {
   if (Atomics.compareExchange(control, HEADER.FATE, FATE.RUNNING, fate) !== FATE.RUNNING) return false;

@@ -1,7 +1,7 @@
 // A worker that runs wasm threads: either the C main (`_start`) or, as a pool worker, one
 // pthread after another (`wasi_thread_start`), reusing its instance. wasi_thread_start sets
 // the stack pointer and TLS of each new thread, so one instance serves many threads in turn.
-import { FATE, settleFate, SLOT, slotIndex, spawnThread } from './control.js';
+import { BROKEN_PIPE_EXIT, FATE, programEnded, settleFate, SLOT, slotIndex, spawnThread } from './control.js';
 import { ProgramExit, wasiImports } from './wasi.js';
 import { CH, proxiedWasi, ringHostThread } from './jsfs/proxy.js';
 import { filesImports } from './files/service.js';
@@ -54,7 +54,13 @@ function instantiate(init) {
       throw err;
     }
   };
-  let wasi = wasiImports({ memory, args: init.args, env: init.env, platform: io, exit });
+  // A closed stdout/stderr: the write answers EPIPE and the program ends with 141 (docs/HOST.md).
+  const brokenPipe = () => {
+    if (settleFate(control, FATE.EXITED, BROKEN_PIPE_EXIT)) post({ type: 'fate' });
+    ringHost();
+  };
+  let wasi = wasiImports({ memory, args: init.args, env: init.env, platform: io, exit, brokenPipe,
+    ended: () => programEnded(control) });
   // mailbox 0 is the C main's (browsers), 1 + slot a pool worker's
   if (jsfs) wasi = proxiedWasi(init.jsfs.channel, init.slot === undefined ? 0 : init.slot + 1, memory, wasi);
   const imports = {

@@ -23,11 +23,20 @@ function retryOnAgain(fn) {
   }
 }
 
-/** Writes all of `bytes` to a file descriptor, synchronously. */
+/**
+ * Writes all of `bytes` to a file descriptor, synchronously. Returns false if the reader of a
+ * pipe is gone (EPIPE: Node ignores SIGPIPE), true when everything was written.
+ */
 export function writeAllSync(fd, bytes) {
-  for (let done = 0; done < bytes.length;) {
-    done += retryOnAgain(() => writeSync(fd, bytes, done, bytes.length - done));
+  try {
+    for (let done = 0; done < bytes.length;) {
+      done += retryOnAgain(() => writeSync(fd, bytes, done, bytes.length - done));
+    }
+  } catch (err) {
+    if (err.code === 'EPIPE') return false;
+    throw err;
   }
+  return true;
 }
 
 export const name = 'node';
