@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { experiments as defineExperiments } from '../bench/experiments.js';
 import { charts, html, tableText } from '../bench/report/report.js';
 import { BrowserSession } from './browser-session.js';
+import { onInterrupt } from './interrupt.js';
 import { readOption } from './options.js';
 import { clang, root } from './toolchain.js';
 import { benchUsage } from './usage.js';
@@ -60,8 +61,10 @@ function collect(cmd, args, { timeoutMs = 10 * 60 * 1000, env } = {}) {
     child.stdout.on('data', (c) => out.push(c));
     child.stderr.on('data', (c) => err.push(c));
     const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    const forget = onInterrupt(() => child.kill('SIGKILL')); // no run outlives an interrupted bench
     child.on('close', (code) => {
       clearTimeout(timer);
+      forget();
       resolve({ code, stdout: Buffer.concat(out).toString(), stderr: Buffer.concat(err).toString() });
     });
   });
@@ -137,7 +140,7 @@ export async function bench(argv) {
   const stamp = started.toISOString().slice(0, 19).replace(/[:T]/g, '-');
   const outDir = opts.out ?? join(root, 'results', `${stamp}-${m.host}`);
   const buildDir = join(root, 'build', 'bench');
-  mkdirSync(outDir, { recursive: true });
+  // outDir is made by writeOutputs, once there are results: an interrupted run leaves none.
 
   // Build everything first; a variant that fails to build is reported, not fatal.
   const results = { started: started.toISOString(), machine: m, options: { ...opts, only: opts.only?.source ?? null, variants: opts.variants?.source ?? null, hosts }, experiments: [] };

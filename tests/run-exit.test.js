@@ -3,7 +3,8 @@
 // profile or worker is left behind). In Node and in headless Chromium.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { exec } from './lib/exec.js';
@@ -58,6 +59,69 @@ describe('a closed stdout', () => {
         assert.equal(r.code, 141, r.stderr);
         assert.equal(r.head, expectedHead(100));
         assert.equal(r.stderr, ''); // neither a JS stack nor the program's own "write failed"
+      });
+    }
+  }
+});
+
+/** Pids of the processes whose command line mentions `text`. */
+function processesNaming(text) {
+  return readdirSync('/proc').filter((p) => /^\d+$/.test(p) && p !== String(process.pid)).filter((pid) => {
+    try { return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(text); } catch { return false; }
+  });
+}
+
+async function eventually(what, check, ms = 5000) {
+  const until = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > until) assert.fail(`after ${ms / 1000} s: ${what}`);
+    await new Promise((resolve) => { setTimeout(resolve, 100); });
+  }
+}
+
+/**
+ * Starts the CLI on a program that spins on every thread, with its own temporary directory
+ * (so the browser's profile is under it); resolves once the program runs.
+ */
+function startSpinning(args, temp) {
+  const child = spawn(spindle, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, TMPDIR: temp } });
+  const closed = new Promise((resolve) => { child.on('close', (code, signal) => resolve({ code, signal })); });
+  const err = [];
+  child.stderr.on('data', (c) => err.push(c));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`never spun: ${Buffer.concat(err)}`)); }, 120000);
+    child.stdout.on('data', (c) => {
+      if (!String(c).includes('spinning')) return;
+      clearTimeout(timer);
+      resolve({ child, closed });
+    });
+  });
+}
+
+describe('signals to spindle run', () => {
+  let wasm;
+  before(async () => {
+    mkdirSync(out, { recursive: true });
+    wasm = await build('spin_threads');
+  });
+
+  for (const flags of hosts) {
+    for (const signal of ['SIGINT', 'SIGTERM', 'SIGKILL']) {
+      const what = signal === 'SIGKILL' ? 'the CLI\'s death' : signal;
+      it(`${what} leaves no process and no profile behind (${hostName(flags)})`, async () => {
+        const temp = mkdtempSync(join(tmpdir(), 'spindle-signal-test-'));
+        try {
+          const { child, closed } = await startSpinning(['run', ...flags, wasm, '3'], temp);
+          if (flags.length) assert.ok(processesNaming(temp).length > 1, 'the browser runs with its profile in TMPDIR');
+          child.kill(signal);
+          const end = await closed;
+          assert.equal(end.signal, signal, `the CLI dies of ${signal} (exit ${end.code})`);
+          await eventually(`no process names ${temp}`, () => processesNaming(temp).length === 0);
+          await eventually(`${temp} is empty`, () => readdirSync(temp).length === 0);
+          await eventually(`no process runs ${wasm}`, () => processesNaming(wasm).length === 0);
+        } finally {
+          rmSync(temp, { recursive: true, force: true });
+        }
       });
     }
   }
