@@ -6,6 +6,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { probeStartupBytes, startupBytes, tooSmall } from './memory-minimum.js';
 import { readOption } from './options.js';
 import { appendPreloadSection, collectPreload } from './preload-files.js';
 import { componentArchive } from './runtime-lib.js';
@@ -64,7 +65,7 @@ export function parseArgs(args) {
         opts[key] = value;
         break;
       }
-      case '--max-memory': opts.maxMemory = parseSize(value, flag); break;
+      case '--max-memory': opts.maxMemory = parseSize(value, flag); opts.maxMemoryText = value; break;
       case '--stack-size': opts.stackSize = parseSize(value, flag); break;
       case '--thread-stack-size': opts.threadStackSize = parseSize(value, flag); break;
       // A plain wasi-libc program with Spindle's link flags and none of its runtime, for hosts
@@ -159,6 +160,17 @@ function outputPath(clangArgs) {
   return out;
 }
 
+const maxMemoryFlag = (opts) => `--max-memory=${opts.maxMemory}`;
+
+// A maximum below what the program needs to start fails here, naming the minimum (cli/memory-minimum.js).
+function checkMaxMemory(opts, linked, compiler, argv) {
+  const output = outputPath(opts.clangArgs);
+  const needed = linked ? startupBytes(output) : opts.maxMemoryText && probeStartupBytes(compiler, argv, maxMemoryFlag(opts));
+  if (!needed || needed <= opts.maxMemory) return;
+  rmSync(output, { force: true });
+  throw tooSmall(opts.maxMemoryText, needed);
+}
+
 export async function compile(args, { cxx }) {
   const opts = parseArgs(args);
   if (opts.help) { process.stdout.write(ccUsage); return 0; }
@@ -172,7 +184,7 @@ export async function compile(args, { cxx }) {
   if (isLinking(opts.clangArgs) && opts.clangArgs.length > 0) {
     argv.push(...(await runtimeLinkArgs(opts)));
     argv.push(
-      `-Wl,--import-memory,--export-memory,--shared-memory,--max-memory=${opts.maxMemory}`,
+      `-Wl,--import-memory,--export-memory,--shared-memory,${maxMemoryFlag(opts)}`,
       `-Wl,-z,stack-size=${opts.stackSize},--fatal-warnings`,
     );
   }
@@ -181,6 +193,7 @@ export async function compile(args, { cxx }) {
   if (opts.preload.length) collectPreload(opts.preload, '--preload-file'); // bad specs fail before clang runs
   const r = spawnSync(isCxx ? clangxx : clang, argv, { stdio: 'inherit' });
   if (r.error) throw new Error(`cannot run ${isCxx ? clangxx : clang}: ${r.error.message}`);
+  if (linking) checkMaxMemory(opts, r.status === 0, isCxx ? clangxx : clang, argv);
   if (r.status === 0 && opts.preload.length) appendPreloadSection(outputPath(opts.clangArgs), opts.preload);
   return r.status ?? 1;
 }

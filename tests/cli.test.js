@@ -1,6 +1,6 @@
 // spindle cc / spindle run as a user meets them: flags, objects, Makefiles, limits, errors.
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { importedMemory } from '../host/module-info.js';
@@ -63,6 +63,27 @@ describe('spindle cc', () => {
       assert.notEqual(r.code, 0);
       assert.match(r.stderr, message);
     }
+  });
+
+  it('refuses a --max-memory below what the program needs to start, naming the minimum', async () => {
+    const wasm = join(out, 'too-small.wasm');
+    const program = join(root, 'tests', 'programs', 'args_env.c');
+    let needed;
+    for (const size of [['--max-memory=0'], ['--max-memory', '64K'], ['--max-memory=1M']]) {
+      const r = await exec(spindle, ['cc', ...size, program, '-o', wasm]);
+      assert.equal(r.code, 1, size.join(' '));
+      const m = /the program needs (\d+) bytes to start .*give at least --max-memory=(\d+K)/.exec(r.stderr);
+      assert.ok(m, r.stderr);
+      needed ??= Number(m[1]);
+      assert.equal(Number(m[1]), needed);
+      assert.ok(!existsSync(wasm), 'no module is left');
+    }
+    // the minimum it names links and runs
+    const atLeast = `${Math.ceil(needed / 65536) * 64}K`;
+    const ok = await exec(spindle, ['cc', `--max-memory=${atLeast}`, program, '-o', wasm]);
+    assert.equal(ok.code, 0, ok.stderr);
+    assert.equal(importedMemory(readFileSync(wasm)).maximum * 65536, needed);
+    assert.equal((await exec(spindle, ['run', wasm])).code, 0);
   });
 
   it('passes compile errors through with clang\'s exit code', async () => {
