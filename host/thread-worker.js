@@ -1,7 +1,7 @@
 // A worker that runs wasm threads: either the C main (`_start`) or, as a pool worker, one
 // pthread after another (`wasi_thread_start`), reusing its instance. wasi_thread_start sets
 // the stack pointer and TLS of each new thread, so one instance serves many threads in turn.
-import { BROKEN_PIPE_EXIT, FATE, programEnded, settleFate, SLOT, slotIndex, spawnThread } from './control.js';
+import { BROKEN_PIPE_EXIT, FATE, programEnded, settleFate, SLOT, slotIndex, spawnThread, threadLimitHint } from './control.js';
 import { ProgramExit, wasiImports } from './wasi.js';
 import { CH, proxiedWasi, ringHostThread } from './jsfs/proxy.js';
 import { filesImports } from './files/service.js';
@@ -44,6 +44,9 @@ function instantiate(init) {
   const spawn = (startArg) => spawnThread(control, startArg, (slot) => {
     post({ type: 'start-worker', slot });
     if (jsfs) { Atomics.add(jsfs, CH.SPAWN, 1); ringHost(); }
+  }, () => {
+    const hint = threadLimitHint(control);
+    if (hint) io.writeStdio(2, new TextEncoder().encode(hint)); // the program's stderr
   });
   let instance;
   const runThreadBody = (start, arg) => {
