@@ -16,7 +16,6 @@ if (!isNode) self.onmessage = (e) => handle(e.data);
 const port = isNode ? (await import('node:worker_threads')).parentPort : self;
 if (isNode) port.on('message', (msg) => handle(msg));
 const platform = await import(isNode ? './platform/node.js' : './platform/browser.js');
-await loadBackends(); // host/mount: the mount backends this host has
 const post = (msg, transfer) => port.postMessage(msg, transfer);
 
 function onMessage(handler) {
@@ -127,8 +126,14 @@ function serveSlot(init, instance) {
 let jsfsChannel = null;
 let memoryOfThread = null;
 
-onMessage((msg) => {
+onMessage(async (msg) => {
   if (msg.type === 'init') {
+    if (msg.mounts?.length) {
+      // host/mount's backends, loaded only by a program with mounts (each worker pays for what
+      // it loads); messages that come meanwhile wait in `early`
+      handle = (m) => early.push(m);
+      await loadBackends();
+    }
     jsfsChannel = msg.jsfs ? new Int32Array(msg.jsfs.channel) : null;
     memoryOfThread = msg.memory;
     let instance;
