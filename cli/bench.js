@@ -18,7 +18,8 @@ const options = {
   '--node': 'switch', '--browser': 'switch', '--quick': 'switch', '--open': 'switch', '--help': 'switch',
   '--build-only': 'switch', // e.g. to carry build/bench to a bigger machine
   '--prebuilt': 'switch', // run build/bench as it is: no toolchain needed
-  '--threads': 'value', '--runs': 'value', '--only': 'value', '--variants': 'value', '--out': 'value', '--from': 'value',
+  '--threads': 'thread counts', '--runs': 'a number of runs', '--only': 'a regex', '--variants': 'a regex',
+  '--out': 'a folder', '--from': 'a results.json',
 };
 
 export function parseBenchArgs(argv) {

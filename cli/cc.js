@@ -43,8 +43,8 @@ export function parseSize(text, what) {
 }
 
 const options = {
-  '--malloc': 'value', '--fs': 'value', '--max-memory': 'value', '--stack-size': 'value',
-  '--thread-stack-size': 'value', '--preload-file': 'value', '--bare': 'switch', '--help': 'switch', '--help-clang': 'switch',
+  '--malloc': 'an allocator', '--fs': 'a file system', '--max-memory': 'a size', '--stack-size': 'a size',
+  '--thread-stack-size': 'a size', '--preload-file': 'a file or directory', '--bare': 'switch', '--help': 'switch', '--help-clang': 'switch',
 };
 
 /** Splits Spindle's own options from the arguments that go to clang. */

@@ -5,7 +5,8 @@
 /**
  * Kinds of option in a table `{ '--name': kind }`:
  *   'switch'  takes no value (`--browser`);
- *   'value'   needs one (`--max-memory=64M`, `--max-memory 64M`);
+ *   any other string: needs a value, which the string describes for the error when it is
+ *             missing (`'a size'`: `--max-memory=64M`, `--max-memory 64M`);
  *   a function (next argument) => boolean: an optional value, taken from `--name=value`, or from
  *             the next argument when the function accepts it (`--env NAME=VALUE`; `--env` alone).
  */
@@ -31,6 +32,6 @@ export function readOption(args, i, table) {
   if (typeof kind === 'function') {
     return following !== undefined && kind(following) ? { flag, value: following, next: i + 2 } : { flag, value: null, next: i + 1 };
   }
-  if (following === undefined) throw new Error(`${flag} needs a value: ${flag}=VALUE or ${flag} VALUE`);
+  if (following === undefined) throw new Error(`${flag}: give ${kind} (${flag}=VALUE or ${flag} VALUE)`);
   return { flag, value: following, next: i + 2 };
 }

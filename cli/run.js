@@ -12,9 +12,9 @@ const options = {
   '--help': 'switch',
   // `--env` alone passes the whole environment; `--env NAME=VALUE` sets one variable
   '--env': (next) => /^[A-Za-z_][A-Za-z0-9_]*=/.test(next),
-  '--pool': 'value',
-  '--preload': 'value',
-  '--mount': 'value',
+  '--pool': 'a number of workers',
+  '--preload': 'a file or directory, HOSTPATH[@/PATH]',
+  '--mount': 'a mount, /PATH=HOSTDIR or /PATH=opfs[:SUBDIR]',
 };
 
 /** The options before app.wasm, then the module and its arguments; `help` if --help was asked. */

@@ -139,7 +139,7 @@ describe('options and help', () => {
     for (const [args, message] of [[['bench', '--runs', 'zero'], /--runs=zero: expected a positive integer/],
       [['cc', '--malloc', 'tcmalloc', '-c', 'x.c'], /--malloc=tcmalloc: choose one of/],
       [['run', '--pool', '0', env], /--pool=0: expected a positive integer/],
-      [['run', '--pool'], /--pool needs a value/],
+      [['run', '--pool'], /--pool: give a number of workers/],
       [['run', '--browser=yes', env], /--browser takes no value/]]) {
       const bad = await exec(spindle, args);
       assert.equal(bad.code, 1, args.join(' '));
