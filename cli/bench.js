@@ -11,28 +11,36 @@ import { experiments as defineExperiments, mainJob } from '../bench/experiments.
 import { charts, html, tableText } from '../bench/report/report.js';
 import { Progress } from './bench-progress.js';
 import { BrowserSession } from './browser-session.js';
+import { onInterrupt } from './interrupt.js';
+import { readOption } from './options.js';
 import { clang, root } from './toolchain.js';
+import { benchUsage } from './usage.js';
 
-const usage = `usage: spindle bench [--node] [--browser] [--full] [--quick] [--threads=1,2,4] [--runs=N]
-                     [--only=regex] [--variants=regex] [--out=DIR] [--open] [--build-only | --prebuilt]
-       spindle bench --from=results.json --out=DIR   (render an earlier run again)
-  default: the key experiments with their baselines, threads 1, 2 and 2x cores, 3 runs
-  --full:  every experiment and series (the npm WASI host too), 5 runs
-  --quick: small sizes, threads 1 and 2, 1 run: a smoke test`;
+const options = {
+  '--node': 'switch', '--browser': 'switch', '--quick': 'switch', '--full': 'switch', '--open': 'switch', '--help': 'switch',
+  '--build-only': 'switch', // e.g. to carry build/bench to a bigger machine
+  '--prebuilt': 'switch', // run build/bench as it is: no toolchain needed
+  '--threads': 'thread counts', '--runs': 'a number of runs', '--only': 'a regex', '--variants': 'a regex',
+  '--out': 'a folder', '--from': 'a results.json',
+};
 
 export function parseBenchArgs(argv) {
   const cores = availableParallelism();
-  const opts = { node: false, browser: false, threads: null, runs: null, quick: false, full: false, only: null, variants: null, out: null, open: false,
-    from: null, buildOnly: false, prebuilt: false };
-  for (const arg of argv) {
-    const [flag, value] = arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, null];
-    if (flag === '--node') opts.node = true;
+  const opts = { node: false, browser: false, threads: null, runs: null, quick: false, full: false, only: null, variants: null, out: null, open: false, from: null,
+    buildOnly: false, prebuilt: false, help: false };
+  for (let i = 0; i < argv.length;) {
+    const option = readOption(argv, i, options);
+    if (!option) throw new Error(`unknown option ${argv[i]}\n${benchUsage}`);
+    const { flag, value } = option;
+    i = option.next;
+    if (flag === '--help') opts.help = true;
+    else if (flag === '--node') opts.node = true;
     else if (flag === '--browser') opts.browser = true;
     else if (flag === '--quick') opts.quick = true;
     else if (flag === '--full') opts.full = true;
     else if (flag === '--open') opts.open = true;
-    else if (flag === '--build-only') opts.buildOnly = true; // e.g. to carry build/bench to a bigger machine
-    else if (flag === '--prebuilt') opts.prebuilt = true; // run build/bench as it is: no toolchain needed
+    else if (flag === '--build-only') opts.buildOnly = true;
+    else if (flag === '--prebuilt') opts.prebuilt = true;
     else if (flag === '--threads') {
       opts.threads = value.split(',').map(Number);
       if (opts.threads.some((t) => !Number.isInteger(t) || t < 1 || t > 256)) throw new Error(`--threads=${value}: expected e.g. 1,2,4`);
@@ -43,10 +51,9 @@ export function parseBenchArgs(argv) {
     else if (flag === '--variants') opts.variants = new RegExp(value); // e.g. '^(spindle-fs|js-fs|native-tmpfs)$'
     else if (flag === '--out') opts.out = value;
     else if (flag === '--from') opts.from = value;
-    else throw new Error(`unknown option ${arg}\n${usage}`);
   }
   if (!opts.node && !opts.browser) opts.node = true;
-  if (opts.buildOnly && opts.prebuilt) throw new Error(`--build-only and --prebuilt exclude each other\n${usage}`);
+  if (opts.buildOnly && opts.prebuilt) throw new Error(`--build-only and --prebuilt exclude each other\n${benchUsage}`);
   opts.threads = [...new Set(opts.threads ?? (opts.quick ? [1, 2] : [1, 2, 2 * cores]))].sort((a, b) => a - b);
   opts.runs ??= opts.quick ? 1 : opts.full ? 5 : 3;
   return opts;
@@ -59,8 +66,10 @@ function collect(cmd, args, { timeoutMs = 10 * 60 * 1000, env } = {}) {
     child.stdout.on('data', (c) => out.push(c));
     child.stderr.on('data', (c) => err.push(c));
     const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    const forget = onInterrupt(() => child.kill('SIGKILL')); // no run outlives an interrupted bench
     child.on('close', (code) => {
       clearTimeout(timer);
+      forget();
       resolve({ code, stdout: Buffer.concat(out).toString(), stderr: Buffer.concat(err).toString() });
     });
   });
@@ -117,6 +126,7 @@ function writeOutputs(results, outDir) {
 
 export async function bench(argv) {
   const opts = parseBenchArgs(argv);
+  if (opts.help) { process.stdout.write(benchUsage); return 0; }
   if (opts.from) {
     if (!opts.out) throw new Error('--from needs --out=DIR');
     writeOutputs(JSON.parse(readFileSync(opts.from, 'utf8')), opts.out);
@@ -130,7 +140,7 @@ export async function bench(argv) {
   const stamp = started.toISOString().slice(0, 19).replace(/[:T]/g, '-');
   const outDir = opts.out ?? join(root, 'results', `${stamp}-${m.host}`);
   const buildDir = join(root, 'build', 'bench');
-  mkdirSync(outDir, { recursive: true });
+  // outDir is made by writeOutputs, once there are results: an interrupted run leaves none.
 
   // Build everything first; a variant that fails to build is reported, not fatal.
   const results = { started: started.toISOString(), machine: m, options: { ...opts, only: opts.only?.source ?? null, variants: opts.variants?.source ?? null, hosts }, experiments: [] };

@@ -1,11 +1,11 @@
 // A headless Chromium that runs Spindle modules one after another: a server on 127.0.0.1 with
 // cross-origin isolation serves the host, the modules and a job queue; each job's stdout/stderr
 // go to the sinks the caller gives. `spindle run --browser` runs one job, `spindle bench` many.
-import { spawn } from 'node:child_process';
-import { createReadStream, existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { createReadStream, existsSync, readFileSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
-import { tmpdir } from 'node:os';
 import { extname, join, normalize } from 'node:path';
+import { READER_GONE } from '../host/platform/browser.js';
+import { launchBrowser } from './browser-process.js';
 import { root } from './toolchain.js';
 
 const chromium = process.env.SPINDLE_CHROMIUM || '/usr/bin/chromium';
@@ -36,7 +36,7 @@ function serveFile(res, path) {
 export const optimizedFromStartFlags = ['--js-flags=--no-liftoff'];
 
 export class BrowserSession {
-  #server; #browser; #profile; #jobs = []; #waitingPage = []; #running = new Map(); #nextId = 1;
+  #server; #browser; #jobs = []; #waitingPage = []; #running = new Map(); #nextId = 1;
   #failed = null;
 
   /**
@@ -57,13 +57,10 @@ export class BrowserSession {
       res.end(String(err));
     }));
     await new Promise((resolve) => this.#server.listen(0, '127.0.0.1', resolve));
-    this.#profile = mkdtempSync(join(tmpdir(), 'spindle-chromium-'));
-    this.#browser = spawn(chromium, [...chromiumFlags, ...extraFlags, `--user-data-dir=${this.#profile}`,
-      `http://127.0.0.1:${this.#server.address().port}/`],
-    // Its own process group, so the zygote and renderers can be killed with it.
-    { detached: true, stdio: ['ignore', 'ignore', process.env.SPINDLE_DEBUG ? 'inherit' : 'ignore'] });
-    this.#browser.on('exit', (code) => this.#fail(`chromium exited (code ${code}) before the program ended`));
-    this.#browser.on('error', (err) => this.#fail(`cannot start ${chromium}: ${err.message}`));
+    // Ended with its whole tree and profile however the CLI ends (cli/browser-process.js).
+    this.#browser = launchBrowser(chromium, [...chromiumFlags, ...extraFlags, `http://127.0.0.1:${this.#server.address().port}/`],
+      { showStderr: Boolean(process.env.SPINDLE_DEBUG) });
+    this.#browser.exited.then((why) => { if (why) this.#fail(why); });
   }
 
   #fail(message) {
@@ -96,8 +93,9 @@ export class BrowserSession {
       return job.finish(JSON.parse(await body(req)));
     }
     if (rest === '/fd/1' || rest === '/fd/2') {
-      job.write(rest === '/fd/1' ? 1 : 2, await body(req));
-      return res.writeHead(200, isolation).end();
+      // a sink that answers false has lost its reader (EPIPE): the page's write answers EPIPE
+      const written = job.write(rest === '/fd/1' ? 1 : 2, await body(req)) !== false;
+      return res.writeHead(written ? 200 : READER_GONE, isolation).end();
     }
     if (rest === '/stdin') {
       const data = await job.readStdin(Math.max(1, Number(url.searchParams.get('max')) || 65536));
@@ -107,7 +105,8 @@ export class BrowserSession {
   }
 
   /**
-   * Runs one module to its end. `write(fd, bytes)` takes its output, `readStdin(max)` gives its
+   * Runs one module to its end. `write(fd, bytes)` takes its output (false: the reader is
+   * gone, and the program's write answers EPIPE), `readStdin(max)` gives its
    * input (empty at end); `preload`: packed files (host/files/preload.js) the page fetches once.
    * Resolves { exitCode, trap }; rejects if the browser or page failed.
    */
@@ -134,16 +133,8 @@ export class BrowserSession {
 
   async close() {
     for (const page of this.#waitingPage.splice(0)) page({ describe: { done: true } });
-    this.#browser.removeAllListeners('exit');
-    const gone = new Promise((resolve) => this.#browser.once('exit', resolve));
-    try { process.kill(-this.#browser.pid, 'SIGKILL'); } catch { /* already gone */ }
-    await Promise.race([gone, new Promise((resolve) => setTimeout(resolve, 2000))]);
+    await this.#browser.stop();
     this.#server.closeAllConnections();
     this.#server.close();
-    try {
-      rmSync(this.#profile, { recursive: true, force: true, maxRetries: 5 });
-    } catch (err) {
-      process.stderr.write(`spindle: warning: could not remove ${this.#profile}: ${err.message}\n`);
-    }
   }
 }

@@ -6,11 +6,14 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { probeStartupBytes, startupBytes, tooSmall } from './memory-minimum.js';
+import { readOption } from './options.js';
 import { appendPreloadSection, collectPreload } from './preload-files.js';
 import { componentArchive } from './runtime-lib.js';
 import { dropCustomSections, metadataSections } from './strip-sections.js';
 import { addStackCheck, stackCheckLinkArgs, stackCheckWanted } from './stack-check.js';
 import { clang, clangxx, requireSetup, root, sysroot, target, toolchainDir } from './toolchain.js';
+import { ccUsage } from './usage.js';
 
 const WASM_PAGE = 65536;
 const choices = {
@@ -42,12 +45,20 @@ export function parseSize(text, what) {
   return Number(m[1]) * unit;
 }
 
+const options = {
+  '--malloc': 'an allocator', '--fs': 'a file system', '--max-memory': 'a size', '--stack-size': 'a size',
+  '--thread-stack-size': 'a size', '--preload-file': 'a file or directory', '--bare': 'switch', '--help': 'switch', '--help-clang': 'switch',
+  '--initial-memory': 'a size', '--keep-names': 'switch', '--no-stack-check': 'switch',
+};
+
 /** Splits Spindle's own options from the arguments that go to clang. */
 export function parseArgs(args) {
-  const opts = { ...defaults, clangArgs: [], bare: false, preload: [], keepNames: false };
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i];
-    const [flag, value] = arg.startsWith('--') ? [arg.split('=')[0], arg.slice(arg.indexOf('=') + 1)] : [arg];
+  const opts = { ...defaults, clangArgs: [], bare: false, preload: [], help: false, keepNames: false };
+  for (let i = 0; i < args.length;) {
+    const option = readOption(args, i, options);
+    if (!option) { opts.clangArgs.push(args[i++]); continue; }
+    const { flag, value } = option;
+    i = option.next;
     switch (flag) {
       case '--malloc':
       case '--fs': {
@@ -58,7 +69,7 @@ export function parseArgs(args) {
         opts[key] = value;
         break;
       }
-      case '--max-memory': opts.maxMemory = parseSize(value, flag); break;
+      case '--max-memory': opts.maxMemory = parseSize(value, flag); opts.maxMemoryText = value; break;
       // Memory the module starts with; more is grown on demand up to --max-memory.
       case '--initial-memory': opts.initialMemory = parseSize(value, flag); break;
       case '--stack-size': opts.stackSize = parseSize(value, flag); break;
@@ -72,13 +83,9 @@ export function parseArgs(args) {
       case '--no-stack-check': opts.stackCheck = false; break;
       // Files and directory trees placed in the in-memory tree before main (docs/FILES.md).
       // As Emscripten's: `--preload-file SPEC` or `--preload-file=SPEC`.
-      case '--preload-file': {
-        const spec = arg.includes('=') ? value : args[++i];
-        if (!spec) throw new Error('--preload-file HOSTPATH[@/PATH]: give a file or directory');
-        opts.preload.push(spec);
-        break;
-      }
-      default: opts.clangArgs.push(arg);
+      case '--preload-file': opts.preload.push(value); break;
+      case '--help': opts.help = true; break;
+      case '--help-clang': opts.clangArgs.push('--help'); break; // clang's own usage
     }
   }
   if (opts.maxMemory % WASM_PAGE) throw new Error(`--max-memory must be a multiple of 64 KiB`);
@@ -100,7 +107,7 @@ function wantsDebugInfo(clangArgs) {
 }
 
 function isLinking(clangArgs) {
-  return !clangArgs.some((a) => compileOnlyFlags.has(a)) && !clangArgs.includes('--version') &&
+  return !clangArgs.some((a) => compileOnlyFlags.has(a)) && !clangArgs.includes('--version') && !clangArgs.includes('--help') &&
     !clangArgs.some((a) => a === '-print-search-dirs' || a.startsWith('-print-'));
 }
 
@@ -174,9 +181,21 @@ function outputPath(clangArgs) {
   return out;
 }
 
+const maxMemoryFlag = (opts) => `--max-memory=${opts.maxMemory}`;
+
+// A maximum below what the program needs to start fails here, naming the minimum (cli/memory-minimum.js).
+function checkMaxMemory(opts, linked, compiler, argv) {
+  const output = outputPath(opts.clangArgs);
+  const needed = linked ? startupBytes(output) : opts.maxMemoryText && probeStartupBytes(compiler, argv, maxMemoryFlag(opts));
+  if (!needed || needed <= opts.maxMemory) return;
+  rmSync(output, { force: true });
+  throw tooSmall(opts.maxMemoryText, needed);
+}
+
 export async function compile(args, { cxx }) {
-  requireSetup();
   const opts = parseArgs(args);
+  if (opts.help) { process.stdout.write(ccUsage); return 0; }
+  requireSetup();
   const isCxx = cxx || opts.clangArgs.some((a) => !a.startsWith('-') && cxxSource.test(a));
   const argv = [`--target=${target}`, `--sysroot=${sysroot}`, '-pthread'];
   // The runtime's public headers (<spindle/alloc.h>, <spindle/memory.h>, ...), after the user's own.
@@ -188,7 +207,7 @@ export async function compile(args, { cxx }) {
   if (isLinking(opts.clangArgs) && opts.clangArgs.length > 0) {
     argv.push(...(await runtimeLinkArgs(opts)));
     argv.push(
-      `-Wl,--import-memory,--export-memory,--shared-memory,--max-memory=${opts.maxMemory}`,
+      `-Wl,--import-memory,--export-memory,--shared-memory,${maxMemoryFlag(opts)}`,
       ...(opts.initialMemory !== undefined ? [`-Wl,--initial-memory=${opts.initialMemory}`] : []),
       `-Wl,-z,stack-size=${opts.stackSize},--fatal-warnings`,
     );
@@ -200,6 +219,7 @@ export async function compile(args, { cxx }) {
   if (opts.preload.length) collectPreload(opts.preload, '--preload-file'); // bad specs fail before clang runs
   const r = spawnSync(isCxx ? clangxx : clang, argv, { stdio: 'inherit' });
   if (r.error) throw new Error(`cannot run ${isCxx ? clangxx : clang}: ${r.error.message}`);
+  if (linking) checkMaxMemory(opts, r.status === 0, isCxx ? clangxx : clang, argv);
   if (r.status === 0 && linking && stackCheckWanted(opts)) addStackCheck(outputPath(opts.clangArgs));
   if (r.status === 0 && linking && !wantsDebugInfo(opts.clangArgs)) {
     dropCustomSections(outputPath(opts.clangArgs), metadataSections.filter((s) => !(opts.keepNames && s === 'name')));

@@ -3,18 +3,34 @@
 import { readFileSync, statSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import { compile, runProgram } from '../host/index.js';
+import { readOption } from './options.js';
 import { packPreloadFiles } from './preload-files.js';
+import { runUsage } from './usage.js';
 
-const usage = 'usage: spindle run [--browser] [--env] [--env=NAME=VALUE] [--pool=N] [--preload=HOSTPATH[@/PATH]] [--mount=/PATH=HOSTDIR|opfs[:SUBDIR]] app.wasm [args...]';
+const options = {
+  '--browser': 'switch',
+  '--help': 'switch',
+  // `--env` alone passes the whole environment; `--env NAME=VALUE` sets one variable
+  '--env': (next) => /^[A-Za-z_][A-Za-z0-9_]*=/.test(next),
+  '--pool': 'a number of workers',
+  '--preload': 'a file or directory, HOSTPATH[@/PATH]',
+  '--mount': 'a mount, /PATH=HOSTDIR or /PATH=opfs[:SUBDIR]',
+};
 
+/** The options before app.wasm, then the module and its arguments; `help` if --help was asked. */
 export function parseRunArgs(argv) {
-  const opts = { browser: false, env: {}, inheritEnv: false, poolSize: undefined, preload: [], mounts: [] };
+  const opts = { browser: false, env: {}, inheritEnv: false, poolSize: undefined, preload: [], mounts: [], help: false };
   let i = 0;
-  for (; i < argv.length && argv[i].startsWith('--'); i++) {
-    const [flag, ...rest] = argv[i].split('=');
-    const value = rest.join('=');
+  while (i < argv.length && argv[i].startsWith('-')) {
+    if (argv[i] === '--') { i++; break; }
+    if (argv[i] === '-h') { opts.help = true; return opts; }
+    const option = readOption(argv, i, options);
+    if (!option) throw new Error(`unknown option ${argv[i].split('=')[0]}\n${runUsage}`);
+    const { flag, value } = option;
+    i = option.next;
+    if (flag === '--help') { opts.help = true; return opts; }
     if (flag === '--browser') opts.browser = true;
-    else if (flag === '--env' && rest.length === 0) opts.inheritEnv = true;
+    else if (flag === '--env' && value === null) opts.inheritEnv = true;
     else if (flag === '--env') {
       const eq = value.indexOf('=');
       if (eq <= 0) throw new Error(`--env=${value}: expected NAME=VALUE`);
@@ -24,15 +40,13 @@ export function parseRunArgs(argv) {
       if (!Number.isInteger(opts.poolSize) || opts.poolSize < 1) throw new Error(`--pool=${value}: expected a positive integer`);
     } else if (flag === '--preload') {
       // files and directory trees put into the in-memory tree before main (docs/FILES.md)
-      const spec = rest.length ? value : argv[++i];
-      if (!spec) throw new Error(`--preload: expected HOSTPATH[@/PATH]\n${usage}`);
-      opts.preload.push(spec);
+      opts.preload.push(value);
     } else if (flag === '--mount') {
       // a host directory (Node) or OPFS (--browser) inside the tree (docs/MOUNTS.md)
-      opts.mounts.push(parseMount(rest.length ? value : argv[++i]));
-    } else if (flag === '--') { i++; break; } else throw new Error(`unknown option ${flag}\n${usage}`);
+      opts.mounts.push(parseMount(value));
+    }
   }
-  if (i >= argv.length) throw new Error(usage);
+  if (i >= argv.length) throw new Error(`no module to run\n${runUsage}`);
   opts.wasm = argv[i];
   opts.args = [basename(argv[i]), ...argv.slice(i + 1)];
   if (opts.inheritEnv) opts.env = { ...process.env, ...opts.env };
@@ -71,6 +85,7 @@ function checkMounts(opts) {
 
 export async function run(argv) {
   const opts = parseRunArgs(argv);
+  if (opts.help) { process.stdout.write(runUsage); return 0; }
   if (opts.preload.length) opts.preloadBytes = packPreloadFiles(opts.preload, '--preload');
   if (opts.browser) return (await import('./run-browser.js')).runInBrowser(opts);
   const compiled = await compile(readFileSync(opts.wasm));

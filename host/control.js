@@ -7,6 +7,7 @@ export const HEADER = {
   NEXT_TID: 0,     // next thread id to hand out (wasi-threads ids are > 0)
   FATE: 1,         // RUNNING, or how the program ended (first writer wins)
   EXIT_CODE: 2,
+  LIMIT_HINTED: 3, // 1 once the thread-limit hint was printed
 };
 export const HEADER_INTS = 8;
 export const SLOT_INTS = 4; // state, tid, start_arg, spare
@@ -14,8 +15,8 @@ export const SLOT_INTS = 4; // state, tid, start_arg, spare
 export const FATE = { RUNNING: 0, EXITED: 1, TRAPPED: 2 };
 
 // Slot life: EMPTY -> (worker created) STARTING -> IDLE <-> CLAIMED -> ASSIGNED -> RUNNING -> IDLE.
-// A spawner may also claim an EMPTY slot; the coordinator then creates its worker, which finds
-// the thread already ASSIGNED.
+// A spawner may also claim a STARTING slot (its worker is on the way) or an EMPTY one (the
+// coordinator then creates its worker); either worker finds the thread already ASSIGNED.
 export const SLOT = { EMPTY: 0, STARTING: 1, IDLE: 2, CLAIMED: 3, ASSIGNED: 4, RUNNING: 5 };
 
 export function createControl(maxThreads) {
@@ -33,6 +34,12 @@ export function slotIndex(slot) {
   return HEADER_INTS + slot * SLOT_INTS;
 }
 
+// A write to stdout or stderr whose reader is gone ends the program with this status, as
+// SIGPIPE's default action ends a native one (128 + 13); docs/HOST.md.
+export const BROKEN_PIPE_EXIT = 141;
+
+export const programEnded = (control) => Atomics.load(control, HEADER.FATE) !== FATE.RUNNING;
+
 /** Records how the program ended; returns false if another thread got there first. */
 export function settleFate(control, fate, exitCode) {
   if (Atomics.compareExchange(control, HEADER.FATE, FATE.RUNNING, fate) !== FATE.RUNNING) return false;
@@ -47,7 +54,8 @@ export function settleFate(control, fate, exitCode) {
  */
 export function claimSlot(control, tid, startArg) {
   const n = slotCount(control);
-  for (const wanted of [SLOT.IDLE, SLOT.EMPTY]) {
+  // a STARTING slot's worker is coming: taking it is not hitting the limit while the pool grows
+  for (const wanted of [SLOT.IDLE, SLOT.STARTING, SLOT.EMPTY]) {
     for (let slot = 0; slot < n; slot++) {
       const i = slotIndex(slot);
       if (Atomics.load(control, i) !== wanted) continue;
@@ -63,16 +71,30 @@ export function claimSlot(control, tid, startArg) {
 }
 
 /**
+ * The one-line hint printed, once per program, when pthread_create first fails because every
+ * slot is taken; null after the first time.
+ */
+export function threadLimitHint(control) {
+  if (Atomics.compareExchange(control, HEADER.LIMIT_HINTED, 0, 1) !== 0) return null;
+  return `spindle: thread limit ${slotCount(control)} reached; pthread_create fails with EAGAIN until a thread ` +
+    'ends (each thread is a worker: about 7 MiB in Node, see docs/HOST.md)\n';
+}
+
+/**
  * wasi thread-spawn, from any thread: a new thread id handed to a worker slot, or -1
  * (pthread_create's EAGAIN) when the program is ending, ids ran out or every slot is taken.
- * `needsWorker(slot)` is called when the claimed slot has no worker yet.
+ * `needsWorker(slot)` is called when the claimed slot has no worker yet, `atLimit()` when every
+ * slot is taken.
  */
-export function spawnThread(control, startArg, needsWorker) {
+export function spawnThread(control, startArg, needsWorker, atLimit = () => {}) {
   if (Atomics.load(control, HEADER.FATE) !== FATE.RUNNING) return -1;
   const tid = Atomics.add(control, HEADER.NEXT_TID, 1);
   if (tid > 0x1fffffff) return -1; // wasi-threads ids are 29 bits
   const claimed = claimSlot(control, tid, startArg);
-  if (!claimed) return -1;
+  if (!claimed) {
+    atLimit();
+    return -1;
+  }
   if (claimed.needsWorker) needsWorker(claimed.slot);
   return tid;
 }

@@ -1,7 +1,7 @@
 // A worker that runs wasm threads: either the C main (`_start`) or, as a pool worker, one
 // pthread after another (`wasi_thread_start`), reusing its instance. wasi_thread_start sets
 // the stack pointer and TLS of each new thread, so one instance serves many threads in turn.
-import { FATE, settleFate, SLOT, slotIndex, spawnThread } from './control.js';
+import { BROKEN_PIPE_EXIT, FATE, programEnded, settleFate, SLOT, slotIndex, spawnThread, threadLimitHint } from './control.js';
 import { ProgramExit, wasiImports } from './wasi.js';
 import { CH, proxiedWasi, ringHostThread } from './jsfs/proxy.js';
 import { filesImports } from './files/service.js';
@@ -17,7 +17,6 @@ if (!isNode) self.onmessage = (e) => handle(e.data);
 const port = isNode ? (await import('node:worker_threads')).parentPort : self;
 if (isNode) port.on('message', (msg) => handle(msg));
 const platform = await import(isNode ? './platform/node.js' : './platform/browser.js');
-await loadBackends(); // host/mount: the mount backends this host has
 const post = (msg, transfer) => port.postMessage(msg, transfer);
 
 function onMessage(handler) {
@@ -45,6 +44,9 @@ function instantiate(init) {
   const spawn = (startArg) => spawnThread(control, startArg, (slot) => {
     post({ type: 'start-worker', slot });
     if (jsfs) { Atomics.add(jsfs, CH.SPAWN, 1); ringHost(); }
+  }, () => {
+    const hint = threadLimitHint(control);
+    if (hint) io.writeStdio(2, new TextEncoder().encode(hint)); // the program's stderr
   });
   let instance;
   const runThreadBody = (start, arg) => {
@@ -55,7 +57,13 @@ function instantiate(init) {
       throw err;
     }
   };
-  let wasi = wasiImports({ memory, args: init.args, env: init.env, platform: io, exit });
+  // A closed stdout/stderr: the write answers EPIPE and the program ends with 141 (docs/HOST.md).
+  const brokenPipe = () => {
+    if (settleFate(control, FATE.EXITED, BROKEN_PIPE_EXIT)) post({ type: 'fate' });
+    ringHost();
+  };
+  let wasi = wasiImports({ memory, args: init.args, env: init.env, platform: io, exit, brokenPipe,
+    ended: () => programEnded(control) });
   // mailbox 0 is the C main's (browsers), 1 + slot a pool worker's
   if (jsfs) wasi = proxiedWasi(init.jsfs.channel, init.slot === undefined ? 0 : init.slot + 1, memory, wasi);
   const imports = {
@@ -120,8 +128,14 @@ function serveSlot(init, instance) {
 let jsfsChannel = null;
 let memoryOfThread = null;
 
-onMessage((msg) => {
+onMessage(async (msg) => {
   if (msg.type === 'init') {
+    if (msg.mounts?.length) {
+      // host/mount's backends, loaded only by a program with mounts (each worker pays for what
+      // it loads); messages that come meanwhile wait in `early`
+      handle = (m) => early.push(m);
+      await loadBackends();
+    }
     jsfsChannel = msg.jsfs ? new Int32Array(msg.jsfs.channel) : null;
     memoryOfThread = msg.memory;
     let instance;

@@ -3,7 +3,7 @@
 // here: they live in linear memory (runtime/fs). Calls this host does not provide answer
 // ENOSYS instead of failing instantiation.
 
-export const ERRNO = { SUCCESS: 0, BADF: 8, FAULT: 21, INVAL: 28, NOSYS: 52, SPIPE: 70, NOTSUP: 58 };
+export const ERRNO = { SUCCESS: 0, BADF: 8, FAULT: 21, INVAL: 28, NOSYS: 52, SPIPE: 70, NOTSUP: 58, PIPE: 64 };
 const FILETYPE = { UNKNOWN: 0, CHARACTER_DEVICE: 2 };
 const CLOCK = { REALTIME: 0, MONOTONIC: 1, PROCESS_CPUTIME: 2, THREAD_CPUTIME: 3 };
 const EVENTTYPE = { CLOCK: 0, FD_READ: 1, FD_WRITE: 2 };
@@ -28,8 +28,12 @@ function encodeStrings(strings) {
  * @param {(code:number)=>never} ctx.exit
  * @param {(ns:bigint)=>void} [ctx.sleep]  how poll_oneoff sleeps (the JS FS's host thread
  *                                         serves proxied calls while it sleeps)
+ * @param {()=>void} [ctx.brokenPipe]      called when stdout's or stderr's reader is gone (the
+ *                                         write then answers EPIPE)
+ * @param {()=>boolean} [ctx.ended]        whether the program has ended: output after its end
+ *                                         is not written, the calling thread unwinds instead
  */
-export function wasiImports({ memory, args, env, platform, exit, sleep }) {
+export function wasiImports({ memory, args, env, platform, exit, sleep, brokenPipe, ended }) {
   const argBytes = encodeStrings(args);
   const envBytes = encodeStrings(Object.entries(env).map(([k, v]) => `${k}=${v}`));
   const view = () => new DataView(memory.buffer);
@@ -112,6 +116,7 @@ export function wasiImports({ memory, args, env, platform, exit, sleep }) {
 
     fd_write(fd, iovs, iovsLen, nwrittenPtr) {
       if (fd !== 1 && fd !== 2) return ERRNO.BADF;
+      if (ended?.()) exit(0); // as natively, a thread writes nothing after the program's end
       if (!inBounds(iovs, iovsLen * 8) || !inBounds(nwrittenPtr, 4)) return ERRNO.FAULT;
       const dv = view(); const mem = u8();
       let total = 0;
@@ -126,7 +131,11 @@ export function wasiImports({ memory, args, env, platform, exit, sleep }) {
         out.set(mem.subarray(ptr, ptr + len), at);
         at += len;
       }
-      if (total > 0) platform.writeStdio(fd, out);
+      // writeStdio answers false when the reader closed the pipe (docs/HOST.md: broken pipes)
+      if (total > 0 && platform.writeStdio(fd, out) === false) {
+        brokenPipe?.();
+        return ERRNO.PIPE;
+      }
       view().setUint32(nwrittenPtr, total, true);
       return ERRNO.SUCCESS;
     },

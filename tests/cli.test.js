@@ -1,6 +1,6 @@
 // spindle cc / spindle run as a user meets them: flags, objects, Makefiles, limits, errors.
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { importedMemory } from '../host/module-info.js';
@@ -65,6 +65,27 @@ describe('spindle cc', () => {
     }
   });
 
+  it('refuses a --max-memory below what the program needs to start, naming the minimum', async () => {
+    const wasm = join(out, 'too-small.wasm');
+    const program = join(root, 'tests', 'programs', 'args_env.c');
+    let needed;
+    for (const size of [['--max-memory=0'], ['--max-memory', '64K'], ['--max-memory=1M']]) {
+      const r = await exec(spindle, ['cc', ...size, program, '-o', wasm]);
+      assert.equal(r.code, 1, size.join(' '));
+      const m = /the program needs (\d+) bytes to start .*give at least --max-memory=(\d+K)/.exec(r.stderr);
+      assert.ok(m, r.stderr);
+      needed ??= Number(m[1]);
+      assert.equal(Number(m[1]), needed);
+      assert.ok(!existsSync(wasm), 'no module is left');
+    }
+    // the minimum it names links and runs
+    const atLeast = `${Math.ceil(needed / 65536) * 64}K`;
+    const ok = await exec(spindle, ['cc', `--max-memory=${atLeast}`, program, '-o', wasm]);
+    assert.equal(ok.code, 0, ok.stderr);
+    assert.equal(importedMemory(readFileSync(wasm)).maximum * 65536, needed);
+    assert.equal((await exec(spindle, ['run', wasm])).code, 0);
+  });
+
   it('passes compile errors through with clang\'s exit code', async () => {
     const bad = join(out, 'bad.c');
     writeFileSync(bad, 'int main(void) { return undefined_name; }\n');
@@ -90,5 +111,70 @@ describe('spindle run', () => {
     const r = await exec(spindle, ['run', '--fast', 'x.wasm']);
     assert.equal(r.code, 1);
     assert.match(r.stderr, /unknown option --fast/);
+  });
+});
+
+describe('options and help', () => {
+  before(() => mkdirSync(out, { recursive: true }));
+
+  it('accepts --opt VALUE as well as --opt=VALUE for cc, run and bench', async () => {
+    const wasm = join(out, 'limits-spaced.wasm');
+    const cc = await exec(spindle, ['cc', '-O2', '--max-memory', '32M', '--malloc', 'dlmalloc', '--thread-stack-size', '512K',
+      join(src, 'stack_and_memory.c'), '-o', wasm]);
+    assert.equal(cc.code, 0, cc.stderr);
+    assert.equal(importedMemory(readFileSync(wasm)).maximum, 32 * 16);
+    const limits = await exec(spindle, ['run', '--pool', '2', wasm]);
+    assert.equal(limits.code, 0, limits.stderr);
+    assert.match(limits.stdout, /default thread stack: 524288\n/);
+
+    const env = join(out, 'args_env.wasm');
+    assert.equal((await exec(spindle, ['cc', join(root, 'tests', 'programs', 'args_env.c'), '-o', env])).code, 0);
+    const r = await exec(spindle, ['run', '--env', 'SPINDLE_TEST_GREETING=hi there', '--env=SPINDLE_TEST_EMPTY=', env, 'x']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /env SPINDLE_TEST_GREETING=\[hi there\]/);
+    assert.match(r.stdout, /env SPINDLE_TEST_EMPTY=\[\]/);
+    assert.match(r.stdout, /argv\[1\]=\[x\]/);
+
+    // a value is taken from the next argument: its check names it
+    for (const [args, message] of [[['bench', '--runs', 'zero'], /--runs=zero: expected a positive integer/],
+      [['cc', '--malloc', 'tcmalloc', '-c', 'x.c'], /--malloc=tcmalloc: choose one of/],
+      [['run', '--pool', '0', env], /--pool=0: expected a positive integer/],
+      [['run', '--pool'], /--pool: give a number of workers/],
+      [['run', '--browser=yes', env], /--browser takes no value/]]) {
+      const bad = await exec(spindle, args);
+      assert.equal(bad.code, 1, args.join(' '));
+      assert.match(bad.stderr, message);
+      assert.doesNotMatch(bad.stderr, /\n\s+at /); // no JS stack
+    }
+  });
+
+  it('prints each command\'s own usage with every Spindle flag', async () => {
+    const flags = {
+      cc: ['--malloc', '--fs', '--max-memory', '--stack-size', '--thread-stack-size', '--preload-file', '--bare', '--help-clang'],
+      'c++': ['--malloc', '--max-memory', '--help-clang'],
+      run: ['--browser', '--env', '--pool', '--preload', '--mount'],
+      bench: ['--node', '--browser', '--threads', '--runs', '--quick', '--only', '--variants', '--out', '--open',
+        '--build-only', '--prebuilt', '--from'],
+    };
+    const overview = await exec(spindle, ['--help']);
+    assert.equal(overview.code, 0);
+    for (const [command, list] of Object.entries(flags)) {
+      const r = await exec(spindle, [command, '--help']);
+      assert.equal(r.code, 0, `${command}: ${r.stderr}`);
+      assert.match(r.stdout, new RegExp(`^usage: spindle ${command === 'c++' ? 'cc' : command}`));
+      for (const flag of list) {
+        assert.match(r.stdout, new RegExp(`${flag}\\b`), `${command} --help lacks ${flag}`);
+        assert.ok(overview.stdout.includes(flag), `spindle --help lacks ${command} ${flag}`);
+      }
+    }
+    const cc = await exec(spindle, ['cc', '--help']);
+    assert.match(cc.stdout, /Every other argument goes to clang/);
+    const clangHelp = await exec(spindle, ['cc', '--help-clang']);
+    assert.equal(clangHelp.code, 0, clangHelp.stderr);
+    assert.match(clangHelp.stdout, /USAGE: clang/);
+    // after the module, --help is the program's argument
+    const env = join(out, 'args_env.wasm');
+    const r = await exec(spindle, ['run', env, '--help']);
+    assert.match(r.stdout, /argv\[1\]=\[--help\]/);
   });
 });

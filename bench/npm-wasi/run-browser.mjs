@@ -4,14 +4,13 @@
 // cli/browser-session.js does (no DevTools protocol attached), and the page POSTs its outcome
 // back. Used by `spindle bench --browser`; alone:
 //   node bench/npm-wasi/run-browser.mjs [--c-main=main|worker] app.wasm [args...]
-import { spawn } from 'node:child_process';
-import { createReadStream, existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { createReadStream, existsSync, readFileSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
-import { tmpdir } from 'node:os';
 import { extname, join, normalize, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isolation } from '../../cli/isolated-server.js';
 import { chromiumFlags, optimizedFromStartFlags } from '../../cli/browser-session.js';
+import { launchBrowser } from '../../cli/browser-process.js';
 
 const root = join(fileURLToPath(import.meta.url), '..', '..', '..');
 const chromium = process.env.SPINDLE_CHROMIUM || '/usr/bin/chromium';
@@ -58,15 +57,13 @@ export class NpmWasiBrowser {
     const query = new URLSearchParams({ cMain, wasm: `/wasm/${id}`, report: `/result/${id}`,
       args: JSON.stringify([wasmPath.split('/').pop(), ...args]) });
     const url = `http://127.0.0.1:${this.#server.address().port}/bench/npm-wasi/page.html?${query}`;
-    const profile = mkdtempSync(join(tmpdir(), 'spindle-npm-wasi-'));
     let browser; let timer;
     try {
       return await new Promise((resolve, reject) => {
         this.#runs.set(id, { wasm: readFileSync(wasmPath), finish: resolve });
-        // its own process group, so the zygote and renderers go with it
-        browser = spawn(chromium, [...chromiumFlags, ...optimizedFromStartFlags, `--user-data-dir=${profile}`, url], { detached: true, stdio: 'ignore' });
-        browser.on('error', (err) => reject(new Error(`cannot start ${chromium}: ${err.message}`)));
-        browser.on('exit', (code) => reject(new Error(`chromium exited (code ${code}) before the page reported`)));
+        // ended with its whole tree and profile however the CLI ends (cli/browser-process.js)
+        browser = launchBrowser(chromium, [...chromiumFlags, ...optimizedFromStartFlags, url], { profilePrefix: 'spindle-npm-wasi-' });
+        browser.exited.then((why) => { if (why) reject(new Error(`${why} (before the page reported)`)); });
         timer = setTimeout(() => reject(new Error(`no outcome after ${RUN_TIMEOUT_MS / 1000} s`)), RUN_TIMEOUT_MS);
       }).then((outcome) => {
         if (outcome.crossOriginIsolated === false) throw new Error('the page was not cross-origin isolated');
@@ -75,13 +72,7 @@ export class NpmWasiBrowser {
     } finally {
       clearTimeout(timer);
       this.#runs.delete(id);
-      if (browser) {
-        browser.removeAllListeners('exit');
-        const gone = new Promise((resolve) => browser.once('exit', resolve));
-        try { process.kill(-browser.pid, 'SIGKILL'); } catch { /* already gone */ }
-        await Promise.race([gone, new Promise((resolve) => setTimeout(resolve, 2000))]);
-      }
-      rmSync(profile, { recursive: true, force: true, maxRetries: 5 });
+      await browser?.stop();
     }
   }
 

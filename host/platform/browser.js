@@ -15,11 +15,15 @@ export function createWorker(onMessage, onError) {
   return { post: (msg) => worker.postMessage(msg), terminate: () => worker.terminate() };
 }
 
+// The CLI's server answers 410 Gone to a write whose reader closed the pipe (EPIPE).
+export const READER_GONE = 410;
+
 function syncRequest(method, url, body) {
   const xhr = new XMLHttpRequest();
   xhr.open(method, url, false);
   xhr.responseType = 'arraybuffer';
   xhr.send(body);
+  if (xhr.status === READER_GONE) return null;
   if (xhr.status !== 200) throw new Error(`${method} ${url}: HTTP ${xhr.status}`);
   return new Uint8Array(xhr.response);
 }
@@ -27,11 +31,12 @@ function syncRequest(method, url, body) {
 export function threadIo(io, postToPage) {
   let readStdin = () => new Uint8Array(0);
   if (io.stdinBytes) readStdin = stdinFromBytes(io.stdinBytes);
-  else if (io.stdioUrl) readStdin = (max) => syncRequest('GET', `${io.stdioUrl}/stdin?max=${max}`);
+  else if (io.stdioUrl) readStdin = (max) => syncRequest('GET', `${io.stdioUrl}/stdin?max=${max}`) ?? new Uint8Array(0);
   return {
     writeStdio(fd, bytes) {
-      if (io.stdioUrl) syncRequest('POST', `${io.stdioUrl}/fd/${fd}`, bytes);
-      else postToPage({ type: 'stdio', fd, bytes }, [bytes.buffer]);
+      if (io.stdioUrl) return syncRequest('POST', `${io.stdioUrl}/fd/${fd}`, bytes) !== null;
+      postToPage({ type: 'stdio', fd, bytes }, [bytes.buffer]);
+      return true;
     },
     readStdin,
     isatty: () => false,

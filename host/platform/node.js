@@ -23,19 +23,33 @@ function retryOnAgain(fn) {
   }
 }
 
-/** Writes all of `bytes` to a file descriptor, synchronously. */
+/**
+ * Writes all of `bytes` to a file descriptor, synchronously. Returns false if the reader of a
+ * pipe is gone (EPIPE: Node ignores SIGPIPE), true when everything was written.
+ */
 export function writeAllSync(fd, bytes) {
-  for (let done = 0; done < bytes.length;) {
-    done += retryOnAgain(() => writeSync(fd, bytes, done, bytes.length - done));
+  try {
+    for (let done = 0; done < bytes.length;) {
+      done += retryOnAgain(() => writeSync(fd, bytes, done, bytes.length - done));
+    }
+  } catch (err) {
+    if (err.code === 'EPIPE') return false;
+    throw err;
   }
+  return true;
 }
 
 export const name = 'node';
 export const cpuCount = () => availableParallelism();
 
+// A thread's worker runs wasm and a little glue; its JS heap stays small. A cap on the old
+// generation makes V8 size the heap for that: about 1 MiB less resident memory per idle thread
+// (~9.4 -> ~8.2 MiB measured, docs/HOST.md). Buffers are not part of it.
+const threadHeapLimits = { maxOldGenerationSizeMb: 64 };
+
 /** Creates a worker running host/thread-worker.js. */
 export function createWorker(onMessage, onError) {
-  const worker = new Worker(new URL('../thread-worker.js', import.meta.url));
+  const worker = new Worker(new URL('../thread-worker.js', import.meta.url), { resourceLimits: threadHeapLimits });
   worker.on('message', onMessage);
   worker.on('error', onError);
   worker.on('exit', (code) => { if (code !== 0 && !worker.terminating) onError(new Error(`worker exited with code ${code}`)); });

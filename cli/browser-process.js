@@ -1,0 +1,49 @@
+// Starts headless Chromium for the CLI so that it never outlives it: through
+// cli/browser-watchdog.js, which kills Chromium's whole tree and removes its profile when the
+// CLI stops it, is interrupted (cli/interrupt.js) or dies in any other way.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { onInterrupt } from './interrupt.js';
+
+const watchdog = join(import.meta.dirname, 'browser-watchdog.js');
+const STOP_WAIT_MS = 5000;
+
+/**
+ * Starts `chromium args...` with a fresh profile (`--user-data-dir`). Returns { profile, exited,
+ * stop() }: `exited` resolves with a message when the browser ended by itself (or could not
+ * start); `stop()` ends it and resolves when its processes and profile are gone.
+ */
+export function launchBrowser(chromium, args, { showStderr = false, profilePrefix = 'spindle-chromium-' } = {}) {
+  const profile = mkdtempSync(join(tmpdir(), profilePrefix));
+  const child = spawn(process.execPath, [watchdog, profile, chromium, ...args],
+    { detached: true, stdio: ['pipe', 'pipe', showStderr ? 'inherit' : 'ignore'] });
+  const said = [];
+  child.stdout.on('data', (c) => said.push(c));
+  child.stdin.on('error', () => {}); // the watchdog may be gone already
+  let stopping = false;
+  let stopped = null;
+  const gone = new Promise((resolve) => { child.once('close', resolve); child.once('error', resolve); });
+  const exited = gone.then((code) => {
+    const why = Buffer.concat(said).toString().trim();
+    if (stopping) return null;
+    return why || (typeof code === 'number' ? `chromium exited (code ${code}) before the program ended` : `cannot start the browser watchdog: ${code?.message}`);
+  });
+
+  function stop() {
+    stopping = true;
+    stopped ??= (async () => {
+      child.stdin.end(); // the watchdog's signal to end the browser
+      await Promise.race([gone, new Promise((resolve) => { setTimeout(resolve, STOP_WAIT_MS).unref(); })]);
+      try {
+        rmSync(profile, { recursive: true, force: true, maxRetries: 5 }); // normally gone already
+      } catch (err) {
+        process.stderr.write(`spindle: warning: could not remove ${profile}: ${err.message}\n`);
+      }
+    })();
+    return stopped;
+  }
+  const forget = onInterrupt(stop);
+  return { profile, exited, stop: () => { forget(); return stop(); } };
+}

@@ -1,0 +1,65 @@
+// Keeps a headless Chromium from outliving the CLI that wanted it. The CLI starts this script
+// detached, with a pipe on its stdin, and it starts Chromium in a process group of its own.
+// When the pipe closes (the CLI asked, or died, even of SIGKILL) or this script is signalled,
+// it kills Chromium's whole tree and removes its profile directory. When Chromium exits by
+// itself, the profile is removed and this script exits with Chromium's code.
+// usage: node browser-watchdog.js PROFILE_DIR CHROMIUM [ARGS...]
+import { spawn } from 'node:child_process';
+import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+
+const [profile, chromium, ...args] = process.argv.slice(2);
+const KILL_WAIT_MS = 3000;
+
+// Every process of the tree carries --user-data-dir=PROFILE, also one that left the group.
+function killStragglers() {
+  const mark = `--user-data-dir=${profile}`;
+  for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    let cmdline;
+    try { cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8'); } catch { continue; } // gone
+    if (cmdline.split('\0').includes(mark)) {
+      try { process.kill(Number(pid), 'SIGKILL'); } catch { /* gone */ }
+    }
+  }
+}
+
+// Chromium's own temporary files (org.chromium.Chromium.*) go into the profile, so they are
+// removed with it even when Chromium is killed.
+const temp = join(profile, 'tmp');
+mkdirSync(temp, { recursive: true });
+const browser = spawn(chromium, [...args, `--user-data-dir=${profile}`],
+  { detached: true, stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, TMPDIR: temp } });
+const exited = new Promise((resolve) => { browser.once('exit', (code) => resolve(code ?? 1)); });
+
+function removeProfile() {
+  try { rmSync(profile, { recursive: true, force: true, maxRetries: 5 }); } catch { /* the CLI retries */ }
+}
+
+let ending = false;
+async function end() {
+  if (ending) return;
+  ending = true;
+  try { process.kill(-browser.pid, 'SIGKILL'); } catch { /* already gone */ }
+  killStragglers();
+  await Promise.race([exited, new Promise((resolve) => { setTimeout(resolve, KILL_WAIT_MS); })]);
+  killStragglers(); // a process forked while the group was being killed
+  removeProfile();
+  process.exit(0);
+}
+
+browser.on('error', (err) => {
+  process.stdout.write(`cannot start ${chromium}: ${err.message}\n`);
+  removeProfile();
+  process.exit(1);
+});
+exited.then((code) => {
+  if (ending) return;
+  killStragglers();
+  removeProfile();
+  process.exit(code);
+});
+process.stdin.on('end', end);
+process.stdin.on('close', end);
+process.stdin.on('error', end);
+process.stdin.resume();
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, end);

@@ -1,0 +1,62 @@
+// What each command prints for --help, and `spindle --help` prints them all. Kept in one place
+// so that the overview and each command's own usage cannot disagree. Every option that takes a
+// value accepts both `--name=VALUE` and `--name VALUE` (cli/options.js).
+
+export const ccUsage = `usage: spindle cc [Spindle options] [clang args...]     (spindle c++: the same, as C++)
+  Compiles and links C (C++ by file extension, or with c++) for wasm32-wasip1-threads, with
+  threads, a shared memory and the Spindle runtime. Spindle options:
+    --malloc=spindle|dlmalloc|mimalloc  the allocator linked in (default spindle)
+    --fs=spindle|js|none       files in linear memory (default), in JS on the host, or none
+    --max-memory=SIZE          the memory's maximum, e.g. 64M (default 1G); at least what the
+                               program needs to start
+    --initial-memory=SIZE      the memory at start (it grows in large steps past it)
+    --stack-size=SIZE          the main thread's stack (default 1M)
+    --thread-stack-size=SIZE   each pthread's default stack (default 256K)
+    --preload-file=HOSTPATH[@/PATH]  put a file or directory into the module, there before main
+    --no-stack-check           leave thread stacks unchecked (checked by default)
+    --keep-names               keep function names (readable trap traces) without -g's DWARF
+    --bare                     no Spindle runtime: a plain wasi-threads module for other hosts
+    --help                     this text;  --help-clang  clang's own options
+  Every other argument goes to clang unchanged (-O2, -c, -o, -I, -D, -l...).
+`;
+
+export const runUsage = `usage: spindle run [options] app.wasm [args...]
+  Runs a module built by spindle cc in Node (default) or headless Chromium, with the terminal's
+  stdin, stdout and stderr; the exit status is the program's. Options (before app.wasm):
+    --browser                  run in headless Chromium instead of Node
+    --env                      pass the whole environment (none by default)
+    --env=NAME=VALUE           set one variable (repeatable)
+    --pool=N                   workers started before main (default max(4, cores))
+    --preload=HOSTPATH[@/PATH] put a host file or directory into the tree before main (repeatable)
+    --mount=/PATH=HOSTDIR      a host directory as /PATH, read and written in place (Node)
+    --mount=/PATH=opfs[:SUBDIR]  the browser's origin-private file system as /PATH (--browser)
+    --help                     this text
+    --                         ends the options (for a module whose name starts with --)
+`;
+
+export const benchUsage = `usage: spindle bench [options]
+       spindle bench --from=results.json --out=DIR   (render an earlier run again)
+  Builds and runs the scaling benchmarks with their baselines; prints a table and writes
+  results.json, SVG charts and report.html into results/<date>-<host>/. Options:
+    --node, --browser          where the wasm series run (default --node)
+    (default: the key experiments with their baselines, threads 1, 2 and twice the cores,
+     3 runs: minutes on 2 cores)
+    --full                     every experiment and series (the npm WASI host too), 5 runs
+    --quick                    small sizes, threads 1 and 2, 1 run: a smoke test
+    --threads=1,2,4            thread counts
+    --runs=N                   runs per point, interleaved
+    --only=REGEX               experiments to run, by id
+    --variants=REGEX           series to run, by id (e.g. '^(spindle-fs|js-fs|native-tmpfs)$')
+    --out=DIR                  the results folder
+    --open                     open report.html when done
+    --build-only               build everything into build/bench and stop
+    --prebuilt                 run build/bench as it is (no toolchain needed)
+    --from=results.json        with --out: write the outputs of an earlier run again
+    --help                     this text
+`;
+
+export const overview = `usage: spindle <command> [args]     (spindle <command> --help: that command's usage)
+
+${ccUsage}
+${runUsage}
+${benchUsage}`;

@@ -1,0 +1,128 @@
+// How `spindle run` ends when the world around it does: a reader that closes stdout early
+// (the run ends as a native program killed by SIGPIPE), and signals to the CLI (no browser,
+// profile or worker is left behind). In Node and in headless Chromium.
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { before, describe, it } from 'node:test';
+import { exec } from './lib/exec.js';
+
+const root = join(import.meta.dirname, '..');
+const spindle = join(root, 'bin', 'spindle');
+const src = join(root, 'tests', 'run');
+const out = join(root, 'build', 'tests', 'run');
+const hosts = process.env.SPINDLE_TEST_BROWSER === '0' ? [[]] : [[], ['--browser']];
+const hostName = (flags) => (flags.length ? 'Chromium' : 'Node');
+
+async function build(name) {
+  const wasm = join(out, `${name}.wasm`);
+  const r = await exec(spindle, ['cc', '-O2', join(src, `${name}.c`), '-o', wasm]);
+  assert.equal(r.code, 0, r.stderr);
+  return wasm;
+}
+
+/** Runs the CLI with stdout piped to a reader that closes it after `keep` bytes. */
+function runClosingStdout(args, keep) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(spindle, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let got = Buffer.alloc(0);
+    const err = [];
+    child.stdout.on('data', (chunk) => {
+      got = Buffer.concat([got, chunk]);
+      if (got.length >= keep) child.stdout.destroy(); // the reader goes away, as `head -c` does
+    });
+    child.stderr.on('data', (c) => err.push(c));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 120000);
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code, signal, head: got.subarray(0, keep).toString(), stderr: Buffer.concat(err).toString() });
+    });
+  });
+}
+
+const expectedHead = (n) => Array.from({ length: 40 }, (_, i) => `line ${i}\n`).join('').slice(0, n);
+
+describe('a closed stdout', () => {
+  let wasm;
+  before(async () => {
+    mkdirSync(out, { recursive: true });
+    wasm = await build('endless_output');
+  });
+
+  for (const flags of hosts) {
+    for (const mode of ['printf', 'raw']) {
+      it(`ends the run with 141 like SIGPIPE, output intact, no stack (${hostName(flags)}, ${mode})`, async () => {
+        const r = await runClosingStdout(['run', ...flags, wasm, mode], 100);
+        assert.equal(r.code, 141, r.stderr);
+        assert.equal(r.head, expectedHead(100));
+        assert.equal(r.stderr, ''); // neither a JS stack nor the program's own "write failed"
+      });
+    }
+  }
+});
+
+/** Pids of the processes whose command line mentions `text`. */
+function processesNaming(text) {
+  return readdirSync('/proc').filter((p) => /^\d+$/.test(p) && p !== String(process.pid)).filter((pid) => {
+    try { return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(text); } catch { return false; }
+  });
+}
+
+async function eventually(what, check, ms = 5000) {
+  const until = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > until) assert.fail(`after ${ms / 1000} s: ${what}`);
+    await new Promise((resolve) => { setTimeout(resolve, 100); });
+  }
+}
+
+/**
+ * Starts the CLI on a program that spins on every thread, with its own temporary directory
+ * (so the browser's profile is under it); resolves once the program runs.
+ */
+function startSpinning(args, temp) {
+  const child = spawn(spindle, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, TMPDIR: temp } });
+  const closed = new Promise((resolve) => { child.on('close', (code, signal) => resolve({ code, signal })); });
+  const err = [];
+  child.stderr.on('data', (c) => err.push(c));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`never spun: ${Buffer.concat(err)}`)); }, 120000);
+    child.stdout.on('data', (c) => {
+      if (!String(c).includes('spinning')) return;
+      clearTimeout(timer);
+      resolve({ child, closed });
+    });
+  });
+}
+
+describe('signals to spindle run', () => {
+  let wasm;
+  before(async () => {
+    mkdirSync(out, { recursive: true });
+    wasm = await build('spin_threads');
+  });
+
+  for (const flags of hosts) {
+    for (const signal of ['SIGINT', 'SIGTERM', 'SIGKILL']) {
+      const what = signal === 'SIGKILL' ? 'the CLI\'s death' : signal;
+      it(`${what} leaves no process and no profile behind (${hostName(flags)})`, async () => {
+        const temp = mkdtempSync(join(tmpdir(), 'spindle-signal-test-'));
+        try {
+          const { child, closed } = await startSpinning(['run', ...flags, wasm, '3'], temp);
+          if (flags.length) assert.ok(processesNaming(temp).length > 1, 'the browser runs with its profile in TMPDIR');
+          child.kill(signal);
+          const end = await closed;
+          assert.equal(end.signal, signal, `the CLI dies of ${signal} (exit ${end.code})`);
+          await eventually(`no process names ${temp}`, () => processesNaming(temp).length === 0);
+          await eventually(`${temp} is empty`, () => readdirSync(temp).length === 0);
+          await eventually(`no process runs ${wasm}`, () => processesNaming(wasm).length === 0);
+        } finally {
+          rmSync(temp, { recursive: true, force: true });
+        }
+      });
+    }
+  }
+});
