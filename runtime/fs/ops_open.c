@@ -149,7 +149,7 @@ static int check_and_truncate(struct inode *node, int flags, bool created)
     }
     if (flags & SPINDLE_O_DIRECTORY)
         return -SPINDLE_ENOTDIR;
-    if ((flags & SPINDLE_O_TRUNC) && !created) {
+    if ((flags & SPINDLE_O_TRUNC) && !created && node->type == INODE_FILE) {
         inode_write_lock(node);
         file_data_truncate(&node->u.file, node->size, 0);
         node->size = 0;
@@ -213,6 +213,7 @@ int spindle_fs_close(int fd)
     if (file == NULL)
         return -SPINDLE_EBADF;
     int rc = file->inode->type == INODE_REMOTE ? mount_close_fd(file) : 0;
+    file_locks_close_fd(file); /* POSIX: any close drops the process's record locks */
     open_file_unref(file);
     return rc;
 }

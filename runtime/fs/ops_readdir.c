@@ -12,8 +12,10 @@ static void fill(struct spindle_dirent *out, const char *name, size_t len, struc
 {
     out->next_cookie = cookie;
     out->ino = inode->ino;
-    out->type = inode->type == INODE_DIR ? SPINDLE_DT_DIR
+    out->type = inode->type == INODE_DIR       ? SPINDLE_DT_DIR
                 : inode->type == INODE_SYMLINK ? SPINDLE_DT_LNK
+                : inode->type == INODE_DEVICE  ? SPINDLE_DT_CHR
+                : inode->type == INODE_PIPE    ? SPINDLE_DT_FIFO
                                                : SPINDLE_DT_REG;
     out->name_len = (uint16_t)len;
     memcpy(out->name, name, len);
