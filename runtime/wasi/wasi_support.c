@@ -13,12 +13,14 @@ int32_t wasi_errno_from_linux(int linux_errno)
     case SPINDLE_ENOENT: return WASI_ENOENT;
     case SPINDLE_EIO: return WASI_EIO;
     case SPINDLE_EBADF: return WASI_EBADF;
+    case SPINDLE_EAGAIN: return WASI_EAGAIN;
     case SPINDLE_ENOMEM: return WASI_ENOMEM;
     case SPINDLE_EACCES: return WASI_EACCES;
     case SPINDLE_EFAULT: return WASI_EFAULT;
     case SPINDLE_EBUSY: return WASI_EBUSY;
     case SPINDLE_EEXIST: return WASI_EEXIST;
     case SPINDLE_EXDEV: return WASI_EXDEV;
+    case SPINDLE_ENODEV: return WASI_ENODEV;
     case SPINDLE_ENOTDIR: return WASI_ENOTDIR;
     case SPINDLE_EISDIR: return WASI_EISDIR;
     case SPINDLE_EINVAL: return WASI_EINVAL;
@@ -26,9 +28,11 @@ int32_t wasi_errno_from_linux(int linux_errno)
     case SPINDLE_EFBIG: return WASI_EFBIG;
     case SPINDLE_ENOSPC: return WASI_ENOSPC;
     case SPINDLE_ESPIPE: return WASI_ESPIPE;
+    case SPINDLE_EPIPE: return WASI_EPIPE;
     case SPINDLE_EMLINK: return WASI_EMLINK;
     case SPINDLE_ERANGE: return WASI_ERANGE;
     case SPINDLE_ENAMETOOLONG: return WASI_ENAMETOOLONG;
+    case SPINDLE_ENOLCK: return WASI_ENOLCK;
     case SPINDLE_ENOSYS: return WASI_ENOSYS;
     case SPINDLE_ENOTEMPTY: return WASI_ENOTEMPTY;
     case SPINDLE_ELOOP: return WASI_ELOOP;
