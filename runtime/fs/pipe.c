@@ -170,11 +170,11 @@ short pipe_poll_state(struct open_file *file)
         if (p->writers == 0)
             ready |= SPINDLE_POLLHUP;
     }
-    if (open_file_writable(file)) {
+    if (open_file_writable(file)) { /* as Linux: room and no reader can both be reported */
+        if (SPINDLE_PIPE_CAPACITY - p->used >= SPINDLE_PIPE_BUF)
+            ready |= SPINDLE_POLLOUT | SPINDLE_POLLWRNORM;
         if (p->readers == 0)
             ready |= SPINDLE_POLLERR;
-        else if (SPINDLE_PIPE_CAPACITY - p->used >= SPINDLE_PIPE_BUF)
-            ready |= SPINDLE_POLLOUT | SPINDLE_POLLWRNORM;
     }
     pthread_mutex_unlock(&p->lock);
     return ready;
