@@ -220,9 +220,11 @@ int64_t spindle_fs_lseek(int fd, int64_t offset, int whence)
     struct open_file *file = fd_get(fd);
     if (file == NULL)
         return -SPINDLE_EBADF;
-    if (file->inode->type == INODE_PIPE) {
+    if (file->inode->type == INODE_PIPE || file->inode->type == INODE_DEVICE) {
+        /* a device's position stays 0, as Linux's null_lseek/noop_llseek */
+        int64_t rc = file->inode->type == INODE_PIPE ? -SPINDLE_ESPIPE : 0;
         open_file_unref(file);
-        return -SPINDLE_ESPIPE;
+        return rc;
     }
     int64_t result = 0;
     pthread_mutex_lock(&file->pos_lock);
