@@ -189,7 +189,8 @@ static struct inode *pipe_inode_new(void)
     p->ring = fs_malloc(SPINDLE_PIPE_CAPACITY);
     if (p->ring == NULL || pthread_mutex_init(&p->lock, NULL) != 0) {
         fs_free(p->ring);
-        inode->type = INODE_FILE; /* nothing of a pipe to free yet */
+        memset(&inode->u, 0, sizeof inode->u);
+        inode->type = INODE_FILE; /* an empty file: nothing of a pipe to free */
         inode_unref(inode);
         return NULL;
     }
