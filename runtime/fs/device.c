@@ -21,6 +21,8 @@ static void fill_random(uint8_t *dst, size_t len)
 
 int64_t device_read(struct inode *dev, const struct spindle_iovec *iov, int iovcnt, int64_t total)
 {
+    if (dev->u.device >= DEV_STDIN)
+        return device_stdio(dev, iov, iovcnt, false);
     if (dev->u.device == DEV_NULL)
         return 0;
     int64_t done = 0;
@@ -35,8 +37,10 @@ int64_t device_read(struct inode *dev, const struct spindle_iovec *iov, int iovc
     return done;
 }
 
-int64_t device_write(struct inode *dev, int64_t total)
+int64_t device_write(struct inode *dev, const struct spindle_iovec *iov, int iovcnt, int64_t total)
 {
+    if (dev->u.device >= DEV_STDIN)
+        return device_stdio(dev, iov, iovcnt, true);
     if (dev->u.device == DEV_FULL)
         return total == 0 ? 0 : -SPINDLE_ENOSPC;
     return total; /* null and zero swallow everything; random takes it as entropy */

@@ -91,7 +91,8 @@ struct pipe_data {
 };
 
 /* Character devices of /dev (device.c). */
-enum device_kind { DEV_NULL = 1, DEV_ZERO, DEV_FULL, DEV_RANDOM, DEV_URANDOM };
+enum device_kind { DEV_NULL = 1, DEV_ZERO, DEV_FULL, DEV_RANDOM, DEV_URANDOM,
+                   DEV_STDIN, DEV_STDOUT, DEV_STDERR /* the host's stdio (proc_fd.c) */ };
 
 struct lock_table; /* file_lock.c */
 
@@ -110,6 +111,7 @@ struct dir_data {
     bool dead;            /* removed by rmdir or replaced by rename */
     /* non-NULL: a mount point; set once (mount.c), read without the lock */
     struct fs_mount *_Atomic mount;
+    bool fd_listing; /* /proc/self/fd: names are the open fds (proc_fd.c); set once at init */
 };
 
 /* A file or directory of a mount, open in this module (mount.c). Files are
@@ -151,6 +153,9 @@ struct inode {
         struct {
             char *target; /* immutable after creation */
             size_t len;
+            /* a magic link of /proc/self/fd: following it jumps to this
+             * inode (counted reference) instead of resolving `target` */
+            struct inode *magic;
         } symlink;
         struct remote_data remote;
         struct pipe_data pipe;
@@ -283,9 +288,18 @@ void fs_poll_notify(void);
 
 /* ---- character devices (device.c) ---- */
 int64_t device_read(struct inode *dev, const struct spindle_iovec *iov, int iovcnt, int64_t total);
-int64_t device_write(struct inode *dev, int64_t total);
+int64_t device_write(struct inode *dev, const struct spindle_iovec *iov, int iovcnt, int64_t total);
 /* creates /dev and its devices (fs_init) */
 int device_create_all(void);
+/* the host's stdio through /dev/stdout & co. (proc_fd.c) */
+int64_t device_stdio(struct inode *dev, const struct spindle_iovec *iov, int iovcnt, bool write);
+
+/* ---- /proc/self/fd (proc_fd.c) ---- */
+/* A name looked up in /proc/self/fd: a transient magic symlink to fd N's inode. */
+int proc_fd_lookup(const char *name, size_t len, struct inode **out);
+int proc_fd_readdir(uint64_t cookie, struct spindle_dirent *out, int max);
+/* creates /proc/self/fd and the /dev links to it (fs_init) */
+int proc_create_all(void);
 
 /* ---- advisory locks (file_lock.c) ---- */
 /* close(2) of any fd of the inode: drops the program's classic record locks */

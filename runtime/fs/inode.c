@@ -63,6 +63,7 @@ void inode_unref(struct inode *inode)
             break;
         case INODE_SYMLINK:
             fs_free(inode->u.symlink.target);
+            next = inode->u.symlink.magic; /* a /proc/self/fd link's file */
             break;
         case INODE_REMOTE:
             mount_remote_free(inode);

@@ -92,7 +92,7 @@ static int64_t write_file(struct open_file *file, const struct spindle_iovec *io
     if (inode->type == INODE_PIPE)
         return offset >= 0 ? -SPINDLE_ESPIPE : pipe_write(file, iov, iovcnt, total);
     if (inode->type == INODE_DEVICE)
-        return device_write(inode, total);
+        return device_write(inode, iov, iovcnt, total);
     bool use_pos = offset < 0;
     if (use_pos) {
         pthread_mutex_lock(&file->pos_lock);

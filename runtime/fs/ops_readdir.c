@@ -37,6 +37,11 @@ int spindle_fs_readdir(int fd, uint64_t cookie, struct spindle_dirent *out, int 
         open_file_unref(file);
         return -SPINDLE_ENOTDIR;
     }
+    if (dir->u.dir.fd_listing) {
+        int n = proc_fd_readdir(cookie, out, max);
+        open_file_unref(file);
+        return n;
+    }
     int n = 0;
     inode_read_lock(dir);
     struct dir_data *d = &dir->u.dir;

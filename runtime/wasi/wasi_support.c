@@ -12,6 +12,7 @@ int32_t wasi_errno_from_linux(int linux_errno)
     case SPINDLE_EPERM: return WASI_EPERM;
     case SPINDLE_ENOENT: return WASI_ENOENT;
     case SPINDLE_EIO: return WASI_EIO;
+    case SPINDLE_ENXIO: return WASI_ENXIO;
     case SPINDLE_EBADF: return WASI_EBADF;
     case SPINDLE_EAGAIN: return WASI_EAGAIN;
     case SPINDLE_ENOMEM: return WASI_ENOMEM;

@@ -38,6 +38,7 @@ extern "C" {
 #define SPINDLE_EPERM 1
 #define SPINDLE_ENOENT 2
 #define SPINDLE_EIO 5
+#define SPINDLE_ENXIO 6
 #define SPINDLE_EBADF 9
 #define SPINDLE_EAGAIN 11
 #define SPINDLE_ENOMEM 12
@@ -241,6 +242,13 @@ struct spindle_pollfd {
  * gives POLLNVAL. fds below SPINDLE_FS_FIRST_FD (the host's stdio) are left
  * with revents 0 for the caller to answer. */
 int spindle_fs_poll(struct spindle_pollfd *fds, int nfds, int64_t timeout_ns);
+
+/* The host's stdio (fds 0-2) is not in the filesystem's fd table; opening
+ * /dev/stdout, /proc/self/fd/1 & co. gives a description whose reads and
+ * writes go to this handler (fd 0, 1 or 2). Without one they fail with
+ * -SPINDLE_EBADF. Returns bytes moved or -errno. */
+typedef int64_t spindle_stdio_fn(int fd, const struct spindle_iovec *iov, int iovcnt, int write);
+void spindle_fs_set_stdio_handler(spindle_stdio_fn *handler);
 
 /* Record locks (fcntl) and flock. Lock types and commands (Linux numbering). */
 #define SPINDLE_F_RDLCK 0

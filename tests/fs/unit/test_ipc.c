@@ -242,8 +242,65 @@ static void test_devices(void)
     int chr = 0;
     for (int i = 0; i < n; i++)
         chr += ents[i].type == SPINDLE_DT_CHR;
-    CHECK(n == 7 && chr == 5);
+    CHECK(n == 11 && chr == 5); /* . .. null zero full random urandom fd stdin stdout stderr */
     CHECK_OK(spindle_fs_close(dev));
+}
+
+static void test_proc_fd(void)
+{
+    char text[64];
+    int f = CHECK_OK(spindle_fs_openat(D, "/tmp/named", SPINDLE_O_RDWR | SPINDLE_O_CREAT, 0644));
+    CHECK(spindle_fs_write(f, "abcdef", 6) == 6);
+    char path[32];
+    snprintf(path, sizeof path, "/proc/self/fd/%d", f);
+    int64_t n = spindle_fs_readlinkat(D, path, text, sizeof text);
+    CHECK(n == 10 && memcmp(text, "/tmp/named", 10) == 0);
+    snprintf(path, sizeof path, "/dev/fd/%d", f);
+    int again = CHECK_OK(spindle_fs_openat(D, path, SPINDLE_O_RDONLY, 0));
+    CHECK(spindle_fs_read(again, text, 3) == 3 && memcmp(text, "abc", 3) == 0); /* its own position */
+    struct spindle_stat st, st2;
+    CHECK_OK(spindle_fs_fstatat(D, path, &st, 0));
+    CHECK_OK(spindle_fs_fstatat(D, path, &st2, SPINDLE_AT_SYMLINK_NOFOLLOW));
+    CHECK((st.mode & SPINDLE_S_IFMT) == SPINDLE_S_IFREG && (st2.mode & SPINDLE_S_IFMT) == SPINDLE_S_IFLNK);
+    CHECK_OK(spindle_fs_unlinkat(D, "/tmp/named", 0)); /* still reachable through the fd */
+    CHECK(spindle_fs_readlinkat(D, path, text, sizeof text) > 0 && memcmp(text, "anon_inode:", 11) == 0);
+    int third = CHECK_OK(spindle_fs_openat(D, path, SPINDLE_O_RDONLY | SPINDLE_O_CREAT, 0));
+    CHECK(spindle_fs_read(third, text, 6) == 6);
+    CHECK_OK(spindle_fs_close(third));
+    CHECK_ERR(spindle_fs_unlinkat(D, path, 0), SPINDLE_EPERM);
+    CHECK_ERR(spindle_fs_mkdirat(D, "/proc/self/fd/77", 0755), SPINDLE_EPERM);
+    CHECK_ERR(spindle_fs_openat(D, "/proc/self/fd/7777", SPINDLE_O_RDONLY, 0), SPINDLE_ENOENT);
+    CHECK_ERR(spindle_fs_openat(D, "/proc/self/fd/x", SPINDLE_O_RDONLY, 0), SPINDLE_ENOENT);
+
+    int p[2];
+    CHECK_OK(spindle_fs_pipe(p, 0));
+    snprintf(path, sizeof path, "/proc/self/fd/%d", p[1]);
+    n = spindle_fs_readlinkat(D, path, text, sizeof text);
+    CHECK(n > 6 && memcmp(text, "pipe:[", 6) == 0);
+    int w2 = CHECK_OK(spindle_fs_openat(D, path, SPINDLE_O_WRONLY, 0)); /* another write end */
+    CHECK_OK(spindle_fs_close(p[1]));
+    CHECK(spindle_fs_write(w2, "q", 1) == 1);
+    CHECK_OK(spindle_fs_close(w2));
+    CHECK(spindle_fs_read(p[0], text, 4) == 1 && spindle_fs_read(p[0], text, 4) == 0);
+
+    int dir = CHECK_OK(spindle_fs_openat(D, "/proc/self/fd", SPINDLE_O_RDONLY | SPINDLE_O_DIRECTORY, 0));
+    struct spindle_dirent ents[16];
+    int count = spindle_fs_readdir(dir, 0, ents, 16);
+    bool has_stdio = count >= 5 && strcmp(ents[2].name, "0") == 0 && strcmp(ents[4].name, "2") == 0;
+    bool has_dir = false, has_pipe = false;
+    for (int i = 0; i < count; i++) {
+        has_dir |= atoi(ents[i].name) == dir && ents[i].type == SPINDLE_DT_LNK;
+        has_pipe |= atoi(ents[i].name) == p[0];
+    }
+    CHECK(has_stdio && has_dir && has_pipe);
+    CHECK(spindle_fs_readdir(dir, ents[count - 1].next_cookie, ents, 16) == 0);
+    CHECK_OK(spindle_fs_close(dir));
+    CHECK_OK(spindle_fs_close(p[0]));
+    int out = CHECK_OK(spindle_fs_openat(D, "/dev/stdout", SPINDLE_O_WRONLY, 0));
+    CHECK_ERR(spindle_fs_write(out, "x", 1), SPINDLE_EBADF); /* natively no stdio handler is set */
+    CHECK_OK(spindle_fs_close(out));
+    CHECK_OK(spindle_fs_close(again));
+    CHECK_OK(spindle_fs_close(f));
 }
 
 /* pipe() and a lock under allocation failure: a clean error, nothing left */
@@ -284,6 +341,7 @@ int main(void)
     test_record_locks();
     test_flock();
     test_devices();
+    test_proc_fd();
     test_out_of_memory();
     return report("ipc units");
 }
