@@ -74,6 +74,7 @@ int32_t wasi_fs_ready(void)
     pthread_mutex_lock(&ready_lock);
     if (!atomic_load_explicit(&ready, memory_order_relaxed)) {
         int err = spindle_fs_init();
+        spindle_fs_set_stdio_handler(wasi_host_stdio); /* /dev/stdout & co. */
         int fd = err < 0 ? err : spindle_fs_openat(SPINDLE_AT_FDCWD, "/", SPINDLE_O_RDONLY | SPINDLE_O_DIRECTORY, 0);
         if (fd < 0) {
             rc = wasi_errno_from_linux(-fd);
