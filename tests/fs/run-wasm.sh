@@ -54,6 +54,8 @@ wasm_test efault -- "$repo"/runtime/wasi/*.c "$here/wasm/efault.c"
 wasm_program cwd_threads "$here/wasm/cwd_threads.c"
 # WASI poll_oneoff on Spindle's fds (what Rust's mio uses)
 wasm_program poll_oneoff "$here/wasm/poll_oneoff.c"
+# /dev/stdout & co. reach the host's stdio
+wasm_program dev_stdio "$here/wasm/dev_stdio.c"
 echo "== conformance (wasm vs Linux)"
 if "$here/run-conformance.sh"; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
 echo "$passed passed, $failed failed"

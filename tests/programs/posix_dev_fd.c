@@ -1,7 +1,7 @@
 /* /proc/self/fd and /dev/fd compared with Linux: readlink names the file or
  * the pipe, opening /dev/fd/N opens the same file again (its own position),
  * the listing shows the open fds, stat follows the link and lstat does not,
- * and /dev/stdout writes to the program's stdout. */
+ * and /dev/stdin, stdout, stderr and fd link into /proc/self/fd. */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -66,10 +66,14 @@ int main(void)
     errno = 0;
     printf("a closed fd: open %d %s\n", open(link, O_WRONLY), errno == ENOENT ? "ENOENT" : strerror(errno));
 
-    fflush(stdout);
-    int out = open("/dev/stdout", O_WRONLY | O_APPEND); /* a file as stdout: add, not overwrite */
-    write(out, "written to /dev/stdout\n", 23);
-    close(out);
+    /* what stdout is differs between runners (a socket under Node's child_process), so only
+     * the links are compared here; tests/fs/wasm/dev_stdio.c writes through them */
+    const char *std_links[] = {"/dev/stdin", "/dev/stdout", "/dev/stderr", "/dev/fd"};
+    for (int i = 0; i < 4; i++) {
+        n = readlink(std_links[i], text, sizeof text - 1);
+        text[n < 0 ? 0 : n] = '\0';
+        printf("%s -> %s\n", std_links[i], text);
+    }
     close(again);
     close(f);
     unlink(PATH);
