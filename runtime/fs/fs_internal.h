@@ -10,9 +10,9 @@
  *      lock is held across its backend calls: mount.c)
  *   4b. a mount's inode table mutex (mount.c), a leaf: taken with no other
  *      lock held, nothing taken under it
- *   4c. a pipe's mutex (pipe.c), in place of the inode lock: a pipe's
- *      rwlock is never taken; the thread waits on the pipe's condition with
- *      nothing else held
+ *   4c. a pipe's mutex (pipe.c), a leaf guarding its ring and end counts
+ *      (its inode lock guards only what fstat reads); a blocked reader or
+ *      writer waits on the pipe's condition with nothing else held
  *   4d. an inode's lock table mutex (file_lock.c), a leaf; F_SETLKW waits on
  *      its condition with nothing else held
  *   4e. the poll mutex (fs_poll.c), a leaf: pipes notify it after
