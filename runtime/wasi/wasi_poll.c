@@ -4,6 +4,7 @@
  * subscriptions are the timeout. A call that names no Spindle fd (a sleep,
  * or only stdio) goes to the host unchanged. */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime under -std=c11 */
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -51,7 +52,7 @@ static int64_t clock_wait_ns(const uint8_t *sub)
 DEFINE(poll_oneoff)(int32_t in, int32_t out, int32_t nsubs, int32_t nevents_ptr)
 {
     uint32_t n = (uint32_t)nsubs;
-    if (n == 0)
+    if (n == 0 || n > SPINDLE_FS_MAX_FDS)
         return WASI_EINVAL;
     if (!wasi_in_memory((uint32_t)in, (uint64_t)n * SUB_SIZE) ||
         !wasi_in_memory((uint32_t)out, (uint64_t)n * EVENT_SIZE) || !wasi_in_memory((uint32_t)nevents_ptr, 4))
@@ -67,10 +68,10 @@ DEFINE(poll_oneoff)(int32_t in, int32_t out, int32_t nsubs, int32_t nevents_ptr)
     int32_t err = wasi_fs_ready();
     if (err != WASI_ESUCCESS)
         return err;
-    if (n > STACK_SUBS)
-        return WASI_ENOTSUP; /* more than any mio/libc caller builds at once */
-
-    struct spindle_pollfd fds[STACK_SUBS];
+    struct spindle_pollfd stack[STACK_SUBS];
+    struct spindle_pollfd *fds = n <= STACK_SUBS ? stack : malloc(n * sizeof *fds);
+    if (fds == NULL)
+        return WASI_ENOMEM;
     int64_t timeout = -1;
     uint32_t first_clock = n;
     bool stdio_ready = false;
@@ -92,8 +93,11 @@ DEFINE(poll_oneoff)(int32_t in, int32_t out, int32_t nsubs, int32_t nevents_ptr)
             stdio_ready = true; /* the host reports stdio always ready */
     }
     int rc = spindle_fs_poll(fds, (int)n, stdio_ready ? 0 : timeout);
-    if (rc < 0)
+    if (rc < 0) {
+        if (fds != stack)
+            free(fds);
         return wasi_result(rc);
+    }
     uint32_t count = 0;
     for (uint32_t i = 0; i < n; i++) {
         const uint8_t *sub = sub_at(in, i);
@@ -114,6 +118,8 @@ DEFINE(poll_oneoff)(int32_t in, int32_t out, int32_t nsubs, int32_t nevents_ptr)
         put_event((uint8_t *)WASI_PTR(out), userdata, WASI_ESUCCESS, TAG_CLOCK, 0);
         count = 1;
     }
+    if (fds != stack)
+        free(fds);
     *(uint32_t *)WASI_PTR(nevents_ptr) = count;
     return WASI_ESUCCESS;
 }
