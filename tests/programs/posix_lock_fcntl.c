@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -49,7 +50,7 @@ static void *lock_from_thread(void *arg)
     return NULL;
 }
 
-static volatile int released;
+static atomic_int released; /* set by the holder just before it lets go */
 static int waiter_fd;
 static void *wait_for_lock(void *arg)
 {

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/file.h>
@@ -21,7 +22,7 @@ static const char *result(int rc)
 }
 
 static int waiter_fd;
-static volatile int released;
+static atomic_int released; /* set by the holder just before it lets go */
 static void *wait_for_flock(void *arg)
 {
     (void)arg;
