@@ -153,8 +153,10 @@ async function runtimeLinkArgs(opts) {
   // Keep runtime/wasi/host_files.c, whose constructor starts the files API's service thread
   // when the host asks (host/files). Nothing references it, and wasm-ld keeps constructors only
   // of objects with a live symbol (-u alone is not enough), so one tiny function is exported.
+  // runtime/posix-ipc: pipe, poll/select, flock/lockf and fcntl's lock commands (fcntl wrapped).
   if (opts.fs === 'spindle') {
-    args.push('-Wl,--export=__spindle_files_link', await componentArchive('wasi'), await componentArchive('fs'));
+    args.push('-Wl,--export=__spindle_files_link', '-Wl,--wrap=fcntl', await componentArchive('posix-ipc'),
+      await componentArchive('wasi'), await componentArchive('fs'));
   }
   // The JS FS baseline (host/jsfs, docs/JSFS.md): files are served by the host; runtime/jsfs
   // only hooks libc's futex wait so that the host thread serves other threads while it blocks.
@@ -202,6 +204,8 @@ export async function compile(args, { cxx }) {
   if (!opts.bare) argv.push('-idirafter', join(root, 'runtime', 'include'));
   // libc++ here is built without exceptions (see docs/TOOLCHAIN.md).
   if (isCxx) argv.push('-fno-exceptions');
+  // Declarations wasi-libc leaves out that runtime/posix-ipc provides (pipe, fcntl's F_SETLK...).
+  if (opts.fs === 'spindle' && !opts.bare) argv.push('-isystem', join(root, 'runtime', 'include', 'ipc'));
   if (opts.clangArgs.some((a) => !a.startsWith('-') && anySource.test(a))) argv.push(...errnoSafeAllocation);
   argv.push(...opts.clangArgs);
   if (isLinking(opts.clangArgs) && opts.clangArgs.length > 0) {

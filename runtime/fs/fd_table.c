@@ -69,8 +69,12 @@ void open_file_unref(struct open_file *file)
     reader_slots_wait_file(file);
     if (file->inode && file->inode->type == INODE_REMOTE)
         mount_close_description(file);
-    if (file->inode)
+    if (file->inode && file->inode->type == INODE_PIPE)
+        pipe_end_closed(file->inode, file->access);
+    if (file->inode) {
+        file_locks_release_description(file);
         inode_unref(file->inode);
+    }
     pthread_mutex_destroy(&file->pos_lock);
     fs_free(file);
 }

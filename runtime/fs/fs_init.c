@@ -42,6 +42,10 @@ int spindle_fs_init(void)
             rc = make_initial_dir("/tmp");
         if (rc == 0)
             rc = make_initial_dir("/home");
+        if (rc == 0)
+            rc = device_create_all(); /* /dev/null and friends (device.c) */
+        if (rc == 0)
+            rc = proc_create_all(); /* /proc/self/fd, /dev/fd, /dev/stdin... (proc_fd.c) */
 #ifdef __wasm__
         if (rc == 0)
             rc = fs_host_mounts_init(); /* the host's --mount list (mount_host.c) */

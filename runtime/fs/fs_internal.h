@@ -10,6 +10,13 @@
  *      lock is held across its backend calls: mount.c)
  *   4b. a mount's inode table mutex (mount.c), a leaf: taken with no other
  *      lock held, nothing taken under it
+ *   4c. a pipe's mutex (pipe.c), a leaf guarding its ring and end counts
+ *      (its inode lock guards only what fstat reads); a blocked reader or
+ *      writer waits on the pipe's condition with nothing else held
+ *   4d. an inode's lock table mutex (file_lock.c), a leaf; F_SETLKW waits on
+ *      its condition with nothing else held
+ *   4e. the poll mutex (fs_poll.c), a leaf: pipes notify it after
+ *      releasing their own mutex
  *   5. fd table locks (fd_alloc_lock before a stripe lock), never held while
  *      taking any of the above
  * Path walking holds at most one inode lock at a time (hand over hand with
@@ -71,7 +78,23 @@ void file_data_truncate(struct file_data *data, int64_t old_size, int64_t new_si
 void file_data_free(struct file_data *data);
 
 /* ---- inodes (inode.c) ---- */
-enum inode_type { INODE_FILE = 1, INODE_DIR = 2, INODE_SYMLINK = 3, INODE_REMOTE = 4 };
+enum inode_type { INODE_FILE = 1, INODE_DIR = 2, INODE_SYMLINK = 3, INODE_REMOTE = 4, INODE_PIPE = 5, INODE_DEVICE = 6 };
+
+/* A pipe's state (pipe.c): a ring of SPINDLE_PIPE_CAPACITY bytes. Readers and
+ * writers count the open file descriptions of each end. */
+struct pipe_data {
+    pthread_mutex_t lock;
+    pthread_cond_t changed; /* broadcast when data, room or an end goes away */
+    uint8_t *ring;
+    size_t head, used;
+    uint32_t readers, writers;
+};
+
+/* Character devices of /dev (device.c). */
+enum device_kind { DEV_NULL = 1, DEV_ZERO, DEV_FULL, DEV_RANDOM, DEV_URANDOM,
+                   DEV_STDIN, DEV_STDOUT, DEV_STDERR /* the host's stdio (proc_fd.c) */ };
+
+struct lock_table; /* file_lock.c */
 
 struct dir_entry;
 struct inode;
@@ -88,6 +111,7 @@ struct dir_data {
     bool dead;            /* removed by rmdir or replaced by rename */
     /* non-NULL: a mount point; set once (mount.c), read without the lock */
     struct fs_mount *_Atomic mount;
+    bool fd_listing; /* /proc/self/fd: names are the open fds (proc_fd.c); set once at init */
 };
 
 /* A file or directory of a mount, open in this module (mount.c). Files are
@@ -132,9 +156,16 @@ struct inode {
         struct {
             char *target; /* immutable after creation */
             size_t len;
+            /* a magic link of /proc/self/fd: following it jumps to this
+             * inode (counted reference) instead of resolving `target` */
+            struct inode *magic;
         } symlink;
         struct remote_data remote;
+        struct pipe_data pipe;
+        enum device_kind device;
     } u;
+    /* advisory locks; NULL until the first lock (file_lock.c) */
+    struct lock_table *_Atomic locks;
 };
 
 int64_t fs_now_ns(void);
@@ -260,6 +291,44 @@ struct open_file *fd_detach(int fd);
 int fd_replace(int newfd, struct open_file *file, struct open_file **old);
 
 extern pthread_mutex_t fs_rename_mutex;
+
+/* ---- pipes (pipe.c) ---- */
+/* A new description of an end joins the count (pipe(), /dev/fd/N). */
+void pipe_end_opened(struct inode *pipe, int access);
+/* The last reference to a description of an end went away. */
+void pipe_end_closed(struct inode *pipe, int access);
+void pipe_free(struct inode *pipe);
+int64_t pipe_read(struct open_file *file, const struct spindle_iovec *iov, int iovcnt, int64_t total);
+int64_t pipe_write(struct open_file *file, const struct spindle_iovec *iov, int iovcnt, int64_t total);
+/* revents of a pipe end for poll (SPINDLE_POLL* bits, before masking) */
+short pipe_poll_state(struct open_file *file);
+
+/* ---- readiness (fs_poll.c) ---- */
+/* Wakes every poll waiting in spindle_fs_poll; call with no lock held after a
+ * change of readiness. */
+void fs_poll_notify(void);
+
+/* ---- character devices (device.c) ---- */
+int64_t device_read(struct inode *dev, const struct spindle_iovec *iov, int iovcnt, int64_t total);
+int64_t device_write(struct inode *dev, const struct spindle_iovec *iov, int iovcnt, int64_t total);
+/* creates /dev and its devices (fs_init) */
+int device_create_all(void);
+/* the host's stdio through /dev/stdout & co. (proc_fd.c) */
+int64_t device_stdio(struct inode *dev, const struct spindle_iovec *iov, int iovcnt, bool write);
+
+/* ---- /proc/self/fd (proc_fd.c) ---- */
+/* A name looked up in /proc/self/fd: a transient magic symlink to fd N's inode. */
+int proc_fd_lookup(const char *name, size_t len, struct inode **out);
+int proc_fd_readdir(uint64_t cookie, struct spindle_dirent *out, int max);
+/* creates /proc/self/fd and the /dev links to it (fs_init) */
+int proc_create_all(void);
+
+/* ---- advisory locks (file_lock.c) ---- */
+/* close(2) of any fd of the inode: drops the program's classic record locks */
+void file_locks_close_fd(struct open_file *file);
+/* the description's last reference: drops its OFD and flock locks */
+void file_locks_release_description(struct open_file *file);
+void file_locks_free(struct inode *inode);
 
 /* ---- several directory locks at once (lock_set.c) ---- */
 struct lock_set {

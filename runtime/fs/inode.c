@@ -63,11 +63,18 @@ void inode_unref(struct inode *inode)
             break;
         case INODE_SYMLINK:
             fs_free(inode->u.symlink.target);
+            next = inode->u.symlink.magic; /* a /proc/self/fd link's file */
             break;
         case INODE_REMOTE:
             mount_remote_free(inode);
             break;
+        case INODE_PIPE:
+            pipe_free(inode);
+            break;
+        case INODE_DEVICE:
+            break;
         }
+        file_locks_free(inode);
         pthread_rwlock_destroy(&inode->lock);
         fs_free(inode);
         inode = next;
@@ -110,8 +117,10 @@ void inode_fill_stat(struct inode *inode, struct spindle_stat *st)
     memset(st, 0, sizeof *st);
     st->dev = 1;
     st->ino = inode->ino;
-    uint32_t type_bits = inode->type == INODE_DIR ? SPINDLE_S_IFDIR
+    uint32_t type_bits = inode->type == INODE_DIR       ? SPINDLE_S_IFDIR
                          : inode->type == INODE_SYMLINK ? SPINDLE_S_IFLNK
+                         : inode->type == INODE_PIPE    ? SPINDLE_S_IFIFO
+                         : inode->type == INODE_DEVICE  ? SPINDLE_S_IFCHR
                                                         : SPINDLE_S_IFREG;
     st->mode = type_bits | inode->perm;
     st->nlink = inode->nlink;
@@ -120,6 +129,8 @@ void inode_fill_stat(struct inode *inode, struct spindle_stat *st)
         st->blocks = (inode->u.file.bytes_allocated + 511) / 512;
     } else if (inode->type == INODE_SYMLINK) {
         st->size = (int64_t)inode->u.symlink.len;
+    } else if (inode->type == INODE_PIPE || inode->type == INODE_DEVICE) {
+        st->size = 0;
     } else {
         st->size = 4096;
     }

@@ -85,13 +85,19 @@ static int64_t read_file(struct open_file *file, const struct spindle_iovec *iov
     int64_t total = iov_total(iov, iovcnt);
     if (total < 0)
         return total;
+    if (total > MAX_RW_COUNT)
+        total = MAX_RW_COUNT;
+    if (inode->type == INODE_PIPE) /* no position: a reader may block, holding nothing */
+        return offset >= 0 ? -SPINDLE_ESPIPE : pipe_read(file, iov, iovcnt, total);
+    if (inode->type == INODE_DEVICE)
+        return device_read(inode, iov, iovcnt, total);
     bool use_pos = offset < 0;
     if (use_pos) {
         pthread_mutex_lock(&file->pos_lock);
         offset = file->pos;
     }
     if (inode->type == INODE_REMOTE) { /* a file of a mount (mount.c) */
-        int64_t n = remote_read(file, iov, iovcnt, offset, total > MAX_RW_COUNT ? MAX_RW_COUNT : total);
+        int64_t n = remote_read(file, iov, iovcnt, offset, total);
         if (use_pos) {
             if (n > 0)
                 file->pos = offset + n;
@@ -120,6 +126,10 @@ static int64_t write_file(struct open_file *file, const struct spindle_iovec *io
         return total;
     if (total > MAX_RW_COUNT)
         total = MAX_RW_COUNT;
+    if (inode->type == INODE_PIPE)
+        return offset >= 0 ? -SPINDLE_ESPIPE : pipe_write(file, iov, iovcnt, total);
+    if (inode->type == INODE_DEVICE)
+        return device_write(inode, iov, iovcnt, total);
     bool use_pos = offset < 0;
     if (use_pos) {
         pthread_mutex_lock(&file->pos_lock);
@@ -252,6 +262,12 @@ int64_t spindle_fs_lseek(int fd, int64_t offset, int whence)
     struct open_file *file = fd_get(fd);
     if (file == NULL)
         return -SPINDLE_EBADF;
+    if (file->inode->type == INODE_PIPE || file->inode->type == INODE_DEVICE) {
+        /* a device's position stays 0, as Linux's null_lseek/noop_llseek */
+        int64_t rc = file->inode->type == INODE_PIPE ? -SPINDLE_ESPIPE : 0;
+        open_file_unref(file);
+        return rc;
+    }
     int64_t result = 0;
     pthread_mutex_lock(&file->pos_lock);
     int64_t base = 0;
@@ -323,6 +339,10 @@ int spindle_fs_fallocate(int fd, int64_t offset, int64_t len)
         rc = -SPINDLE_EBADF;
     } else if (inode->type == INODE_DIR || (inode->type == INODE_REMOTE && inode->u.remote.is_dir)) {
         rc = -SPINDLE_EISDIR;
+    } else if (inode->type == INODE_PIPE) {
+        rc = -SPINDLE_ESPIPE;
+    } else if (inode->type == INODE_DEVICE) {
+        rc = -SPINDLE_ENODEV;
     } else if (__builtin_add_overflow(offset, len, &end) || end > FS_MAX_FILE_SIZE) {
         rc = -SPINDLE_EFBIG;
     } else if (inode->type == INODE_REMOTE) {

@@ -14,6 +14,10 @@ int walk_parent_at(int dirfd, const char *path, struct walk *w)
         return rc;
     rc = path_walk(start, path, WALK_PARENT, w);
     inode_unref(start);
+    if (rc == 0 && w->dir != NULL && w->dir->u.dir.fd_listing && w->last == LAST_NORM) {
+        walk_done(w); /* /proc/self/fd lists open fds; names cannot be made or removed */
+        return -SPINDLE_EPERM;
+    }
     return rc;
 }
 

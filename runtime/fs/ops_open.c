@@ -50,6 +50,23 @@ static int open_creating(struct inode *start, const char *path, int flags, uint3
             break;
         }
         struct inode *dir = w.dir;
+        if (dir->u.dir.fd_listing) { /* /proc/self/fd/N exists while fd N is open */
+            struct inode *link;
+            rc = proc_fd_lookup(w.name, w.name_len, &link);
+            if (rc == 0) {
+                rc = (flags & SPINDLE_O_EXCL)                           ? -SPINDLE_EEXIST
+                     : link->u.symlink.magic->type == INODE_REMOTE ? -SPINDLE_ENXIO /* as open_existing */
+                                                                   : 0;
+                if (rc == 0) {
+                    *out = link->u.symlink.magic;
+                    inode_ref(*out);
+                    *created = false;
+                }
+                inode_unref(link);
+            }
+            walk_done(&w);
+            break;
+        }
         /* Opening an existing file needs only a shared lock, so threads
          * opening different files of one directory do not serialize. */
         inode_read_lock(dir);
@@ -136,6 +153,10 @@ static int open_existing(struct inode *start, const char *path, int flags, struc
         inode_unref(*out);
         return -SPINDLE_ELOOP;
     }
+    if ((*out)->type == INODE_REMOTE) { /* a mount's file through /proc/self/fd: no backend walk to reopen it */
+        inode_unref(*out);
+        return -SPINDLE_ENXIO;
+    }
     return 0;
 }
 
@@ -149,7 +170,7 @@ static int check_and_truncate(struct inode *node, int flags, bool created)
     }
     if (flags & SPINDLE_O_DIRECTORY)
         return -SPINDLE_ENOTDIR;
-    if ((flags & SPINDLE_O_TRUNC) && !created) {
+    if ((flags & SPINDLE_O_TRUNC) && !created && node->type == INODE_FILE) {
         inode_write_lock(node);
         file_data_truncate(&node->u.file, node->size, 0);
         node->size = 0;
@@ -203,6 +224,8 @@ int spindle_fs_openat(int dirfd, const char *path, int flags, uint32_t mode)
         return rc;
     }
     file->inode = node;
+    if (node->type == INODE_PIPE) /* /proc/self/fd/N of a pipe: one more end */
+        pipe_end_opened(node, file->access);
     fd_install(fd, file);
     return fd;
 }
@@ -213,6 +236,7 @@ int spindle_fs_close(int fd)
     if (file == NULL)
         return -SPINDLE_EBADF;
     int rc = file->inode->type == INODE_REMOTE ? mount_close_fd(file) : 0;
+    file_locks_close_fd(file); /* POSIX: any close drops the process's record locks */
     open_file_unref(file);
     return rc;
 }

@@ -12,8 +12,10 @@ static void fill(struct spindle_dirent *out, const char *name, size_t len, struc
 {
     out->next_cookie = cookie;
     out->ino = inode->ino;
-    out->type = inode->type == INODE_DIR ? SPINDLE_DT_DIR
+    out->type = inode->type == INODE_DIR       ? SPINDLE_DT_DIR
                 : inode->type == INODE_SYMLINK ? SPINDLE_DT_LNK
+                : inode->type == INODE_DEVICE  ? SPINDLE_DT_CHR
+                : inode->type == INODE_PIPE    ? SPINDLE_DT_FIFO
                                                : SPINDLE_DT_REG;
     out->name_len = (uint16_t)len;
     memcpy(out->name, name, len);
@@ -34,6 +36,11 @@ int spindle_fs_readdir(int fd, uint64_t cookie, struct spindle_dirent *out, int 
     if (dir->type != INODE_DIR) {
         open_file_unref(file);
         return -SPINDLE_ENOTDIR;
+    }
+    if (dir->u.dir.fd_listing) {
+        int n = proc_fd_readdir(cookie, out, max);
+        open_file_unref(file);
+        return n;
     }
     int n = 0;
     inode_read_lock(dir);

@@ -16,6 +16,8 @@ struct inode *dir_parent_ref(struct inode *dir)
 
 static int lookup_child(struct inode *dir, const char *name, size_t len, struct inode **out)
 {
+    if (dir->u.dir.fd_listing) /* /proc/self/fd: names are open fds */
+        return proc_fd_lookup(name, len, out);
     int rc = 0;
     inode_read_lock(dir);
     if (dir->u.dir.dead) {
@@ -166,12 +168,19 @@ int path_walk(struct inode *start, const char *path, int how, struct walk *w)
                 rc = -SPINDLE_ELOOP;
                 break;
             }
-            rc = splice_symlink(w, next, after);
-            inode_unref(next);
-            if (rc < 0)
-                break;
-            p = w->buffer; /* resolve the target relative to cur */
-            continue;
+            struct inode *magic = next->u.symlink.magic;
+            if (magic != NULL) { /* /proc/self/fd/N: straight to the fd's inode */
+                inode_ref(magic);
+                inode_unref(next);
+                next = magic;
+            } else {
+                rc = splice_symlink(w, next, after);
+                inode_unref(next);
+                if (rc < 0)
+                    break;
+                p = w->buffer; /* resolve the target relative to cur */
+                continue;
+            }
         }
         inode_unref(cur);
         cur = next;

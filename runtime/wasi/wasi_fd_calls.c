@@ -160,7 +160,8 @@ static uint8_t filetype_of_mode(uint32_t mode)
     case SPINDLE_S_IFDIR: return WASI_FILETYPE_DIRECTORY;
     case SPINDLE_S_IFREG: return WASI_FILETYPE_REGULAR_FILE;
     case SPINDLE_S_IFLNK: return WASI_FILETYPE_SYMBOLIC_LINK;
-    default: return WASI_FILETYPE_UNKNOWN;
+    case SPINDLE_S_IFCHR: return WASI_FILETYPE_CHARACTER_DEVICE;
+    default: return WASI_FILETYPE_UNKNOWN; /* a pipe: WASI has no FIFO type */
     }
 }
 
@@ -315,6 +316,7 @@ static uint8_t filetype_of_dirent(uint8_t type)
     case SPINDLE_DT_DIR: return WASI_FILETYPE_DIRECTORY;
     case SPINDLE_DT_REG: return WASI_FILETYPE_REGULAR_FILE;
     case SPINDLE_DT_LNK: return WASI_FILETYPE_SYMBOLIC_LINK;
+    case SPINDLE_DT_CHR: return WASI_FILETYPE_CHARACTER_DEVICE;
     default: return WASI_FILETYPE_UNKNOWN;
     }
 }

@@ -27,5 +27,6 @@ HOST_IMPORT(fd_sync) int32_t host_fd_sync(int32_t);
 HOST_IMPORT(fd_tell) int32_t host_fd_tell(int32_t, int32_t);
 HOST_IMPORT(fd_write) int32_t host_fd_write(int32_t, int32_t, int32_t, int32_t);
 HOST_IMPORT(fd_renumber) int32_t host_fd_renumber(int32_t, int32_t);
+HOST_IMPORT(poll_oneoff) int32_t host_poll_oneoff(int32_t, int32_t, int32_t, int32_t);
 
 #endif

@@ -23,6 +23,9 @@ bool wasi_in_memory(uint32_t ptr, uint64_t len);
 /* WASI fds are unsigned: -1 is a huge fd (EBADF here), not the host's */
 static inline bool wasi_host_fd(int32_t fd) { return (uint32_t)fd < WASI_FIRST_OWN_FD; }
 
+/* the host's stdio for /dev/stdin, /dev/stdout, /dev/stderr (wasi_stdio.c) */
+int64_t wasi_host_stdio(int fd, const struct spindle_iovec *iov, int iovcnt, int write);
+
 /* Starts the filesystem and opens the "/" preopen once; WASI errno. */
 int32_t wasi_fs_ready(void);
 /* The common preconditions of a call that writes a result at out_ptr: the earlier error if

@@ -6,6 +6,9 @@
 #   3. the 8-thread stress test under ThreadSanitizer
 #   4. the same stress test under AddressSanitizer+UBSan, and readers against
 #      writers of one file (every read a whole chunk version) under both
+#   4b. pipes, poll, locks and /dev: unit tests (ASan+UBSan, fault injection)
+#      and their thread stress under TSan and ASan+UBSan (unit/test_ipc.c,
+#      stress/stress_ipc.c)
 #   5. the libFuzzer target against its model for FUZZ_SECONDS (default 30)
 #   6. the conformance programs natively (their wasm comparison is
 #      tests/fs/run-conformance.sh)
@@ -74,6 +77,10 @@ step "stress 8 threads (TSan)" build_and_run stress-tsan -fsanitize=thread -- "$
 step "stress 8 threads (ASan+UBSan)" build_and_run stress-asan "${asan[@]}" -- "$here/stress/stress.c"
 step "lock-free reads vs writers (TSan)" build_and_run snapshot-tsan -fsanitize=thread -- "$here/stress/snapshot_reads.c"
 step "lock-free reads vs writers (ASan+UBSan)" build_and_run snapshot-asan "${asan[@]}" -- "$here/stress/snapshot_reads.c"
+step "pipes, poll, locks, /dev units (ASan+UBSan, fault injection)" \
+  build_and_run ipc-units "${asan[@]}" -DSPINDLE_FS_FAULT_INJECTION -- "$here/unit/test_ipc.c"
+step "pipes and locks stress (TSan)" build_and_run ipc-tsan -fsanitize=thread -- "$here/stress/stress_ipc.c"
+step "pipes and locks stress (ASan+UBSan)" build_and_run ipc-asan "${asan[@]}" -- "$here/stress/stress_ipc.c"
 step "fuzz random operations vs model (${fuzz_seconds}s)" run_fuzzer
 step "conformance programs (native)" "$here/run-conformance.sh" --native-only
 mount_test=("$repo/tests/mount/posix_backend.c" "$repo/tests/mount/test_mount.c")

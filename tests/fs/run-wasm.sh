@@ -2,8 +2,9 @@
 # Runs the filesystem tests as wasm under Spindle (needs bin/spindle and the
 # toolchain from scripts/setup.sh): the semantic unit tests and the 8-thread
 # stress test compiled against the core directly (real wasm threads on shared
-# memory), filling linear memory until ENOSPC and EFAULT for buffers outside
-# it, threads using relative paths after chdir (tests/fs/wasm), then the
+# memory), the same for pipes, poll, locks and /dev, filling linear memory
+# until ENOSPC and EFAULT for buffers outside it, threads using relative paths
+# after chdir and WASI poll_oneoff on pipes and files (tests/fs/wasm), then the
 # conformance programs through wasi-libc and runtime/wasi, compared with
 # Linux (run-conformance.sh). Ends with "N passed, N failed".
 set -u
@@ -44,11 +45,18 @@ wasm_program() { # wasm_program NAME SOURCE
 wasm_test semantics -DSPINDLE_FS_FAULT_INJECTION -- "$here/unit/test_semantics.c"
 wasm_test stress -- "$here/stress/stress.c"
 wasm_test snapshot_reads -- "$here/stress/snapshot_reads.c"
+# pipes, poll, locks, /dev and /proc/self/fd; their thread stress on real wasm threads
+wasm_test ipc_units -DSPINDLE_FS_FAULT_INJECTION -- "$here/unit/test_ipc.c"
+wasm_test ipc_stress -- "$here/stress/stress_ipc.c"
 # through wasi-libc and runtime/wasi, in a 64 MiB memory that it fills up
 wasm_test fill_memory --max-memory=64M -- "$repo"/runtime/wasi/*.c "$here/wasm/fill_memory.c"
 wasm_test efault -- "$repo"/runtime/wasi/*.c "$here/wasm/efault.c"
 # threads resolving relative paths after chdir each reach their own file
 wasm_program cwd_threads "$here/wasm/cwd_threads.c"
+# WASI poll_oneoff on Spindle's fds (what Rust's mio uses)
+wasm_program poll_oneoff "$here/wasm/poll_oneoff.c"
+# /dev/stdout & co. reach the host's stdio
+wasm_program dev_stdio "$here/wasm/dev_stdio.c"
 echo "== conformance (wasm vs Linux)"
 if "$here/run-conformance.sh"; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
 echo "$passed passed, $failed failed"

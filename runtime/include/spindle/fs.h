@@ -38,13 +38,16 @@ extern "C" {
 #define SPINDLE_EPERM 1
 #define SPINDLE_ENOENT 2
 #define SPINDLE_EIO 5
+#define SPINDLE_ENXIO 6
 #define SPINDLE_EBADF 9
+#define SPINDLE_EAGAIN 11
 #define SPINDLE_ENOMEM 12
 #define SPINDLE_EACCES 13
 #define SPINDLE_EFAULT 14
 #define SPINDLE_EBUSY 16
 #define SPINDLE_EEXIST 17
 #define SPINDLE_EXDEV 18
+#define SPINDLE_ENODEV 19
 #define SPINDLE_ENOTDIR 20
 #define SPINDLE_EISDIR 21
 #define SPINDLE_EINVAL 22
@@ -53,8 +56,10 @@ extern "C" {
 #define SPINDLE_ENOSPC 28
 #define SPINDLE_ESPIPE 29
 #define SPINDLE_EMLINK 31
+#define SPINDLE_EPIPE 32
 #define SPINDLE_ERANGE 34
 #define SPINDLE_ENAMETOOLONG 36
+#define SPINDLE_ENOLCK 37
 #define SPINDLE_ENOSYS 38
 #define SPINDLE_ENOTEMPTY 39
 #define SPINDLE_ELOOP 40
@@ -92,12 +97,16 @@ extern "C" {
 #define SPINDLE_S_IFDIR 0040000
 #define SPINDLE_S_IFREG 0100000
 #define SPINDLE_S_IFLNK 0120000
+#define SPINDLE_S_IFIFO 0010000
+#define SPINDLE_S_IFCHR 0020000
 
 /* utimensat special nanosecond values (Linux numbering) */
 #define SPINDLE_UTIME_NOW ((1L << 30) - 1L)
 #define SPINDLE_UTIME_OMIT ((1L << 30) - 2L)
 
 /* spindle_dirent.type */
+#define SPINDLE_DT_FIFO 1
+#define SPINDLE_DT_CHR 2
 #define SPINDLE_DT_DIR 4
 #define SPINDLE_DT_REG 8
 #define SPINDLE_DT_LNK 10
@@ -198,6 +207,82 @@ int spindle_fs_readdir(int fd, uint64_t cookie, struct spindle_dirent *out, int 
 typedef void spindle_piece_fn(void *piece, size_t n, int64_t at, void *ctx);
 int64_t spindle_fs_copy_pieces(int fd, int64_t offset, int64_t len, int direction,
                                spindle_piece_fn *visit, void *ctx);
+
+/* ---- pipes, readiness and advisory locks (pipe.c, fs_poll.c, file_lock.c) ---- */
+
+#define SPINDLE_PIPE_CAPACITY 65536 /* as Linux's default */
+#define SPINDLE_PIPE_BUF 4096       /* writes up to this size are never interleaved */
+
+/* A pipe: fds[0] reads, fds[1] writes. flags: SPINDLE_O_NONBLOCK (both ends);
+ * close-on-exec is the libc layer's business (there is no exec). */
+int spindle_fs_pipe(int fds[2], int flags);
+
+/* poll(2) event bits (Linux numbering) */
+#define SPINDLE_POLLIN 0x001
+#define SPINDLE_POLLPRI 0x002
+#define SPINDLE_POLLOUT 0x004
+#define SPINDLE_POLLERR 0x008
+#define SPINDLE_POLLHUP 0x010
+#define SPINDLE_POLLNVAL 0x020
+#define SPINDLE_POLLRDNORM 0x040
+#define SPINDLE_POLLWRNORM 0x100
+
+struct spindle_pollfd {
+    int fd;
+    short events;
+    short revents;
+};
+
+/* poll(2) over the filesystem's fds: fills revents and returns how many are
+ * non-zero, waiting (without spinning) up to timeout_ns for one (< 0: no
+ * limit; 0: just look). Regular files, directories and devices are always
+ * ready; a pipe's read end is ready with data or at EOF (POLLHUP once no
+ * writer is left), its write end with room for SPINDLE_PIPE_BUF bytes or no
+ * reader left (POLLERR). A negative fd is skipped; an fd that is not open
+ * gives POLLNVAL. fds below SPINDLE_FS_FIRST_FD (the host's stdio) are left
+ * with revents 0 for the caller to answer. */
+int spindle_fs_poll(struct spindle_pollfd *fds, int nfds, int64_t timeout_ns);
+
+/* The host's stdio (fds 0-2) is not in the filesystem's fd table; opening
+ * /dev/stdout, /proc/self/fd/1 & co. gives a description whose reads and
+ * writes go to this handler (fd 0, 1 or 2). Without one they fail with
+ * -SPINDLE_EBADF. Returns bytes moved or -errno. */
+typedef int64_t spindle_stdio_fn(int fd, const struct spindle_iovec *iov, int iovcnt, int write);
+void spindle_fs_set_stdio_handler(spindle_stdio_fn *handler);
+
+/* Record locks (fcntl) and flock. Lock types and commands (Linux numbering). */
+#define SPINDLE_F_RDLCK 0
+#define SPINDLE_F_WRLCK 1
+#define SPINDLE_F_UNLCK 2
+
+/* Whose lock it is. PROCESS: a classic POSIX record lock (F_SETLK): the
+ * program is one process, so every thread is the same owner, its locks never
+ * conflict with each other, and closing any fd of the file drops them all.
+ * DESCRIPTION: an open-file-description lock (F_OFD_SETLK): owned by the
+ * open file description, conflicts with every other description (also in one
+ * thread), dropped when the description's last fd closes. FLOCK: flock(2), a
+ * separate lock space, per description, whole file. */
+enum spindle_lock_owner { SPINDLE_LOCK_PROCESS = 0, SPINDLE_LOCK_DESCRIPTION = 1, SPINDLE_LOCK_FLOCK = 2 };
+
+/* l_pid reported for a lock held by the program's classic locks; OFD and
+ * flock holders are reported as -1, as Linux does. */
+#define SPINDLE_LOCK_PID 1
+
+struct spindle_flock {
+    int16_t type;   /* SPINDLE_F_RDLCK / WRLCK / UNLCK */
+    int16_t whence; /* SPINDLE_SEEK_SET / CUR / END */
+    int64_t start;
+    int64_t len;    /* 0 = to the end of the file, negative = before start */
+    int32_t pid;    /* out (get): the holder, see SPINDLE_LOCK_PID */
+};
+
+/* F_SETLK (wait = 0) / F_SETLKW (wait = 1): -SPINDLE_EAGAIN on conflict when
+ * not waiting; -SPINDLE_EBADF when the type needs the fd open for reading
+ * (RDLCK) or writing (WRLCK); -SPINDLE_EINVAL for a bad range or type. */
+int spindle_fs_setlk(int fd, enum spindle_lock_owner owner, const struct spindle_flock *lock, int wait);
+/* F_GETLK: replaces *lock by the first conflicting lock, or sets its type to
+ * SPINDLE_F_UNLCK when it could be placed. */
+int spindle_fs_getlk(int fd, enum spindle_lock_owner owner, struct spindle_flock *lock);
 
 #ifdef __cplusplus
 }
