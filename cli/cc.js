@@ -4,7 +4,7 @@
 // the selected Spindle runtime components. Every other argument goes to clang unchanged, so
 // Makefiles and CMake can use it as CC/CXX.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { appendPreloadSection, collectPreload } from './preload-files.js';
 import { componentArchive } from './runtime-lib.js';
@@ -90,20 +90,28 @@ function isLinking(clangArgs) {
 // pthread_create), and a 16 KiB stdout buffer (when not a terminal) instead of wasi-libc's 1 KiB, since every
 // flush is a host call (in a browser run, an HTTP request). A direct object, not an archive
 // member: wasm-ld drops constructors of members nothing references.
+// errno is saved around isatty (Linux programs expect 0 at main). The settings object also keeps
+// runtime/core's path resolver, which gives ENOENT for "" (libc's own resolves it to the cwd).
 function settingsObject(threadStackSize) {
   const dir = join(toolchainDir, 'runtime', 'config');
-  const obj = join(dir, `settings-${threadStackSize}.o`);
+  const obj = join(dir, `settings-v2-${threadStackSize}.o`);
   if (!existsSync(obj)) {
     mkdirSync(dir, { recursive: true });
     const src = join(dir, `settings-${threadStackSize}.${process.pid}.c`);
     writeFileSync(src, [
+      '#include <errno.h>',
+      '#include <stddef.h>',
       '#include <stdio.h>',
       '#include <unistd.h>',
+      'int __wasilibc_find_relpath_alloc(const char *, const char **, char **, size_t *, int);',
+      '__attribute__((used)) static void *spindle_keep_resolver = (void *)__wasilibc_find_relpath_alloc;',
       'extern unsigned int __default_stacksize;',
       'static char stdout_buffer[16384]; // musl ignores setvbuf\'s size without a buffer',
       '__attribute__((constructor)) static void spindle_apply_settings(void) {',
       `  __default_stacksize = ${threadStackSize}u;`,
+      '  int saved_errno = errno;',
       '  if (!isatty(1)) setvbuf(stdout, stdout_buffer, _IOFBF, sizeof stdout_buffer);',
+      '  errno = saved_errno;',
       '}', ''].join('\n'));
     const tmp = `${obj}.${process.pid}`;
     const r = spawnSync(clang, [`--target=${target}`, `--sysroot=${sysroot}`, '-pthread', '-O2', '-c', src, '-o', tmp],
@@ -115,10 +123,20 @@ function settingsObject(threadStackSize) {
   return obj;
 }
 
+// The POSIX layer (runtime/posix, docs/POSIX.md): its headers come before the sysroot's, its
+// archive before libc, and the libc functions it wraps are listed in the component.
+const posixHeaders = join(root, 'runtime', 'include', 'posix');
+async function posixLinkArgs() {
+  const list = readFileSync(join(root, 'runtime', 'posix', 'wrapped-functions.txt'), 'utf8');
+  const names = list.split('\n').filter((l) => !l.startsWith('#')).join(' ').split(/\s+/).filter(Boolean);
+  // -u: a __real_ reference alone does not take libc's definition out of the archive
+  return [`-Wl,${names.map((n) => `--wrap=${n},-u,${n}`).join(',')}`, await componentArchive('posix')];
+}
+
 async function runtimeLinkArgs(opts) {
   if (opts.bare) return [];
   const args = ['-Wl,--wrap=sysconf,--wrap=pthread_create,--wrap=_pthread_cleanup_push,--wrap=_pthread_cleanup_pop',
-    settingsObject(opts.threadStackSize), await componentArchive('core')];
+    settingsObject(opts.threadStackSize), ...(await posixLinkArgs()), await componentArchive('core')];
   if (opts.malloc === 'spindle') args.push(await componentArchive('alloc'));
   // runtime/core/dlmalloc_memory_view.c: refresh a thread's view of grown memory (V8).
   if (opts.malloc === 'dlmalloc') args.push('-Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc');
@@ -158,7 +176,7 @@ export async function compile(args, { cxx }) {
   requireSetup();
   const opts = parseArgs(args);
   const isCxx = cxx || opts.clangArgs.some((a) => !a.startsWith('-') && cxxSource.test(a));
-  const argv = [`--target=${target}`, `--sysroot=${sysroot}`, '-pthread'];
+  const argv = [`--target=${target}`, `--sysroot=${sysroot}`, '-pthread', ...(opts.bare ? [] : ['-isystem', posixHeaders])];
   // libc++ here is built without exceptions (see docs/TOOLCHAIN.md).
   if (isCxx) argv.push('-fno-exceptions');
   if (opts.clangArgs.some((a) => !a.startsWith('-') && anySource.test(a))) argv.push(...errnoSafeAllocation);

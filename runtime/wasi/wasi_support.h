@@ -23,6 +23,8 @@ bool wasi_in_memory(uint32_t ptr, uint64_t len);
 /* WASI fds are unsigned: -1 is a huge fd (EBADF here), not the host's */
 static inline bool wasi_host_fd(int32_t fd) { return (uint32_t)fd < WASI_FIRST_OWN_FD; }
 
+/* where the "/" preopen lives: the last slot of the fd table */
+#define WASI_PREOPEN_FD (SPINDLE_FS_MAX_FDS - 1)
 /* Starts the filesystem and opens the "/" preopen once; WASI errno. */
 int32_t wasi_fs_ready(void);
 /* The common preconditions of a call that writes a result at out_ptr: the earlier error if

@@ -1,0 +1,14 @@
+/* Spindle's POSIX layer (docs/POSIX.md): F_DUPFD, F_DUPFD_CLOEXEC and AT_EMPTY_PATH, which wasi-libc's
+ * <fcntl.h> leaves out (Linux's numbers; runtime/posix/dup.c handles them). */
+#include_next <fcntl.h>
+
+#ifndef F_DUPFD
+#define F_DUPFD 0
+#endif
+#ifndef F_DUPFD_CLOEXEC
+#define F_DUPFD_CLOEXEC 1030
+#endif
+/* fstatat, fchmodat, fchownat on the fd itself (runtime/posix/stat_mode_owner.c) */
+#ifndef AT_EMPTY_PATH
+#define AT_EMPTY_PATH 0x1000
+#endif

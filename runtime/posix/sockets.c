@@ -1,0 +1,117 @@
+/* Socket calls. A Spindle program has no network: socket() fails with EACCES for the Internet
+ * and local families (as where a sandbox forbids them) and EAFNOSUPPORT for any other, so no fd
+ * is ever a socket. Every call on an fd then answers as Linux does for a non-socket: EBADF if
+ * the fd is not open, else ENOTSOCK (wasi-libc's versions give ENOSYS or the host's answer).
+ * Linked with --wrap=shutdown,getsockopt,send,recv,accept,accept4. */
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+/* -1 with errno: EBADF for a closed fd, ENOTSOCK for an open one */
+static int not_a_socket(int fd)
+{
+    errno = fcntl(fd, F_GETFL) >= 0 ? ENOTSOCK : EBADF;
+    return -1;
+}
+
+int socket(int domain, int type, int protocol)
+{
+    (void)type;
+    (void)protocol;
+    errno = domain == AF_INET || domain == AF_INET6 || domain == AF_UNIX ? EACCES : EAFNOSUPPORT;
+    return -1;
+}
+
+int socketpair(int domain, int type, int protocol, int fds[2])
+{
+    (void)fds;
+    return socket(domain, type, protocol);
+}
+
+int bind(int fd, const struct sockaddr *addr, socklen_t len)
+{
+    (void)addr;
+    (void)len;
+    return not_a_socket(fd);
+}
+
+int connect(int fd, const struct sockaddr *addr, socklen_t len)
+{
+    (void)addr;
+    (void)len;
+    return not_a_socket(fd);
+}
+
+int listen(int fd, int backlog)
+{
+    (void)backlog;
+    return not_a_socket(fd);
+}
+
+int getsockname(int fd, struct sockaddr *restrict addr, socklen_t *restrict len)
+{
+    (void)addr;
+    (void)len;
+    return not_a_socket(fd);
+}
+
+int getpeername(int fd, struct sockaddr *restrict addr, socklen_t *restrict len)
+{
+    (void)addr;
+    (void)len;
+    return not_a_socket(fd);
+}
+
+int setsockopt(int fd, int level, int name, const void *value, socklen_t len)
+{
+    (void)level;
+    (void)name;
+    (void)value;
+    (void)len;
+    return not_a_socket(fd);
+}
+
+int __wrap_getsockopt(int fd, int level, int name, void *restrict value, socklen_t *restrict len)
+{
+    (void)level;
+    (void)name;
+    (void)value;
+    (void)len;
+    return not_a_socket(fd);
+}
+
+int __wrap_shutdown(int fd, int how)
+{
+    (void)how;
+    return not_a_socket(fd);
+}
+
+ssize_t __wrap_send(int fd, const void *buf, size_t len, int flags)
+{
+    (void)buf;
+    (void)len;
+    (void)flags;
+    return not_a_socket(fd);
+}
+
+ssize_t __wrap_recv(int fd, void *buf, size_t len, int flags)
+{
+    (void)buf;
+    (void)len;
+    (void)flags;
+    return not_a_socket(fd);
+}
+
+int __wrap_accept(int fd, struct sockaddr *restrict addr, socklen_t *restrict len)
+{
+    (void)addr;
+    (void)len;
+    return not_a_socket(fd);
+}
+
+int __wrap_accept4(int fd, struct sockaddr *restrict addr, socklen_t *restrict len, int flags)
+{
+    (void)flags;
+    return __wrap_accept(fd, addr, len);
+}
