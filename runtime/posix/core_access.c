@@ -30,6 +30,10 @@ long posix_core_result(int64_t rc)
 int posix_resolve(int dirfd, const char *path, const char **relative, char **to_free)
 {
     *to_free = NULL;
+    if (path[0] == '\0') { /* before anything about dirfd, as Linux checks */
+        errno = ENOENT;
+        return -1;
+    }
     if (dirfd != AT_FDCWD && path[0] != '/') {
         *relative = path;
         return dirfd;

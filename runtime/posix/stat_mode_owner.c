@@ -36,6 +36,10 @@ static int stat_at(int dirfd, const char *path, struct stat *st, int flags)
         return -1;
     }
     flags &= ~AT_EMPTY_PATH;
+    if (path[0] == '\0') {
+        errno = ENOENT;
+        return -1;
+    }
     if (!posix_core_ready())
         return __real_fstatat(dirfd, path, st, flags);
     const char *relative;
