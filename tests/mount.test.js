@@ -143,6 +143,15 @@ describe('host-directory mounts', () => {
     console.log(`    ${r.stdout.trim()}`);
   });
 
+  it('readdir\'s d_ino is st_ino for every entry, . and .. included', async () => {
+    const wasm = await build('dirent_ino');
+    const dir = join(host, 'dirent-ino');
+    mkdirSync(dir);
+    const r = await exec(spindle, ['run', `--mount=/m=${dir}`, wasm, '/m']);
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    assert.match(r.stdout, /entries 9 mismatches 0/); // root: . .. a b sub link; sub: . .. c
+  });
+
   it('the host API takes mounts: [{ path, hostDir }]', async () => {
     const dir = join(host, 'api');
     mkdirSync(dir);
