@@ -3,6 +3,7 @@
  * is ever a socket. Every call on an fd then answers as Linux does for a non-socket: EBADF if
  * the fd is not open, else ENOTSOCK (wasi-libc's versions give ENOSYS or the host's answer).
  * Linked with --wrap=shutdown,getsockopt,send,recv,accept,accept4. */
+#define _GNU_SOURCE /* struct mmsghdr */
 #include <errno.h>
 #include <fcntl.h>
 #include <sys/socket.h>
@@ -107,6 +108,44 @@ int __wrap_accept(int fd, struct sockaddr *restrict addr, socklen_t *restrict le
 {
     (void)addr;
     (void)len;
+    return not_a_socket(fd);
+}
+
+int sendmmsg(int fd, struct mmsghdr *msgs, unsigned int count, unsigned int flags)
+{
+    (void)msgs;
+    (void)count;
+    (void)flags;
+    return not_a_socket(fd);
+}
+
+int recvmmsg(int fd, struct mmsghdr *msgs, unsigned int count, unsigned int flags, struct timespec *timeout)
+{
+    (void)msgs;
+    (void)count;
+    (void)flags;
+    (void)timeout;
+    return not_a_socket(fd);
+}
+
+ssize_t sendto(int fd, const void *buf, size_t len, int flags, const struct sockaddr *addr, socklen_t alen)
+{
+    (void)buf;
+    (void)len;
+    (void)flags;
+    (void)addr;
+    (void)alen;
+    return not_a_socket(fd);
+}
+
+ssize_t recvfrom(int fd, void *restrict buf, size_t len, int flags, struct sockaddr *restrict addr,
+                 socklen_t *restrict alen)
+{
+    (void)buf;
+    (void)len;
+    (void)flags;
+    (void)addr;
+    (void)alen;
     return not_a_socket(fd);
 }
 

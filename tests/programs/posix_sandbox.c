@@ -2,6 +2,7 @@
 // for the Internet and local families, EAFNOSUPPORT otherwise), and no login session.
 // Checked against the expected output (a native run would succeed).
 #include <stdio.h>
+#include <stdlib.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -19,5 +20,8 @@ int main(void)
     printf("getlogin() is NULL: %d %s\n", getlogin() == NULL, errno_name(errno));
     char name[64];
     report_errnum("getlogin_r", getlogin_r(name, sizeof name));
+    printf("system(NULL): %d\n", system(NULL));
+    int status = system("echo hi");
+    printf("system(\"echo hi\"): exited %d with %d\n", WIFEXITED(status), WEXITSTATUS(status));
     return 0;
 }

@@ -24,6 +24,8 @@ gid_t getgid(void);
 gid_t getegid(void);
 char *ttyname(int);
 int ttyname_r(int, char *, size_t);
+/* declared by wasi-libc, defined nowhere: there are no signals to deliver */
+unsigned ualarm(unsigned, unsigned) __attribute__((unavailable("not in Spindle: no signals (SIGALRM)")));
 #ifdef __cplusplus
 }
 #endif

@@ -16,6 +16,8 @@ int listen(int, int);
 int getsockname(int, struct sockaddr *__restrict, socklen_t *__restrict);
 int getpeername(int, struct sockaddr *__restrict, socklen_t *__restrict);
 int setsockopt(int, int, int, const void *, socklen_t);
+ssize_t sendto(int, const void *, size_t, int, const struct sockaddr *, socklen_t);
+ssize_t recvfrom(int, void *__restrict, size_t, int, struct sockaddr *__restrict, socklen_t *__restrict);
 #ifdef __cplusplus
 }
 #endif
