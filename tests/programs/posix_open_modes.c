@@ -24,6 +24,22 @@ static void show_mode(const char *path)
                (unsigned)st.st_gid);
 }
 
+// statx reports what lstat does
+static void check_statx(int dirfd, const char *path, int flags)
+{
+    struct statx sx;
+    struct stat st;
+    int rc = statx(dirfd, path, flags, STATX_BASIC_STATS, &sx);
+    int rs = flags & AT_EMPTY_PATH ? fstat(dirfd, &st) : fstatat(dirfd, path, &st, flags & AT_SYMLINK_NOFOLLOW);
+    printf("statx(%s) %d: mask has basic stats %d, agrees with stat %d (mode %06o nlink %u)\n", path,
+           rc, (sx.stx_mask & STATX_BASIC_STATS) == STATX_BASIC_STATS,
+           rc == 0 && rs == 0 && sx.stx_mode == st.st_mode && sx.stx_ino == st.st_ino &&
+               sx.stx_size == (unsigned long long)st.st_size && sx.stx_nlink == st.st_nlink &&
+               sx.stx_uid == st.st_uid && sx.stx_mtime.tv_sec == st.st_mtim.tv_sec &&
+               sx.stx_mtime.tv_nsec == (unsigned)st.st_mtim.tv_nsec,
+           (unsigned)sx.stx_mode, (unsigned)sx.stx_nlink); // no size: a directory's depends on the filesystem
+}
+
 int main(void)
 {
     printf("errno at main: %d\n", errno);
@@ -91,6 +107,19 @@ int main(void)
     show_mode("created");
     report("fchownat(dirfd, p, 0, 0, 0)", fchownat(AT_FDCWD, "created", 0, 0, 0));
     show_mode("created");
+    report("fchownat(fd, \"\", 7, 8, AT_EMPTY_PATH)", fchownat(fd, "", 7, 8, AT_EMPTY_PATH));
+    show_mode("created");
+    report("fchownat(fd, \"\", 0, 0, 0)", fchownat(fd, "", 0, 0, 0));
+    int wfd = open("created", O_WRONLY);
+    write(wfd, "12345", 5);
+    close(wfd);
+    check_statx(AT_FDCWD, "created", 0);
+    check_statx(AT_FDCWD, "link", AT_SYMLINK_NOFOLLOW);
+    check_statx(AT_FDCWD, "d", AT_STATX_DONT_SYNC);
+    check_statx(fd, "", AT_EMPTY_PATH);
+    struct statx sx;
+    report("statx(missing)", statx(AT_FDCWD, "missing", 0, STATX_ALL, &sx));
+    report("statx(\"\")", statx(AT_FDCWD, "", 0, STATX_ALL, &sx));
     report("chown(missing)", chown("missing", 0, 0));
     close(fd);
 

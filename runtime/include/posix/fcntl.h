@@ -12,3 +12,10 @@
 #ifndef AT_EMPTY_PATH
 #define AT_EMPTY_PATH 0x1000
 #endif
+/* statx's synchronisation hints (nothing to synchronise: accepted and ignored) */
+#ifndef AT_STATX_SYNC_AS_STAT
+#define AT_STATX_SYNC_TYPE 0x6000
+#define AT_STATX_SYNC_AS_STAT 0x0000
+#define AT_STATX_FORCE_SYNC 0x2000
+#define AT_STATX_DONT_SYNC 0x4000
+#endif
