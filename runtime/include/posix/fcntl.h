@@ -1,5 +1,6 @@
-/* Spindle's POSIX layer (docs/POSIX.md): F_DUPFD, F_DUPFD_CLOEXEC and AT_EMPTY_PATH, which wasi-libc's
- * <fcntl.h> leaves out (Linux's numbers; runtime/posix/dup.c handles them). */
+/* Spindle's POSIX layer (docs/POSIX.md): F_DUPFD, F_DUPFD_CLOEXEC, AT_EMPTY_PATH and
+ * AT_STATX_*, which wasi-libc's <fcntl.h> leaves out (Linux's numbers; runtime/posix/dup.c
+ * and stat_mode_owner.c handle them). */
 #include_next <fcntl.h>
 
 #ifndef F_DUPFD

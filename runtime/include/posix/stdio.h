@@ -1,5 +1,6 @@
-/* Spindle's POSIX layer (docs/POSIX.md): tmpfile, tmpnam, L_tmpnam, TMP_MAX, P_tmpdir, which wasi-libc declares as
- * deprecated ("not defined on WASI"); runtime/posix/temp_files.c defines them. The sysroot's
+/* Spindle's POSIX layer (docs/POSIX.md): tmpfile and tmpnam, which wasi-libc declares as
+ * deprecated ("not defined on WASI"), and L_tmpnam, TMP_MAX, P_tmpdir, which it hides;
+ * runtime/posix/temp_files.c defines the functions. The sysroot's
  * declarations are renamed out of the way so that using them draws no warning. */
 #define tmpfile __spindle_sysroot_tmpfile
 #define tmpnam __spindle_sysroot_tmpnam
