@@ -117,8 +117,14 @@ static int change_at(int dirfd, const char *path, int flags, enum attr_kind kind
         return -1;
     }
     if (kind == ATTR_MODE && (flags & AT_SYMLINK_NOFOLLOW)) {
-        errno = EOPNOTSUPP; /* Linux: symlinks have no mode of their own */
-        return -1;
+        /* Linux (glibc's lchmod): a symlink's mode cannot change; anything else changes as usual */
+        struct stat st;
+        if (stat_at(dirfd, path, &st, AT_SYMLINK_NOFOLLOW) < 0)
+            return -1;
+        if (S_ISLNK(st.st_mode)) {
+            errno = EOPNOTSUPP;
+            return -1;
+        }
     }
     if (!posix_core_ready()) {
         errno = ENOSYS;

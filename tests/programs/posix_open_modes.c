@@ -100,6 +100,12 @@ int main(void)
     report("fchown(fd, -1, 3000)", fchown(fd, (uid_t)-1, 3000));
     show_mode("created");
     report("symlink", symlink("created", "link"));
+    report("lchmod(link, 0600)", lchmod("link", 0600));
+    report("lchmod(created, 0604)", lchmod("created", 0604));
+    show_mode("created");
+    report("fchmodat(link, NOFOLLOW)", fchmodat(AT_FDCWD, "link", 0600, AT_SYMLINK_NOFOLLOW));
+    report("fchmodat(created, NOFOLLOW)", fchmodat(AT_FDCWD, "created", 0640, AT_SYMLINK_NOFOLLOW));
+    show_mode("created");
     report("lchown(link, 5, 6)", lchown("link", 5, 6));
     struct stat st;
     lstat("link", &st);
