@@ -128,9 +128,12 @@ function settingsObject(threadStackSize) {
 const posixHeaders = join(root, 'runtime', 'include', 'posix');
 async function posixLinkArgs() {
   const list = readFileSync(join(root, 'runtime', 'posix', 'wrapped-functions.txt'), 'utf8');
-  const names = list.split('\n').filter((l) => !l.startsWith('#')).join(' ').split(/\s+/).filter(Boolean);
-  // -u: a __real_ reference alone does not take libc's definition out of the archive
-  return [`-Wl,${names.map((n) => `--wrap=${n},-u,${n}`).join(',')}`, await componentArchive('posix')];
+  const flags = list.split('\n').filter((l) => l && !l.startsWith('#')).flatMap((line) => {
+    const real = line.startsWith('real:');
+    return line.replace(/^real:/, '').split(/\s+/).filter(Boolean)
+      .map((name) => (real ? `--wrap=${name},-u,${name}` : `--wrap=${name}`));
+  });
+  return [`-Wl,${flags.join(',')}`, await componentArchive('posix')];
 }
 
 async function runtimeLinkArgs(opts) {
@@ -176,10 +179,11 @@ export async function compile(args, { cxx }) {
   requireSetup();
   const opts = parseArgs(args);
   const isCxx = cxx || opts.clangArgs.some((a) => !a.startsWith('-') && cxxSource.test(a));
-  const argv = [`--target=${target}`, `--sysroot=${sysroot}`, '-pthread', ...(opts.bare ? [] : ['-isystem', posixHeaders])];
+  const argv = [`--target=${target}`, `--sysroot=${sysroot}`, '-pthread'];
   // libc++ here is built without exceptions (see docs/TOOLCHAIN.md).
   if (isCxx) argv.push('-fno-exceptions');
   if (opts.clangArgs.some((a) => !a.startsWith('-') && anySource.test(a))) argv.push(...errnoSafeAllocation);
+  if (!opts.bare) argv.push('-isystem', posixHeaders); // before the sysroot's (docs/POSIX.md)
   argv.push(...opts.clangArgs);
   if (isLinking(opts.clangArgs) && opts.clangArgs.length > 0) {
     argv.push(...(await runtimeLinkArgs(opts)));
