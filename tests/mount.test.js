@@ -152,6 +152,15 @@ describe('host-directory mounts', () => {
     assert.match(r.stdout, /entries 9 mismatches 0/); // root: . .. a b sub link; sub: . .. c
   });
 
+  it('fd queries on a mount file: posix_fadvise validates the fd, isatty, fdopen, fdopendir', async () => {
+    const wasm = await build('fd_queries');
+    const dir = join(host, 'fd-queries');
+    mkdirSync(dir);
+    const r = await exec(spindle, ['run', `--mount=/m=${dir}`, wasm, '/m']);
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    assert.match(r.stdout, /failures 0/);
+  });
+
   it('the host API takes mounts: [{ path, hostDir }]', async () => {
     const dir = join(host, 'api');
     mkdirSync(dir);
