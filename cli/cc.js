@@ -4,7 +4,7 @@
 // the selected Spindle runtime components. Every other argument goes to clang unchanged, so
 // Makefiles and CMake can use it as CC/CXX.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { probeStartupBytes, startupBytes, tooSmall } from './memory-minimum.js';
 import { readOption } from './options.js';
@@ -116,20 +116,28 @@ function isLinking(clangArgs) {
 // pthread_create), and a 16 KiB stdout buffer (when not a terminal) instead of wasi-libc's 1 KiB, since every
 // flush is a host call (in a browser run, an HTTP request). A direct object, not an archive
 // member: wasm-ld drops constructors of members nothing references.
+// errno is saved around isatty (Linux programs expect 0 at main). The settings object also keeps
+// runtime/core's path resolver, which gives ENOENT for "" (libc's own resolves it to the cwd).
 function settingsObject(threadStackSize) {
   const dir = join(toolchainDir, 'runtime', 'config');
-  const obj = join(dir, `settings-${threadStackSize}.o`);
+  const obj = join(dir, `settings-v2-${threadStackSize}.o`);
   if (!existsSync(obj)) {
     mkdirSync(dir, { recursive: true });
     const src = join(dir, `settings-${threadStackSize}.${process.pid}.c`);
     writeFileSync(src, [
+      '#include <errno.h>',
+      '#include <stddef.h>',
       '#include <stdio.h>',
       '#include <unistd.h>',
+      'int __wasilibc_find_relpath_alloc(const char *, const char **, char **, size_t *, int);',
+      '__attribute__((used)) static void *spindle_keep_resolver = (void *)__wasilibc_find_relpath_alloc;',
       'extern unsigned int __default_stacksize;',
       'static char stdout_buffer[16384]; // musl ignores setvbuf\'s size without a buffer',
       '__attribute__((constructor)) static void spindle_apply_settings(void) {',
       `  __default_stacksize = ${threadStackSize}u;`,
+      '  int saved_errno = errno;',
       '  if (!isatty(1)) setvbuf(stdout, stdout_buffer, _IOFBF, sizeof stdout_buffer);',
+      '  errno = saved_errno;',
       '}', ''].join('\n'));
     const tmp = `${obj}.${process.pid}`;
     const r = spawnSync(clang, [`--target=${target}`, `--sysroot=${sysroot}`, '-pthread', '-O2', '-c', src, '-o', tmp],
@@ -141,10 +149,24 @@ function settingsObject(threadStackSize) {
   return obj;
 }
 
+// The POSIX layer (runtime/posix, docs/POSIX.md): its headers come before the sysroot's, its
+// archive before libc, and the libc functions it wraps are listed in the component.
+const posixHeaders = join(root, 'runtime', 'include', 'posix');
+async function posixLinkArgs() {
+  const list = readFileSync(join(root, 'runtime', 'posix', 'wrapped-functions.txt'), 'utf8');
+  const flags = list.split('\n').filter((l) => l && !l.startsWith('#')).flatMap((line) => {
+    const real = line.startsWith('real:');
+    return line.replace(/^real:/, '').split(/\s+/).filter(Boolean)
+      .map((name) => (real ? `--wrap=${name},-u,${name}` : `--wrap=${name}`));
+  });
+  return [`-Wl,${flags.join(',')}`, await componentArchive('posix')];
+}
+
 async function runtimeLinkArgs(opts) {
   if (opts.bare) return [];
   const args = ['-Wl,--wrap=sysconf,--wrap=pthread_create,--wrap=_pthread_cleanup_push,--wrap=_pthread_cleanup_pop',
-    ...(stackCheckWanted(opts) ? stackCheckLinkArgs : []), settingsObject(opts.threadStackSize), await componentArchive('core')];
+    ...(stackCheckWanted(opts) ? stackCheckLinkArgs : []), settingsObject(opts.threadStackSize), ...(await posixLinkArgs()),
+    await componentArchive('core')];
   if (opts.malloc === 'spindle') args.push(await componentArchive('alloc'));
   // runtime/core/dlmalloc_memory_view.c: refresh a thread's view of grown memory (V8).
   // runtime/core/sbrk_growth.c: dlmalloc grows memory through the same policy as Spindle's.
@@ -153,9 +175,10 @@ async function runtimeLinkArgs(opts) {
   // Keep runtime/wasi/host_files.c, whose constructor starts the files API's service thread
   // when the host asks (host/files). Nothing references it, and wasm-ld keeps constructors only
   // of objects with a live symbol (-u alone is not enough), so one tiny function is exported.
-  // runtime/posix-ipc: pipe, poll/select, flock/lockf and fcntl's lock commands (fcntl wrapped).
+  // runtime/posix-ipc: pipe, poll/select, flock/lockf and fcntl's lock commands, which the POSIX
+  // layer's fcntl reaches through a weak reference (it is linked in every --fs mode): -u keeps them.
   if (opts.fs === 'spindle') {
-    args.push('-Wl,--export=__spindle_files_link', '-Wl,--wrap=fcntl', await componentArchive('posix-ipc'),
+    args.push('-Wl,--export=__spindle_files_link', '-Wl,-u,spindle_fcntl_lock', await componentArchive('posix-ipc'),
       await componentArchive('wasi'), await componentArchive('fs'));
   }
   // The JS FS baseline (host/jsfs, docs/JSFS.md): files are served by the host; runtime/jsfs
@@ -207,6 +230,7 @@ export async function compile(args, { cxx }) {
   // Declarations wasi-libc leaves out that runtime/posix-ipc provides (pipe, fcntl's F_SETLK...).
   if (opts.fs === 'spindle' && !opts.bare) argv.push('-isystem', join(root, 'runtime', 'include', 'ipc'));
   if (opts.clangArgs.some((a) => !a.startsWith('-') && anySource.test(a))) argv.push(...errnoSafeAllocation);
+  if (!opts.bare) argv.push('-isystem', posixHeaders); // before the sysroot's (docs/POSIX.md)
   argv.push(...opts.clangArgs);
   if (isLinking(opts.clangArgs) && opts.clangArgs.length > 0) {
     argv.push(...(await runtimeLinkArgs(opts)));

@@ -63,6 +63,7 @@ export async function componentArchive(component) {
   const objects = sources.map((src) => join(work, src.replace(/\.c$/, '.o')));
   await inBatches(sources.map((src, i) => [src, objects[i]]), availableParallelism(), ([src, obj]) =>
     run(clang, [`--target=${target}`, `--sysroot=${sysroot}`, '-pthread', optimizationFlag(component, src), ...runtimeCflags,
+      '-isystem', join(runtimeDir, 'include', 'posix'), // the POSIX layer's declarations (docs/POSIX.md)
       '-c', join(srcDir, src), '-o', obj]).catch((err) => {
       throw new Error(`building runtime/${component}/${src} failed:\n${err.stderr || err.message}`);
     }));

@@ -143,6 +143,24 @@ describe('host-directory mounts', () => {
     console.log(`    ${r.stdout.trim()}`);
   });
 
+  // Builds tests/mount/programs/NAME.c and runs it on a fresh host directory mounted at /m.
+  async function runOnMount(name) {
+    const wasm = await build(name);
+    const dir = join(host, name);
+    mkdirSync(dir);
+    const r = await exec(spindle, ['run', `--mount=/m=${dir}`, wasm, '/m']);
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    return r.stdout;
+  }
+
+  it('readdir\'s d_ino is st_ino for every entry, . and .. included', async () => {
+    assert.match(await runOnMount('dirent_ino'), /entries 9 mismatches 0/); // root: . .. a b sub link; sub: . .. c
+  });
+
+  it('fd queries on a mount file: posix_fadvise validates the fd, isatty, fdopen, fdopendir', async () => {
+    assert.match(await runOnMount('fd_queries'), /failures 0/);
+  });
+
   it('the host API takes mounts: [{ path, hostDir }]', async () => {
     const dir = join(host, 'api');
     mkdirSync(dir);

@@ -1,6 +1,7 @@
 // The foundation's end-to-end tests: every C/C++ program in tests/programs is built with
 // `spindle cc` and run with `spindle run` in Node and in headless Chromium; its stdout and exit
-// code must equal the same program built natively (or what its NAME.json expects).
+// code must equal the same program built natively (or what its NAME.json expects). A spec with
+// "fsjs": true is also built with --fs=js (docs/JSFS.md) and must give the same results there.
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
@@ -20,7 +21,7 @@ const programs = readdirSync(dir)
   .map((file) => {
     const name = file.replace(/\.(c|cpp)$/, '');
     const specPath = join(dir, `${name}.json`);
-    const spec = { args: [], env: {}, stdin: '', exit: 0, native: true, browser: true, cflags: [],
+    const spec = { args: [], env: {}, stdin: '', exit: 0, native: true, browser: true, fsjs: false, cflags: [],
       ...(existsSync(specPath) ? JSON.parse(readFileSync(specPath, 'utf8')) : {}) };
     return { name, file, cxx: file.endsWith('.cpp'), spec };
   })
@@ -32,6 +33,11 @@ async function build(p) {
   const wasm = join(out, `${p.name}.wasm`);
   const cc = await exec(spindle, ['cc', '-O2', ...p.spec.cflags, join(dir, p.file), '-o', wasm]);
   const result = { wasm, buildError: cc.code === 0 ? null : cc.stderr };
+  if (p.spec.fsjs) {
+    result.wasmFsJs = join(out, `${p.name}.fsjs.wasm`);
+    const js = await exec(spindle, ['cc', '-O2', '--fs=js', ...p.spec.cflags, join(dir, p.file), '-o', result.wasmFsJs]);
+    if (js.code !== 0) result.buildError = js.stderr;
+  }
   if (p.spec.native) {
     const exe = join(out, `${p.name}.native`);
     const compiler = p.cxx ? 'clang++-22' : 'clang-22';
@@ -54,9 +60,10 @@ function check(p, got) {
   for (const s of spec.stderrIncludes ?? []) assert.ok(got.stderr.includes(s), `stderr lacks ${JSON.stringify(s)}${context}`);
 }
 
-function runArgs(p, browser) {
+function runArgs(p, browser, fsJs) {
   const envFlags = Object.entries(p.spec.env).map(([k, v]) => `--env=${k}=${v}`);
-  return ['run', ...(browser ? ['--browser'] : []), ...envFlags, built.get(p.name).wasm, ...p.spec.args];
+  const b = built.get(p.name);
+  return ['run', ...(browser ? ['--browser'] : []), ...envFlags, fsJs ? b.wasmFsJs : b.wasm, ...p.spec.args];
 }
 
 describe('C/C++ programs under spindle run', { concurrency: Math.max(2, availableParallelism()) }, () => {
@@ -66,12 +73,15 @@ describe('C/C++ programs under spindle run', { concurrency: Math.max(2, availabl
   });
 
   for (const p of programs) {
-    for (const mode of ['node', 'browser']) {
-      const skip = mode === 'browser' && (skipBrowser || !p.spec.browser);
+    for (const mode of ['node', 'browser', 'node --fs=js', 'browser --fs=js']) {
+      const browser = mode.startsWith('browser');
+      const fsJs = mode.endsWith('--fs=js');
+      if (fsJs && !p.spec.fsjs) continue;
+      const skip = browser && (skipBrowser || !p.spec.browser);
       it(`${mode}: ${p.name}`, { skip }, async () => {
         const b = built.get(p.name);
         assert.equal(b.buildError, null, `spindle cc failed:\n${b.buildError}`);
-        check(p, await exec(spindle, runArgs(p, mode === 'browser'), { input: p.spec.stdin }));
+        check(p, await exec(spindle, runArgs(p, browser, fsJs), { input: p.spec.stdin }));
       });
     }
   }

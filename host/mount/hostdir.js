@@ -247,7 +247,14 @@ function inlineClient(config) {
   function readdirInto(view, fd, cookie, ptr, len) {
     let list = dirs.get(fd);
     if (!list || cookie === 0n) {
-      list = readdirSync(hasProcFd ? `/proc/self/fd/${fd}` : paths.get(fd), { withFileTypes: true });
+      const dir = hasProcFd ? `/proc/self/fd/${fd}` : paths.get(fd);
+      // d_ino must be what stat reports (st_ino), which a Dirent does not carry: one lstat each,
+      // once per listing. An entry removed meanwhile keeps ino 0.
+      list = readdirSync(dir, { withFileTypes: true }).map((e) => {
+        let ino = 0n;
+        try { ino = lstatSync(`${dir}/${e.name}`, { bigint: true }).ino; } catch { /* gone since */ }
+        return { name: e.name, ino, type: e.isDirectory() ? 4 : e.isSymbolicLink() ? 10 : e.isFile() ? 8 : 0 };
+      });
       dirs.set(fd, list);
     }
     const start = cookie < 3n ? 0 : Number(cookie) - 2;
@@ -262,8 +269,8 @@ function inlineClient(config) {
         break;
       }
       view.setBigUint64(ptr + at, BigInt(i + 3), true);
-      view.setBigUint64(ptr + at + 8, BigInt(i + 1), true);
-      view.setUint8(ptr + at + 16, e.isDirectory() ? 4 : e.isSymbolicLink() ? 10 : e.isFile() ? 8 : 0);
+      view.setBigUint64(ptr + at + 8, e.ino, true);
+      view.setUint8(ptr + at + 16, e.type);
       view.setUint8(ptr + at + 17, 0);
       view.setUint16(ptr + at + 18, name.length, true);
       view.setUint32(ptr + at + 20, 0, true);

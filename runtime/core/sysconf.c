@@ -1,7 +1,12 @@
 // sysconf with the real core count. wasi-libc answers 1 for _SC_NPROCESSORS_*, which makes
 // thread pools (std::thread::hardware_concurrency, OpenMP-style code) use one thread. Linked
 // with --wrap=sysconf, so every caller, libc++ included, comes here first.
+// Also what libc gets wrong: the memory sizes and MINSIGSTKSZ came back as its internal table
+// codes (negative numbers), and OPEN_MAX as -1 though Spindle's fd table has 8192 slots.
+#include <errno.h>
 #include <unistd.h>
+
+#include "spindle/fs.h"
 
 __attribute__((import_module("spindle"), import_name("cpu_count"))) int spindle_host_cpu_count(void);
 
@@ -12,5 +17,19 @@ long __wrap_sysconf(int name) {
     int n = spindle_host_cpu_count();
     return n > 0 ? n : 1;
   }
-  return __real_sysconf(name);
+  const long wasm_pages = 65536; // wasm32 addresses 4 GiB of 64 KiB pages (libc's PAGESIZE)
+  switch (name) {
+    case _SC_OPEN_MAX: return SPINDLE_FS_MAX_FDS;
+    case _SC_PHYS_PAGES: return wasm_pages;
+    // what memory has not grown into yet
+    case _SC_AVPHYS_PAGES: return wasm_pages - (long)__builtin_wasm_memory_size(0);
+    case _SC_MINSIGSTKSZ: return 2048; // Linux's MINSIGSTKSZ
+    default: break;
+  }
+  long value = __real_sysconf(name);
+  if (value < -1) { // one of libc's internal codes: a name it does not handle
+    errno = EINVAL;
+    return -1;
+  }
+  return value;
 }

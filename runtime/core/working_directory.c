@@ -74,6 +74,10 @@ static size_t join_with_cwd(const char *path, char *out, size_t size)
 int __wasilibc_find_relpath_alloc(const char *path, const char **abs_prefix, char **relative_buf,
                                   size_t *relative_buf_len, int can_realloc)
 {
+    if (path[0] == '\0') { /* names nothing, as on Linux (not the working directory) */
+        errno = ENOENT;
+        return -1;
+    }
     char on_stack[JOINED_ON_STACK];
     char *joined = on_stack;
     char *on_heap = NULL;

@@ -82,18 +82,21 @@ void open_file_unref(struct open_file *file)
 bool open_file_readable(const struct open_file *file) { return file->access != SPINDLE_O_WRONLY; }
 bool open_file_writable(const struct open_file *file) { return file->access != SPINDLE_O_RDONLY; }
 
-int fd_reserve(void)
+int fd_reserve(void) { return fd_reserve_from(SPINDLE_FS_FIRST_FD); }
+
+int fd_reserve_from(int min)
 {
     pthread_mutex_lock(&fd_alloc_lock);
-    int fd = lowest_free_hint;
+    int fd = min > lowest_free_hint ? min : lowest_free_hint;
     while (fd < SPINDLE_FS_MAX_FDS && slots[fd] != NULL)
         fd++;
-    if (fd == SPINDLE_FS_MAX_FDS) {
+    if (fd >= SPINDLE_FS_MAX_FDS) {
         pthread_mutex_unlock(&fd_alloc_lock);
         return -SPINDLE_EMFILE;
     }
     set_slot(fd, &reserved_marker);
-    lowest_free_hint = fd + 1;
+    if (min <= lowest_free_hint) /* else fds below min may still be free */
+        lowest_free_hint = fd + 1;
     pthread_mutex_unlock(&fd_alloc_lock);
     return fd;
 }

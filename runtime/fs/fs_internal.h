@@ -142,7 +142,8 @@ struct inode {
     atomic_uint_fast32_t refs; /* dir entries + open files + walkers + child dirs */
     uint64_t ino;
     uint8_t type;
-    uint32_t perm;
+    uint32_t perm;              /* under lock (chmod) */
+    uint32_t uid, gid;          /* under lock (chown); 0 until changed */
     uint64_t nlink;             /* under lock */
     int64_t size;               /* under lock */
     _Atomic int64_t atime_ns;   /* atomic: reads update it under a shared lock */
@@ -277,6 +278,8 @@ bool open_file_writable(const struct open_file *file);
 
 /* Lowest free fd, held reserved until fd_install / fd_unreserve. */
 int fd_reserve(void);
+/* The same, but the lowest free fd >= min (F_DUPFD). */
+int fd_reserve_from(int min);
 void fd_install(int fd, struct open_file *file);
 void fd_unreserve(int fd);
 /* Referenced open file for fd, or NULL (EBADF). */

@@ -123,6 +123,8 @@ void inode_fill_stat(struct inode *inode, struct spindle_stat *st)
                          : inode->type == INODE_DEVICE  ? SPINDLE_S_IFCHR
                                                         : SPINDLE_S_IFREG;
     st->mode = type_bits | inode->perm;
+    st->uid = inode->uid;
+    st->gid = inode->gid;
     st->nlink = inode->nlink;
     if (inode->type == INODE_FILE) {
         st->size = inode->size;

@@ -754,6 +754,29 @@ int remote_futimens(struct open_file *file, const struct spindle_timespec times[
     return rc;
 }
 
+/* d_ino of a mount directory's "..": what stat of it reports (the tree's directory holding
+ * the mount point for the mount's root; else the backend's parent directory). 0 if unknown. */
+static uint64_t parent_ino(const struct remote_data *r)
+{
+    if (r->rel_len == 0) {
+        struct inode *parent = dir_parent_ref(r->mount->point);
+        uint64_t ino = parent->ino;
+        inode_unref(parent);
+        return ino;
+    }
+    char parent_rel[SPINDLE_FS_PATH_MAX];
+    size_t cut = r->rel_len;
+    while (cut > 0 && r->rel[cut - 1] != '/')
+        cut--;
+    cut = cut > 0 ? cut - 1 : 0; /* without the slash; "" is the mount's root */
+    if (cut >= sizeof parent_rel)
+        return 0;
+    memcpy(parent_rel, r->rel, cut);
+    parent_rel[cut] = '\0';
+    struct spindle_stat st;
+    return r->mount->ops->stat(r->mount->ctx, parent_rel, 0, &st) == 0 ? st.ino : 0;
+}
+
 int remote_readdir(struct open_file *file, uint64_t cookie, struct spindle_dirent *out, int max)
 {
     struct inode *inode = file->inode;
@@ -766,7 +789,7 @@ int remote_readdir(struct open_file *file, uint64_t cookie, struct spindle_diren
         if (cookie < c && n < max) {
             memset(&out[n], 0, sizeof out[n]);
             out[n].next_cookie = c;
-            out[n].ino = c == 1 ? r->backend_ino : 0;
+            out[n].ino = c == 1 ? r->backend_ino : parent_ino(r);
             out[n].type = SPINDLE_DT_DIR;
             out[n].name_len = (uint16_t)c;
             memcpy(out[n].name, dots[c - 1], c + 1);

@@ -176,3 +176,91 @@ int spindle_fs_futimens(int fd, const struct spindle_timespec times[2])
     open_file_unref(file);
     return rc;
 }
+
+/* chmod / chown: what the inode stores is what stat reports. */
+struct attr_change {
+    bool set_mode;
+    uint32_t mode;
+    uint32_t uid, gid; /* (uint32_t)-1: unchanged */
+};
+
+static int change_attrs(struct inode *inode, const struct attr_change *c)
+{
+    if (inode->type == INODE_REMOTE)
+        return -SPINDLE_EPERM;
+    int64_t now = fs_now_ns();
+    inode_write_lock(inode);
+    if (c->set_mode)
+        inode->perm = c->mode & 07777;
+    if (c->uid != (uint32_t)-1)
+        inode->uid = c->uid;
+    if (c->gid != (uint32_t)-1)
+        inode->gid = c->gid;
+    inode->ctime_ns = now;
+    inode_unlock(inode);
+    return 0;
+}
+
+static int change_attrs_at(int dirfd, const char *path, int flags, const struct attr_change *c)
+{
+    struct inode *inode;
+    struct walk mounted;
+    int rc = lookup_at(dirfd, path, flags, &inode, &mounted);
+    if (rc < 0)
+        return rc;
+    if (inode == NULL) {
+        walk_done(&mounted);
+        return -SPINDLE_EPERM;
+    }
+    rc = change_attrs(inode, c);
+    inode_unref(inode);
+    return rc;
+}
+
+static int change_attrs_fd(int fd, const struct attr_change *c)
+{
+    struct open_file *file = fd_get(fd);
+    if (file == NULL)
+        return -SPINDLE_EBADF;
+    int rc = change_attrs(file->inode, c);
+    open_file_unref(file);
+    return rc;
+}
+
+int spindle_fs_fchmodat(int dirfd, const char *path, uint32_t mode, int flags)
+{
+    struct attr_change c = {true, mode, (uint32_t)-1, (uint32_t)-1};
+    return change_attrs_at(dirfd, path, flags, &c);
+}
+
+int spindle_fs_fchmod(int fd, uint32_t mode)
+{
+    struct attr_change c = {true, mode, (uint32_t)-1, (uint32_t)-1};
+    return change_attrs_fd(fd, &c);
+}
+
+int spindle_fs_fchownat(int dirfd, const char *path, uint32_t uid, uint32_t gid, int flags)
+{
+    struct attr_change c = {false, 0, uid, gid};
+    return change_attrs_at(dirfd, path, flags, &c);
+}
+
+int spindle_fs_fchown(int fd, uint32_t uid, uint32_t gid)
+{
+    struct attr_change c = {false, 0, uid, gid};
+    return change_attrs_fd(fd, &c);
+}
+
+int spindle_fs_ftype(int fd)
+{
+    struct open_file *file = fd_get(fd);
+    if (file == NULL)
+        return -SPINDLE_EBADF;
+    const struct inode *inode = file->inode;
+    int type = inode->type == INODE_DIR       ? SPINDLE_S_IFDIR
+               : inode->type == INODE_SYMLINK ? SPINDLE_S_IFLNK
+               : inode->type == INODE_REMOTE && inode->u.remote.is_dir ? SPINDLE_S_IFDIR
+                                                                       : SPINDLE_S_IFREG;
+    open_file_unref(file);
+    return type;
+}

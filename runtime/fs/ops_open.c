@@ -241,12 +241,16 @@ int spindle_fs_close(int fd)
     return rc;
 }
 
-int spindle_fs_dup(int fd)
+int spindle_fs_dup(int fd) { return spindle_fs_dupfd(fd, SPINDLE_FS_FIRST_FD); }
+
+int spindle_fs_dupfd(int fd, int min)
 {
+    if (min < 0 || min >= SPINDLE_FS_MAX_FDS)
+        return -SPINDLE_EINVAL;
     struct open_file *file = fd_get(fd);
     if (file == NULL)
         return -SPINDLE_EBADF;
-    int newfd = fd_reserve();
+    int newfd = fd_reserve_from(min);
     if (newfd < 0) {
         open_file_unref(file);
         return newfd;

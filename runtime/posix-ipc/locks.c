@@ -1,7 +1,7 @@
 /* Advisory locks for programs: fcntl's record-lock commands (classic and
  * open-file-description), flock and lockf, over runtime/fs/file_lock.c.
- * fcntl is wrapped at link time (-Wl,--wrap=fcntl): the lock commands are
- * answered here and every other command goes on to the real fcntl. */
+ * The POSIX layer's fcntl (runtime/posix/dup.c, wrapped at link time) hands
+ * the lock commands to spindle_fcntl_lock. */
 #define _GNU_SOURCE /* F_LOCK and friends of lockf */
 #include <fcntl.h>
 #include <stdarg.h>
@@ -11,8 +11,7 @@
 #include "../include/spindle/posix_ipc.h"
 #include "ipc_errno.h"
 
-int __real_fcntl(int fd, int cmd, ...);
-int __wrap_fcntl(int fd, int cmd, ...);
+int spindle_fcntl_lock(int fd, int cmd, struct flock *lock);
 
 static int record_lock(int fd, int cmd, struct flock *lock)
 {
@@ -42,27 +41,8 @@ static int record_lock(int fd, int cmd, struct flock *lock)
     return ipc_result(spindle_fs_setlk(fd, owner, &request, wait));
 }
 
-int __wrap_fcntl(int fd, int cmd, ...)
-{
-    va_list ap;
-    va_start(ap, cmd);
-    int result;
-    switch (cmd) {
-    case F_GETLK:
-    case F_SETLK:
-    case F_SETLKW:
-    case F_OFD_GETLK:
-    case F_OFD_SETLK:
-    case F_OFD_SETLKW:
-        result = record_lock(fd, cmd, va_arg(ap, struct flock *));
-        break;
-    default:
-        /* every other command takes an int or a pointer, both 32 bits in wasm32 */
-        result = __real_fcntl(fd, cmd, va_arg(ap, long));
-    }
-    va_end(ap);
-    return result;
-}
+/* F_GETLK, F_SETLK, F_SETLKW and their F_OFD_ forms. */
+int spindle_fcntl_lock(int fd, int cmd, struct flock *lock) { return record_lock(fd, cmd, lock); }
 
 int flock(int fd, int operation)
 {

@@ -45,6 +45,7 @@ enum {
 #define WASI_FSTFLAGS_MTIM_NOW 8
 
 #define WASI_PREOPENTYPE_DIR 0
+#define WASI_PREOPENTYPE_NOT_DIR 1 /* no such type in WASI: wasi-libc's scan skips it */
 
 struct wasi_iovec {
     uint32_t buf;

@@ -142,8 +142,9 @@ DEFINE(fd_advise)(int32_t fd, int64_t offset, int64_t len, int32_t advice)
         return err;
     if (advice < 0 || advice > 5 || offset < 0 || len < 0)
         return WASI_EINVAL;
-    /* advice changes nothing for memory-resident data; the fd must exist */
-    return wasi_result(spindle_fs_fsync(fd));
+    /* advice changes nothing here, also for a mount's file (never a sync); the fd must exist */
+    int flags = spindle_fs_getfl(fd);
+    return wasi_result(flags < 0 ? flags : 0);
 }
 
 DEFINE(fd_allocate)(int32_t fd, int64_t offset, int64_t len)
@@ -174,16 +175,15 @@ DEFINE(fd_fdstat_get)(int32_t fd, int32_t retptr)
     int32_t err = wasi_fs_ready();
     if (err != WASI_ESUCCESS)
         return err;
-    struct spindle_stat st;
     int flags = spindle_fs_getfl(fd);
     if (flags < 0)
         return wasi_result(flags);
-    int rc = spindle_fs_fstat(fd, &st);
-    if (rc < 0)
-        return wasi_result(rc);
+    int type = spindle_fs_ftype(fd); /* from memory: every fopen asks (isatty) */
+    if (type < 0)
+        return wasi_result(type);
     struct wasi_fdstat out;
     memset(&out, 0, sizeof out);
-    out.filetype = filetype_of_mode(st.mode);
+    out.filetype = filetype_of_mode((uint32_t)type);
     if (flags & SPINDLE_O_APPEND)
         out.flags |= WASI_FDFLAGS_APPEND;
     if (flags & SPINDLE_O_NONBLOCK)
@@ -228,7 +228,8 @@ DEFINE(fd_fdstat_set_rights)(int32_t fd, int64_t base, int64_t inheriting)
     if (err != WASI_ESUCCESS)
         return err;
     /* rights are not enforced: accept any reduction on a valid fd */
-    return wasi_result(spindle_fs_fsync(fd));
+    int flags = spindle_fs_getfl(fd);
+    return wasi_result(flags < 0 ? flags : 0);
 }
 
 void wasi_fill_filestat(const struct spindle_stat *st, void *dst)
@@ -387,9 +388,13 @@ DEFINE(fd_prestat_get)(int32_t fd, int32_t retptr)
     int32_t err = wasi_fs_ready();
     if (err != WASI_ESUCCESS)
         return err;
-    if (fd != wasi_preopen_fd())
-        return WASI_EBADF; /* also ends wasi-libc's preopen scan */
-    struct wasi_prestat out = {WASI_PREOPENTYPE_DIR, 1};
+    /* wasi-libc scans fds upwards from 3 until EBADF. The preopen sits at the top of the
+     * table so that a program's first open gets fd 3, as on Linux; the fds below it are
+     * answered as "not a directory preopen" (a tag libc skips), which keeps the scan going. */
+    int preopen = wasi_preopen_fd();
+    if (fd < WASI_FIRST_OWN_FD || preopen < 0 || fd > preopen)
+        return WASI_EBADF;
+    struct wasi_prestat out = {fd == preopen ? WASI_PREOPENTYPE_DIR : WASI_PREOPENTYPE_NOT_DIR, 1};
     memcpy(WASI_PTR(retptr), &out, sizeof out);
     return WASI_ESUCCESS;
 }

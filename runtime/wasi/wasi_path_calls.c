@@ -7,6 +7,9 @@
 
 #include "wasi_support.h"
 
+/* runtime/posix: the mode of the open() or mkdir() in progress, less the umask */
+uint32_t spindle_posix_creation_mode(uint32_t fallback);
+
 #define DEFINE(name) int32_t __imported_wasi_snapshot_preview1_##name
 
 DEFINE(path_open)(int32_t dirfd, int32_t lookupflags, int32_t path, int32_t path_len, int32_t oflags,
@@ -40,7 +43,7 @@ DEFINE(path_open)(int32_t dirfd, int32_t lookupflags, int32_t path, int32_t path
         flags |= SPINDLE_O_DSYNC;
     if (!(lookupflags & WASI_LOOKUP_SYMLINK_FOLLOW))
         flags |= SPINDLE_O_NOFOLLOW;
-    int fd = spindle_fs_openat(dirfd, p.text, flags, 0644);
+    int fd = spindle_fs_openat(dirfd, p.text, flags, spindle_posix_creation_mode(0666));
     if (fd < 0)
         return wasi_result(fd);
     *(uint32_t *)WASI_PTR(retptr) = (uint32_t)fd;
@@ -53,7 +56,7 @@ DEFINE(path_create_directory)(int32_t dirfd, int32_t path, int32_t path_len)
     int32_t err = wasi_path_get(&p, (uint32_t)path, (uint32_t)path_len);
     if (err == WASI_ESUCCESS)
         err = wasi_fs_ready();
-    return err != WASI_ESUCCESS ? err : wasi_result(spindle_fs_mkdirat(dirfd, p.text, 0755));
+    return err != WASI_ESUCCESS ? err : wasi_result(spindle_fs_mkdirat(dirfd, p.text, spindle_posix_creation_mode(0777)));
 }
 
 DEFINE(path_remove_directory)(int32_t dirfd, int32_t path, int32_t path_len)

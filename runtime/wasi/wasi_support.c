@@ -76,6 +76,11 @@ int32_t wasi_fs_ready(void)
         int err = spindle_fs_init();
         spindle_fs_set_stdio_handler(wasi_host_stdio); /* /dev/stdout & co. */
         int fd = err < 0 ? err : spindle_fs_openat(SPINDLE_AT_FDCWD, "/", SPINDLE_O_RDONLY | SPINDLE_O_DIRECTORY, 0);
+        if (fd >= 0) { /* out of the program's way: its first open gets 3, as on Linux */
+            int top = spindle_fs_dup2(fd, WASI_PREOPEN_FD);
+            spindle_fs_close(fd);
+            fd = top;
+        }
         if (fd < 0) {
             rc = wasi_errno_from_linux(-fd);
         } else {

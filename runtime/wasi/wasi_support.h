@@ -26,6 +26,8 @@ static inline bool wasi_host_fd(int32_t fd) { return (uint32_t)fd < WASI_FIRST_O
 /* the host's stdio for /dev/stdin, /dev/stdout, /dev/stderr (wasi_stdio.c) */
 int64_t wasi_host_stdio(int fd, const struct spindle_iovec *iov, int iovcnt, int write);
 
+/* where the "/" preopen lives: the last slot of the fd table */
+#define WASI_PREOPEN_FD (SPINDLE_FS_MAX_FDS - 1)
 /* Starts the filesystem and opens the "/" preopen once; WASI errno. */
 int32_t wasi_fs_ready(void);
 /* The common preconditions of a call that writes a result at out_ptr: the earlier error if

@@ -120,6 +120,7 @@ struct spindle_stat {
     uint64_t dev;
     uint64_t ino;
     uint32_t mode; /* type bits | permission bits */
+    uint32_t uid, gid;
     uint64_t nlink;
     int64_t size;
     int64_t blocks; /* 512-byte units actually allocated */
@@ -146,6 +147,9 @@ int spindle_fs_init(void);
 int spindle_fs_openat(int dirfd, const char *path, int flags, uint32_t mode);
 int spindle_fs_close(int fd);
 int spindle_fs_dup(int fd);
+/* Like fcntl(F_DUPFD): the lowest free fd >= min (and >= 3); -SPINDLE_EINVAL for a min
+ * outside the table. */
+int spindle_fs_dupfd(int fd, int min);
 /* Like dup2: newfd refers to oldfd's description afterwards (closing what
  * newfd was). */
 int spindle_fs_dup2(int oldfd, int newfd);
@@ -170,10 +174,20 @@ int spindle_fs_getfl(int fd);
 int spindle_fs_setfl(int fd, int flags);
 
 int spindle_fs_fstat(int fd, struct spindle_stat *st);
+/* The file type bits (SPINDLE_S_IF*) of what fd is open on, from memory: no backend call
+ * for a mount's file (isatty and fopen ask this for every stream). */
+int spindle_fs_ftype(int fd);
 int spindle_fs_fstatat(int dirfd, const char *path, struct spindle_stat *st, int flags);
 int spindle_fs_utimensat(int dirfd, const char *path, const struct spindle_timespec times[2],
                          int flags);
 int spindle_fs_futimens(int fd, const struct spindle_timespec times[2]);
+/* Permission bits (07777) and owner; nothing is enforced, they are stored and reported.
+ * A uid or gid of (uint32_t)-1 leaves it unchanged. Files of a mount: -SPINDLE_EPERM
+ * (their backends keep no modes). Changing either updates ctime. */
+int spindle_fs_fchmodat(int dirfd, const char *path, uint32_t mode, int flags);
+int spindle_fs_fchmod(int fd, uint32_t mode);
+int spindle_fs_fchownat(int dirfd, const char *path, uint32_t uid, uint32_t gid, int flags);
+int spindle_fs_fchown(int fd, uint32_t uid, uint32_t gid);
 
 int spindle_fs_mkdirat(int dirfd, const char *path, uint32_t mode);
 int spindle_fs_unlinkat(int dirfd, const char *path, int flags);

@@ -267,6 +267,41 @@ static void test_fd_table(void)
     spindle_fs_unlinkat(D, "/fdt", 0);
 }
 
+/* dupfd: lowest free at or above a minimum; ftype from memory; modes and owners */
+static void test_dupfd_ftype_modes(void)
+{
+    write_file("/dm", "x");
+    int fd = spindle_fs_openat(D, "/dm", O_RD, 0);
+    CHECK(spindle_fs_dupfd(fd, 100) == 100);
+    CHECK(spindle_fs_dupfd(fd, 100) == 101);
+    int low = CHECK_OK(spindle_fs_dupfd(fd, 0));
+    CHECK(low >= SPINDLE_FS_FIRST_FD && low < 100);
+    CHECK_ERR(spindle_fs_dupfd(fd, -1), SPINDLE_EINVAL);
+    CHECK_ERR(spindle_fs_dupfd(fd, SPINDLE_FS_MAX_FDS), SPINDLE_EINVAL);
+    CHECK_ERR(spindle_fs_dupfd(9999, 3), SPINDLE_EBADF);
+    CHECK(spindle_fs_ftype(fd) == SPINDLE_S_IFREG);
+    int dir = spindle_fs_openat(D, "/", O_RD | SPINDLE_O_DIRECTORY, 0);
+    CHECK(spindle_fs_ftype(dir) == SPINDLE_S_IFDIR);
+    CHECK_ERR(spindle_fs_ftype(9999), SPINDLE_EBADF);
+
+    struct spindle_stat st;
+    CHECK_OK(spindle_fs_fchmodat(D, "/dm", 04751, 0));
+    CHECK(spindle_fs_fstat(fd, &st) == 0 && st.mode == (SPINDLE_S_IFREG | 04751));
+    CHECK_OK(spindle_fs_fchmod(fd, 0600));
+    CHECK_OK(spindle_fs_fchown(fd, 1000, (uint32_t)-1));
+    CHECK_OK(spindle_fs_fchownat(dir, "dm", (uint32_t)-1, 2000, 0));
+    CHECK(spindle_fs_fstatat(D, "/dm", &st, 0) == 0 && st.mode == (SPINDLE_S_IFREG | 0600) && st.uid == 1000 &&
+          st.gid == 2000);
+    CHECK_ERR(spindle_fs_fchmodat(D, "/missing", 0644, 0), SPINDLE_ENOENT);
+    CHECK_ERR(spindle_fs_fchown(9999, 0, 0), SPINDLE_EBADF);
+    spindle_fs_close(dir);
+    spindle_fs_close(low);
+    spindle_fs_close(101);
+    spindle_fs_close(100);
+    spindle_fs_close(fd);
+    spindle_fs_unlinkat(D, "/dm", 0);
+}
+
 static void test_unlink_open_file(void)
 {
     char buf[16];
@@ -733,6 +768,7 @@ int main(void)
     test_open_flags();
     test_holes_and_truncate();
     test_fd_table();
+    test_dupfd_ftype_modes();
     test_unlink_open_file();
     test_directories();
     test_paths();

@@ -1,0 +1,73 @@
+/* How the POSIX layer calls Spindle's filesystem core: start-up, errors, paths, stat. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "posix_internal.h"
+
+int __wasilibc_find_relpath_alloc(const char *path, const char **abs_prefix, char **relative_buf,
+                                  size_t *relative_buf_len, int can_realloc);
+
+bool posix_core_ready(void)
+{
+    if (wasi_fs_ready == NULL || spindle_fs_fstatat == NULL)
+        return false;
+    int32_t err = wasi_fs_ready(); /* a WASI errno, which is libc's errno numbering */
+    if (err != 0)
+        errno = err;
+    return err == 0;
+}
+
+long posix_core_result(int64_t rc)
+{
+    if (rc >= 0)
+        return (long)rc;
+    errno = wasi_errno_from_linux((int)-rc);
+    return -1;
+}
+
+int posix_resolve(int dirfd, const char *path, const char **relative, char **to_free)
+{
+    *to_free = NULL;
+    if (path[0] == '\0') { /* before anything about dirfd, as Linux checks */
+        errno = ENOENT;
+        return -1;
+    }
+    if (dirfd != AT_FDCWD && path[0] != '/') {
+        *relative = path;
+        return dirfd;
+    }
+    const char *prefix;
+    char *buf = NULL;
+    size_t len = 0;
+    int fd = __wasilibc_find_relpath_alloc(path, &prefix, &buf, &len, 1);
+    if (fd < 0) {
+        free(buf);
+        return -1;
+    }
+    *relative = buf;
+    *to_free = buf;
+    return fd;
+}
+
+void posix_stat_from_core(const struct spindle_stat *in, struct stat *out)
+{
+    memset(out, 0, sizeof *out);
+    out->st_dev = in->dev;
+    out->st_ino = in->ino;
+    out->st_nlink = in->nlink;
+    /* type and permission bits have the same numbers in wasi-libc as on Linux */
+    out->st_mode = in->mode;
+    out->st_uid = in->uid;
+    out->st_gid = in->gid;
+    out->st_size = in->size;
+    out->st_blksize = 4096;
+    out->st_blocks = in->blocks;
+    out->st_atim.tv_sec = in->atim.sec;
+    out->st_atim.tv_nsec = in->atim.nsec;
+    out->st_mtim.tv_sec = in->mtim.sec;
+    out->st_mtim.tv_nsec = in->mtim.nsec;
+    out->st_ctim.tv_sec = in->ctim.sec;
+    out->st_ctim.tv_nsec = in->ctim.nsec;
+}

@@ -1,0 +1,83 @@
+/* dup, dup2, dup3 and fcntl(F_DUPFD, F_DUPFD_CLOEXEC) on Spindle's fd table (wasi-libc has
+ * none of them). stdio belongs to the host: duplicating fds 0-2 gives ENOTSUP, and they
+ * cannot be replaced by dup2 (EBADF then, as for a closed fd). Other --fs modes: ENOSYS.
+ * fcntl is linked with --wrap=fcntl; the record-lock commands go to runtime/posix-ipc, the
+ * others to libc. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdarg.h>
+#include <unistd.h>
+
+#include "../include/spindle/posix_ipc.h"
+#include "posix_internal.h"
+
+int __real_fcntl(int fd, int cmd, ...);
+/* The record-lock commands, from runtime/posix-ipc (linked with --fs=spindle only). */
+__attribute__((weak)) int spindle_fcntl_lock(int fd, int cmd, void *lock);
+
+static bool is_lock_command(int cmd)
+{
+    return cmd == F_GETLK || cmd == F_SETLK || cmd == F_SETLKW ||
+           cmd == F_OFD_GETLK || cmd == F_OFD_SETLK || cmd == F_OFD_SETLKW;
+}
+
+static int dup_from(int fd, int min)
+{
+    if (!posix_core_ready()) {
+        errno = ENOSYS;
+        return -1;
+    }
+    if (fd >= 0 && fd < POSIX_FIRST_CORE_FD) {
+        errno = ENOTSUP;
+        return -1;
+    }
+    return (int)posix_core_result(spindle_fs_dupfd(fd, min < POSIX_FIRST_CORE_FD ? POSIX_FIRST_CORE_FD : min));
+}
+
+int dup(int fd) { return dup_from(fd, 0); }
+
+int dup3(int oldfd, int newfd, int flags)
+{
+    if (oldfd == newfd || (flags & ~O_CLOEXEC)) {
+        errno = EINVAL;
+        return -1;
+    }
+    if (!posix_core_ready()) {
+        errno = ENOSYS;
+        return -1;
+    }
+    if (oldfd < POSIX_FIRST_CORE_FD || newfd < POSIX_FIRST_CORE_FD) {
+        errno = oldfd >= 0 && oldfd < POSIX_FIRST_CORE_FD ? ENOTSUP : EBADF;
+        return -1;
+    }
+    return (int)posix_core_result(spindle_fs_dup2(oldfd, newfd));
+}
+
+int dup2(int oldfd, int newfd)
+{
+    if (oldfd != newfd)
+        return dup3(oldfd, newfd, 0);
+    /* Linux: dup2(fd, fd) checks fd and returns it */
+    if (fcntl(oldfd, F_GETFL) < 0)
+        return -1;
+    return newfd;
+}
+
+int __wrap_fcntl(int fd, int cmd, ...)
+{
+    va_list ap;
+    va_start(ap, cmd);
+    long arg = va_arg(ap, long); /* an int or a pointer: both 32 bits in wasm32 */
+    va_end(ap);
+    if (cmd == F_DUPFD || cmd == F_DUPFD_CLOEXEC) {
+        if (arg < 0) {
+            errno = EINVAL;
+            return -1;
+        }
+        return dup_from(fd, (int)arg);
+    }
+    if (is_lock_command(cmd) && spindle_fcntl_lock)
+        return spindle_fcntl_lock(fd, cmd, (void *)arg);
+    return __real_fcntl(fd, cmd, arg);
+}
