@@ -9,8 +9,8 @@
  * of a regular file is found when asked, by searching the tree (one
  * directory locked at a time), so it costs time only to readlink/open here. */
 #include "fs_internal.h"
+#include "../include/spindle/decimal.h"
 
-#include <stdio.h>
 #include <string.h>
 
 #define STDIO_FDS 3
@@ -97,7 +97,7 @@ static int find_path(struct inode *dir, const struct inode *target, char *path, 
 static int describe_target(struct inode *node, char *text)
 {
     if (node->type == INODE_PIPE) {
-        snprintf(text, SPINDLE_FS_PATH_MAX, "pipe:[%llu]", (unsigned long long)node->ino);
+        spindle_put_text(spindle_put_decimal(spindle_put_text(text, "pipe:["), node->ino), "]");
         return 0;
     }
     if (node == fs_root()) {
@@ -106,14 +106,14 @@ static int describe_target(struct inode *node, char *text)
     }
     if (node->type == INODE_DEVICE && node->u.device >= DEV_STDIN) {
         static const char *const names[] = {"stdin", "stdout", "stderr"};
-        snprintf(text, SPINDLE_FS_PATH_MAX, "host:[%s]", names[node->u.device - DEV_STDIN]);
+        spindle_put_text(spindle_put_text(spindle_put_text(text, "host:["), names[node->u.device - DEV_STDIN]), "]");
         return 0;
     }
     int found = node->type == INODE_REMOTE ? 0 : find_path(fs_root(), node, text, 0, 0);
     if (found < 0)
         return found;
     if (found == 0) /* unlinked, or a file of a mount: Linux would say "path (deleted)" */
-        snprintf(text, SPINDLE_FS_PATH_MAX, "anon_inode:[%llu]", (unsigned long long)node->ino);
+        spindle_put_text(spindle_put_decimal(spindle_put_text(text, "anon_inode:["), node->ino), "]");
     return 0;
 }
 
@@ -166,7 +166,7 @@ int proc_fd_readdir(uint64_t cookie, struct spindle_dirent *out, int max)
     for (uint64_t c = cookie + 1; c < SPINDLE_FS_MAX_FDS + 3u && n < max; c++) {
         struct spindle_dirent *e = &out[n];
         const char *name = c == 1 ? "." : c == 2 ? ".." : NULL;
-        char digits[8];
+        char digits[21];
         if (name == NULL) {
             int fd = (int)(c - 3);
             struct open_file *file = fd < STDIO_FDS ? NULL : fd_get(fd);
@@ -175,7 +175,7 @@ int proc_fd_readdir(uint64_t cookie, struct spindle_dirent *out, int max)
             e->ino = file ? file->inode->ino : stdio_devices[fd] ? stdio_devices[fd]->ino : 0;
             if (file)
                 open_file_unref(file);
-            snprintf(digits, sizeof digits, "%d", fd);
+            spindle_put_decimal(digits, (uint64_t)fd);
             name = digits;
             e->type = SPINDLE_DT_LNK;
         } else {
