@@ -19,14 +19,18 @@ static size_t step_for(size_t pages) {
   return pages > step ? pages : step;
 }
 
+// Near the maximum (which wasm cannot ask for) the step halves until it fits, down to `pages`:
+// a failed memory.grow costs nothing, and the last steps stay large.
 size_t spindle_memory_grow(size_t pages, size_t *granted) {
-  size_t step = step_for(pages);
-  size_t old = __builtin_wasm_memory_grow(0, step);
-  if (old == SIZE_MAX && step > pages) old = __builtin_wasm_memory_grow(0, step = pages);
-  if (old == SIZE_MAX) return old;
-  atomic_fetch_add_explicit(&grow_count, 1, memory_order_relaxed);
-  *granted = step;
-  return old;
+  for (size_t step = step_for(pages);; step = step / 2 > pages ? step / 2 : pages) {
+    size_t old = __builtin_wasm_memory_grow(0, step);
+    if (old != SIZE_MAX) {
+      atomic_fetch_add_explicit(&grow_count, 1, memory_order_relaxed);
+      *granted = step;
+      return old;
+    }
+    if (step == pages) return SIZE_MAX;
+  }
 }
 
 size_t spindle_memory_grow_count(void) { return atomic_load_explicit(&grow_count, memory_order_relaxed); }

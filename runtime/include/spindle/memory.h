@@ -4,8 +4,8 @@
  * allocator (and with it the file system, whose file data it allocates) and, in
  * --malloc=dlmalloc builds, sbrk. So the growth policy is in one place: V8 makes each grow of a
  * shared memory reach every thread, which is slow when it happens in 64 KiB steps, so memory
- * grows by half its size at a time (at least 1 MiB, at most 64 MiB), or by just what is needed
- * when that much is not left below the maximum. */
+ * grows by half its size at a time (at least 1 MiB, at most 64 MiB); near the maximum the step
+ * halves until it fits, down to what is needed. */
 #ifndef SPINDLE_MEMORY_H
 #define SPINDLE_MEMORY_H
 
