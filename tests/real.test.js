@@ -7,7 +7,9 @@
 //   directory mount, --fs=js and dlmalloc builds, and in Chromium on an OPFS mount;
 // - zstd: compress with N worker threads, decompress, compare; a generated input in memory and a
 //   host file through --mount, whose frame must equal the native frame byte for byte;
-// - Lua: pcall/error, coroutines, files; skipped while the toolchain cannot compile setjmp.
+// - Lua: pcall/error, coroutines, files; skipped while the toolchain cannot compile setjmp;
+// - examples/sqlite-opfs: its program twice on one host directory, its page twice on one
+//   Chromium profile (the database persists in OPFS: the second run counts 2 visits).
 // Sizes are trimmed for 2 cores; SPINDLE_TEST_LONG=1 runs the full sizes (4 x 20,000 rows,
 // 64 MiB). The first run fetches and compiles (SQLite's amalgamation: ~30 s of CPU per target).
 // SPINDLE_TEST_BROWSER=0 skips the Chromium cases.
@@ -16,6 +18,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { serveExample } from '../examples/sqlite-opfs/serve.js';
+import { openProfile } from './opfs/profile.js';
 import { exec } from './lib/exec.js';
 import { buildProgram, isSetjmpUnsupported, SQLITE_VFS } from './real/build.js';
 
@@ -131,5 +135,43 @@ describe('Lua 5.4: errors, coroutines, files', () => {
     const expected = await runNative(native, [script, '200000', join(scratch, 'lua_check.txt')]);
     assert.ok(expected.includes('pcall\tfalse\ttable\t42'), expected.join('\n'));
     assert.deepEqual(await runSpindle([`--preload=${script}@/check.lua`], wasm, ['/check.lua', '200000', '/tmp/lua_check.txt']), expected);
+  });
+});
+
+describe('examples/sqlite-opfs', () => {
+  let wasm;
+  before(async () => { wasm = await buildProgram('sqlite', { source: join(root, 'examples', 'sqlite-opfs', 'catalog.c') }); });
+  const answers = ['thread 0: items = 5000', 'thread 1: cheapest in shelf 3 = 1.1', 'thread 2: average price = 49.95',
+    'thread 3: shelves over 100 = 50'];
+
+  it('on a host directory: four query threads answer; a second run finds the database and counts 2 visits', async () => {
+    const dir = mkdtempSync(join(scratch, 'catalog-'));
+    const first = await runSpindle([`--mount=/data=${dir}`], wasm, ['/data/catalog.db', '4']);
+    assert.deepEqual(first, ['created /data/catalog.db with 5000 items', ...answers, 'visits so far: 1']);
+    const second = await runSpindle([`--mount=/data=${dir}`], wasm, ['/data/catalog.db', '4']);
+    assert.deepEqual(second, [...answers, 'visits so far: 2']);
+  });
+
+  it('the page in Chromium: the same answers, and after reopening the browser the OPFS database counts 2 visits', { skip: noBrowser }, async () => {
+    const server = await serveExample();
+    const profile = mkdtempSync(join(scratch, 'profile-'));
+    const visit = async () => {
+      const b = await openProfile(profile, `${server.url}/`);
+      try {
+        await b.page.waitForFunction(() => window.spindleResult, null, { timeout: 120000 });
+        return await b.page.evaluate(() => window.spindleResult);
+      } finally {
+        await b.close();
+      }
+    };
+    try {
+      const first = await visit();
+      assert.equal(first.exitCode, 0, first.output);
+      assert.deepEqual(lines(first.output).slice(0, 6), ['created /data/catalog.db with 5000 items', ...answers, 'visits so far: 1']);
+      const second = await visit();
+      assert.deepEqual(lines(second.output).slice(0, 5), [...answers, 'visits so far: 2']);
+    } finally {
+      server.close();
+    }
   });
 });

@@ -98,13 +98,15 @@ export async function libraryObjects(key, target, { jobs = 2 } = {}) {
 }
 
 /**
- * Links test program `key` ('sqlite' or 'zstd') for `target`; `ccFlags` are extra `spindle cc`
- * flags for wasm (e.g. ['--malloc=dlmalloc']), `id` names the variant. Returns the binary's path.
+ * Links a program against library `key` for `target`: our test program for it unless `source`
+ * names another (an example's); `ccFlags` are extra `spindle cc` flags for wasm (e.g.
+ * ['--malloc=dlmalloc']), `id` names the variant. Returns the binary's path.
  */
-export async function buildProgram(key, { target = 'wasm', ccFlags = [], id = target } = {}) {
+export async function buildProgram(key, { target = 'wasm', ccFlags = [], id = target, source = programs[key] } = {}) {
   const objects = await libraryObjects(key, target);
-  const src = programs[key];
-  const out = join(realDir, 'bin', `${key}-${id}.${target === 'wasm' ? 'wasm' : 'native'}`);
+  const src = source;
+  const name = source === programs[key] ? key : source.split('/').pop().replace(/\.c$/, '');
+  const out = join(realDir, 'bin', `${name}-${id}.${target === 'wasm' ? 'wasm' : 'native'}`);
   mkdirSync(join(realDir, 'bin'), { recursive: true });
   if (newerThan(out, [src, ...objects])) return out;
   const [cmd, base] = compileArgs(target);
