@@ -8,6 +8,8 @@
 // - zstd: compress with N worker threads, decompress, compare; a generated input in memory and a
 //   host file through --mount, whose frame must equal the native frame byte for byte;
 // - Lua: pcall/error, coroutines, files; skipped while the toolchain cannot compile setjmp;
+// - examples/zstd-cli: a host file compressed with 4 threads through --mount equals the native
+//   tool's .zst, and decompresses back to the same bytes;
 // - examples/sqlite-opfs: its program twice on one host directory, its page twice on one
 //   Chromium profile (the database persists in OPFS: the second run counts 2 visits).
 // Sizes are trimmed for 2 cores; SPINDLE_TEST_LONG=1 runs the full sizes (4 x 20,000 rows,
@@ -173,5 +175,21 @@ describe('examples/sqlite-opfs', () => {
     } finally {
       server.close();
     }
+  });
+});
+
+describe('examples/zstd-cli', () => {
+  it('compresses a host file with 4 threads via --mount to the native bytes, and decompresses it back', async () => {
+    const source = join(root, 'examples', 'zstd-cli', 'zstd_cli.c');
+    const wasm = await buildProgram('zstd', { source });
+    const native = await buildProgram('zstd', { source, target: 'native' });
+    const dir = mkdtempSync(join(scratch, 'zstd-cli-'));
+    const text = Array.from({ length: 60000 }, (_, i) => `line ${i}: ${(i * 2654435761 >>> 0).toString(36)}\n`).join('');
+    writeFileSync(join(dir, 'input.txt'), text);
+    await runNative(native, ['compress', join(dir, 'input.txt'), join(dir, 'native.zst'), '4']);
+    await runSpindle([`--mount=/data=${dir}`], wasm, ['compress', '/data/input.txt', '/data/input.txt.zst', '4']);
+    assert.ok(readFileSync(join(dir, 'input.txt.zst')).equals(readFileSync(join(dir, 'native.zst'))));
+    await runSpindle([`--mount=/data=${dir}`], wasm, ['decompress', '/data/input.txt.zst', '/data/back.txt']);
+    assert.equal(readFileSync(join(dir, 'back.txt'), 'utf8'), text);
   });
 });
