@@ -57,8 +57,7 @@ describe('SQLite: threads with their own connections on one database', () => {
   const builds = {};
   let expected;
   before(async () => {
-    builds.native = await buildProgram('sqlite', { target: 'native' });
-    builds.spindle = await buildProgram('sqlite');
+    [builds.native, builds.spindle] = await Promise.all([buildProgram('sqlite', { target: 'native' }), buildProgram('sqlite')]);
     expected = await runNative(builds.native, [join(scratch, 'native.db'), ...sqliteSize, SQLITE_VFS]);
     assert.ok(expected.includes('integrity ok') && expected.includes('sqlite 3.54.1 threadsafe 1'), expected.join('\n'));
   });
@@ -90,8 +89,7 @@ describe('SQLite: threads with their own connections on one database', () => {
 describe('zstd: multithreaded compression round trip', () => {
   const builds = {};
   before(async () => {
-    builds.native = await buildProgram('zstd', { target: 'native' });
-    builds.spindle = await buildProgram('zstd');
+    [builds.native, builds.spindle] = await Promise.all([buildProgram('zstd', { target: 'native' }), buildProgram('zstd')]);
   });
 
   it('generated input, 4 workers: the same frame (size and hash) as native', async () => {
