@@ -1,7 +1,7 @@
 // Real third-party programs in `spindle bench` (Node): the threaded SQLite workload and zstd's
 // multithreaded round trip of tests/real/, built by tests/real/build.js (pinned sources fetched
-// from crates.io), each run natively, with Spindle's defaults, with --malloc=dlmalloc and with
-// --fs=js. Each runs its own interleaved suite: every run goes through all variants and points in
+// from crates.io), each run natively, with Spindle's defaults, with --malloc=dlmalloc, with
+// --fs=js, and the defaults with V8's lazy compilation off. Each runs its own interleaved suite: every run goes through all variants and points in
 // turn, so load from other work spreads over all of them.
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -18,6 +18,11 @@ const variants = [
   { id: 'spindle', label: 'Spindle defaults', ccFlags: [] },
   { id: 'dlmalloc', label: 'Spindle, --malloc=dlmalloc', ccFlags: ['--malloc=dlmalloc'] },
   { id: 'js-fs', label: 'Spindle, --fs=js', ccFlags: ['--fs=js'] },
+  // The default build run with V8 compiling every function before start instead of at its first
+  // call: shows how much of the time above is compilation inside the measured work (the program's
+  // own clock starts after instantiation, but lazily compiled functions compile when first called).
+  { id: 'spindle-eager', label: 'Spindle defaults, node --no-wasm-lazy-compilation', ccFlags: [], build: 'spindle',
+    nodeFlags: ['--no-wasm-lazy-compilation'] },
 ];
 
 function result(stdout) {
@@ -29,7 +34,7 @@ function result(stdout) {
 async function runVariant(v, binary, args) {
   const r = v.target === 'native'
     ? await exec(binary, args, { timeoutMs: 600000 })
-    : await exec(process.execPath, [spindle, 'run', binary, ...args], { timeoutMs: 600000 });
+    : await exec(process.execPath, [...(v.nodeFlags ?? []), spindle, 'run', binary, ...args], { timeoutMs: 600000 });
   if (r.code !== 0) throw new Error(`${v.label}: exit ${r.code}: ${r.stderr.slice(-1000)}`);
   return result(r.stdout);
 }
@@ -43,7 +48,7 @@ async function interleaved({ key, points, runs, progress, args, measure }) {
   const binaries = {};
   for (const v of variants) {
     progress(`building ${key} / ${v.id}`);
-    binaries[v.id] = await buildProgram(key, { target: v.target ?? 'wasm', ccFlags: v.ccFlags, id: v.id });
+    binaries[v.id] = await buildProgram(key, { target: v.target ?? 'wasm', ccFlags: v.ccFlags, id: v.build ?? v.id });
   }
   const out = Object.fromEntries(variants.map((v) => [v.id, Object.fromEntries(points.flatMap((p) => measure.points(p).map((m) => [m, []])))]));
   const all = [];
