@@ -18,8 +18,7 @@ export const libraries = {
     include: (tree) => join(tree, 'sqlite3'),
     defines: [
       '-DSQLITE_THREADSAFE=1', // WASI builds default to 0: no mutexes, a silent race for threaded programs
-      '-DSQLITE_OMIT_LOAD_EXTENSION', // no dlopen on WASI
-      '-DHAVE_USLEEP=1', // else the busy handler sleeps whole seconds
+      '-DSQLITE_OMIT_LOAD_EXTENSION', // SQLite sets it on WASI (no dlopen); natively too, so both match
     ],
   },
   zstd: {
@@ -91,8 +90,9 @@ export async function libraryObjects(key, target, { jobs = 2 } = {}) {
     const tag = createHash('sha256').update(`${src}\0${lib.defines.join('\0')}`).digest('hex').slice(0, 8);
     const out = join(dir, `${src.split('/').pop().replace(/\.c$/, '')}-${tag}.o`);
     if (newerThan(out, [src])) return out;
-    await run(cmd, [...base, ...lib.defines, `-I${lib.include(tree)}`, '-c', src, '-o', `${out}.tmp`], `compiling ${src} for ${target}`);
-    renameSync(`${out}.tmp`, out); // a build cut short leaves no object that looks complete
+    await run(cmd, [...base, ...lib.defines, `-I${lib.include(tree)}`, '-c', src, '-o', `${out}.${process.pid}.tmp`], `compiling ${src} for ${target}`);
+    // a build cut short leaves no object that looks complete; the pid lets two processes build at once
+    renameSync(`${out}.${process.pid}.tmp`, out);
     return out;
   });
 }
@@ -112,7 +112,7 @@ export async function buildProgram(key, { target = 'wasm', ccFlags = [], id = ta
   const [cmd, base] = compileArgs(target);
   const include = `-I${libraries[key].include(sourceTree(key))}`;
   const link = libraries[key].link ?? [];
-  await run(cmd, [...base, ...ccFlags, include, src, ...objects, ...link, '-o', `${out}.tmp`], `linking ${key} (${id})`);
-  renameSync(`${out}.tmp`, out);
+  await run(cmd, [...base, ...ccFlags, include, src, ...objects, ...link, '-o', `${out}.${process.pid}.tmp`], `linking ${key} (${id})`);
+  renameSync(`${out}.${process.pid}.tmp`, out);
   return out;
 }

@@ -4,7 +4,7 @@
 // unpacked trees live under build/real/.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -61,10 +61,21 @@ export function sourceTree(key) {
   if (actual !== pkg.sha256) {
     throw new Error(`${pkg.name} ${pkg.version}: sha256 ${actual} of ${archive} is not the pinned ${pkg.sha256}`);
   }
-  rmSync(tree, { recursive: true, force: true });
-  mkdirSync(join(realDir, 'src'), { recursive: true });
-  execFileSync('tar', ['-xzf', archive, '-C', join(realDir, 'src')]);
-  if (!existsSync(tree)) throw new Error(`${archive} did not unpack into ${tree}`);
-  writeFileSync(join(tree, '.verified'), `${actual}\n`);
+  // Unpacked beside and renamed into place, so two test processes fetching at once (the bench
+  // smoke test and this suite) never see a half-unpacked tree.
+  const staging = join(realDir, 'src', `.unpack-${process.pid}`);
+  rmSync(staging, { recursive: true, force: true });
+  mkdirSync(staging, { recursive: true });
+  execFileSync('tar', ['-xzf', archive, '-C', staging]);
+  const unpacked = join(staging, `${pkg.name}-${pkg.version}`);
+  if (!existsSync(unpacked)) throw new Error(`${archive} did not unpack into ${pkg.name}-${pkg.version}/`);
+  writeFileSync(join(unpacked, '.verified'), `${actual}\n`);
+  if (existsSync(tree) && !existsSync(join(tree, '.verified'))) rmSync(tree, { recursive: true, force: true }); // an older, unverified unpack
+  try {
+    renameSync(unpacked, tree);
+  } catch (err) {
+    if (!existsSync(join(tree, '.verified'))) throw err; // else another process put the same tree there first
+  }
+  rmSync(staging, { recursive: true, force: true });
   return tree;
 }
