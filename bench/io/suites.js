@@ -53,7 +53,7 @@ function median(xs) {
 }
 
 /** A target on medians of the runs, with every run's value too. `ratio(run)` is per run. */
-export function target(label, all, ratio, op, limit, context) {
+function target(label, all, ratio, op, limit, context) {
   const perRun = all.map(ratio);
   // the median run's ratio of medians: ratio of the medians of each side's ms (as the table shows)
   const value = ratio(Object.fromEntries(Object.keys(all[0]).map((side) => [side,

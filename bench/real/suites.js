@@ -8,7 +8,6 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { exec } from '../../tests/lib/exec.js';
 import { buildProgram, SQLITE_VFS } from '../../tests/real/build.js';
-import { target } from '../io/suites.js';
 
 // Native runs keep their files on tmpfs, the fair "files in memory" reference.
 const tmpfs = '/dev/shm';
@@ -74,6 +73,22 @@ async function interleaved({ key, points, runs, progress, args, measure }) {
 
 // One run's time of series `a` over series `b` at 4 threads.
 const ratio = (a, b) => (run) => run[a]['4 threads'] / run[b]['4 threads'];
+
+const median = (xs) => {
+  const s = [...xs].sort((x, y) => x - y);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+
+/**
+ * A target in the shape cli/bench.js prints: `ratio(run)` over runs [{ series: { point: ms } }];
+ * the value is the ratio of the series' median times, as the table shows, plus every run's own.
+ */
+function target(label, runs, ratioOf, op, limit) {
+  const medians = Object.fromEntries(Object.keys(runs[0]).map((series) => [series,
+    Object.fromEntries(Object.keys(runs[0][series]).map((p) => [p, median(runs.map((r) => r[series][p]))]))]));
+  const value = ratioOf(medians);
+  return { label, value, op, limit, met: op === '>=' ? value >= limit : value <= limit, perRun: runs.map(ratioOf) };
+}
 
 export function realExperiments({ quick }) {
   const rows = quick ? 2000 : 20000;
