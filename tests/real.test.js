@@ -23,7 +23,7 @@ import { after, before, describe, it } from 'node:test';
 import { serveExample } from '../examples/sqlite-opfs/serve.js';
 import { openProfile } from './opfs/profile.js';
 import { exec } from './lib/exec.js';
-import { buildProgram, isSetjmpUnsupported, SQLITE_VFS } from './real/build.js';
+import { buildProgram, isSetjmpUnsupported, SQLITE_VFS, sqliteVfsFor } from './real/build.js';
 
 const root = join(import.meta.dirname, '..');
 const spindle = join(root, 'bin', 'spindle');
@@ -75,7 +75,7 @@ describe('SQLite: threads with their own connections on one database', () => {
   for (const [id, flags] of [['js-fs', ['--fs=js']], ['dlmalloc', ['--malloc=dlmalloc']]]) {
     it(`built with ${flags.join(' ')}: the same output`, async () => {
       const wasm = await buildProgram('sqlite', { ccFlags: flags, id });
-      assert.deepEqual(await runSpindle([], wasm, ['/tmp/real.db', ...sqliteSize, SQLITE_VFS]), expected);
+      assert.deepEqual(await runSpindle([], wasm, ['/tmp/real.db', ...sqliteSize, sqliteVfsFor(flags)]), expected);
     });
   }
 

@@ -7,7 +7,7 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { exec } from '../../tests/lib/exec.js';
-import { buildProgram, SQLITE_VFS } from '../../tests/real/build.js';
+import { buildProgram, SQLITE_VFS, sqliteVfsFor } from '../../tests/real/build.js';
 
 // Native runs keep their files on tmpfs, the fair "files in memory" reference.
 const tmpfs = '/dev/shm';
@@ -100,7 +100,7 @@ export function realExperiments({ quick }) {
       id: 'real-sqlite', title: `SQLite 3.54: threads with their own connections insert ${rows} rows each into one database, querying as they go`,
       chart: 'cases', host: 'node', baseline: 'native', source: 'tests/real/sqlite_threads.c',
       points: sqlitePoints.map((p) => p.label), speedupOf: {}, variants: variants.map(({ id, label }) => ({ id, label })),
-      note: `tests/real/sqlite_threads.c with SQLITE_THREADSAFE=1, VFS ${SQLITE_VFS}, batches of 500 rows per ` +
+      note: `tests/real/sqlite_threads.c with SQLITE_THREADSAFE=1, VFS ${SQLITE_VFS} (--fs=js: unix-dotfile, it has no record locks), batches of 500 rows per ` +
         'transaction (BEGIN IMMEDIATE), a count/sum query after each, then integrity_check. Native: database on tmpfs; ' +
         'Spindle: in the in-memory filesystem (--fs=js: in JS on the main thread).',
       async suite({ runs, progress }) {
@@ -109,7 +109,7 @@ export function realExperiments({ quick }) {
         try {
           const r = await interleaved({
             key: 'sqlite', points: sqlitePoints, runs, progress,
-            args: (v, p) => [v.target === 'native' ? join(nativeDir, 'bench.db') : '/tmp/bench.db', p.threads, rows, SQLITE_VFS].map(String),
+            args: (v, p) => [v.target === 'native' ? join(nativeDir, 'bench.db') : '/tmp/bench.db', p.threads, rows, sqliteVfsFor(v.ccFlags ?? [])].map(String),
             measure: { points: (p) => [p.label], values: (p, res) => ({ [p.label]: res.ms }) },
           });
           const four = r.all.filter((run) => '4 threads' in run.native);

@@ -9,9 +9,9 @@
 
 #include "sqlite3.h"
 
-// The VFS that locks with directories (mkdir is atomic): safe for several connections in one
-// program until Spindle has fcntl record locks for SQLite's default `unix` VFS.
-#define VFS "unix-dotfile"
+// SQLite's POSIX-locking VFS (fcntl record locks, docs/PORTING.md); its WASI build would pick
+// unix-dotfile, where every lock is exclusive.
+#define VFS "unix"
 #define ITEMS 5000
 
 static const char *db_path;

@@ -52,12 +52,11 @@ const programs = {
   lua: join(root, 'tests', 'real', 'lua_run.c'),
 };
 
-// The SQLite VFS the tests, benchmarks and examples open databases with. `unix` (POSIX record
-// locks) needs fcntl(F_SETLK), which Spindle does not have yet: its lock calls fail and SQLite
-// reports SQLITE_IOERR_LOCK ("disk I/O error"). `unix-dotfile` locks by creating a directory
-// next to the database (mkdir is atomic), which is safe for several connections in one program.
-// Switch this to 'unix' once F_SETLK exists (docs/PORTING.md).
-export const SQLITE_VFS = 'unix-dotfile';
+// The SQLite VFS the tests, benchmarks and examples open databases with: `unix`, POSIX record
+// locks (fcntl F_SETLK, runtime/posix-ipc). `--fs=js` has no record locks, so there SQLite uses
+// `unix-dotfile`, which locks by creating a directory next to the database (mkdir is atomic).
+export const SQLITE_VFS = 'unix';
+export const sqliteVfsFor = (spindleFlags) => (spindleFlags.includes('--fs=js') ? 'unix-dotfile' : SQLITE_VFS);
 
 /** A build error that means the toolchain cannot compile setjmp/longjmp yet (Lua needs them). */
 export function isSetjmpUnsupported(err) {
