@@ -6,6 +6,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { exceptionCompileFlags, exceptionLinkFlags, exceptionsEnabled, exceptionsOffHint } from './exceptions.js';
 import { appendPreloadSection, collectPreload } from './preload-files.js';
 import { componentArchive } from './runtime-lib.js';
 import { clang, clangxx, requireSetup, root, sysroot, target, toolchainDir } from './toolchain.js';
@@ -159,11 +160,12 @@ export async function compile(args, { cxx }) {
   const opts = parseArgs(args);
   const isCxx = cxx || opts.clangArgs.some((a) => !a.startsWith('-') && cxxSource.test(a));
   const argv = [`--target=${target}`, `--sysroot=${sysroot}`, '-pthread'];
-  // libc++ here is built without exceptions (see docs/TOOLCHAIN.md).
-  if (isCxx) argv.push('-fno-exceptions');
+  // C++ exceptions (unless -fno-exceptions) and setjmp/longjmp: cli/exceptions.js.
+  argv.push(...exceptionCompileFlags({ cxx: isCxx, clangArgs: opts.clangArgs }));
   if (opts.clangArgs.some((a) => !a.startsWith('-') && anySource.test(a))) argv.push(...errnoSafeAllocation);
   argv.push(...opts.clangArgs);
   if (isLinking(opts.clangArgs) && opts.clangArgs.length > 0) {
+    argv.push(...exceptionLinkFlags({ cxx: isCxx, clangArgs: opts.clangArgs }));
     argv.push(...(await runtimeLinkArgs(opts)));
     argv.push(
       `-Wl,--import-memory,--export-memory,--shared-memory,--max-memory=${opts.maxMemory}`,
@@ -173,8 +175,14 @@ export async function compile(args, { cxx }) {
   const linking = isLinking(opts.clangArgs) && opts.clangArgs.length > 0;
   if (opts.preload.length && !linking) throw new Error('--preload-file applies when linking a module');
   if (opts.preload.length) collectPreload(opts.preload, '--preload-file'); // bad specs fail before clang runs
-  const r = spawnSync(isCxx ? clangxx : clang, argv, { stdio: 'inherit' });
+  // With exceptions turned off, clang's output is read to add which switch did it.
+  const explainExceptions = isCxx && !exceptionsEnabled(opts.clangArgs);
+  const r = spawnSync(isCxx ? clangxx : clang, argv, { stdio: ['inherit', 'inherit', explainExceptions ? 'pipe' : 'inherit'] });
   if (r.error) throw new Error(`cannot run ${isCxx ? clangxx : clang}: ${r.error.message}`);
+  if (explainExceptions) {
+    const stderr = r.stderr.toString();
+    process.stderr.write(stderr + (r.status !== 0 && exceptionsOffHint(stderr, opts.clangArgs) || ''));
+  }
   if (r.status === 0 && opts.preload.length) appendPreloadSection(outputPath(opts.clangArgs), opts.preload);
   return r.status ?? 1;
 }

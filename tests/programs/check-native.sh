@@ -56,7 +56,8 @@ for src in "${sources[@]}"; do
         fail "invalid JSON in $name.json"
         continue
     fi
-    mapfile -t cflags < <(jq -r '.cflags // [] | .[]' <<<"$spec")
+    # -lwasi-emulated-*: natively these functions are in libc.
+    mapfile -t cflags < <(jq -r '.cflags // [] | .[] | select(startswith("-lwasi-emulated-") | not)' <<<"$spec")
     mapfile -d '' -t args < <(jq -j '.args // [] | .[] | (., "\u0000")' <<<"$spec")
     mapfile -d '' -t env_pairs < <(jq -j '.env // {} | to_entries[] | ("\(.key)=\(.value)", "\u0000")' <<<"$spec")
     jq -j '.stdin // ""' <<<"$spec" >"$work/$name.stdin"
@@ -64,8 +65,7 @@ for src in "${sources[@]}"; do
     native=$(jq 'if has("native") then .native else true end' <<<"$spec")
 
     if [ "${src##*.}" = cpp ]; then
-        # -fno-exceptions: Spindle's wasm libc++ is built without exceptions.
-        compile=("$CXX" -fno-exceptions)
+        compile=("$CXX")
     else
         compile=("$CC")
     fi
