@@ -160,9 +160,11 @@ export async function compile(args, { cxx }) {
   const opts = parseArgs(args);
   const isCxx = cxx || opts.clangArgs.some((a) => !a.startsWith('-') && cxxSource.test(a));
   const argv = [`--target=${target}`, `--sysroot=${sysroot}`, '-pthread'];
-  // C++ exceptions (unless -fno-exceptions) and setjmp/longjmp: cli/exceptions.js.
-  argv.push(...exceptionCompileFlags({ cxx: isCxx, clangArgs: opts.clangArgs }));
-  if (opts.clangArgs.some((a) => !a.startsWith('-') && anySource.test(a))) argv.push(...errnoSafeAllocation);
+  if (opts.clangArgs.some((a) => !a.startsWith('-') && anySource.test(a))) {
+    argv.push(...errnoSafeAllocation);
+    // C++ exceptions (unless -fno-exceptions) and setjmp/longjmp: cli/exceptions.js.
+    argv.push(...exceptionCompileFlags({ cxx: isCxx, clangArgs: opts.clangArgs }));
+  }
   argv.push(...opts.clangArgs);
   if (isLinking(opts.clangArgs) && opts.clangArgs.length > 0) {
     argv.push(...exceptionLinkFlags({ cxx: isCxx, clangArgs: opts.clangArgs }));
