@@ -72,6 +72,6 @@ cc="clang-$CLANG_MAJOR --target=wasm32-wasip1-threads --sysroot=$sysroot -pthrea
 $cc -std=c11 -w -D_LIBUNWIND_HIDE_SYMBOLS -I"$src/libunwind/include" -c "$src/libunwind/src/Unwind-wasm.c" -o "$obj/Unwind-wasm.o"
 $cxx -fwasm-exceptions -c "$runtime_source" -o "$obj/cpp_exception.o"
 llvm-ar-$CLANG_MAJOR rs "$libdir/libc++abi.a" "$obj/Unwind-wasm.o" "$obj/cpp_exception.o"
-llvm-nm-$CLANG_MAJOR "$libdir/libc++abi.a" 2>/dev/null | grep -q ' T __spindle_uncaught_exception$'
+llvm-nm-$CLANG_MAJOR "$libdir/libc++abi.a" 2>/dev/null | grep ' T __spindle_uncaught_exception$' >/dev/null
 rm -f "$libdir"/.libcxx-*
 touch "$stamp"
