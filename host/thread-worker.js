@@ -90,7 +90,6 @@ function runThread(control, tid, instance, body) {
     body();
     return true;
   } catch (uncaught) {
-    if (uncaught instanceof ProgramExit) return false;
     const err = terminateIfUncaughtCxx(instance, uncaught);
     if (err instanceof ProgramExit) return false;
     const message = err instanceof WebAssembly.RuntimeError ? `trap: ${err.message}` : String(err?.stack || err);

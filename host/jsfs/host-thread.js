@@ -156,9 +156,8 @@ export function instantiateOnHostThread({ module, memory, control, channel, cpuC
       settleFate(control, FATE.EXITED, 0);
       end();
     } catch (uncaught) {
-      if (uncaught instanceof EndedElsewhere) return; // the ending thread's message follows
       const err = terminateIfUncaughtCxx(instance, uncaught);
-      if (err instanceof EndedElsewhere) return;
+      if (err instanceof EndedElsewhere) return; // the ending thread's message follows
       if (err instanceof ProgramExit) { end(); return; }
       const message = err instanceof WebAssembly.RuntimeError ? `trap: ${err.message}` : String(err?.stack || err);
       if (settleFate(control, FATE.TRAPPED, 134)) end(`thread main: ${message}`);
