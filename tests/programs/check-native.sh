@@ -56,8 +56,13 @@ for src in "${sources[@]}"; do
         fail "invalid JSON in $name.json"
         continue
     fi
-    # -lwasi-emulated-*: natively these functions are in libc.
-    mapfile -t cflags < <(jq -r '.cflags // [] | .[] | select(startswith("-lwasi-emulated-") | not)' <<<"$spec")
+    # Tests of the wasi-emulated libraries check what the emulation does, which a native libc
+    # does differently (real signals, shared file mappings): nothing to compare.
+    if jq -e '.cflags // [] | any(startswith("-lwasi-emulated-"))' >/dev/null <<<"$spec"; then
+        echo "skip $name (tests a wasi-emulated library)"
+        continue
+    fi
+    mapfile -t cflags < <(jq -r '.cflags // [] | .[]' <<<"$spec")
     mapfile -d '' -t args < <(jq -j '.args // [] | .[] | (., "\u0000")' <<<"$spec")
     mapfile -d '' -t env_pairs < <(jq -j '.env // {} | to_entries[] | ("\(.key)=\(.value)", "\u0000")' <<<"$spec")
     jq -j '.stdin // ""' <<<"$spec" >"$work/$name.stdin"
