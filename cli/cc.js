@@ -8,6 +8,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync 
 import { join } from 'node:path';
 import { probeStartupBytes, startupBytes, tooSmall } from './memory-minimum.js';
 import { readOption } from './options.js';
+import { exceptionCompileFlags, exceptionLinkFlags, exceptionsEnabled, exceptionsOffHint } from './exceptions.js';
 import { appendPreloadSection, collectPreload } from './preload-files.js';
 import { componentArchive } from './runtime-lib.js';
 import { dropCustomSections, metadataSections } from './strip-sections.js';
@@ -225,14 +226,17 @@ export async function compile(args, { cxx }) {
   const argv = [`--target=${target}`, `--sysroot=${sysroot}`, '-pthread'];
   // The runtime's public headers (<spindle/alloc.h>, <spindle/memory.h>, ...), after the user's own.
   if (!opts.bare) argv.push('-idirafter', join(root, 'runtime', 'include'));
-  // libc++ here is built without exceptions (see docs/TOOLCHAIN.md).
-  if (isCxx) argv.push('-fno-exceptions');
   // Declarations wasi-libc leaves out that runtime/posix-ipc provides (pipe, fcntl's F_SETLK...).
   if (opts.fs === 'spindle' && !opts.bare) argv.push('-isystem', join(root, 'runtime', 'include', 'ipc'));
-  if (opts.clangArgs.some((a) => !a.startsWith('-') && anySource.test(a))) argv.push(...errnoSafeAllocation);
+  if (opts.clangArgs.some((a) => !a.startsWith('-') && anySource.test(a))) {
+    argv.push(...errnoSafeAllocation);
+    // C++ exceptions (unless -fno-exceptions) and setjmp/longjmp: cli/exceptions.js.
+    argv.push(...exceptionCompileFlags({ cxx: isCxx, clangArgs: opts.clangArgs }));
+  }
   if (!opts.bare) argv.push('-isystem', posixHeaders); // before the sysroot's (docs/POSIX.md)
   argv.push(...opts.clangArgs);
   if (isLinking(opts.clangArgs) && opts.clangArgs.length > 0) {
+    argv.push(...exceptionLinkFlags({ cxx: isCxx, clangArgs: opts.clangArgs }));
     argv.push(...(await runtimeLinkArgs(opts)));
     argv.push(
       `-Wl,--import-memory,--export-memory,--shared-memory,${maxMemoryFlag(opts)}`,
@@ -245,8 +249,14 @@ export async function compile(args, { cxx }) {
   const linking = isLinking(opts.clangArgs) && opts.clangArgs.length > 0;
   if (opts.preload.length && !linking) throw new Error('--preload-file applies when linking a module');
   if (opts.preload.length) collectPreload(opts.preload, '--preload-file'); // bad specs fail before clang runs
-  const r = spawnSync(isCxx ? clangxx : clang, argv, { stdio: 'inherit' });
+  // With exceptions turned off, clang's output is read to add which switch did it.
+  const explainExceptions = isCxx && !exceptionsEnabled(opts.clangArgs);
+  const r = spawnSync(isCxx ? clangxx : clang, argv, { stdio: ['inherit', 'inherit', explainExceptions ? 'pipe' : 'inherit'] });
   if (r.error) throw new Error(`cannot run ${isCxx ? clangxx : clang}: ${r.error.message}`);
+  if (explainExceptions) {
+    const stderr = r.stderr.toString();
+    process.stderr.write(stderr + (r.status !== 0 && exceptionsOffHint(stderr, opts.clangArgs) || ''));
+  }
   if (linking) checkMaxMemory(opts, r.status === 0, isCxx ? clangxx : clang, argv);
   if (r.status === 0 && linking && stackCheckWanted(opts)) addStackCheck(outputPath(opts.clangArgs));
   if (r.status === 0 && linking && !wantsDebugInfo(opts.clangArgs)) {

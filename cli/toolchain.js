@@ -20,8 +20,11 @@ export const clangxx = `clang++-${versions.CLANG_MAJOR}`;
 export const llvmAr = `llvm-ar-${versions.CLANG_MAJOR}`;
 export const target = 'wasm32-wasip1-threads';
 
+// One file from each build step that puts libraries in the sysroot, so a toolchain set up
+// before a step existed asks for setup instead of failing in the linker.
+const setupProducts = ['libc++.a', 'noeh/libc++.a', 'libsetjmp.a', 'libwasi-emulated-mman.a'];
+
 export function requireSetup() {
-  if (!existsSync(join(sysroot, 'lib', target, 'libc++.a'))) {
-    throw new Error(`toolchain not set up: run scripts/setup.sh (missing ${sysroot})`);
-  }
+  const missing = setupProducts.map((f) => join(sysroot, 'lib', target, f)).find((f) => !existsSync(f));
+  if (missing) throw new Error(`toolchain not set up: run scripts/setup.sh (missing ${missing})`);
 }

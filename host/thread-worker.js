@@ -2,6 +2,8 @@
 // pthread after another (`wasi_thread_start`), reusing its instance. wasi_thread_start sets
 // the stack pointer and TLS of each new thread, so one instance serves many threads in turn.
 import { BROKEN_PIPE_EXIT, FATE, programEnded, settleFate, SLOT, slotIndex, spawnThread, threadLimitHint } from './control.js';
+import { terminateIfUncaughtCxx } from './cxx-exceptions.js';
+import { uncatchableByWasm } from './uncatchable.js';
 import { ProgramExit, wasiImports } from './wasi.js';
 import { CH, proxiedWasi, ringHostThread } from './jsfs/proxy.js';
 import { filesImports } from './files/service.js';
@@ -39,7 +41,7 @@ function instantiate(init) {
   const exit = (code) => {
     if (settleFate(control, FATE.EXITED, code)) post({ type: 'fate' });
     ringHost();
-    throw new ProgramExit(code);
+    throw uncatchableByWasm(new ProgramExit(code));
   };
   const spawn = (startArg) => spawnThread(control, startArg, (slot) => {
     post({ type: 'start-worker', slot });
@@ -93,11 +95,12 @@ function instantiate(init) {
 }
 
 // Runs one thread's code; reports how it ended if it ended the program.
-function runThread(control, tid, body) {
+function runThread(control, tid, instance, body) {
   try {
     body();
     return true;
-  } catch (err) {
+  } catch (uncaught) {
+    const err = terminateIfUncaughtCxx(instance, uncaught);
     if (err instanceof ProgramExit) return false;
     const message = failureMessage(err);
     if (settleFate(control, FATE.TRAPPED, 134)) {
@@ -120,7 +123,7 @@ function serveSlot(init, instance) {
     Atomics.store(control, i, SLOT.RUNNING);
     const tid = control[i + 1];
     const startArg = control[i + 2];
-    if (!runThread(control, tid, () => instance.exports.wasi_thread_start(tid, startArg))) return;
+    if (!runThread(control, tid, instance, () => instance.exports.wasi_thread_start(tid, startArg))) return;
     Atomics.store(control, i, SLOT.IDLE);
   }
 }
@@ -149,7 +152,7 @@ onMessage(async (msg) => {
       post({ type: 'ready' });
       onMessage((start) => {
         if (start.type !== 'start') return;
-        if (runThread(msg.control, 0, () => instance.exports._start())) {
+        if (runThread(msg.control, 0, instance, () => instance.exports._start())) {
           // main returned: the program ends, whatever other threads are doing (as in C).
           if (settleFate(msg.control, FATE.EXITED, 0)) post({ type: 'fate' });
         }

@@ -24,9 +24,10 @@ if ! rustup +"$RUST_TOOLCHAIN" target list --installed 2>/dev/null | grep -qx wa
   rustup toolchain install "$RUST_TOOLCHAIN" --profile minimal --target wasm32-wasip1-threads
 fi
 
-step "ziglang $ZIGLANG_VERSION wheel (wasi-libc headers, libc++ sources)"
+step "ziglang $ZIGLANG_VERSION wheel (wasi-libc headers, libc++/libc++abi/libunwind sources)"
 zig_dir="$tc/ziglang-$ZIGLANG_VERSION"
-if [ ! -f "$zig_dir/.done" ]; then
+# The stamp names what is extracted: an older extraction without libunwind is redone.
+if [ ! -f "$zig_dir/.done-libunwind" ]; then
   rm -rf "$zig_dir" "$tc/wheel"
   python3 -m pip download --quiet --no-deps --only-binary=:all: -d "$tc/wheel" "ziglang==$ZIGLANG_VERSION"
   mkdir -p "$zig_dir"
@@ -34,19 +35,22 @@ if [ ! -f "$zig_dir/.done" ]; then
 import sys, zipfile, glob
 wheel = glob.glob(sys.argv[1] + "/ziglang-*.whl")[0]
 keep = ("ziglang/lib/libc/include/wasm-wasi-musl/", "ziglang/lib/libc/include/generic-musl/",
-        "ziglang/lib/libcxx/", "ziglang/lib/libcxxabi/")
+        "ziglang/lib/libcxx/", "ziglang/lib/libcxxabi/", "ziglang/lib/libunwind/")
 with zipfile.ZipFile(wheel) as z:
     z.extractall(sys.argv[2], [n for n in z.namelist() if n.startswith(keep)])
 PY
   rm -rf "$tc/wheel"
-  touch "$zig_dir/.done"
+  touch "$zig_dir/.done-libunwind"
 fi
 
 step "wasm32-wasip1-threads sysroot"
 "$root/scripts/build-sysroot.sh"
 
-step "libc++/libc++abi with threads"
+step "libc++/libc++abi/libunwind with threads, with and without exceptions"
 "$root/scripts/build-libcxx.sh"
+
+step "libsetjmp and the wasi-emulated-* libraries (runtime/setjmp, runtime/wasi-emulated)"
+"$root/scripts/build-libc-extras.sh"
 
 step "npm packages (package-lock.json)"
 if [ ! -f "$root/node_modules/.package-lock.json" ] || [ "$root/package-lock.json" -nt "$root/node_modules/.package-lock.json" ]; then

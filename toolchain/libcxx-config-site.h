@@ -1,6 +1,6 @@
 // libc++ configuration for wasm32-wasip1-threads, written for Spindle (the role CMake's
-// __config_site plays in an LLVM build). Threads on; exceptions are off at build time
-// (-fno-exceptions), so they are not configured here.
+// __config_site plays in an LLVM build). Threads on. Exceptions follow the compiler flags
+// (-fwasm-exceptions or -fno-exceptions, scripts/build-libcxx.sh), so they are not set here.
 #ifndef _LIBCPP___CONFIG_SITE
 #define _LIBCPP___CONFIG_SITE
 

@@ -5,6 +5,8 @@
 // them, starts workers that spawners asked for, and notices when another thread ended the
 // program (it then unwinds the C main).
 import { FATE, HEADER, settleFate, SLOT, slotCount, slotIndex, spawnThread } from '../control.js';
+import { terminateIfUncaughtCxx } from '../cxx-exceptions.js';
+import { uncatchableByWasm } from '../uncatchable.js';
 import { ProgramExit, wasiImports } from '../wasi.js';
 import { JsFs } from './fs.js';
 import { fileCalls } from './wasi-files.js';
@@ -59,7 +61,7 @@ export function instantiateOnHostThread({ module, memory, control, channel, cpuC
   }
 
   function serviceDuties() {
-    if (Atomics.load(control, HEADER.FATE) !== FATE.RUNNING) throw new EndedElsewhere(Atomics.load(control, HEADER.EXIT_CODE));
+    if (Atomics.load(control, HEADER.FATE) !== FATE.RUNNING) throw uncatchableByWasm(new EndedElsewhere(Atomics.load(control, HEADER.EXIT_CODE)));
     server.serve();
     startRequestedWorkers();
   }
@@ -109,7 +111,7 @@ export function instantiateOnHostThread({ module, memory, control, channel, cpuC
 
   const exit = (code) => {
     settleFate(control, FATE.EXITED, code);
-    throw new ProgramExit(code);
+    throw uncatchableByWasm(new ProgramExit(code));
   };
   const stdio = wasiImports({ memory, args, env, platform: threadIo, exit, sleep });
   const host = jsFsHost(channel, memory, stdio);
@@ -155,7 +157,8 @@ export function instantiateOnHostThread({ module, memory, control, channel, cpuC
       // main returned: the program ends, whatever other threads are doing (as in C).
       settleFate(control, FATE.EXITED, 0);
       end();
-    } catch (err) {
+    } catch (uncaught) {
+      const err = terminateIfUncaughtCxx(instance, uncaught);
       if (err instanceof EndedElsewhere) return; // the ending thread's message follows
       if (err instanceof ProgramExit) { end(); return; }
       if (settleFate(control, FATE.TRAPPED, 134)) end(`thread main: ${failureMessage(err)}`);
