@@ -86,9 +86,15 @@ function sections(bytes) {
 function skipImmediates(r, op) {
   const memarg = () => { if (r.u32() & 0x40) r.u32(); r.u32(); };
   if (op >= 0x28 && op <= 0x3e) return memarg();
-  if ((op >= 0x45 && op <= 0xc4) || [0x00, 0x01, 0x05, 0x0b, 0x0f, 0x1a, 0x1b, 0xd1].includes(op)) return;
+  if ((op >= 0x45 && op <= 0xc4) || [0x00, 0x01, 0x05, 0x0a, 0x0b, 0x0f, 0x19, 0x1a, 0x1b, 0xd1].includes(op)) return;
   switch (op) {
-    case 0x02: case 0x03: case 0x04: return r.sleb(); // block type
+    case 0x02: case 0x03: case 0x04: case 0x06: return r.sleb(); // block type (0x06: legacy try)
+    case 0x07: case 0x08: case 0x09: case 0x18: return r.u32(); // catch/throw tag, rethrow/delegate depth
+    case 0x1f: { // try_table: block type, then catch clauses (kind; tag for kinds 0-1; label)
+      r.sleb();
+      for (let n = r.u32(); n > 0; n--) { if (r.byte() < 2) r.u32(); r.u32(); }
+      return;
+    }
     case 0x0c: case 0x0d: case 0x10: case 0x12: case 0x20: case 0x21: case 0x22: case 0x23: case 0x24:
     case 0x25: case 0x26: case 0x3f: case 0x40: case 0xd2: return r.u32();
     case 0x0e: { const n = r.u32(); for (let i = 0; i <= n; i++) r.u32(); return; }
