@@ -115,7 +115,8 @@ function settingsObject(threadStackSize) {
   return obj;
 }
 
-async function runtimeLinkArgs(opts) {
+/** The runtime's link inputs for `opts`, in clang's form (-Wl,... flags, archives); reused by cli/rust-linker.js. */
+export async function runtimeLinkArgs(opts) {
   if (opts.bare) return [];
   const args = ['-Wl,--wrap=sysconf,--wrap=pthread_create,--wrap=_pthread_cleanup_push,--wrap=_pthread_cleanup_pop',
     settingsObject(opts.threadStackSize), await componentArchive('core')];
@@ -144,6 +145,16 @@ async function runtimeLinkArgs(opts) {
   return args;
 }
 
+/**
+ * wasm-ld flags every Spindle module needs: the memory must be imported (or each worker's
+ * instance would get its own) with a maximum (or it cannot grow), and a wrong import signature
+ * must fail the link (otherwise it is only a warning, then a trap at run time).
+ */
+export function moduleLinkerFlags(opts) {
+  return ['--import-memory', '--export-memory', '--shared-memory', `--max-memory=${opts.maxMemory}`,
+    '-z', `stack-size=${opts.stackSize}`, '--fatal-warnings'];
+}
+
 // Where clang writes the linked module: -o FILE, -oFILE, or a.out.
 function outputPath(clangArgs) {
   let out = 'a.out';
@@ -165,10 +176,7 @@ export async function compile(args, { cxx }) {
   argv.push(...opts.clangArgs);
   if (isLinking(opts.clangArgs) && opts.clangArgs.length > 0) {
     argv.push(...(await runtimeLinkArgs(opts)));
-    argv.push(
-      `-Wl,--import-memory,--export-memory,--shared-memory,--max-memory=${opts.maxMemory}`,
-      `-Wl,-z,stack-size=${opts.stackSize},--fatal-warnings`,
-    );
+    argv.push(`-Wl,${moduleLinkerFlags(opts).join(',')}`);
   }
   const linking = isLinking(opts.clangArgs) && opts.clangArgs.length > 0;
   if (opts.preload.length && !linking) throw new Error('--preload-file applies when linking a module');

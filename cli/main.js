@@ -4,6 +4,7 @@ const commands = {
   'c++': () => import('./cc.js').then((m) => (args) => m.compile(args, { cxx: true })),
   run: () => import('./run.js').then((m) => m.run),
   bench: () => import('./bench.js').then((m) => m.bench),
+  cargo: () => import('./cargo.js').then((m) => m.cargo),
 };
 
 const usage = `usage: spindle <command> [args]
@@ -15,6 +16,8 @@ const usage = `usage: spindle <command> [args]
   run [--browser] [--env[=NAME=VALUE]] [--pool=N] [--preload=HOSTPATH[@/PATH]]...
       [--mount=/PATH=HOSTDIR|opfs[:SUBDIR]]... app.wasm [args...]
                       run a module in Node (default) or headless Chromium
+  cargo [spindle cc/run options] build|run|test|bench [cargo args]
+                      cargo for wasm32-wasip1-threads with Spindle's runtime (docs/RUST.md)
   bench [--node] [--browser] [--threads=1,2,4] [--runs=N] [--quick] [--only=regex] [--open]
                       the scaling benchmarks with their baselines: table, JSON, charts, HTML report
 `;
