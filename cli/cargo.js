@@ -66,8 +66,8 @@ export function cargoEnv({ settings, runner }, env = process.env) {
     [`CARGO_TARGET_${TARGET_ENV}_RUNNER`]: [process.execPath, spindle, 'run', ...runner].join(' '),
     [SETTINGS_ENV]: JSON.stringify(settings),
     // The cc crate: C and C++ of dependencies compiled by spindle cc for the same runtime.
-    [`CC_${TARGET_CC_ENV}`]: `${spindle} cc`,
-    [`CXX_${TARGET_CC_ENV}`]: `${spindle} c++`,
+    [`CC_${TARGET_CC_ENV}`]: `${spindle}-cc`,
+    [`CXX_${TARGET_CC_ENV}`]: `${spindle}-c++`,
     [`AR_${TARGET_CC_ENV}`]: llvmAr,
   };
 }

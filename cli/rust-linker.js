@@ -84,8 +84,8 @@ export async function linkRust(args, settings) {
   const runtime = settings.bare ? [] : [
     ...asLinkerArgs(await runtimeLinkArgs(settings)),
     // runtime/rust: RAYON_NUM_THREADS from the real core count, set before main (a constructor,
-    // kept by --whole-archive because nothing references it).
-    '--whole-archive', await componentArchive('rust'), '--no-whole-archive',
+    // kept by --whole-archive because nothing references it), and abort() as exit(134).
+    '--wrap=abort', '--whole-archive', await componentArchive('rust'), '--no-whole-archive',
   ];
   const linkArgs = [...kept.slice(0, libcAt), ...runtime, ...kept.slice(libcAt), ...moduleLinkerFlags(settings)];
   const out = outputOf(linkArgs);
