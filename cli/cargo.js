@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { parseArgs } from './cc.js';
 import { parsePreloadSpec } from './preload-files.js';
-import { SETTINGS_ENV } from './rust-linker.js';
+import { settingsArg } from './rust-linker.js';
 import { parseMount } from './run.js';
 import { llvmAr, requireSetup, root, rustToolchain, target } from './toolchain.js';
 
@@ -56,7 +56,7 @@ export function parseCargoArgs(argv) {
 
 /** The environment that makes cargo build for Spindle and run through it. */
 export function cargoEnv({ settings, runner }, env = process.env) {
-  const rustflags = [`-C linker-flavor=wasm-ld`, env[`CARGO_TARGET_${TARGET_ENV}_RUSTFLAGS`]].filter(Boolean).join(' ');
+  const rustflags = ['-C linker-flavor=wasm-ld', `-C link-arg=${settingsArg(settings)}`, env[`CARGO_TARGET_${TARGET_ENV}_RUSTFLAGS`]].filter(Boolean).join(' ');
   return {
     ...env,
     RUSTUP_TOOLCHAIN: env.RUSTUP_TOOLCHAIN || rustToolchain,
@@ -64,7 +64,6 @@ export function cargoEnv({ settings, runner }, env = process.env) {
     [`CARGO_TARGET_${TARGET_ENV}_LINKER`]: join(root, 'cli', 'rust-linker.js'),
     [`CARGO_TARGET_${TARGET_ENV}_RUSTFLAGS`]: rustflags,
     [`CARGO_TARGET_${TARGET_ENV}_RUNNER`]: [process.execPath, spindle, 'run', ...runner].join(' '),
-    [SETTINGS_ENV]: JSON.stringify(settings),
     // The cc crate: C and C++ of dependencies compiled by spindle cc for the same runtime.
     [`CC_${TARGET_CC_ENV}`]: `${spindle}-cc`,
     [`CXX_${TARGET_CC_ENV}`]: `${spindle}-c++`,

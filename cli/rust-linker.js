@@ -4,7 +4,8 @@
 // before rustc's `-l c`: wasm-ld takes a symbol from the first archive that offers it, so after
 // libc, std's malloc would silently stay wasi-libc's dlmalloc. The link is checked for that,
 // then linked again with definitions for Rust's direct WASI imports (cli/wasi-import-bindings.js).
-// Settings (--malloc, --fs, sizes, preloads) come from cli/cargo.js in SPINDLE_CARGO_LINK.
+// Settings (--malloc, --fs, sizes, preloads) come from cli/cargo.js as one argument,
+// --spindle-settings=BASE64URL(JSON), passed through RUSTFLAGS: so cargo relinks when they change.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, renameSync, rmSync } from 'node:fs';
 
@@ -15,7 +16,11 @@ import { componentArchive } from './runtime-lib.js';
 import { requireSetup, wasmLd } from './toolchain.js';
 import { buildBindings, directWasiImports, undefinedSymbols } from './wasi-import-bindings.js';
 
-export const SETTINGS_ENV = 'SPINDLE_CARGO_LINK';
+const SETTINGS_FLAG = '--spindle-settings=';
+
+export function settingsArg(settings) {
+  return `${SETTINGS_FLAG}${Buffer.from(JSON.stringify(settings)).toString('base64url')}`;
+}
 
 // rustc's memory and stack flags for the target, replaced by Spindle's (moduleLinkerFlags).
 const replacedFlags = new Set(['--import-memory', '--export-memory', '--shared-memory']);
@@ -107,10 +112,12 @@ export async function linkRust(args, settings) {
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  const text = process.env[SETTINGS_ENV];
+  const args = process.argv.slice(2);
+  const text = args.find((a) => a.startsWith(SETTINGS_FLAG));
   try {
-    if (!text) throw new Error(`${process.argv[1]} is the linker of \`spindle cargo\`; build through it (${SETTINGS_ENV} is not set)`);
-    await linkRust(process.argv.slice(2), JSON.parse(text));
+    if (!text) throw new Error(`${process.argv[1]} is the linker of \`spindle cargo\`; build through it (no ${SETTINGS_FLAG})`);
+    const settings = JSON.parse(Buffer.from(text.slice(SETTINGS_FLAG.length), 'base64url').toString());
+    await linkRust(args.filter((a) => a !== text), settings);
   } catch (err) {
     process.stderr.write(`spindle: ${err.message}\n`);
     process.exit(1);

@@ -40,8 +40,9 @@ fn sync_primitives() {
     println!("sync counter={} expected={}", *counter.lock().unwrap(), THREADS * ROUNDS);
 }
 
-/// Several producers into one mpsc channel, a sync_channel ping-pong.
-fn channels() {
+/// Several producers into one mpsc channel; with `blocking`, the receiver waits for them (and a
+/// sync_channel ping-pong), otherwise it drains the channel after they finished.
+fn channels(blocking: bool) {
     let (tx, rx) = mpsc::channel::<u64>();
     let producers: Vec<_> = (0..4u64)
         .map(|p| {
@@ -50,6 +51,12 @@ fn channels() {
         })
         .collect();
     drop(tx);
+    if !blocking {
+        producers.into_iter().for_each(|h| h.join().unwrap());
+        let sum: u64 = rx.iter().sum();
+        println!("channels sum={} expected={}", sum, (0..4000u64).sum::<u64>());
+        return;
+    }
     let sum: u64 = rx.iter().sum();
     producers.into_iter().for_each(|h| h.join().unwrap());
     let (ping_tx, ping_rx) = mpsc::sync_channel::<u32>(0);
@@ -170,11 +177,58 @@ fn sleep_ms(ms: u64) {
     println!("slept at_least={}", start.elapsed() >= Duration::from_millis(ms));
 }
 
+// A direct WASI import, as mio and the `wasi` crate declare them: spindle cargo binds it to
+// the runtime's poll_oneoff, which knows Spindle's fds.
+#[link(wasm_import_module = "wasi_snapshot_preview1")]
+extern "C" {
+    #[link_name = "poll_oneoff"]
+    fn wasi_poll_oneoff(subs: *const u8, events: *mut u8, n: u32, nevents: *mut u32) -> u16;
+}
+
+/// A 48-byte WASI subscription: an fd (tag 1 read, 2 write) or a relative clock (tag 0).
+fn subscription(userdata: u64, tag: u8, fd_or_clock: u32, timeout_ns: u64) -> [u8; 48] {
+    let mut s = [0u8; 48];
+    s[0..8].copy_from_slice(&userdata.to_le_bytes());
+    s[8] = tag;
+    s[16..20].copy_from_slice(&fd_or_clock.to_le_bytes());
+    s[24..32].copy_from_slice(&timeout_ns.to_le_bytes());
+    s
+}
+
+/// poll_oneoff on a file of the tree with a 10 s clock beside it: the file is ready at once;
+/// then a clock alone: it fires.
+fn poll_file() {
+    use std::os::fd::AsRawFd;
+    fs::write("/tmp/poll.txt", "0123456789").unwrap();
+    let mut f = fs::File::open("/tmp/poll.txt").unwrap();
+    f.read_exact(&mut [0u8; 3]).unwrap();
+    let poll = |subs: &[[u8; 48]]| {
+        let mut events = vec![0u8; 32 * subs.len()];
+        let mut n = 0u32;
+        let start = Instant::now();
+        // SAFETY: subs.len() subscriptions in, room for as many events out.
+        let err = unsafe { wasi_poll_oneoff(subs.as_ptr().cast(), events.as_mut_ptr(), subs.len() as u32, &mut n) };
+        let ev = |i: usize| {
+            let e = &events[32 * i..32 * i + 32];
+            let word = |a: usize| u64::from_le_bytes(e[a..a + 8].try_into().unwrap());
+            format!("{}:type{}:err{}:nbytes{}", word(0), e[10], u16::from_le_bytes([e[8], e[9]]), word(16))
+        };
+        (err, (0..n as usize).map(ev).collect::<Vec<_>>(), start.elapsed())
+    };
+    let fd = f.as_raw_fd() as u32;
+    let (err, events, took) = poll(&[subscription(7, 1, fd, 0), subscription(8, 0, 1, 10_000_000_000)]);
+    println!("poll-file err={err} events={events:?} quick={}", took < Duration::from_secs(5));
+    let (err, events, took) = poll(&[subscription(9, 0, 1, 30_000_000)]);
+    println!("poll-clock err={err} events={events:?} waited={}", took >= Duration::from_millis(30));
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     match args.get(1).map(String::as_str) {
         Some("sync") => sync_primitives(),
-        Some("channels") => channels(),
+        Some("channels") => channels(false),
+        Some("channels-blocking") => channels(true),
+        Some("poll") => poll_file(),
         Some("rayon") => rayon_sum(),
         Some("files") => files(args.get(2).map_or("/tmp/files", String::as_str)),
         Some("c-files") => c_files(),
