@@ -6,6 +6,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { ioExperiments } from './io/suites.js';
+import { rustExperiments } from './rust/suites.js';
 
 const wasm = (id, ccFlags, label = id) => ({ id, label, kind: 'wasm', ccFlags });
 const native = (id, libs = [], label = id, env = {}) => ({ id, label, kind: 'native', libs, env });
@@ -85,5 +86,6 @@ export function experiments({ root, quick }) {
   // File I/O on mounts against the raw ceilings (node:fs, raw OPFS): each runs its own interleaved
   // suite (`suite`, on one host: `host`), see bench/io/suites.js.
   list.push(...ioExperiments({ quick }));
+  list.push(...rustExperiments({ quick })); // Rust: default build vs spindle cargo (bench/rust)
   return list.filter((e) => existsSync(join(root, e.source)));
 }
