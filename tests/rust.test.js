@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { exec } from './lib/exec.js';
 
@@ -58,6 +58,13 @@ describe('spindle cargo: the link', () => {
       'fn main() { print!("{}", std::fs::read_to_string("/assets/note.txt").unwrap()); }\n');
     assert.equal(ok(await plain(['run', '--quiet', '--release', '--preload-file', 'assets@/assets']), 'cargo run --preload-file'),
       'packed at link time');
+    // The same program built by plain cargo has no files under spindle run, and is told so.
+    const plainTarget = join(dir, 'plain-target');
+    execFileSync('cargo', ['build', '--quiet', '--release', '--target', 'wasm32-wasip1-threads', '--target-dir', plainTarget],
+      { cwd: dir, env: { ...env, RUSTUP_TOOLCHAIN: readPinnedRust() } });
+    const prebuilt = await run([join(plainTarget, 'wasm32-wasip1-threads', 'release', `${basename(dir)}.wasm`)]);
+    assert.notEqual(prebuilt.code, 0);
+    assert.match(prebuilt.stderr, /^spindle: this module has no filesystem of its own .* Rebuild it with spindle cc \/ spindle cargo/);
   });
 
   it('runs `cargo test` through spindle run', async () => {

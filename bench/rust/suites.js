@@ -14,7 +14,7 @@ const crate = join(root, 'bench', 'rust');
 const spindle = join(root, 'bin', 'spindle');
 const wasmPath = (dir) => join(dir, 'wasm32-wasip1-threads', 'release', 'rust-bench.wasm');
 
-function buildBoth(buildDir) {
+export function buildBoth(buildDir) {
   const builds = {
     'rust-default': ['cargo', ['build', '--release', '--locked', '--target', 'wasm32-wasip1-threads']],
     'spindle-cargo': [process.execPath, [spindle, 'cargo', 'build', '--release', '--locked']],
