@@ -32,7 +32,7 @@ function asLinkerArgs(clangArgs) {
 }
 
 /** rustc's arguments with its memory/stack flags removed; `at` is where libc is linked. */
-function rustcArgs(args) {
+export function rustcArgs(args) {
   const kept = [];
   let libcAt = -1;
   for (let i = 0; i < args.length; i++) {
@@ -74,7 +74,7 @@ function wasmLdLink(args) {
 
 // The allocator actually linked must be the one asked for: a wrong archive order links
 // wasi-libc's dlmalloc without any error.
-function checkAllocator(definers, malloc) {
+export function checkAllocator(definers, malloc) {
   if (malloc === 'dlmalloc' || definers.length === 0) return;
   const fromLibc = definers.find((file) => /\blibc\.a\(/.test(file));
   if (fromLibc) {

@@ -72,6 +72,18 @@ describe('spindle cargo: the link', () => {
     assert.match(got, /test result: ok\. 2 passed; 0 failed/);
   });
 
+  it('puts the runtime before rustc\'s -l c and fails if malloc still came from libc', async () => {
+    const { checkAllocator, rustcArgs } = await import('../cli/rust-linker.js');
+    const { kept, libcAt } = rustcArgs(['crt1.o', 'main.o', '--import-memory', 'std.rlib', '-l', 'c', 'core.rlib',
+      '-z', 'stack-size=1048576', '--max-memory=1073741824', '-o', 'x.wasm']);
+    assert.deepEqual(kept, ['crt1.o', 'main.o', 'std.rlib', '-l', 'c', 'core.rlib', '-o', 'x.wasm']);
+    assert.equal(libcAt, 3);
+    assert.throws(() => checkAllocator(['/r/lib/self-contained/libc.a(dlmalloc.o)'], 'spindle'),
+      /malloc came from .*libc\.a\(dlmalloc\.o\), not --malloc=spindle: the runtime archives were not linked before libc/);
+    checkAllocator(['/t/libspindle-alloc.a(malloc_api.o)'], 'spindle');
+    checkAllocator(['/r/libc.a(dlmalloc.o)'], 'dlmalloc');
+  });
+
   it('refuses what it cannot do with a clear message', async () => {
     const bad = await exec(spindle, ['cargo', '--malloc=glibc', 'build']);
     assert.equal(bad.code, 1);
