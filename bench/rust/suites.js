@@ -91,7 +91,7 @@ export function rustExperiments({ quick }) {
     }),
     rustExperiment({
       id: 'rust-rayon', title: 'Rust rayon par_iter sum over a fixed range', workload: 'rayon',
-      n: quick ? 10000000 : 50000000, weak: false,
+      n: quick ? 20000000 : 200000000, weak: false,
       targets: [['spindle cargo: rayon 2-thread speed-up', 'spindle-cargo', '>=', 1.8]],
     }),
   ];
