@@ -6,13 +6,13 @@
 import { openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { compile, runProgram } from '../../host/index.js';
-import { buildBoth } from './suites.js';
+import { buildAll } from './suites.js';
 
 const option = (name, fallback) => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback);
 const runs = option('runs', 500);
 const iters = option('iters', 20000);
 const devNull = openSync('/dev/null', 'w');
-const builds = buildBoth(join(import.meta.dirname, '..', '..', 'build', 'bench', 'rust'));
+const builds = buildAll(join(import.meta.dirname, '..', '..', 'build', 'bench', 'rust'), { wasmOnly: true });
 
 for (const [variant, wasm] of Object.entries(builds)) {
   const compiled = await compile(readFileSync(wasm));
