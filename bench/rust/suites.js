@@ -91,7 +91,7 @@ export function rustExperiments({ quick }) {
   return [
     rustExperiment({
       id: 'rust-churn', title: 'Rust allocation churn (Vec/Box/String/format!) per thread', workload: 'churn',
-      n: quick ? 100000 : 600000, weak: true,
+      n: quick ? 200000 : 2000000, weak: true,
       targets: [
         ['spindle cargo: 2-thread throughput / 1-thread', 'spindle-cargo', '>=', 1.8],
         ['Rust default build: 2-thread throughput / 1-thread', 'rust-default', '<=', 0.9],
