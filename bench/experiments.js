@@ -9,6 +9,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { ioExperiments } from './io/suites.js';
 import { realExperiments } from './real/suites.js';
+import { rustExperiments } from './rust/suites.js';
 
 const wasm = (id, ccFlags, label = id) => ({ id, label, kind: 'wasm', ccFlags });
 const native = (id, libs = [], label = id, env = {}) => ({ id, label, kind: 'native', libs, env });
@@ -107,5 +108,6 @@ export function experiments({ root, quick }) {
   // suite (`suite`, on one host: `host`), see bench/io/suites.js.
   list.push(...ioExperiments({ quick }));
   list.push(...realExperiments({ quick })); // SQLite, zstd: bench/real/suites.js
+  list.push(...rustExperiments({ quick })); // Rust: default build vs spindle cargo (bench/rust)
   return list.filter((e) => existsSync(join(root, e.source)));
 }

@@ -163,7 +163,8 @@ async function posixLinkArgs() {
   return [`-Wl,${flags.join(',')}`, await componentArchive('posix')];
 }
 
-async function runtimeLinkArgs(opts) {
+/** The runtime's link inputs for `opts`, in clang's form (-Wl,... flags, archives); reused by cli/rust-linker.js. */
+export async function runtimeLinkArgs(opts) {
   if (opts.bare) return [];
   const args = ['-Wl,--wrap=sysconf,--wrap=pthread_create,--wrap=_pthread_cleanup_push,--wrap=_pthread_cleanup_pop',
     ...(stackCheckWanted(opts) ? stackCheckLinkArgs : []), settingsObject(opts.threadStackSize), ...(await posixLinkArgs()),
@@ -195,6 +196,17 @@ async function runtimeLinkArgs(opts) {
     args.push(lib);
   }
   return args;
+}
+
+/**
+ * wasm-ld flags every Spindle module needs: the memory must be imported (or each worker's
+ * instance would get its own) with a maximum (or it cannot grow), and a wrong import signature
+ * must fail the link (otherwise it is only a warning, then a trap at run time).
+ */
+export function moduleLinkerFlags(opts) {
+  return ['--import-memory', '--export-memory', '--shared-memory', maxMemoryFlag(opts),
+    ...(opts.initialMemory !== undefined ? [`--initial-memory=${opts.initialMemory}`] : []),
+    '-z', `stack-size=${opts.stackSize}`, '--fatal-warnings'];
 }
 
 // Where clang writes the linked module: -o FILE, -oFILE, or a.out.
@@ -238,11 +250,7 @@ export async function compile(args, { cxx }) {
   if (isLinking(opts.clangArgs) && opts.clangArgs.length > 0) {
     argv.push(...exceptionLinkFlags({ cxx: isCxx, clangArgs: opts.clangArgs }));
     argv.push(...(await runtimeLinkArgs(opts)));
-    argv.push(
-      `-Wl,--import-memory,--export-memory,--shared-memory,${maxMemoryFlag(opts)}`,
-      ...(opts.initialMemory !== undefined ? [`-Wl,--initial-memory=${opts.initialMemory}`] : []),
-      `-Wl,-z,stack-size=${opts.stackSize},--fatal-warnings`,
-    );
+    argv.push(`-Wl,${moduleLinkerFlags(opts).join(',')}`);
     // Lean by default: the DWARF of -O2 code is most of a small module's bytes (docs/TOOLCHAIN.md).
     if (!wantsDebugInfo(opts.clangArgs)) argv.push('-Wl,--strip-debug');
   }

@@ -6,6 +6,7 @@ const commands = {
   'c++': () => import('./cc.js').then((m) => (args) => m.compile(args, { cxx: true })),
   run: () => import('./run.js').then((m) => m.run),
   bench: () => import('./bench.js').then((m) => m.bench),
+  cargo: () => import('./cargo.js').then((m) => m.cargo),
 };
 
 export async function main(argv) {

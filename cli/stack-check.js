@@ -21,7 +21,7 @@ export const stackCheckLinkArgs = [`-Wl,--export=${OVERFLOW_EXPORT},--export=${G
 /** Whether a link with these options gets the check: not --bare (no runtime), not turned off,
  * and not a -g build (its DWARF would no longer match the code). */
 export function stackCheckWanted(opts) {
-  const debug = opts.clangArgs.some((a) => /^-g(?!0$)/.test(a));
+  const debug = (opts.clangArgs ?? []).some((a) => /^-g(?!0$)/.test(a));
   return !opts.bare && opts.stackCheck && !debug;
 }
 

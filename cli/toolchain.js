@@ -18,7 +18,10 @@ const versions = pinnedVersions();
 export const clang = `clang-${versions.CLANG_MAJOR}`;
 export const clangxx = `clang++-${versions.CLANG_MAJOR}`;
 export const llvmAr = `llvm-ar-${versions.CLANG_MAJOR}`;
+export const wasmLd = `wasm-ld-${versions.CLANG_MAJOR}`;
+export const llvmNm = `llvm-nm-${versions.CLANG_MAJOR}`;
 export const target = 'wasm32-wasip1-threads';
+export const rustToolchain = versions.RUST_TOOLCHAIN;
 
 // One file from each build step that puts libraries in the sysroot, so a toolchain set up
 // before a step existed asks for setup instead of failing in the linker.

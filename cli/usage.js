@@ -55,8 +55,17 @@ export const benchUsage = `usage: spindle bench [options]
     --help                     this text
 `;
 
+export const cargoUsage = `usage: spindle cargo [options] <cargo command> [cargo args] [-- program args]
+  cargo build|run|test|bench for wasm32-wasip1-threads with Spindle's runtime (docs/RUST.md).
+  build options (as spindle cc): --malloc=spindle|dlmalloc|mimalloc --fs=spindle|js|none
+      --max-memory=SIZE --initial-memory=SIZE --stack-size=SIZE --thread-stack-size=SIZE --preload-file=HOSTPATH[@/PATH]
+  run options (as spindle run, for cargo run/test/bench): --browser --env[=NAME=VALUE]
+      --mount=/PATH=HOSTDIR|opfs[:SUBDIR] --preload=HOSTPATH[@/PATH] --pool=N
+`;
+
 export const overview = `usage: spindle <command> [args]     (spindle <command> --help: that command's usage)
 
 ${ccUsage}
 ${runUsage}
+${cargoUsage}
 ${benchUsage}`;

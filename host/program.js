@@ -102,7 +102,7 @@ export async function createProgram(compiled, options = {}) {
   if (files.mailbox) base.files = { mailbox: files.mailbox };
   else if (options.preload || preloadSection(compiled)) {
     throw new Error(options.files === false ? 'preloaded files need the files API (files: false was given)'
-      : 'preloaded files need a module built with spindle cc --fs=spindle');
+      : 'preloaded files need a module built with spindle cc --fs=spindle or spindle cargo');
   }
   // Mounts (host/mount, docs/MOUNTS.md): host directories (Node) or OPFS (browsers) in the tree.
   const mounts = await prepareMounts(options.mounts, { memory, maxThreads, module });

@@ -8,6 +8,10 @@ const FILETYPE = { UNKNOWN: 0, CHARACTER_DEVICE: 2 };
 const CLOCK = { REALTIME: 0, MONOTONIC: 1, PROCESS_CPUTIME: 2, THREAD_CPUTIME: 3 };
 const EVENTTYPE = { CLOCK: 0, FD_READ: 1, FD_WRITE: 2 };
 const RIGHTS_ALL = 0x1fffffffn;
+const FIRST_PREOPEN_FD = 3;
+const NO_FILES_NOTE = 'spindle: this module has no filesystem of its own (not built by spindle cc or spindle cargo, ' +
+  'or built with --fs=none), and spindle run gives such a module no directories: every file call fails. ' +
+  'Rebuild it with spindle cc / spindle cargo (docs/RUST.md).\n';
 const RIGHTS_SEEK_TELL = (1n << 2n) | (1n << 5n);
 
 /** Thrown by proc_exit to unwind the calling thread's wasm stack. */
@@ -74,6 +78,14 @@ export function wasiImports({ memory, args, env, platform, exit, sleep, brokenPi
   }
 
   const isStdio = (fd) => fd >= 0 && fd <= 2;
+
+  // Said once, on stderr: such a program then fails with its own "not found" error.
+  let notedNoFiles = false;
+  function noteNoFiles() {
+    if (notedNoFiles) return;
+    notedNoFiles = true;
+    platform.writeStdio(2, new TextEncoder().encode(NO_FILES_NOTE));
+  }
 
   function sleepNs(ns) {
     if (ns <= 0n) return;
@@ -186,7 +198,12 @@ export function wasiImports({ memory, args, env, platform, exit, sleep, brokenPi
     fd_close: (fd) => (isStdio(fd) ? ERRNO.SUCCESS : ERRNO.BADF),
     fd_sync: (fd) => (isStdio(fd) ? ERRNO.INVAL : ERRNO.BADF),
     fd_datasync: (fd) => (isStdio(fd) ? ERRNO.INVAL : ERRNO.BADF),
-    fd_prestat_get: () => ERRNO.BADF, // no preopens: files live in runtime/fs
+    // No preopens: files live in runtime/fs. Only a module without Spindle's filesystem (not
+    // built by spindle cc/cargo, or --fs=none) asks the host, when it first opens a file.
+    fd_prestat_get(fd) {
+      if (fd === FIRST_PREOPEN_FD) noteNoFiles();
+      return ERRNO.BADF;
+    },
     fd_prestat_dir_name: () => ERRNO.BADF,
 
     poll_oneoff(inPtr, outPtr, nsubs, neventsPtr) {

@@ -65,7 +65,7 @@ export function moduleTakesMounts(module) {
 export async function prepareMounts(specs = [], ctx) {
   if (!specs.length) return { list: [], dispose() {} };
   if (ctx.module && !moduleTakesMounts(ctx.module)) {
-    throw new Error('mounts need a module built with the Spindle filesystem (spindle cc --fs=spindle, the default)');
+    throw new Error('mounts need a module built with the Spindle filesystem (spindle cc --fs=spindle, the default, or spindle cargo)');
   }
   const paths = checkMountPaths(specs);
   await loadBackends();
