@@ -6,6 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { parseArgs } from './cc.js';
 import { parsePreloadSpec } from './preload-files.js';
+import { newestMtime } from './runtime-lib.js';
 import { settingsArg } from './rust-linker.js';
 import { parseMount } from './run.js';
 import { llvmAr, requireSetup, root, rustToolchain, target } from './toolchain.js';
@@ -47,7 +48,9 @@ export function parseCargoArgs(argv) {
     return `${resolve(host)}@${path}`;
   });
   const settings = { malloc: build.malloc, fs: build.fs, bare: build.bare, maxMemory: build.maxMemory,
-    initialMemory: build.initialMemory, stackSize: build.stackSize, threadStackSize: build.threadStackSize, preload };
+    initialMemory: build.initialMemory, stackSize: build.stackSize, threadStackSize: build.threadStackSize, preload,
+    // Part of RUSTFLAGS, so a changed runtime makes cargo link again (it does not see the archives).
+    runtimeChanged: Math.max(newestMtime(join(root, 'runtime')), newestMtime(join(root, 'cli'))) };
   return { settings, runner, cargoArgs: [...cargoArgs, ...programArgs] };
 }
 

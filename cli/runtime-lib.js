@@ -13,7 +13,7 @@ const outDir = join(toolchainDir, 'runtime');
 
 export const runtimeCflags = ['-std=c11', '-Wall', '-Wextra', '-Werror', '-I', join(runtimeDir, 'include')];
 
-function newestMtime(dir) {
+export function newestMtime(dir) {
   if (!existsSync(dir)) return 0;
   let newest = statSync(dir).mtimeMs;
   for (const entry of readdirSync(dir, { withFileTypes: true })) {

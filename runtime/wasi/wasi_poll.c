@@ -28,6 +28,17 @@ static void put_event(uint8_t *ev, uint64_t userdata, uint16_t error, uint8_t ty
     memcpy(ev + 24, &flags, 2);
 }
 
+/* A ready read of a regular file has size - position bytes (WASI's nbytes; mio reads it);
+ * other fds report 0, which WASI allows when the count is unknown. */
+static uint64_t readable_bytes(int fd, uint8_t tag)
+{
+    struct spindle_stat st;
+    if (tag != TAG_FD_READ || wasi_host_fd(fd) || spindle_fs_fstat(fd, &st) < 0 || (st.mode & SPINDLE_S_IFMT) != SPINDLE_S_IFREG)
+        return 0;
+    int64_t pos = spindle_fs_lseek(fd, 0, SPINDLE_SEEK_CUR);
+    return pos >= 0 && st.size > pos ? (uint64_t)(st.size - pos) : 0;
+}
+
 /* ns until the clock subscription fires; -1 for an unknown clock */
 static int64_t clock_wait_ns(const uint8_t *sub)
 {
@@ -110,7 +121,10 @@ DEFINE(poll_oneoff)(int32_t in, int32_t out, int32_t nsubs, int32_t nevents_ptr)
         memcpy(&userdata, sub, 8);
         uint16_t error = (r & SPINDLE_POLLNVAL) ? WASI_EBADF : WASI_ESUCCESS;
         uint16_t flags = (r & (SPINDLE_POLLHUP | SPINDLE_POLLERR)) ? HANGUP : 0;
-        put_event((uint8_t *)WASI_PTR(out) + count++ * EVENT_SIZE, userdata, error, sub[8], flags);
+        uint8_t *ev = (uint8_t *)WASI_PTR(out) + count++ * EVENT_SIZE;
+        put_event(ev, userdata, error, sub[8], flags);
+        uint64_t nbytes = error ? 0 : readable_bytes(fds[i].fd, sub[8]);
+        memcpy(ev + 16, &nbytes, 8);
     }
     if (count == 0 && first_clock < n) { /* nothing became ready: the timeout fired */
         uint64_t userdata;
