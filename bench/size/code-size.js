@@ -26,6 +26,7 @@ const parts = [
   ['allocator', /libspindle-alloc\.a|dlmalloc\.c\.obj|libmimalloc-wasm\.a/],
   ['filesystem', /libspindle-fs\.a/],
   ['WASI layer', /libspindle-wasi\.a|libspindle-jsfs\.a/],
+  ['POSIX layer', /libspindle-posix(-ipc)?\.a/],
   ['host glue', /libspindle-core\.a|runtime\/config\/settings-/],
   ['libc', /libc\.a|crt1-|libclang_rt|libcompiler_rt/],
   ['libc++', /libc\+\+/],
