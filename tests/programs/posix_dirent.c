@@ -202,6 +202,14 @@ static void streams_and_errors(void)
     }
     printf("errno after the last readdir: %d\n", errno);
     closedir(d);
+    mkdir(path_of("gone"), 0755);
+    d = opendir(path_of("gone"));
+    rmdir(path_of("gone"));
+    int left = 0;
+    while (readdir(d) != NULL)
+        left++;
+    printf("a directory removed after opendir lists %d entries\n", left);
+    closedir(d);
     printf("DT_DIR %d DT_REG %d DT_LNK %d DT_CHR %d DT_FIFO %d; IFTODT(S_IFDIR) is DT_DIR: %d, DTTOIF(DT_REG) is S_IFREG: %d\n",
            DT_DIR, DT_REG, DT_LNK, DT_CHR, DT_FIFO, IFTODT(S_IFDIR) == DT_DIR, DTTOIF(DT_REG) == S_IFREG);
 }

@@ -52,7 +52,9 @@ int scandir(const char *, struct dirent ***, int (*)(const struct dirent *),
 int scandirat(int, const char *, struct dirent ***, int (*)(const struct dirent *),
               int (*)(const struct dirent **, const struct dirent **)) __SPINDLE_DIRENT_CALL(scandirat);
 int alphasort(const struct dirent **, const struct dirent **) __SPINDLE_DIRENT_CALL(alphasort);
+#ifdef _GNU_SOURCE
 int versionsort(const struct dirent **, const struct dirent **) __SPINDLE_DIRENT_CALL(versionsort);
+#endif
 /* wasi-libc declares getdents but defines it nowhere; a clear error instead of a link failure */
 int getdents(int, struct dirent *, size_t)
     __attribute__((unavailable("not in Spindle: a WASI directory fd has no read position; use readdir")));
