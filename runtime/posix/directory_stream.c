@@ -143,15 +143,16 @@ static int refill(DIR *dir, int grow)
 /* The next entry, or NULL at the end (errno unchanged) or on an error (errno set). Locked. */
 static struct dirent *next_entry(DIR *dir)
 {
+    __wasi_dirent_t head;
     for (;;) {
-        __wasi_dirent_t head;
         size_t left = dir->used - dir->at;
         if (left >= sizeof head) {
             memcpy(&head, dir->buffer + dir->at, sizeof head);
             if (left - sizeof head >= head.d_namlen)
                 break;
         }
-        /* the buffer is used up, or this entry is cut off (and did not fit if it is the first) */
+        /* No whole entry left: the end, or read on from the cookie, into a bigger buffer when
+         * the entry is cut off even at the buffer's start. */
         if (dir->at_end)
             return NULL;
         int err = refill(dir, dir->at == 0 && left > 0);
@@ -162,8 +163,6 @@ static struct dirent *next_entry(DIR *dir)
         if (dir->used == 0)
             return NULL;
     }
-    __wasi_dirent_t head;
-    memcpy(&head, dir->buffer + dir->at, sizeof head);
     const char *name = (const char *)dir->buffer + dir->at + sizeof head;
     size_t reclen = record_length(head.d_namlen);
     if (reclen > USHRT_MAX) {
