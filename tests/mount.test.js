@@ -161,6 +161,23 @@ describe('host-directory mounts', () => {
     assert.match(await runOnMount('fd_queries'), /failures 0/);
   });
 
+  it('directory streams on a mount give Linux\'s output (tests/programs/posix_dirent.c: d_reclen, d_off, seekdir, scandir...)', async () => {
+    const src = join(root, 'tests', 'programs', 'posix_dirent.c');
+    const wasm = join(out, 'posix_dirent.wasm');
+    const native = join(out, 'posix_dirent.native');
+    const cc = await exec(spindle, ['cc', '-O2', src, '-o', wasm]);
+    assert.equal(cc.code, 0, cc.stderr);
+    const nat = await exec('clang-22', ['-O2', '-pthread', '-w', src, '-o', native]);
+    assert.equal(nat.code, 0, nat.stderr);
+    const dir = join(host, 'posix_dirent');
+    mkdirSync(dir);
+    const expected = await exec(native, [dir]);
+    assert.equal(expected.code, 0, expected.stderr);
+    const r = await exec(spindle, ['run', `--mount=/m=${dir}`, wasm, '/m']);
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    assert.equal(r.stdout, expected.stdout);
+  });
+
   it('the host API takes mounts: [{ path, hostDir }]', async () => {
     const dir = join(host, 'api');
     mkdirSync(dir);

@@ -800,6 +800,11 @@ int remote_readdir(struct open_file *file, uint64_t cookie, struct spindle_diren
         int got = r->mount->ops->readdir(r->mount->ctx, file->handle, cookie < 3 ? 0 : cookie, out + n, max - n);
         if (got < 0)
             return n > 0 ? n : got;
+        /* a directory removed while open lists nothing, not even "." and "..", as on Linux;
+         * asked only of a listing that starts empty */
+        struct spindle_stat st;
+        if (got == 0 && cookie < 3 && r->mount->ops->fstat(r->mount->ctx, file->handle, &st) == 0 && st.nlink == 0)
+            return 0;
         n += got;
     }
     return n;

@@ -106,7 +106,12 @@ static void semantics(void)
     CHECK_ERR(spindle_fs_fstatat(SPINDLE_AT_FDCWD, "/mnt/a/hello.txt/../x", &st, 0), SPINDLE_ENOTDIR);
     CHECK_OK(spindle_fs_unlinkat(SPINDLE_AT_FDCWD, "/mnt/a/ly", 0));
     CHECK_OK(spindle_fs_unlinkat(SPINDLE_AT_FDCWD, "/mnt/a/x/y", SPINDLE_AT_REMOVEDIR));
+    /* a directory removed while open lists nothing, not even "." and "..", as on Linux */
+    int removed = CHECK_OK(spindle_fs_openat(SPINDLE_AT_FDCWD, "/mnt/a/x", SPINDLE_O_RDONLY | SPINDLE_O_DIRECTORY, 0));
+    CHECK(spindle_fs_readdir(removed, 0, ents, 16) == 2);
     CHECK_OK(spindle_fs_unlinkat(SPINDLE_AT_FDCWD, "/mnt/a/x", SPINDLE_AT_REMOVEDIR));
+    CHECK(spindle_fs_readdir(removed, 0, ents, 16) == 0);
+    CHECK_OK(spindle_fs_close(removed));
 
     /* names */
     CHECK_OK(spindle_fs_renameat(SPINDLE_AT_FDCWD, "/mnt/a/hello.txt", SPINDLE_AT_FDCWD, "/mnt/a/sub/moved"));
