@@ -79,5 +79,8 @@ int __wrap_fcntl(int fd, int cmd, ...)
     }
     if (is_lock_command(cmd) && spindle_fcntl_lock)
         return spindle_fcntl_lock(fd, cmd, (void *)arg);
+    /* libc answers F_GETFD/F_SETFD without looking at the fd; Linux gives EBADF for a closed one */
+    if ((cmd == F_GETFD || cmd == F_SETFD) && __real_fcntl(fd, F_GETFL) < 0)
+        return -1;
     return __real_fcntl(fd, cmd, arg);
 }

@@ -40,6 +40,8 @@ int main(void)
     report("dup2(99, 30)", dup2(99, 30));
     report("dup2(99, 99)", dup2(99, 99));
     report("F_DUPFD on 99", fcntl(99, F_DUPFD, 0));
+    report("F_GETFD on 99", fcntl(99, F_GETFD));
+    report("F_SETFD on 99", fcntl(99, F_SETFD, FD_CLOEXEC));
     printf("F_GETFL access mode is O_RDWR: %d\n", (fcntl(20, F_GETFL) & O_ACCMODE) == O_RDWR);
     close(d);
     close(10);
