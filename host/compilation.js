@@ -25,12 +25,17 @@ async function nodeV8() {
   return v8;
 }
 
-/** 'eager' or 'lazy' for `mode` ('auto' by default) and these module bytes. */
-export function chooseCompilation(mode = 'auto', bytes) {
+/** Throws a clear error unless `mode` is one of COMPILATION_MODES (undefined: 'auto'). */
+export function checkCompilationMode(mode = 'auto') {
   if (!COMPILATION_MODES.includes(mode)) {
     throw new Error(`compilation: '${mode}' is not one of ${COMPILATION_MODES.map((m) => `'${m}'`).join(', ')}`);
   }
-  if (mode !== 'auto') return mode;
+  return mode;
+}
+
+/** 'eager' or 'lazy' for `mode` ('auto' by default) and these module bytes. */
+export function chooseCompilation(mode, bytes) {
+  if (checkCompilationMode(mode) !== 'auto') return mode;
   return codeSectionSize(bytes) >= EAGER_FROM_CODE_BYTES ? 'eager' : 'lazy';
 }
 

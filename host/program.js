@@ -3,7 +3,7 @@
 // thread (Node's, or the page's) and never runs wasm itself, so it never blocks.
 import { createControl, FATE, HEADER, SLOT, slotIndex } from './control.js';
 import { customSection, importedMemory } from './module-info.js';
-import { compileModule } from './compilation.js';
+import { checkCompilationMode, compileModule } from './compilation.js';
 import { stdinBytesBuffer } from './platform/stdin-bytes.js';
 import { createChannel } from './jsfs/proxy.js';
 import { instantiateOnHostThread, jsFsHost, usesJsFs } from './jsfs/host-thread.js';
@@ -31,6 +31,7 @@ function trapStack(stack) {
  * options.compilation: 'auto' (default), 'eager' or 'lazy' (host/compilation.js).
  */
 export async function compile(source, options = {}) {
+  checkCompilationMode(options.compilation);
   let bytes = source;
   if (typeof source === 'string' || source instanceof URL) {
     const res = await fetch(source);
