@@ -14,7 +14,6 @@ import { prepareMounts } from './mount/index.js';
 const isNode = typeof process !== 'undefined' && Boolean(process.versions?.node);
 const platformModule = () => import(isNode ? './platform/node.js' : './platform/browser.js');
 
-
 // The wasm frames of a trap's stack (function names come from the module's name section), so a
 // trap says where it happened.
 // spindle cc drops the names unless asked: then say how to get them.
