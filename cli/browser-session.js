@@ -33,7 +33,7 @@ function serveFile(res, path) {
   return createReadStream(path).pipe(res);
 }
 
-export const optimizedFromStartFlags = ['--js-flags=--no-liftoff'];
+export const optimizedFromStartFlags = ['--no-liftoff'];
 
 export class BrowserSession {
   #server; #browser; #jobs = []; #waitingPage = []; #running = new Map(); #nextId = 1;
@@ -43,11 +43,13 @@ export class BrowserSession {
    * `optimizedFromStart`: V8 compiles the whole module with its optimizing tier before it runs
    * (`--no-liftoff`). Without it, a function entered once before tier-up (a benchmark's loop)
    * runs in baseline code to its end: wasm has no on-stack replacement. The benchmarks use it
-   * so that Chromium, like Node, measures optimized code (docs/DESIGN.md).
+   * so that Chromium, like Node, measures optimized code (docs/DESIGN.md). `jsFlags`: more V8
+   * flags (spindle run --browser --compile=eager).
    */
-  static async open({ optimizedFromStart = false } = {}) {
+  static async open({ optimizedFromStart = false, jsFlags = [] } = {}) {
     const session = new BrowserSession();
-    await session.#start(optimizedFromStart ? optimizedFromStartFlags : []);
+    const flags = [...(optimizedFromStart ? optimizedFromStartFlags : []), ...jsFlags];
+    await session.#start(flags.length ? [`--js-flags=${flags.join(' ')}`] : []);
     return session;
   }
 

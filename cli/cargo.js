@@ -18,7 +18,7 @@ const spindle = join(root, 'bin', 'spindle');
 
 
 
-const runnerFlags = new Set(['--browser', '--env', '--mount', '--preload', '--pool']);
+const runnerFlags = new Set(['--browser', '--env', '--mount', '--preload', '--pool', '--compile']);
 
 /** Splits Spindle's build and run options from cargo's arguments. */
 export function parseCargoArgs(argv) {

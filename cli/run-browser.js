@@ -26,7 +26,10 @@ function terminalStdin() {
 }
 
 export async function runInBrowser(opts) {
-  const session = await BrowserSession.open();
+  // A page cannot set V8's flags, so --compile reaches Chromium as --js-flags; auto keeps its
+  // defaults (lazy, with dynamic tiering, as a user's page gets).
+  const jsFlags = opts.compilation === 'eager' ? ['--no-wasm-lazy-compilation'] : [];
+  const session = await BrowserSession.open({ jsFlags });
   try {
     const result = await session.run(opts.wasm, {
       args: opts.args, env: opts.env, poolSize: opts.poolSize, preload: opts.preloadBytes, mounts: opts.mounts,

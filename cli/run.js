@@ -3,6 +3,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import { compile, runProgram } from '../host/index.js';
+import { COMPILATION_MODES } from '../host/compilation.js';
 import { readOption } from './options.js';
 import { packPreloadFiles } from './preload-files.js';
 import { runUsage } from './usage.js';
@@ -13,13 +14,14 @@ const options = {
   // `--env` alone passes the whole environment; `--env NAME=VALUE` sets one variable
   '--env': (next) => /^[A-Za-z_][A-Za-z0-9_]*=/.test(next),
   '--pool': 'a number of workers',
+  '--compile': 'auto, eager or lazy',
   '--preload': 'a file or directory, HOSTPATH[@/PATH]',
   '--mount': 'a mount, /PATH=HOSTDIR or /PATH=opfs[:SUBDIR]',
 };
 
 /** The options before app.wasm, then the module and its arguments; `help` if --help was asked. */
 export function parseRunArgs(argv) {
-  const opts = { browser: false, env: {}, inheritEnv: false, poolSize: undefined, preload: [], mounts: [], help: false };
+  const opts = { browser: false, env: {}, inheritEnv: false, poolSize: undefined, compilation: 'auto', preload: [], mounts: [], help: false };
   let i = 0;
   while (i < argv.length && argv[i].startsWith('-')) {
     if (argv[i] === '--') { i++; break; }
@@ -38,6 +40,10 @@ export function parseRunArgs(argv) {
     } else if (flag === '--pool') {
       opts.poolSize = Number(value);
       if (!Number.isInteger(opts.poolSize) || opts.poolSize < 1) throw new Error(`--pool=${value}: expected a positive integer`);
+    } else if (flag === '--compile') {
+      // when V8 compiles the module's functions (host/compilation.js, docs/HOST.md)
+      if (!COMPILATION_MODES.includes(value)) throw new Error(`--compile=${value}: expected ${COMPILATION_MODES.join(', ')}`);
+      opts.compilation = value;
     } else if (flag === '--preload') {
       // files and directory trees put into the in-memory tree before main (docs/FILES.md)
       opts.preload.push(value);
@@ -88,7 +94,8 @@ export async function run(argv) {
   if (opts.help) { process.stdout.write(runUsage); return 0; }
   if (opts.preload.length) opts.preloadBytes = packPreloadFiles(opts.preload, '--preload');
   if (opts.browser) return (await import('./run-browser.js')).runInBrowser(opts);
-  const compiled = await compile(readFileSync(opts.wasm));
+  const compiled = await compile(readFileSync(opts.wasm), { compilation: opts.compilation });
+  if (process.env.SPINDLE_DEBUG) process.stderr.write(`[spindle] compilation: ${compiled.compilation} (--compile=${opts.compilation})\n`);
   const result = await runProgram(compiled, { args: opts.args, env: opts.env, poolSize: opts.poolSize,
     preload: opts.preloadBytes, mounts: opts.mounts });
   if (result.trap) process.stderr.write(`spindle: ${result.trap}\n`);

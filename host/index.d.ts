@@ -8,6 +8,22 @@ export interface CompiledProgram {
   memoryLimits: { module: string; name: string; initial: number; maximum?: number; shared: boolean };
   /** The module's spindle.preload section (spindle cc --preload-file), a view of its bytes; or null. */
   preload?: Uint8Array | null;
+  /**
+   * How V8 compiled it: 'eager' (every function before main) or 'lazy' (each at its first call),
+   * in Node; 'browser' in a browser, whose own flags decide (docs/HOST.md, "Compilation").
+   */
+  compilation: 'eager' | 'lazy' | 'browser';
+}
+
+export interface CompileOptions {
+  /**
+   * Node: 'eager' compiles every function with the optimizing compiler on V8's background
+   * threads before compile() resolves; 'lazy' compiles each on the thread that first calls it;
+   * 'auto' (default) is eager for modules with 256 KiB of code or more, lazy below. V8 keeps
+   * one compiled module per identical bytes in a process: the first compile of them decides.
+   * Browsers: ignored (a page cannot set V8's flags).
+   */
+  compilation?: 'auto' | 'eager' | 'lazy';
 }
 
 export interface RunOptions {
@@ -128,7 +144,7 @@ export interface RunResult {
 }
 
 /** Compiles wasm bytes, or fetches and compiles a URL. */
-export function compile(source: Uint8Array | ArrayBuffer | string | URL): Promise<CompiledProgram>;
+export function compile(source: Uint8Array | ArrayBuffer | string | URL, options?: CompileOptions): Promise<CompiledProgram>;
 /** Runs a compiled program to its end, threads as workers; the calling thread never blocks. */
 export function runProgram(program: CompiledProgram, options?: RunOptions): Promise<RunResult>;
 /**
@@ -136,5 +152,5 @@ export function runProgram(program: CompiledProgram, options?: RunOptions): Prom
  * Rejects if preloading fails.
  */
 export function createProgram(program: CompiledProgram, options?: CreateOptions): Promise<Program>;
-/** compile + runProgram. */
-export function run(source: Uint8Array | ArrayBuffer | string | URL, options?: RunOptions): Promise<RunResult>;
+/** compile + runProgram (options.compilation goes to compile). */
+export function run(source: Uint8Array | ArrayBuffer | string | URL, options?: RunOptions & CompileOptions): Promise<RunResult>;

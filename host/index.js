@@ -8,5 +8,5 @@ export { compile, createProgram, runProgram } from './program.js';
 import { compile, runProgram } from './program.js';
 
 export async function run(source, options = {}) {
-  return runProgram(await compile(source), options);
+  return runProgram(await compile(source, { compilation: options.compilation }), options);
 }

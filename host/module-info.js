@@ -83,3 +83,9 @@ export function customSection(bytes, name) {
   }
   return null;
 }
+
+/** Bytes of the code section's payload (the functions' bodies), 0 when there is none. */
+export function codeSectionSize(bytes) {
+  for (const s of sections(bytes)) if (s.id === 10) return s.end - s.payload;
+  return 0;
+}

@@ -3,6 +3,7 @@
 // thread (Node's, or the page's) and never runs wasm itself, so it never blocks.
 import { createControl, FATE, HEADER, SLOT, slotIndex } from './control.js';
 import { customSection, importedMemory } from './module-info.js';
+import { checkCompilationMode, compileModule } from './compilation.js';
 import { stdinBytesBuffer } from './platform/stdin-bytes.js';
 import { createChannel } from './jsfs/proxy.js';
 import { instantiateOnHostThread, jsFsHost, usesJsFs } from './jsfs/host-thread.js';
@@ -12,14 +13,6 @@ import { prepareMounts } from './mount/index.js';
 
 const isNode = typeof process !== 'undefined' && Boolean(process.versions?.node);
 const platformModule = () => import(isNode ? './platform/node.js' : './platform/browser.js');
-
-let tieringTuned = false;
-async function tuneNodeWasm() {
-  // Node 20's dynamic tiering runs several threads of one module 2-4x slower (docs/HOST.md).
-  if (!isNode || tieringTuned) return;
-  (await import('node:v8')).setFlagsFromString('--no-wasm-dynamic-tiering');
-  tieringTuned = true;
-}
 
 // The wasm frames of a trap's stack (function names come from the module's name section), so a
 // trap says where it happened.
@@ -32,9 +25,12 @@ function trapStack(stack) {
   return `\n${frames.slice(0, 12).map((l) => `    ${l.trim()}`).join('\n')}${hint}`;
 }
 
-/** Compiles wasm bytes (or fetches a URL) into { module, memoryLimits }. */
-export async function compile(source) {
-  await tuneNodeWasm();
+/**
+ * Compiles wasm bytes (or fetches a URL) into { module, memoryLimits, preload, compilation };
+ * options.compilation: 'auto' (default), 'eager' or 'lazy' (host/compilation.js).
+ */
+export async function compile(source, options = {}) {
+  checkCompilationMode(options.compilation);
   let bytes = source;
   if (typeof source === 'string' || source instanceof URL) {
     const res = await fetch(source);
@@ -49,7 +45,8 @@ export async function compile(source) {
   // spindle cc --preload-file's files: kept as a view of these bytes, so they are never copied
   // before they go into the program's memory (host/files/preload.js).
   const preload = customSection(bytes, PRELOAD_SECTION);
-  return { module: await WebAssembly.compile(bytes), memoryLimits, preload };
+  const { module, compilation } = await compileModule(bytes, options.compilation);
+  return { module, memoryLimits, preload, compilation };
 }
 
 function ioConfig(options) {

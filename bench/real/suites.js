@@ -1,7 +1,7 @@
 // Real third-party programs in `spindle bench` (Node): the threaded SQLite workload and zstd's
 // multithreaded round trip of tests/real/, built by tests/real/build.js (pinned sources fetched
 // from crates.io), each run natively, with Spindle's defaults, with --malloc=dlmalloc and with
-// --fs=js, the three also with V8's lazy compilation off. Each runs its own interleaved suite:
+// --fs=js, the three also compiled lazily (`--compile=lazy`). Each runs its own interleaved suite:
 // every run goes through all variants and points in turn, so load from other work spreads over
 // all of them.
 import { mkdirSync, rmSync } from 'node:fs';
@@ -13,10 +13,9 @@ import { buildProgram, SQLITE_VFS, sqliteVfsFor } from '../../tests/real/build.j
 const tmpfs = '/dev/shm';
 const spindle = join(import.meta.dirname, '..', '..', 'bin', 'spindle');
 
-// Each Spindle build also runs with V8 compiling every function before start instead of at its
-// first call (`-eager`): the programs' clocks start after instantiation, but lazily compiled
-// functions compile when first called, inside the measured work; the eager series show the code's
-// own speed and let the runtime variants be compared without that noise (docs/PORTING.md).
+// Spindle's hosts compile modules this big eagerly, every function before main (host/compilation.js);
+// each build also runs with `--compile=lazy` (`-lazy`), where functions compile when first called,
+// inside the measured work (the programs' clocks start after instantiation; docs/PORTING.md).
 const wasmBuilds = [
   { id: 'spindle', label: 'Spindle defaults', ccFlags: [] },
   { id: 'dlmalloc', label: 'Spindle, --malloc=dlmalloc', ccFlags: ['--malloc=dlmalloc'] },
@@ -25,8 +24,8 @@ const wasmBuilds = [
 const variants = [
   { id: 'native', label: 'native (clang -O2, glibc, tmpfs)', target: 'native' },
   ...wasmBuilds,
-  ...wasmBuilds.map((b) => ({ ...b, id: `${b.id}-eager`, label: `${b.label}, eager compile`, build: b.id,
-    nodeFlags: ['--no-wasm-lazy-compilation'] })),
+  ...wasmBuilds.map((b) => ({ ...b, id: `${b.id}-lazy`, label: `${b.label}, --compile=lazy`, build: b.id,
+    runFlags: ['--compile=lazy'] })),
 ];
 
 function result(stdout) {
@@ -38,7 +37,7 @@ function result(stdout) {
 async function runVariant(v, binary, args) {
   const r = v.target === 'native'
     ? await exec(binary, args, { timeoutMs: 600000 })
-    : await exec(process.execPath, [...(v.nodeFlags ?? []), spindle, 'run', binary, ...args], { timeoutMs: 600000 });
+    : await exec(process.execPath, [spindle, 'run', ...(v.runFlags ?? []), binary, ...args], { timeoutMs: 600000 });
   if (r.code !== 0) throw new Error(`${v.label}: exit ${r.code}: ${r.stderr.slice(-1000)}`);
   return result(r.stdout);
 }
@@ -119,9 +118,6 @@ export function realExperiments({ quick }) {
               target('4 threads: Spindle time / native time', four, ratio('spindle', 'native'), '<=', 1.8),
               target('4 threads: --fs=js time / Spindle time', four, ratio('js-fs', 'spindle'), '>=', 1.0),
               target('4 threads: dlmalloc time / Spindle time', four, ratio('dlmalloc', 'spindle'), '>=', 1.0),
-              target('4 threads, eager compile: Spindle time / native time', four, ratio('spindle-eager', 'native'), '<=', 1.8),
-              target('4 threads, eager compile: --fs=js time / Spindle time', four, ratio('js-fs-eager', 'spindle-eager'), '>=', 1.0),
-              target('4 threads, eager compile: dlmalloc time / Spindle time', four, ratio('dlmalloc-eager', 'spindle-eager'), '>=', 1.0),
             ],
           };
         } finally {
