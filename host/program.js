@@ -15,9 +15,13 @@ const platformModule = () => import(isNode ? './platform/node.js' : './platform/
 
 let tieringTuned = false;
 async function tuneNodeWasm() {
-  // Node 20's dynamic tiering runs several threads of one module 2-4x slower (docs/HOST.md).
   if (!isNode || tieringTuned) return;
-  (await import('node:v8')).setFlagsFromString('--no-wasm-dynamic-tiering');
+  const v8 = await import('node:v8');
+  // Node 20's dynamic tiering runs several threads of one module 2-4x slower (docs/HOST.md).
+  v8.setFlagsFromString('--no-wasm-dynamic-tiering');
+  // Node 20's baseline compiler (Liftoff) loses memory.atomic.wait32 wake-ups: a Rust mpsc
+  // receiver compiled by it sleeps for good (docs/HOST.md). Chromium's newer V8 does not.
+  v8.setFlagsFromString('--no-liftoff');
   tieringTuned = true;
 }
 
