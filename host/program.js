@@ -111,6 +111,7 @@ export async function createProgram(compiled, options = {}) {
   // Mounts (host/mount, docs/MOUNTS.md): host directories (Node) or OPFS (browsers) in the tree.
   const mounts = await prepareMounts(options.mounts, { memory, maxThreads, module });
   if (mounts.list.length) base.mounts = mounts.list;
+  if (mounts.preopens) base.wasiFiles = { table: (await import('./wasi-files.js')).createFdTable(mounts.list.length) };
   // The files service's worker is kept after exit, so files can be read until dispose().
   const slotWorkers = new Map();
   const filesWorker = () => slotWorkers.get(files.serviceSlot());
