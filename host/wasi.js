@@ -11,8 +11,8 @@ const EVENTTYPE = { CLOCK: 0, FD_READ: 1, FD_WRITE: 2 };
 const RIGHTS_ALL = 0x1fffffffn;
 const FIRST_PREOPEN_FD = 3;
 const NO_FILES_NOTE = 'spindle: this module has no filesystem of its own (not built by spindle cc or spindle cargo, ' +
-  'or built with --fs=none), and no directory was given: every file call fails. Give it host directories ' +
-  'with spindle run --mount=/PATH=DIR (Node), or Rebuild it with spindle cc / spindle cargo (docs/RUST.md).\n';
+  'or built with --fs=none), and no directory was given: every file call fails. Rebuild it with spindle cc / ' +
+  'spindle cargo, or give it host directories with spindle run --mount=/PATH=DIR (Node; docs/RUST.md).\n';
 const RIGHTS_SEEK_TELL = (1n << 2n) | (1n << 5n);
 
 /** Thrown by proc_exit to unwind the calling thread's wasm stack. */
