@@ -67,6 +67,9 @@ export async function prepareMounts(specs = [], ctx) {
   // A module without Spindle's filesystem gets each mount as a WASI preopen (host/wasi-files.js):
   // host directories only, in Node.
   const preopens = ctx.module && !moduleTakesMounts(ctx.module);
+  if (preopens && ctx.jsfs) {
+    throw new Error('mounts need a module built with the Spindle filesystem (spindle cc --fs=spindle, the default, or spindle cargo), not --fs=js');
+  }
   if (preopens && !(isNode && specs.every((s) => kindOf(s) === 'hostdir'))) {
     throw new Error('a module without the Spindle filesystem (plain cargo, spindle cc --bare or --fs=none) can mount ' +
       'host directories in Node only; build it with spindle cc / spindle cargo for other mounts');
