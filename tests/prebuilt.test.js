@@ -40,10 +40,11 @@ before(() => {
 });
 
 describe('modules not built by Spindle, with --mount (Node)', () => {
-  it('plain cargo: std::fs creates, writes (from another thread), reads, lists, renames, removes', async () => {
+  it('plain cargo: std::fs creates, writes (from another thread), reads, lists, renames, removes; mpsc blocks and wakes', async () => {
     const data = hostDir('rust');
     const got = ok(await exec(spindle, ['run', `--mount=/data=${data}`, rustWasm, '/data']), 'rust program');
     assert.equal(got, 'rust read="from plain cargo!" entries=["b.txt", "kept.txt"] size=23 host="on the host" rmdir_full=errno 55\n' +
+      'rust mpsc=7\n' +
       // WASI errnos: 76 ENOTCAPABLE (`..` above the mount), 75 EXDEV (a symlink out of it), 44 ENOENT
       'rust escape dotdot=errno 76 symlink=errno 75 missing=errno 44\n');
     assert.equal(readFileSync(join(data, 'sub', 'kept.txt'), 'utf8'), 'written by rust');

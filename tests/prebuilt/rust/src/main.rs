@@ -38,6 +38,15 @@ fn main() {
     fs::remove_file(format!("{root}/sub/b.txt")).unwrap();
     let not_empty = fs::remove_dir(format!("{root}/sub")).unwrap_err().raw_os_error().unwrap_or(-1);
     println!("rust read={text:?} entries={names:?} size={size} host={host:?} rmdir_full=errno {not_empty}");
+    // a receiver that blocks before the sender sends (this once hung under Node: docs/HOST.md)
+    let (tx, rx) = std::sync::mpsc::channel();
+    let sender = thread::spawn(move || {
+        thread::sleep(std::time::Duration::from_millis(20));
+        tx.send(7u32).unwrap();
+    });
+    let received = rx.recv().unwrap();
+    sender.join().unwrap();
+    println!("rust mpsc={received}");
     println!(
         "rust escape dotdot={} symlink={} missing={}",
         outcome(fs::read_to_string(format!("{root}/../secret.txt"))),
