@@ -230,8 +230,8 @@ export function withHostFiles(base, { memory, mounts, table: tableBuffer }) {
       return ERRNO.SUCCESS;
     } catch (err) {
       if (err instanceof WasiError) return err.errno;
-      if (err?.code === 'ENOENT') return 44;
-      throw err;
+      // (a host call outside the backend, or a pointer out of bounds: an error, never a trap)
+      return err instanceof RangeError ? ERRNO.FAULT : err?.code === 'ENOENT' ? 44 : 29;
     }
   };
   const isStdio = (fd) => fd >= 0 && fd <= 2;
