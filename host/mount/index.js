@@ -70,6 +70,9 @@ export async function prepareMounts(specs = [], ctx) {
   if (preopens && ctx.jsfs) {
     throw new Error('mounts need a module built with the Spindle filesystem (spindle cc --fs=spindle, the default, or spindle cargo), not --fs=js');
   }
+  if (preopens && specs.some((s) => s.ioWorkers)) {
+    throw new Error('ioWorkers needs a module built with the Spindle filesystem (WASI preopens are served on the calling thread)');
+  }
   if (preopens && !(isNode && specs.every((s) => kindOf(s) === 'hostdir'))) {
     throw new Error('a module without the Spindle filesystem (plain cargo, spindle cc --bare or --fs=none) can mount ' +
       'host directories in Node only; build it with spindle cc / spindle cargo for other mounts');
