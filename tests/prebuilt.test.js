@@ -3,7 +3,7 @@
 // (host/wasi-files.js over the hostdir backend). Both programs are built once. docs/RUST.md.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync, existsSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { exec } from './lib/exec.js';
@@ -57,6 +57,20 @@ describe('modules not built by Spindle, with --mount (Node)', () => {
     assert.equal(got, 'c read="from spindle cc --bare" b.txt_listed=1 size=28 gone=1\n' +
       'c escape dotdot=Capabilities insufficient symlink=Cross-device link\n');
     assert.ok(!existsSync(join(data, 'csub')));
+  });
+
+  it('the host API gives mounts to such a module too, and refuses what it cannot serve', async () => {
+    const { run } = await import('../host/index.js');
+    const wasm = readFileSync(cWasm);
+    const data = hostDir('api');
+    const outFile = join(out, 'api-stdout.txt');
+    const stdout = openSync(outFile, 'w');
+    const result = await run(wasm, { args: ['files', '/data'], mounts: [{ path: '/data', hostDir: data }], stdout });
+    closeSync(stdout);
+    assert.equal(result.exitCode, 0);
+    assert.match(readFileSync(outFile, 'utf8'), /^c read="from spindle cc --bare" b\.txt_listed=1 size=28 gone=1\n/);
+    await assert.rejects(run(wasm, { mounts: [{ path: '/data', hostDir: data, ioWorkers: 2 }] }),
+      /ioWorkers needs a module built with the Spindle filesystem/);
   });
 
   it('without --mount such a module is told once that it has no files', async () => {
