@@ -20,7 +20,11 @@ const processLazyFlag = () => ([...process.execArgv, ...(process.env.NODE_OPTION
 async function nodeV8() {
   if (v8Flags) return v8Flags;
   const v8 = await import('node:v8');
+  // Node 20's dynamic tiering runs several threads of one module 2-4x slower (docs/HOST.md).
   v8.setFlagsFromString('--no-wasm-dynamic-tiering');
+  // Node 20's baseline compiler (Liftoff) loses memory.atomic.wait32 wake-ups: a Rust mpsc
+  // receiver compiled by it sleeps for good (docs/HOST.md). Chromium's newer V8 does not.
+  v8.setFlagsFromString('--no-liftoff');
   v8Flags = v8;
   return v8;
 }

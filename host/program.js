@@ -102,8 +102,9 @@ export async function createProgram(compiled, options = {}) {
       : 'preloaded files need a module built with spindle cc --fs=spindle or spindle cargo');
   }
   // Mounts (host/mount, docs/MOUNTS.md): host directories (Node) or OPFS (browsers) in the tree.
-  const mounts = await prepareMounts(options.mounts, { memory, maxThreads, module });
+  const mounts = await prepareMounts(options.mounts, { memory, maxThreads, module, jsfs });
   if (mounts.list.length) base.mounts = mounts.list;
+  if (mounts.preopens) base.wasiFiles = { table: (await import('./wasi-files.js')).createFdTable(mounts.list.length) };
   // The files service's worker is kept after exit, so files can be read until dispose().
   const slotWorkers = new Map();
   const filesWorker = () => slotWorkers.get(files.serviceSlot());

@@ -67,6 +67,8 @@ function instantiate(init) {
   let wasi = wasiImports({ memory, args: init.args, env: init.env, platform: io, exit, brokenPipe,
     ended: () => programEnded(control) });
   // mailbox 0 is the C main's (browsers), 1 + slot a pool worker's
+  // a module without Spindle's filesystem: mounts are WASI preopens served by the host
+  if (init.wasiFiles) wasi = wasiFiles.withHostFiles(wasi, { memory, mounts: init.mounts, table: init.wasiFiles.table });
   if (jsfs) wasi = proxiedWasi(init.jsfs.channel, init.slot === undefined ? 0 : init.slot + 1, memory, wasi);
   const imports = {
     env: { memory },
@@ -130,6 +132,7 @@ function serveSlot(init, instance) {
 
 let jsfsChannel = null;
 let memoryOfThread = null;
+let wasiFiles = null; // host/wasi-files.js, loaded for a module whose mounts are WASI preopens
 
 onMessage(async (msg) => {
   if (msg.type === 'init') {
@@ -138,6 +141,7 @@ onMessage(async (msg) => {
       // it loads); messages that come meanwhile wait in `early`
       handle = (m) => early.push(m);
       await loadBackends();
+      if (msg.wasiFiles) wasiFiles = await import('./wasi-files.js');
     }
     jsfsChannel = msg.jsfs ? new Int32Array(msg.jsfs.channel) : null;
     memoryOfThread = msg.memory;

@@ -1,6 +1,7 @@
 // The host half of WASI preview1 that Spindle modules need from JavaScript: arguments,
 // environment, clocks, randomness, stdio, sleeping (poll_oneoff) and exit. Files are not
-// here: they live in linear memory (runtime/fs). Calls this host does not provide answer
+// here: they live in linear memory (runtime/fs), or, for a module without that runtime given
+// --mount, in host/wasi-files.js. Calls this host does not provide answer
 // ENOSYS instead of failing instantiation.
 
 export const ERRNO = { SUCCESS: 0, BADF: 8, FAULT: 21, INVAL: 28, NOSYS: 52, SPIPE: 70, NOTSUP: 58, PIPE: 64 };
@@ -10,8 +11,8 @@ const EVENTTYPE = { CLOCK: 0, FD_READ: 1, FD_WRITE: 2 };
 const RIGHTS_ALL = 0x1fffffffn;
 const FIRST_PREOPEN_FD = 3;
 const NO_FILES_NOTE = 'spindle: this module has no filesystem of its own (not built by spindle cc or spindle cargo, ' +
-  'or built with --fs=none), and spindle run gives such a module no directories: every file call fails. ' +
-  'Rebuild it with spindle cc / spindle cargo (docs/RUST.md).\n';
+  'or built with --fs=none), and no directory was given: every file call fails. Rebuild it with spindle cc / ' +
+  'spindle cargo, or give it host directories with spindle run --mount=/PATH=DIR (Node; docs/RUST.md).\n';
 const RIGHTS_SEEK_TELL = (1n << 2n) | (1n << 5n);
 
 /** Thrown by proc_exit to unwind the calling thread's wasm stack. */

@@ -64,8 +64,18 @@ export function moduleTakesMounts(module) {
  */
 export async function prepareMounts(specs = [], ctx) {
   if (!specs.length) return { list: [], dispose() {} };
-  if (ctx.module && !moduleTakesMounts(ctx.module)) {
-    throw new Error('mounts need a module built with the Spindle filesystem (spindle cc --fs=spindle, the default, or spindle cargo)');
+  // A module without Spindle's filesystem gets each mount as a WASI preopen (host/wasi-files.js):
+  // host directories only, in Node.
+  const preopens = ctx.module && !moduleTakesMounts(ctx.module);
+  if (preopens && ctx.jsfs) {
+    throw new Error('mounts need a module built with the Spindle filesystem (spindle cc --fs=spindle, the default, or spindle cargo), not --fs=js');
+  }
+  if (preopens && specs.some((s) => s.ioWorkers)) {
+    throw new Error('ioWorkers needs a module built with the Spindle filesystem (WASI preopens are served on the calling thread)');
+  }
+  if (preopens && !(isNode && specs.every((s) => kindOf(s) === 'hostdir'))) {
+    throw new Error('a module without the Spindle filesystem (plain cargo, spindle cc --bare or --fs=none) can mount ' +
+      'host directories in Node only; build it with spindle cc / spindle cargo for other mounts');
   }
   const paths = checkMountPaths(specs);
   await loadBackends();
@@ -84,13 +94,18 @@ export async function prepareMounts(specs = [], ctx) {
     disposers.forEach((d) => d());
     throw err;
   }
-  return { list, dispose() { disposers.forEach((d) => d()); } };
+  return { list, preopens, dispose() { disposers.forEach((d) => d()); } };
+}
+
+/** A thread's call for one prepared mount (see the backend shape above). */
+export function backendClient(mount, memory) {
+  return registry.get(mount.kind)?.client(mount.config, memory);
 }
 
 /** Thread worker (after `await loadBackends()`): the imports runtime/fs/mount_host.c calls. */
 export function mountImports(mounts = [], memory) {
   const encoded = new TextEncoder().encode(mounts.map((m) => `${m.path}\0`).join(''));
-  const calls = mounts.map((m) => registry.get(m.kind)?.client(m.config, memory));
+  const calls = mounts.map((m) => backendClient(m, memory));
   return {
     mount_list(buf, len) {
       if (encoded.length && encoded.length <= len) new Uint8Array(memory.buffer, buf, encoded.length).set(encoded);
