@@ -6,6 +6,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { wantsDebugInfo } from './debug-info.js';
 import { probeStartupBytes, startupBytes, tooSmall } from './memory-minimum.js';
 import { readOption } from './options.js';
 import { exceptionCompileFlags, exceptionLinkFlags, exceptionsEnabled, exceptionsOffHint } from './exceptions.js';
@@ -99,12 +100,6 @@ export function parseArgs(args) {
     throw new Error('--preload-file needs the Spindle filesystem (--fs=spindle, not --bare)');
   }
   return opts;
-}
-
-// -g in any form asks for debug info; the last -g0 turns it off again, as in clang.
-function wantsDebugInfo(clangArgs) {
-  const g = clangArgs.filter((a) => /^-g/.test(a) && !a.startsWith('-gen'));
-  return g.length > 0 && g[g.length - 1] !== '-g0';
 }
 
 function isLinking(clangArgs) {

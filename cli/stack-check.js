@@ -11,6 +11,7 @@
 // DWARF sections describe code offsets that no longer hold, so they are dropped (see
 // stackCheckWanted: a -g build is not rewritten).
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { wantsDebugInfo } from './debug-info.js';
 
 const OVERFLOW_EXPORT = '__spindle_stack_overflow';
 const GLOBALS_EXPORT = '__spindle_stack_check_globals';
@@ -21,8 +22,7 @@ export const stackCheckLinkArgs = [`-Wl,--export=${OVERFLOW_EXPORT},--export=${G
 /** Whether a link with these options gets the check: not --bare (no runtime), not turned off,
  * and not a -g build (its DWARF would no longer match the code). */
 export function stackCheckWanted(opts) {
-  const debug = (opts.clangArgs ?? []).some((a) => /^-g(?!0$)/.test(a));
-  return !opts.bare && opts.stackCheck && !debug;
+  return !opts.bare && opts.stackCheck && !wantsDebugInfo(opts.clangArgs);
 }
 
 class Reader {
