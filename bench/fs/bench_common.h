@@ -74,6 +74,23 @@ static void *run_body(void *p)
     return NULL;
 }
 
+/* Creates `name` of `bytes` bytes in blocks of `block` bytes, block i filled with the byte i & 0xff
+ * (readers check what they read against it). Returns the file open read-write. */
+static inline int write_numbered_blocks(const char *name, long long bytes, size_t block)
+{
+    unsigned char *buf = malloc(block);
+    int fd = open(name, O_RDWR | O_CREAT | O_TRUNC, 0644);
+    if (buf == NULL || fd < 0)
+        die("create numbered blocks");
+    for (long long i = 0; i < bytes / (long long)block; i++) {
+        memset(buf, (int)(i & 0xff), block);
+        if (write(fd, buf, block) != (ssize_t)block)
+            die("write numbered blocks");
+    }
+    free(buf);
+    return fd;
+}
+
 /* Runs body(arg) where argv[1] says: "main" (default) or "thread" (one pthread, main joins). */
 static inline const char *run_where(int argc, char **argv, void (*body)(void *), void *arg)
 {

@@ -43,13 +43,7 @@ int main(int argc, char **argv)
     if (threads < 1 || threads > MAX_THREADS)
         die("usage: shared_pread [threads 1..16] [shared|own]");
     enter_bench_dir("shared-pread");
-    static unsigned char block[BLOCK];
-    int fd = open("shared", O_RDWR | O_CREAT | O_TRUNC, 0644);
-    for (int i = 0; i < FILE_BYTES / BLOCK; i++) {
-        memset(block, i & 0xff, sizeof block);
-        if (write(fd, block, sizeof block) != (ssize_t)sizeof block)
-            die("write shared");
-    }
+    int fd = write_numbered_blocks("shared", FILE_BYTES, BLOCK);
     if (!own)
         shared_fd = fd;
     pthread_t th[MAX_THREADS];

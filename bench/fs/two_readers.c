@@ -40,14 +40,7 @@ int main(int argc, char **argv)
     if (threads < 1 || threads > MAX_THREADS || TOTAL_PASSES % threads)
         die("usage: two_readers [threads 1, 2, 4 or 8]");
     enter_bench_dir("two-readers");
-    static unsigned char block[BLOCK];
-    int fd = open("shared", O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    for (int i = 0; i < FILE_BYTES / BLOCK; i++) {
-        memset(block, i & 0xff, sizeof block);
-        if (write(fd, block, sizeof block) != (ssize_t)sizeof block)
-            die("write shared");
-    }
-    close(fd);
+    close(write_numbered_blocks("shared", FILE_BYTES, BLOCK));
     pthread_t th[MAX_THREADS];
     double start = now_seconds();
     for (int t = 0; t < threads; t++)
