@@ -27,6 +27,14 @@ export const DIRENT = { NEXT_COOKIE: 0, INO: 8, TYPE: 16, NAME_LEN: 18, BYTES: 2
 /** Entries start at multiples of this. */
 export const DIRENT_ALIGN = 8;
 
+// READDIR's cookies: 0 asks for the first entry; the entry at index i of a listing carries next
+// cookie i + 3 (the C side keeps 1 and 2 for "." and "..").
+export const FIRST_COOKIE = 3;
+/** The next_cookie of the entry at index i. */
+export const cookieAfter = (i) => i + FIRST_COOKIE;
+/** The index of the entry a READDIR from `cookie` (a number or BigInt) starts at. */
+export const indexFrom = (cookie) => (cookie < FIRST_COOKIE ? 0 : Number(cookie) - FIRST_COOKIE + 1);
+
 /** The bytes one entry with a name of nameLen bytes takes, padding included. */
 export const direntBytes = (nameLen) => (DIRENT.BYTES + nameLen + DIRENT_ALIGN - 1) & ~(DIRENT_ALIGN - 1);
 
