@@ -70,7 +70,7 @@ function wasmChecks(abi = { linux, wasi, request, wire }) {
   }
   for (const [table, jsName, cPrefix] of [[w.FILETYPE, 'FILETYPE', 'FILETYPE'], [w.OFLAGS, 'OFLAGS', 'OFLAGS'],
     [w.FDFLAGS, 'FDFLAGS', 'FDFLAGS'], [w.FSTFLAGS, 'FSTFLAGS', 'FSTFLAGS'], [w.LOOKUPFLAGS, 'LOOKUPFLAGS', 'LOOKUPFLAGS'],
-    [w.CLOCK, 'CLOCK', 'CLOCKID'], [w.EVENTTYPE, 'EVENTTYPE', 'EVENTTYPE'], [w.PREOPENTYPE, 'PREOPENTYPE', 'PREOPENTYPE']]) {
+    [w.CLOCK, 'CLOCK', 'CLOCKID'], [w.EVENTTYPE, 'EVENTTYPE', 'EVENTTYPE'], [w.SUBCLOCKFLAGS, 'SUBCLOCKFLAGS', 'SUBCLOCKFLAGS'], [w.PREOPENTYPE, 'PREOPENTYPE', 'PREOPENTYPE']]) {
     lines.push(...numbers(table, `wasi ${jsName}`, (n) => `__WASI_${cPrefix}_${n}`));
   }
   for (const [name, v] of Object.entries(w.RIGHTS)) {
@@ -88,6 +88,11 @@ function wasmChecks(abi = { linux, wasi, request, wire }) {
   lines.push(...layout(w.PRESTAT, '__wasi_prestat_t', 'wasi PRESTAT', fields({ TAG: 'tag', DIR_NAME_LEN: 'u.dir.pr_name_len' })));
   lines.push(...layout(w.PRESTAT, 'struct wasi_prestat', 'wasi PRESTAT (wasi_abi.h)'));
   lines.push(...layout(w.IOVEC, '__wasi_iovec_t', 'wasi IOVEC', fields({ BUF: 'buf', LEN: 'buf_len' })));
+  lines.push(...layout(w.SUBSCRIPTION, '__wasi_subscription_t', 'wasi SUBSCRIPTION', fields({ USERDATA: 'userdata',
+    TAG: 'u.tag', CLOCK_ID: 'u.u.clock.id', CLOCK_TIMEOUT: 'u.u.clock.timeout', CLOCK_PRECISION: 'u.u.clock.precision',
+    CLOCK_FLAGS: 'u.u.clock.flags', FD: 'u.u.fd_read.file_descriptor' })));
+  lines.push(...layout(w.EVENT, '__wasi_event_t', 'wasi EVENT', fields({ USERDATA: 'userdata', ERROR: 'error',
+    TYPE: 'type', NBYTES: 'fd_readwrite.nbytes', FLAGS: 'fd_readwrite.flags' })));
   lines.push(...layout(w.IOVEC, 'struct wasi_iovec', 'wasi IOVEC (wasi_abi.h)'));
   // the WASI errno for each Linux errno C translates (wasi_errno_from_linux maps by name)
   for (const name of spindleNames) {

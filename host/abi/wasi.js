@@ -1,7 +1,7 @@
 // The WASI preview1 numbering and byte layouts the hosts write into linear memory (host/wasi.js,
 // host/wasi-files.js, host/jsfs/wasi-files.js), as runtime/wasi/wasi_abi.h has them for C.
 // tests/abi.test.js checks each value against wasi-libc's <wasi/api.h> and wasi_abi.h.
-import { ERRNO as LINUX_ERRNO } from './linux.js';
+import { DT, ERRNO as LINUX_ERRNO, S } from './linux.js';
 
 export const ERRNO = {
   SUCCESS: 0, ACCES: 2, AGAIN: 6, BADF: 8, BUSY: 10, DQUOT: 19, EXIST: 20, FAULT: 21, FBIG: 22,
@@ -23,12 +23,35 @@ export function errnoFromLinux(linuxErrno) {
 }
 
 export const FILETYPE = { UNKNOWN: 0, CHARACTER_DEVICE: 2, DIRECTORY: 3, REGULAR_FILE: 4, SYMBOLIC_LINK: 7 };
+/** The WASI filetype of a Linux st_mode. */
+export function filetypeOfMode(mode) {
+  switch (mode & S.IFMT) {
+    case S.IFDIR: return FILETYPE.DIRECTORY;
+    case S.IFREG: return FILETYPE.REGULAR_FILE;
+    case S.IFLNK: return FILETYPE.SYMBOLIC_LINK;
+    case S.IFCHR: return FILETYPE.CHARACTER_DEVICE;
+    default: return FILETYPE.UNKNOWN;
+  }
+}
+
+/** The WASI filetype of a Linux d_type. */
+export function filetypeOfDt(type) {
+  switch (type) {
+    case DT.DIR: return FILETYPE.DIRECTORY;
+    case DT.REG: return FILETYPE.REGULAR_FILE;
+    case DT.LNK: return FILETYPE.SYMBOLIC_LINK;
+    case DT.CHR: return FILETYPE.CHARACTER_DEVICE;
+    default: return FILETYPE.UNKNOWN;
+  }
+}
+
 export const OFLAGS = { CREAT: 1, DIRECTORY: 2, EXCL: 4, TRUNC: 8 };
 export const FDFLAGS = { APPEND: 1, DSYNC: 2, NONBLOCK: 4, RSYNC: 8, SYNC: 16 };
 export const FSTFLAGS = { ATIM: 1, ATIM_NOW: 2, MTIM: 4, MTIM_NOW: 8 };
 export const LOOKUPFLAGS = { SYMLINK_FOLLOW: 1 };
 export const CLOCK = { REALTIME: 0, MONOTONIC: 1, PROCESS_CPUTIME_ID: 2, THREAD_CPUTIME_ID: 3 };
 export const EVENTTYPE = { CLOCK: 0, FD_READ: 1, FD_WRITE: 2 };
+export const SUBCLOCKFLAGS = { SUBSCRIPTION_CLOCK_ABSTIME: 1 };
 export const PREOPENTYPE = { DIR: 0 };
 
 /** Rights bits (BigInt); ALL: fd_datasync .. sock_accept. */
@@ -43,3 +66,7 @@ export const FILESTAT = { DEV: 0, INO: 8, FILETYPE: 16, NLINK: 24, SIZE: 32, ATI
 export const DIRENT = { NEXT: 0, INO: 8, NAMLEN: 16, TYPE: 20, BYTES: 24 };
 export const PRESTAT = { TAG: 0, DIR_NAME_LEN: 4, BYTES: 8 };
 export const IOVEC = { BUF: 0, LEN: 4, BYTES: 8 };
+/** poll_oneoff's subscription: the union's tag, then the clock's or the fd's fields. */
+export const SUBSCRIPTION = { USERDATA: 0, TAG: 8, CLOCK_ID: 16, CLOCK_TIMEOUT: 24, CLOCK_PRECISION: 32, CLOCK_FLAGS: 40,
+  FD: 16, BYTES: 48 };
+export const EVENT = { USERDATA: 0, ERROR: 8, TYPE: 10, NBYTES: 16, FLAGS: 24, BYTES: 32 };
