@@ -3,7 +3,8 @@
 // <wasi/api.h>) and host/abi/*.js. This test turns every JS value into a C _Static_assert naming
 // it and compiles the lot for wasm32 (the layout the program has), so any disagreement fails the
 // build with the name of the field or number. Linux values the C side does not name are checked
-// against the build machine's Linux headers instead.
+// against the build machine's Linux headers instead, and C's Linux -> WASI errno switch
+// (runtime/wasi/wasi_support.c) is read and compared with errnoFromLinux.
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -144,6 +145,18 @@ describe('C and JavaScript agree on the shared-memory protocols (host/abi)', () 
     writeFileSync(file, `${nativeChecks()}\n`);
     const r = await exec(clang, ['-std=c11', '-D_DEFAULT_SOURCE', '-fsyntax-only', file]);
     assert.equal(r.code, 0, `host/abi/linux.js disagrees with Linux:\n${r.stderr}`);
+  });
+
+  it("errnoFromLinux maps as runtime/wasi's wasi_errno_from_linux does", () => {
+    const c = readFileSync(join(root, 'runtime/wasi/wasi_support.c'), 'utf8');
+    const body = c.slice(c.indexOf('wasi_errno_from_linux('), c.indexOf('bool wasi_in_memory'));
+    const cases = [...body.matchAll(/case SPINDLE_(E[A-Z0-9]+): return WASI_E([A-Z0-9]+);/g)];
+    assert.ok(cases.length > 20, `read ${cases.length} cases`);
+    for (const [, linuxName, wasiName] of cases) {
+      assert.equal(wasi.errnoFromLinux(linux.ERRNO[linuxName]), wasi.ERRNO[wasiName], `${linuxName} -> ${wasiName}`);
+    }
+    assert.match(body, /default: return WASI_EIO;/);
+    assert.equal(wasi.errnoFromLinux(12345), wasi.ERRNO.IO);
   });
 
   it('the routing rule: a handle goes back to the I/O worker that made it', () => {
