@@ -70,7 +70,10 @@ export interface RunOptions {
 }
 
 export type MountSpec = { path: string; hostDir: string }
-  | { path: string; opfs: string; /** I/O workers (default 2-4, by core count) */ workers?: number; /** callers that poll for answers (default cores/4; docs/OPFS.md) */ pollers?: number };
+  | { path: string; opfs: string; /** I/O workers (default 2-4, by core count) */ workers?: number; /** callers that poll for answers (default cores/4; docs/OPFS.md) */ pollers?: number;
+      /** ms an I/O worker polls its ring after each answer (default 0.2) */ spinMs?: number;
+      /** ms worker 0 waits for another to let go of a file being removed or renamed, then EIO (default 10000) */ detachTimeoutMs?: number;
+      /** log unexpected OPFS errors on the I/O workers' consoles */ debug?: boolean };
 
 export interface CreateOptions extends RunOptions {
   /**

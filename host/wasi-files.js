@@ -8,38 +8,26 @@
 // descriptors belong to the process, so a file opened by one thread is used by any other.
 import { readlinkSync } from 'node:fs';
 import { backendClient } from './mount/index.js';
-import { ERRNO } from './wasi.js';
+import { AT, O } from './abi/linux.js';
+import { FSYNC_DATASYNC, OP, REQ } from './abi/mount-request.js';
+import { readDirents, STAT as WIRE_STAT } from './abi/mount-wire.js';
+import {
+  DIRENT, ERRNO, errnoFromLinux, FDFLAGS, FDSTAT, FILESTAT, FILETYPE, filetypeOfDt, filetypeOfMode, IOVEC, LOOKUPFLAGS,
+  OFLAGS, PRESTAT, PREOPENTYPE, RIGHTS,
+} from './abi/wasi.js';
 
 const FIRST_FD = 3;
 const MAX_FDS = 1024;
 const SLOT_INTS = 8; // kind, host fd, mount, fdflags, position (i64 at ints 4-5), spare
 const KIND = { FREE: 0, CLAIMED: 1, FILE: 2, DIR: 3, PREOPEN: 4 };
-const OP = { OPEN: 1, CLOSE: 2, READ: 3, WRITE: 4, FSTAT: 5, TRUNCATE: 6, SYNC: 7, READDIR: 8, STAT: 9,
-  MKDIR: 10, UNLINK: 11, RENAME: 12 };
-const FILETYPE = { UNKNOWN: 0, DIRECTORY: 3, REGULAR_FILE: 4, SYMBOLIC_LINK: 7 };
-const OFLAGS = { CREAT: 1, DIRECTORY: 2, EXCL: 4, TRUNC: 8 };
-const FDFLAGS_APPEND = 1;
-const RIGHT_FD_READ = 1n << 1n;
-const RIGHT_FD_WRITE = 1n << 6n;
-const RIGHTS_ALL = 0x1fffffffn;
-const LOOKUP_SYMLINK_FOLLOW = 1;
-// Linux open flags and *at flags of the mount protocol
-const O = { WRONLY: 1, RDWR: 2, CREAT: 0o100, EXCL: 0o200, TRUNC: 0o1000, DIRECTORY: 0o200000, NOFOLLOW: 0o400000 };
-const AT_SYMLINK_NOFOLLOW = 0x100;
-const AT_REMOVEDIR = 0x200;
-// Linux errno (the protocol's) -> WASI errno
-const WASI_ERRNO = new Map([[1, 63], [2, 44], [5, 29], [9, 8], [12, 48], [13, 2], [16, 10], [17, 20], [18, 75],
-  [19, 43], [20, 54], [21, 31], [22, 28], [23, 41], [24, 33], [26, 74], [27, 22], [28, 51], [29, 70], [30, 69],
-  [31, 34], [36, 37], [39, 55], [40, 32], [75, 61], [95, 58], [122, 19]]);
-const NOTCAPABLE = 76;
 
 // The scratch request: the protocol's request block, two paths and a data area.
-const REQ = 0;
+const AT_REQ = 0;
 const PATH1 = 128;
 const PATH2 = PATH1 + 4096;
 const DATA = PATH2 + 4096;
 const DATA_SIZE = 64 * 1024;
-const STAT = DATA; // FSTAT/STAT/OPEN write 64 bytes of stat here
+const STAT = DATA; // FSTAT/STAT/OPEN write their stat here
 
 class WasiError extends Error {
   constructor(errno) { super(`wasi errno ${errno}`); this.errno = errno; }
@@ -90,26 +78,26 @@ export function withHostFiles(base, { memory, mounts, table: tableBuffer }) {
 
   // One request to mount `m`; returns its result (>= 0) or throws its errno.
   function request(m, op, { flags = 0, handle = 0, offset = 0n, len = 0, path = null, path2 = null, mode = 0 } = {}) {
-    su8.fill(0, REQ, PATH1);
-    sv.setInt32(REQ + 4, op, true);
-    sv.setInt32(REQ + 8, m, true);
-    sv.setInt32(REQ + 12, flags, true);
-    sv.setBigUint64(REQ + 24, BigInt(handle), true);
-    sv.setBigInt64(REQ + 32, BigInt(offset), true);
-    sv.setUint32(REQ + 40, DATA, true);
-    sv.setUint32(REQ + 44, len, true);
-    for (const [at, text, field] of [[PATH1, path, 48], [PATH2, path2, 56]]) {
+    su8.fill(0, AT_REQ, AT_REQ + REQ.BYTES);
+    sv.setInt32(AT_REQ + REQ.OP, op, true);
+    sv.setInt32(AT_REQ + REQ.MOUNT, m, true);
+    sv.setInt32(AT_REQ + REQ.FLAGS, flags, true);
+    sv.setBigUint64(AT_REQ + REQ.HANDLE, BigInt(handle), true);
+    sv.setBigInt64(AT_REQ + REQ.OFFSET, BigInt(offset), true);
+    sv.setUint32(AT_REQ + REQ.PTR, DATA, true);
+    sv.setUint32(AT_REQ + REQ.LEN, len, true);
+    for (const [at, text, field, lenField] of [[PATH1, path, REQ.PATH, REQ.PATH_LEN], [PATH2, path2, REQ.PATH2, REQ.PATH2_LEN]]) {
       if (text === null) continue;
       const bytes = encoder.encode(text);
-      if (bytes.length > 4096) fail(37); // NAMETOOLONG
+      if (bytes.length > PATH2 - PATH1) fail(ERRNO.NAMETOOLONG);
       su8.set(bytes, at);
-      sv.setUint32(REQ + field, at, true);
-      sv.setUint32(REQ + field + 4, bytes.length, true);
+      sv.setUint32(AT_REQ + field, at, true);
+      sv.setUint32(AT_REQ + lenField, bytes.length, true);
     }
-    sv.setUint32(REQ + 64, mode, true);
-    calls[m](sv, REQ);
-    const result = sv.getBigInt64(REQ + 16, true);
-    if (result < 0n) fail(WASI_ERRNO.get(Number(-result)) ?? ERRNO.INVAL);
+    sv.setUint32(AT_REQ + REQ.MODE, mode, true);
+    calls[m](sv, AT_REQ);
+    const result = sv.getBigInt64(AT_REQ + REQ.RESULT, true);
+    if (result < 0n) fail(errnoFromLinux(Number(-result)));
     return result;
   }
 
@@ -119,7 +107,7 @@ export function withHostFiles(base, { memory, mounts, table: tableBuffer }) {
     for (const c of path.split('/')) {
       if (c === '' || c === '.') continue;
       if (c === '..') {
-        if (!parts.length) fail(NOTCAPABLE);
+        if (!parts.length) fail(ERRNO.NOTCAPABLE);
         parts.pop();
       } else {
         parts.push(c);
@@ -132,10 +120,10 @@ export function withHostFiles(base, { memory, mounts, table: tableBuffer }) {
   function dirBase(fd) {
     const e = entry(fd);
     if (e.kind === KIND.PREOPEN) return { m: e.mount, base: '' };
-    if (e.kind !== KIND.DIR) fail(54); // NOTDIR
+    if (e.kind !== KIND.DIR) fail(ERRNO.NOTDIR);
     const real = readlinkSync(`/proc/self/fd/${e.hostFd}`);
     const root = roots[e.mount];
-    if (real !== root && !real.startsWith(`${root}/`)) fail(NOTCAPABLE);
+    if (real !== root && !real.startsWith(`${root}/`)) fail(ERRNO.NOTCAPABLE);
     return { m: e.mount, base: real.slice(root.length + 1) };
   }
 
@@ -148,7 +136,7 @@ export function withHostFiles(base, { memory, mounts, table: tableBuffer }) {
   function hostFdOf(e) {
     if (e.kind !== KIND.PREOPEN || e.hostFd >= 0) return e.hostFd;
     request(e.mount, OP.OPEN, { path: '', flags: O.DIRECTORY });
-    const opened = Number(sv.getBigUint64(REQ + 24, true));
+    const opened = Number(sv.getBigUint64(AT_REQ + REQ.HANDLE, true));
     const had = Atomics.compareExchange(table, e.s + 1, -1, opened);
     if (had === -1) return opened;
     request(e.mount, OP.CLOSE, { handle: opened }); // another thread opened it first
@@ -169,32 +157,29 @@ export function withHostFiles(base, { memory, mounts, table: tableBuffer }) {
     return -1;
   }
 
-  const fileType = (mode) => {
-    const type = mode & 0o170000;
-    if (type === 0o040000) return FILETYPE.DIRECTORY;
-    if (type === 0o100000) return FILETYPE.REGULAR_FILE;
-    if (type === 0o120000) return FILETYPE.SYMBOLIC_LINK;
-    return FILETYPE.UNKNOWN;
-  };
+  const statMode = () => sv.getUint32(STAT + WIRE_STAT.MODE, true);
+  const statSize = () => sv.getBigInt64(STAT + WIRE_STAT.SIZE, true);
 
   // The protocol's stat (at STAT in the scratch) as a WASI filestat at ptr.
   function putFilestat(ptr) {
-    if (ptr < 0 || ptr + 64 > memory.buffer.byteLength) fail(ERRNO.FAULT);
+    if (ptr < 0 || ptr + FILESTAT.BYTES > memory.buffer.byteLength) fail(ERRNO.FAULT);
     const dv = view();
-    dv.setBigUint64(ptr, 0n, true);
-    dv.setBigUint64(ptr + 8, sv.getBigUint64(STAT, true), true);
-    dv.setBigUint64(ptr + 16, BigInt(fileType(sv.getUint32(STAT + 8, true))), true);
-    dv.setBigUint64(ptr + 24, sv.getBigUint64(STAT + 16, true), true);
-    dv.setBigUint64(ptr + 32, sv.getBigUint64(STAT + 24, true), true);
-    for (const at of [40, 48, 56]) dv.setBigUint64(ptr + at, sv.getBigUint64(STAT + at, true), true);
+    new Uint8Array(memory.buffer, ptr, FILESTAT.BYTES).fill(0);
+    dv.setBigUint64(ptr + FILESTAT.INO, sv.getBigUint64(STAT + WIRE_STAT.INO, true), true);
+    dv.setUint8(ptr + FILESTAT.FILETYPE, filetypeOfMode(statMode()));
+    dv.setBigUint64(ptr + FILESTAT.NLINK, sv.getBigUint64(STAT + WIRE_STAT.NLINK, true), true);
+    dv.setBigUint64(ptr + FILESTAT.SIZE, sv.getBigUint64(STAT + WIRE_STAT.SIZE, true), true);
+    dv.setBigUint64(ptr + FILESTAT.ATIM, sv.getBigUint64(STAT + WIRE_STAT.ATIME_NS, true), true);
+    dv.setBigUint64(ptr + FILESTAT.MTIM, sv.getBigUint64(STAT + WIRE_STAT.MTIME_NS, true), true);
+    dv.setBigUint64(ptr + FILESTAT.CTIM, sv.getBigUint64(STAT + WIRE_STAT.CTIME_NS, true), true);
   }
 
   function iovecs(iovs, count) {
-    if (iovs < 0 || iovs + count * 8 > memory.buffer.byteLength) fail(ERRNO.FAULT);
+    if (iovs < 0 || iovs + count * IOVEC.BYTES > memory.buffer.byteLength) fail(ERRNO.FAULT);
     const dv = view();
     return Array.from({ length: count }, (_, i) => {
-      const ptr = dv.getUint32(iovs + i * 8, true);
-      const len = dv.getUint32(iovs + i * 8 + 4, true);
+      const ptr = dv.getUint32(iovs + i * IOVEC.BYTES + IOVEC.BUF, true);
+      const len = dv.getUint32(iovs + i * IOVEC.BYTES + IOVEC.LEN, true);
       if (ptr + len > memory.buffer.byteLength) fail(ERRNO.FAULT);
       return { ptr, len };
     });
@@ -207,7 +192,7 @@ export function withHostFiles(base, { memory, mounts, table: tableBuffer }) {
       for (let at = 0; at < len;) {
         const n = Math.min(DATA_SIZE, len - at);
         if (writing) su8.set(mem().subarray(ptr + at, ptr + at + n), DATA);
-        const got = Number(request(e.mount, writing ? OP.WRITE : OP.READ, { handle: e.hostFd, offset: offset + BigInt(done), len: n }));
+        const got = Number(request(e.mount, writing ? OP.PWRITE : OP.PREAD, { handle: e.hostFd, offset: offset + BigInt(done), len: n }));
         if (!writing) mem().set(su8.subarray(DATA, DATA + got), ptr + at);
         done += got;
         at += got;
@@ -219,7 +204,7 @@ export function withHostFiles(base, { memory, mounts, table: tableBuffer }) {
 
   function fileEntry(fd) {
     const e = entry(fd);
-    if (e.kind === KIND.DIR || e.kind === KIND.PREOPEN) fail(31); // ISDIR
+    if (e.kind === KIND.DIR || e.kind === KIND.PREOPEN) fail(ERRNO.ISDIR);
     return e;
   }
 
@@ -231,7 +216,7 @@ export function withHostFiles(base, { memory, mounts, table: tableBuffer }) {
     } catch (err) {
       if (err instanceof WasiError) return err.errno;
       // (a host call outside the backend, or a pointer out of bounds: an error, never a trap)
-      return err instanceof RangeError ? ERRNO.FAULT : err?.code === 'ENOENT' ? 44 : 29;
+      return err instanceof RangeError ? ERRNO.FAULT : err?.code === 'ENOENT' ? ERRNO.NOENT : ERRNO.IO;
     }
   };
   const isStdio = (fd) => fd >= 0 && fd <= 2;
@@ -241,8 +226,8 @@ export function withHostFiles(base, { memory, mounts, table: tableBuffer }) {
       const s = slotOf(fd);
       if (s < 0 || table[s] !== KIND.PREOPEN) return ERRNO.BADF;
       const dv = view();
-      dv.setUint32(ptr, 0, true);
-      dv.setUint32(ptr + 4, encoder.encode(mounts[table[s + 2]].path).length, true);
+      dv.setUint32(ptr + PRESTAT.TAG, PREOPENTYPE.DIR, true);
+      dv.setUint32(ptr + PRESTAT.DIR_NAME_LEN, encoder.encode(mounts[table[s + 2]].path).length, true);
       return ERRNO.SUCCESS;
     },
     fd_prestat_dir_name: (fd, ptr, len) => {
@@ -255,21 +240,21 @@ export function withHostFiles(base, { memory, mounts, table: tableBuffer }) {
     },
     path_open: guard((dirFd, dirFlags, pathPtr, pathLen, oflags, rightsBase, _inheriting, fdflags, fdPtr) => {
       const { m, rel } = pathAt(dirFd, pathPtr, pathLen);
-      const read = (rightsBase & RIGHT_FD_READ) !== 0n;
-      const write = (rightsBase & RIGHT_FD_WRITE) !== 0n || (oflags & OFLAGS.TRUNC) !== 0;
+      const read = (rightsBase & RIGHTS.FD_READ) !== 0n;
+      const write = (rightsBase & RIGHTS.FD_WRITE) !== 0n || (oflags & OFLAGS.TRUNC) !== 0;
       let flags = write ? (read ? O.RDWR : O.WRONLY) : 0;
       if (oflags & OFLAGS.CREAT) flags |= O.CREAT;
       if (oflags & OFLAGS.EXCL) flags |= O.EXCL;
       if (oflags & OFLAGS.TRUNC) flags |= O.TRUNC;
       if (oflags & OFLAGS.DIRECTORY) flags |= O.DIRECTORY;
-      if (!(dirFlags & LOOKUP_SYMLINK_FOLLOW)) flags |= O.NOFOLLOW;
+      if (!(dirFlags & LOOKUPFLAGS.SYMLINK_FOLLOW)) flags |= O.NOFOLLOW;
       request(m, OP.OPEN, { path: rel, flags, mode: 0o666 });
-      const hostFd = Number(sv.getBigUint64(REQ + 24, true));
-      const isDir = fileType(sv.getUint32(STAT + 8, true)) === FILETYPE.DIRECTORY;
-      const fd = allocate(isDir ? KIND.DIR : KIND.FILE, hostFd, m, fdflags & FDFLAGS_APPEND);
+      const hostFd = Number(sv.getBigUint64(AT_REQ + REQ.HANDLE, true));
+      const isDir = filetypeOfMode(statMode()) === FILETYPE.DIRECTORY;
+      const fd = allocate(isDir ? KIND.DIR : KIND.FILE, hostFd, m, fdflags & FDFLAGS.APPEND);
       if (fd < 0) {
         request(m, OP.CLOSE, { handle: hostFd });
-        fail(33); // MFILE
+        fail(ERRNO.MFILE);
       }
       view().setUint32(fdPtr, fd, true);
     }),
@@ -289,9 +274,9 @@ export function withHostFiles(base, { memory, mounts, table: tableBuffer }) {
     fd_write: (fd, iovs, count, nPtr) => (slotOf(fd) < 0 ? base.fd_write(fd, iovs, count, nPtr) : guard(() => {
       const e = fileEntry(fd);
       let at = position(e.s);
-      if (e.flags & FDFLAGS_APPEND) {
+      if (e.flags & FDFLAGS.APPEND) {
         request(e.mount, OP.FSTAT, { handle: e.hostFd });
-        at = sv.getBigInt64(STAT + 24, true);
+        at = statSize();
       }
       const n = transfer(e, true, iovecs(iovs, count), at);
       setPosition(e.s, at + BigInt(n));
@@ -309,7 +294,7 @@ export function withHostFiles(base, { memory, mounts, table: tableBuffer }) {
       if (whence === 1) from = position(e.s);
       else if (whence === 2) {
         request(e.mount, OP.FSTAT, { handle: e.hostFd });
-        from = sv.getBigInt64(STAT + 24, true);
+        from = statSize();
       } else if (whence !== 0) fail(ERRNO.INVAL);
       const to = from + offset;
       if (to < 0n) fail(ERRNO.INVAL);
@@ -322,14 +307,14 @@ export function withHostFiles(base, { memory, mounts, table: tableBuffer }) {
     fd_fdstat_get: (fd, ptr) => (slotOf(fd) < 0 ? base.fd_fdstat_get(fd, ptr) : guard(() => {
       const e = entry(fd);
       const dv = view();
-      dv.setUint8(ptr, e.kind === KIND.FILE ? FILETYPE.REGULAR_FILE : FILETYPE.DIRECTORY);
-      dv.setUint16(ptr + 2, e.flags, true);
-      dv.setBigUint64(ptr + 8, RIGHTS_ALL, true);
-      dv.setBigUint64(ptr + 16, RIGHTS_ALL, true);
+      dv.setUint8(ptr + FDSTAT.FILETYPE, e.kind === KIND.FILE ? FILETYPE.REGULAR_FILE : FILETYPE.DIRECTORY);
+      dv.setUint16(ptr + FDSTAT.FLAGS, e.flags, true);
+      dv.setBigUint64(ptr + FDSTAT.RIGHTS_BASE, RIGHTS.ALL, true);
+      dv.setBigUint64(ptr + FDSTAT.RIGHTS_INHERITING, RIGHTS.ALL, true);
     })()),
     fd_fdstat_set_flags: (fd, flags) => (slotOf(fd) < 0 ? base.fd_fdstat_set_flags(fd, flags) : guard(() => {
       const e = entry(fd);
-      table[e.s + 3] = flags & FDFLAGS_APPEND;
+      table[e.s + 3] = flags & FDFLAGS.APPEND;
     })()),
     fd_filestat_get: (fd, ptr) => (slotOf(fd) < 0 ? base.fd_filestat_get(fd, ptr) : guard(() => {
       const e = entry(fd);
@@ -338,45 +323,42 @@ export function withHostFiles(base, { memory, mounts, table: tableBuffer }) {
     })()),
     fd_filestat_set_size: guard((fd, size) => {
       const e = fileEntry(fd);
-      request(e.mount, OP.TRUNCATE, { handle: e.hostFd, offset: size });
+      request(e.mount, OP.FTRUNCATE, { handle: e.hostFd, offset: size });
     }),
     fd_sync: (fd) => (slotOf(fd) < 0 ? base.fd_sync(fd) : guard(() => {
       const e = fileEntry(fd);
-      request(e.mount, OP.SYNC, { handle: e.hostFd });
+      request(e.mount, OP.FSYNC, { handle: e.hostFd });
     })()),
     fd_datasync: (fd) => (slotOf(fd) < 0 ? base.fd_datasync(fd) : guard(() => {
       const e = fileEntry(fd);
-      request(e.mount, OP.SYNC, { handle: e.hostFd, flags: 1 });
+      request(e.mount, OP.FSYNC, { handle: e.hostFd, flags: FSYNC_DATASYNC });
     })()),
     fd_readdir: guard((fd, buf, len, cookie, usedPtr) => {
       const e = entry(fd);
-      if (e.kind === KIND.FILE) fail(54); // NOTDIR
+      if (e.kind === KIND.FILE) fail(ERRNO.NOTDIR);
       const got = Number(request(e.mount, OP.READDIR, { handle: hostFdOf(e), offset: cookie, len: DATA_SIZE }));
-      // protocol entry: next u64, ino u64, type u8, pad, namelen u16, pad u32, name, to 8 bytes;
-      // WASI dirent: next u64, ino u64, namelen u32, type u8, 3 pad, name (a last one may be cut)
+      // the protocol's entries as WASI dirents, each followed by its name (a last one may be cut)
       const out = new Uint8Array(len);
       let used = 0;
-      for (let at = 0; at < got && used < len;) {
-        const nameLen = sv.getUint16(DATA + at + 18, true);
-        const entryBytes = new Uint8Array(24 + nameLen);
+      for (const d of readDirents(sv, DATA, got)) {
+        if (used >= len) break;
+        const entryBytes = new Uint8Array(DIRENT.BYTES + d.name.length);
         const ev = new DataView(entryBytes.buffer);
-        ev.setBigUint64(0, sv.getBigUint64(DATA + at, true), true);
-        ev.setBigUint64(8, sv.getBigUint64(DATA + at + 8, true), true);
-        ev.setUint32(16, nameLen, true);
-        const type = sv.getUint8(DATA + at + 16);
-        ev.setUint8(20, type === 4 ? FILETYPE.DIRECTORY : type === 8 ? FILETYPE.REGULAR_FILE : type === 10 ? FILETYPE.SYMBOLIC_LINK : FILETYPE.UNKNOWN);
-        entryBytes.set(su8.subarray(DATA + at + 24, DATA + at + 24 + nameLen), 24);
+        ev.setBigUint64(DIRENT.NEXT, d.next, true);
+        ev.setBigUint64(DIRENT.INO, d.ino, true);
+        ev.setUint32(DIRENT.NAMLEN, d.name.length, true);
+        ev.setUint8(DIRENT.TYPE, filetypeOfDt(d.type));
+        entryBytes.set(d.name, DIRENT.BYTES);
         const n = Math.min(entryBytes.length, len - used);
         out.set(entryBytes.subarray(0, n), used);
         used += n;
-        at += (24 + nameLen + 7) & ~7;
       }
       mem().set(out.subarray(0, used), buf);
       view().setUint32(usedPtr, used, true);
     }),
     path_filestat_get: guard((fd, lookupFlags, pathPtr, pathLen, ptr) => {
       const { m, rel } = pathAt(fd, pathPtr, pathLen);
-      request(m, OP.STAT, { path: rel, flags: lookupFlags & LOOKUP_SYMLINK_FOLLOW ? 0 : AT_SYMLINK_NOFOLLOW });
+      request(m, OP.STAT, { path: rel, flags: lookupFlags & LOOKUPFLAGS.SYMLINK_FOLLOW ? 0 : AT.SYMLINK_NOFOLLOW });
       putFilestat(ptr);
     }),
     path_create_directory: guard((fd, pathPtr, pathLen) => {
@@ -389,12 +371,12 @@ export function withHostFiles(base, { memory, mounts, table: tableBuffer }) {
     }),
     path_remove_directory: guard((fd, pathPtr, pathLen) => {
       const { m, rel } = pathAt(fd, pathPtr, pathLen);
-      request(m, OP.UNLINK, { path: rel, flags: AT_REMOVEDIR });
+      request(m, OP.UNLINK, { path: rel, flags: AT.REMOVEDIR });
     }),
     path_rename: guard((fd, oldPtr, oldLen, newFd, newPtr, newLen) => {
       const from = pathAt(fd, oldPtr, oldLen);
       const to = pathAt(newFd, newPtr, newLen);
-      if (from.m !== to.m) fail(75); // XDEV: two mounts
+      if (from.m !== to.m) fail(ERRNO.XDEV); // two mounts
       request(from.m, OP.RENAME, { path: from.rel, path2: to.rel });
     }),
   };

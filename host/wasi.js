@@ -4,16 +4,15 @@
 // --mount, in host/wasi-files.js. Calls this host does not provide answer
 // ENOSYS instead of failing instantiation.
 
-export const ERRNO = { SUCCESS: 0, BADF: 8, FAULT: 21, INVAL: 28, NOSYS: 52, SPIPE: 70, NOTSUP: 58, PIPE: 64 };
-const FILETYPE = { UNKNOWN: 0, CHARACTER_DEVICE: 2 };
-const CLOCK = { REALTIME: 0, MONOTONIC: 1, PROCESS_CPUTIME: 2, THREAD_CPUTIME: 3 };
-const EVENTTYPE = { CLOCK: 0, FD_READ: 1, FD_WRITE: 2 };
-const RIGHTS_ALL = 0x1fffffffn;
+import {
+  CLOCK, ERRNO, EVENT, EVENTTYPE, FDFLAGS, FDSTAT, FILESTAT, FILETYPE, IOVEC, RIGHTS, SUBCLOCKFLAGS, SUBSCRIPTION,
+} from './abi/wasi.js';
+
 const FIRST_PREOPEN_FD = 3;
 const NO_FILES_NOTE = 'spindle: this module has no filesystem of its own (not built by spindle cc or spindle cargo, ' +
   'or built with --fs=none), and no directory was given: every file call fails. Rebuild it with spindle cc / ' +
   'spindle cargo, or give it host directories with spindle run --mount=/PATH=DIR (Node; docs/RUST.md).\n';
-const RIGHTS_SEEK_TELL = (1n << 2n) | (1n << 5n);
+const RIGHTS_SEEK_TELL = RIGHTS.FD_SEEK | RIGHTS.FD_TELL;
 
 /** Thrown by proc_exit to unwind the calling thread's wasm stack. */
 export class ProgramExit extends Error {
@@ -72,7 +71,7 @@ export function wasiImports({ memory, args, env, platform, exit, sleep, brokenPi
 
   function clockNow(id) {
     if (id === CLOCK.REALTIME) return platform.realtimeNs();
-    if (id === CLOCK.MONOTONIC || id === CLOCK.PROCESS_CPUTIME || id === CLOCK.THREAD_CPUTIME) {
+    if (id === CLOCK.MONOTONIC || id === CLOCK.PROCESS_CPUTIME_ID || id === CLOCK.THREAD_CPUTIME_ID) {
       return platform.monotonicNs();
     }
     return null;
@@ -130,16 +129,16 @@ export function wasiImports({ memory, args, env, platform, exit, sleep, brokenPi
     fd_write(fd, iovs, iovsLen, nwrittenPtr) {
       if (fd !== 1 && fd !== 2) return ERRNO.BADF;
       if (ended?.()) exit(0); // as natively, a thread writes nothing after the program's end
-      if (!inBounds(iovs, iovsLen * 8) || !inBounds(nwrittenPtr, 4)) return ERRNO.FAULT;
+      if (!inBounds(iovs, iovsLen * IOVEC.BYTES) || !inBounds(nwrittenPtr, 4)) return ERRNO.FAULT;
       const dv = view(); const mem = u8();
       let total = 0;
-      for (let i = 0; i < iovsLen; i++) total += dv.getUint32(iovs + i * 8 + 4, true);
+      for (let i = 0; i < iovsLen; i++) total += dv.getUint32(iovs + i * IOVEC.BYTES + IOVEC.LEN, true);
       // One gathered write: keeps a printf's pieces together when threads interleave.
       const out = new Uint8Array(total);
       let at = 0;
       for (let i = 0; i < iovsLen; i++) {
-        const ptr = dv.getUint32(iovs + i * 8, true);
-        const len = dv.getUint32(iovs + i * 8 + 4, true);
+        const ptr = dv.getUint32(iovs + i * IOVEC.BYTES + IOVEC.BUF, true);
+        const len = dv.getUint32(iovs + i * IOVEC.BYTES + IOVEC.LEN, true);
         if (!inBounds(ptr, len)) return ERRNO.FAULT;
         out.set(mem.subarray(ptr, ptr + len), at);
         at += len;
@@ -155,12 +154,12 @@ export function wasiImports({ memory, args, env, platform, exit, sleep, brokenPi
 
     fd_read(fd, iovs, iovsLen, nreadPtr) {
       if (fd !== 0) return ERRNO.BADF;
-      if (!inBounds(iovs, iovsLen * 8) || !inBounds(nreadPtr, 4)) return ERRNO.FAULT;
+      if (!inBounds(iovs, iovsLen * IOVEC.BYTES) || !inBounds(nreadPtr, 4)) return ERRNO.FAULT;
       const dv = view();
       let nread = 0;
       for (let i = 0; i < iovsLen; i++) {
-        const ptr = dv.getUint32(iovs + i * 8, true);
-        const len = dv.getUint32(iovs + i * 8 + 4, true);
+        const ptr = dv.getUint32(iovs + i * IOVEC.BYTES + IOVEC.BUF, true);
+        const len = dv.getUint32(iovs + i * IOVEC.BYTES + IOVEC.LEN, true);
         if (!inBounds(ptr, len)) return ERRNO.FAULT;
         if (len === 0) continue;
         const got = platform.readStdin(len);
@@ -174,24 +173,24 @@ export function wasiImports({ memory, args, env, platform, exit, sleep, brokenPi
 
     fd_fdstat_get(fd, statPtr) {
       if (!isStdio(fd)) return ERRNO.BADF;
-      if (!inBounds(statPtr, 24)) return ERRNO.FAULT;
+      if (!inBounds(statPtr, FDSTAT.BYTES)) return ERRNO.FAULT;
       const dv = view();
       // wasi-libc's isatty() is "character device without seek/tell rights": answer as the
       // host's own fd is, so stdout is line-buffered on a terminal and fully buffered in a pipe.
       const tty = platform.isatty(fd);
-      dv.setUint8(statPtr, tty ? FILETYPE.CHARACTER_DEVICE : FILETYPE.UNKNOWN);
-      dv.setUint16(statPtr + 2, fd === 0 ? 0 : 1, true); // fdflags: APPEND for outputs
-      dv.setBigUint64(statPtr + 8, tty ? RIGHTS_ALL & ~RIGHTS_SEEK_TELL : RIGHTS_ALL, true);
-      dv.setBigUint64(statPtr + 16, RIGHTS_ALL, true);
+      dv.setUint8(statPtr + FDSTAT.FILETYPE, tty ? FILETYPE.CHARACTER_DEVICE : FILETYPE.UNKNOWN);
+      dv.setUint16(statPtr + FDSTAT.FLAGS, fd === 0 ? 0 : FDFLAGS.APPEND, true); // outputs append
+      dv.setBigUint64(statPtr + FDSTAT.RIGHTS_BASE, tty ? RIGHTS.ALL & ~RIGHTS_SEEK_TELL : RIGHTS.ALL, true);
+      dv.setBigUint64(statPtr + FDSTAT.RIGHTS_INHERITING, RIGHTS.ALL, true);
       return ERRNO.SUCCESS;
     },
     fd_fdstat_set_flags: (fd) => (isStdio(fd) ? ERRNO.SUCCESS : ERRNO.BADF),
     fd_filestat_get(fd, bufPtr) {
       if (!isStdio(fd)) return ERRNO.BADF;
-      if (!inBounds(bufPtr, 64)) return ERRNO.FAULT;
-      u8().fill(0, bufPtr, bufPtr + 64);
-      view().setUint8(bufPtr + 16, platform.isatty(fd) ? FILETYPE.CHARACTER_DEVICE : FILETYPE.UNKNOWN);
-      view().setBigUint64(bufPtr + 24, 1n, true); // nlink
+      if (!inBounds(bufPtr, FILESTAT.BYTES)) return ERRNO.FAULT;
+      u8().fill(0, bufPtr, bufPtr + FILESTAT.BYTES);
+      view().setUint8(bufPtr + FILESTAT.FILETYPE, platform.isatty(fd) ? FILETYPE.CHARACTER_DEVICE : FILETYPE.UNKNOWN);
+      view().setBigUint64(bufPtr + FILESTAT.NLINK, 1n, true);
       return ERRNO.SUCCESS;
     },
     fd_seek: (fd) => (isStdio(fd) ? ERRNO.SPIPE : ERRNO.BADF),
@@ -209,7 +208,7 @@ export function wasiImports({ memory, args, env, platform, exit, sleep, brokenPi
 
     poll_oneoff(inPtr, outPtr, nsubs, neventsPtr) {
       if (nsubs === 0) return ERRNO.INVAL;
-      if (!inBounds(inPtr, nsubs * 48) || !inBounds(outPtr, nsubs * 32) || !inBounds(neventsPtr, 4)) {
+      if (!inBounds(inPtr, nsubs * SUBSCRIPTION.BYTES) || !inBounds(outPtr, nsubs * EVENT.BYTES) || !inBounds(neventsPtr, 4)) {
         return ERRNO.FAULT;
       }
       let dv = view();
@@ -217,20 +216,20 @@ export function wasiImports({ memory, args, env, platform, exit, sleep, brokenPi
       let wakeAt = null; // earliest clock deadline (monotonic ns)
       let clockUserdata = 0n;
       for (let i = 0; i < nsubs; i++) {
-        const sub = inPtr + i * 48;
-        const userdata = dv.getBigUint64(sub, true);
-        const tag = dv.getUint8(sub + 8);
+        const sub = inPtr + i * SUBSCRIPTION.BYTES;
+        const userdata = dv.getBigUint64(sub + SUBSCRIPTION.USERDATA, true);
+        const tag = dv.getUint8(sub + SUBSCRIPTION.TAG);
         if (tag === EVENTTYPE.CLOCK) {
-          const id = dv.getUint32(sub + 16, true);
-          const timeout = dv.getBigUint64(sub + 24, true);
-          const absolute = dv.getUint16(sub + 40, true) & 1;
+          const id = dv.getUint32(sub + SUBSCRIPTION.CLOCK_ID, true);
+          const timeout = dv.getBigUint64(sub + SUBSCRIPTION.CLOCK_TIMEOUT, true);
+          const absolute = dv.getUint16(sub + SUBSCRIPTION.CLOCK_FLAGS, true) & SUBCLOCKFLAGS.SUBSCRIPTION_CLOCK_ABSTIME;
           const now = clockNow(id);
           if (now === null) { events.push([userdata, ERRNO.INVAL, tag]); continue; }
           const deadline = platform.monotonicNs() + (absolute ? timeout - now : timeout);
           if (wakeAt === null || deadline < wakeAt) { wakeAt = deadline; clockUserdata = userdata; }
         } else {
           // stdio is always "ready": a read blocks in fd_read itself.
-          const fd = dv.getUint32(sub + 16, true);
+          const fd = dv.getUint32(sub + SUBSCRIPTION.FD, true);
           events.push([userdata, isStdio(fd) ? ERRNO.SUCCESS : ERRNO.BADF, tag]);
         }
       }
@@ -240,12 +239,12 @@ export function wasiImports({ memory, args, env, platform, exit, sleep, brokenPi
       }
       dv = view();
       events.forEach(([userdata, error, type], i) => {
-        const ev = outPtr + i * 32;
-        dv.setBigUint64(ev, userdata, true);
-        dv.setUint16(ev + 8, error, true);
-        dv.setUint8(ev + 10, type);
-        dv.setBigUint64(ev + 16, 0n, true);
-        dv.setUint16(ev + 24, 0, true);
+        const ev = outPtr + i * EVENT.BYTES;
+        dv.setBigUint64(ev + EVENT.USERDATA, userdata, true);
+        dv.setUint16(ev + EVENT.ERROR, error, true);
+        dv.setUint8(ev + EVENT.TYPE, type);
+        dv.setBigUint64(ev + EVENT.NBYTES, 0n, true);
+        dv.setUint16(ev + EVENT.FLAGS, 0, true);
       });
       dv.setUint32(neventsPtr, events.length, true);
       return ERRNO.SUCCESS;

@@ -250,13 +250,14 @@ int main(void) {
 
   it('mailbox.js: a failed ring answers EIO to queued, served and later requests', async () => {
     const { createMailboxes, failRing, submit } = await import('../host/mount/mailbox.js');
+    const { REQ } = await import('../host/abi/mount-request.js');
     const memory = new WebAssembly.Memory({ initial: 1, maximum: 1, shared: true });
     const view = new DataView(memory.buffer);
     const mem = new Int32Array(memory.buffer);
     const mailboxes = createMailboxes(2);
     const ring1 = new Int32Array(mailboxes.sab, 4096 * 4, 4096);
     const status = new Int32Array(mailboxes.status);
-    const answered = (r) => [Atomics.load(mem, r >>> 2), view.getBigInt64(r + 16, true)];
+    const answered = (r) => [Atomics.load(mem, (r + REQ.STATE) >>> 2), view.getBigInt64(r + REQ.RESULT, true)];
     // two requests queued for worker 1, a third being served by it
     ring1[0] = 1024;
     ring1[1] = 2048;

@@ -7,22 +7,10 @@
 //
 // Paths are byte strings: one char per byte (latin1), so lengths are byte lengths and any byte
 // sequence round-trips.
+import { AT, ERRNO as E, O, UTIME } from '../abi/linux.js';
 
-export const E = {
-  PERM: 1, NOENT: 2, IO: 5, BADF: 9, NOMEM: 12, ACCES: 13, FAULT: 14, BUSY: 16, EXIST: 17,
-  XDEV: 18, NOTDIR: 20, ISDIR: 21, INVAL: 22, MFILE: 24, FBIG: 27, NOSPC: 28, SPIPE: 29,
-  MLINK: 31, RANGE: 34, NAMETOOLONG: 36, NOSYS: 38, NOTEMPTY: 39, LOOP: 40, OVERFLOW: 75,
-  NOTSUP: 95,
-};
-export const O = {
-  RDONLY: 0, WRONLY: 1, RDWR: 2, ACCMODE: 3, CREAT: 0o100, EXCL: 0o200, TRUNC: 0o1000,
-  APPEND: 0o2000, NONBLOCK: 0o4000, DSYNC: 0o10000, DIRECTORY: 0o200000, NOFOLLOW: 0o400000,
-  SYNC: 0o4010000,
-};
-export const AT = { FDCWD: -100, SYMLINK_NOFOLLOW: 0x100, REMOVEDIR: 0x200, SYMLINK_FOLLOW: 0x400 };
+
 export const TYPE = { FILE: 1, DIR: 2, SYMLINK: 3 };
-export const UTIME_NOW = 2 ** 30 - 1;
-export const UTIME_OMIT = 2 ** 30 - 2;
 
 const NAME_MAX = 255;
 const PATH_MAX = 4096; // including the terminating NUL
@@ -158,7 +146,7 @@ export class JsFs {
   // ---- fd table ----
   reserveFd() {
     for (let fd = FIRST_FD; fd < MAX_FDS; fd++) if (!this.fds[fd]) return fd;
-    return -E.MFILE;
+    return -E.EMFILE;
   }
 
   file(fd) {
@@ -169,8 +157,8 @@ export class JsFs {
   startDir(dirfd, path) {
     if (path.charCodeAt(0) === 47 || dirfd === AT.FDCWD) return this.root;
     const file = this.file(dirfd);
-    if (!file) return -E.BADF;
-    if (file.inode.type !== TYPE.DIR) return -E.NOTDIR;
+    if (!file) return -E.EBADF;
+    if (file.inode.type !== TYPE.DIR) return -E.ENOTDIR;
     return file.inode;
   }
 
@@ -180,8 +168,8 @@ export class JsFs {
    * hops: symlinks followed so far, carried across calls by open(O_CREAT).
    */
   walk(start, path, { parent = false, follow = false, hops = { n: 0 } } = {}) {
-    if (path.length === 0) return -E.NOENT;
-    if (path.length >= PATH_MAX) return -E.NAMETOOLONG;
+    if (path.length === 0) return -E.ENOENT;
+    if (path.length >= PATH_MAX) return -E.ENAMETOOLONG;
     let cur = start;
     let p = path;
     let i = 0;
@@ -201,30 +189,30 @@ export class JsFs {
       while (p.charCodeAt(i) === 47) i++;
       const isLast = i === p.length;
       const trailing = isLast && after !== i;
-      if (name.length > NAME_MAX) return -E.NAMETOOLONG;
-      if (cur.type !== TYPE.DIR) return -E.NOTDIR;
+      if (name.length > NAME_MAX) return -E.ENAMETOOLONG;
+      if (cur.type !== TYPE.DIR) return -E.ENOTDIR;
       const kind = name === '.' ? LAST.DOT : name === '..' ? LAST.DOTDOT : LAST.NORM;
       if (isLast && parent) return { dir: cur, name, last: kind, trailing };
       let next;
       if (kind === LAST.DOT) next = cur;
       else if (kind === LAST.DOTDOT) next = cur.parent || cur;
       else {
-        if (cur.dead) return -E.NOENT;
+        if (cur.dead) return -E.ENOENT;
         const entry = cur.entries.get(name);
-        if (!entry) return -E.NOENT;
+        if (!entry) return -E.ENOENT;
         next = entry.inode;
       }
       if (next.type === TYPE.SYMLINK && (!isLast || trailing || follow)) {
-        if (++hops.n > SYMLOOP_MAX) return -E.LOOP;
+        if (++hops.n > SYMLOOP_MAX) return -E.ELOOP;
         const rest = p.slice(after);
-        if (next.target.length + rest.length >= PATH_MAX) return -E.NAMETOOLONG;
+        if (next.target.length + rest.length >= PATH_MAX) return -E.ENAMETOOLONG;
         p = next.target + rest; // resolve the target relative to cur
         i = 0;
         continue;
       }
       cur = next;
       if (isLast) {
-        if (trailing && cur.type !== TYPE.DIR) return -E.NOTDIR;
+        if (trailing && cur.type !== TYPE.DIR) return -E.ENOTDIR;
         return { node: cur, last: kind, trailing };
       }
     }
@@ -238,8 +226,8 @@ export class JsFs {
 
   // ---- open / close / dup ----
   openat(dirfd, path, flags, mode) {
-    if ((flags & O.ACCMODE) === O.ACCMODE) return -E.INVAL;
-    if ((flags & O.CREAT) && (flags & O.DIRECTORY)) return -E.INVAL;
+    if ((flags & O.ACCMODE) === O.ACCMODE) return -E.EINVAL;
+    if ((flags & O.CREAT) && (flags & O.DIRECTORY)) return -E.EINVAL;
     const fd = this.reserveFd();
     if (fd < 0) return fd;
     const start = this.startDir(dirfd, path);
@@ -253,13 +241,13 @@ export class JsFs {
       const w = this.walk(start, path, { follow: !(flags & O.NOFOLLOW) });
       if (typeof w === 'number') return w;
       node = w.node;
-      if (node.type === TYPE.SYMLINK) return -E.LOOP; // only with O_NOFOLLOW
+      if (node.type === TYPE.SYMLINK) return -E.ELOOP; // only with O_NOFOLLOW
     }
     const access = flags & O.ACCMODE;
     if (node.type === TYPE.DIR) {
-      if (access !== O.RDONLY || (flags & O.TRUNC) || (flags & O.CREAT)) return -E.ISDIR;
+      if (access !== O.RDONLY || (flags & O.TRUNC) || (flags & O.CREAT)) return -E.EISDIR;
     } else {
-      if (flags & O.DIRECTORY) return -E.NOTDIR;
+      if (flags & O.DIRECTORY) return -E.ENOTDIR;
       if ((flags & O.TRUNC) && !created) {
         truncateData(node, 0);
         node.size = 0;
@@ -279,9 +267,9 @@ export class JsFs {
     for (;;) {
       const w = this.walk(from, current, { parent: true, hops });
       if (typeof w === 'number') return w;
-      if (w.last !== LAST.NORM || w.trailing) return -E.ISDIR; // Linux: EISDIR, even if it exists
+      if (w.last !== LAST.NORM || w.trailing) return -E.EISDIR; // Linux: EISDIR, even if it exists
       const dir = w.dir;
-      if (dir.dead) return -E.NOENT;
+      if (dir.dead) return -E.ENOENT;
       const entry = dir.entries.get(w.name);
       if (!entry) {
         const file = new Inode(this, TYPE.FILE, mode);
@@ -290,25 +278,25 @@ export class JsFs {
         dir.mtime = dir.ctime = file.mtime;
         return { node: file, created: true };
       }
-      if (flags & O.EXCL) return -E.EXIST;
+      if (flags & O.EXCL) return -E.EEXIST;
       if (entry.inode.type !== TYPE.SYMLINK) return { node: entry.inode, created: false };
-      if (flags & O.NOFOLLOW) return -E.LOOP;
-      if (++hops.n > SYMLOOP_MAX) return -E.LOOP;
+      if (flags & O.NOFOLLOW) return -E.ELOOP;
+      if (++hops.n > SYMLOOP_MAX) return -E.ELOOP;
       from = dir;
       current = entry.inode.target;
     }
   }
 
   close(fd) {
-    if (!this.file(fd)) return -E.BADF;
+    if (!this.file(fd)) return -E.EBADF;
     this.fds[fd] = undefined;
     return 0;
   }
 
   dup2(oldfd, newfd) {
     const file = this.file(oldfd);
-    if (!file) return -E.BADF;
-    if (newfd < FIRST_FD || newfd >= MAX_FDS) return -E.BADF;
+    if (!file) return -E.EBADF;
+    if (newfd < FIRST_FD || newfd >= MAX_FDS) return -E.EBADF;
     this.fds[newfd] = file;
     return newfd;
   }
@@ -317,10 +305,10 @@ export class JsFs {
   /** iovs: array of [Uint8Array view, offset, length]; offset < 0 uses the fd's position. */
   readv(fd, iovs, offset = -1) {
     const file = this.file(fd);
-    if (!file) return -E.BADF;
-    if (file.access === O.WRONLY) return -E.BADF;
+    if (!file) return -E.EBADF;
+    if (file.access === O.WRONLY) return -E.EBADF;
     const node = file.inode;
-    if (node.type === TYPE.DIR) return -E.ISDIR;
+    if (node.type === TYPE.DIR) return -E.EISDIR;
     const usePos = offset < 0;
     if (usePos) offset = file.pos;
     let done = 0;
@@ -340,8 +328,8 @@ export class JsFs {
 
   writev(fd, iovs, offset = -1) {
     const file = this.file(fd);
-    if (!file) return -E.BADF;
-    if (file.access === O.RDONLY) return -E.BADF;
+    if (!file) return -E.EBADF;
+    if (file.access === O.RDONLY) return -E.EBADF;
     const node = file.inode;
     let total = 0;
     for (const [, , len] of iovs) total += len;
@@ -349,7 +337,7 @@ export class JsFs {
     const usePos = offset < 0;
     if (usePos) offset = file.pos;
     if (file.status & O.APPEND) offset = node.size; // wins even over pwrite's offset, as on Linux
-    if (total > 0 && offset >= MAX_FILE_SIZE) return -E.FBIG;
+    if (total > 0 && offset >= MAX_FILE_SIZE) return -E.EFBIG;
     total = Math.min(total, MAX_FILE_SIZE - offset);
     let done = 0;
     for (const [mem, ptr, len] of iovs) {
@@ -368,23 +356,23 @@ export class JsFs {
 
   lseek(fd, offset, whence) {
     const file = this.file(fd);
-    if (!file) return -E.BADF;
+    if (!file) return -E.EBADF;
     let base;
     if (whence === 0) base = 0;
     else if (whence === 1) base = file.pos;
     else if (whence === 2) base = file.inode.type === TYPE.FILE ? file.inode.size : 0;
-    else return -E.INVAL;
+    else return -E.EINVAL;
     const result = base + offset;
-    if (result < 0 || result > Number.MAX_SAFE_INTEGER) return -E.INVAL;
+    if (result < 0 || result > Number.MAX_SAFE_INTEGER) return -E.EINVAL;
     file.pos = result;
     return result;
   }
 
   ftruncate(fd, length) {
     const file = this.file(fd);
-    if (!file) return -E.BADF;
-    if (file.access === O.RDONLY || file.inode.type !== TYPE.FILE || length < 0) return -E.INVAL;
-    if (length > MAX_FILE_SIZE) return -E.FBIG;
+    if (!file) return -E.EBADF;
+    if (file.access === O.RDONLY || file.inode.type !== TYPE.FILE || length < 0) return -E.EINVAL;
+    if (length > MAX_FILE_SIZE) return -E.EFBIG;
     const node = file.inode;
     truncateData(node, length);
     node.size = length;
@@ -394,13 +382,13 @@ export class JsFs {
 
   fallocate(fd, offset, len) {
     const file = this.file(fd);
-    if (!file) return -E.BADF;
-    if (offset < 0 || len <= 0) return -E.INVAL;
-    if (file.access === O.RDONLY) return -E.BADF;
+    if (!file) return -E.EBADF;
+    if (offset < 0 || len <= 0) return -E.EINVAL;
+    if (file.access === O.RDONLY) return -E.EBADF;
     const node = file.inode;
-    if (node.type === TYPE.DIR) return -E.ISDIR;
+    if (node.type === TYPE.DIR) return -E.EISDIR;
     const end = offset + len;
-    if (end > MAX_FILE_SIZE) return -E.FBIG;
+    if (end > MAX_FILE_SIZE) return -E.EFBIG;
     if (end > node.size) {
       node.size = end;
       node.mtime = node.ctime = nowNs();
@@ -408,16 +396,16 @@ export class JsFs {
     return 0;
   }
 
-  fsync(fd) { return this.file(fd) ? 0 : -E.BADF; }
+  fsync(fd) { return this.file(fd) ? 0 : -E.EBADF; }
 
   getfl(fd) {
     const file = this.file(fd);
-    return file ? file.access | file.status : -E.BADF;
+    return file ? file.access | file.status : -E.EBADF;
   }
 
   setfl(fd, flags) {
     const file = this.file(fd);
-    if (!file) return -E.BADF;
+    if (!file) return -E.EBADF;
     const changeable = O.APPEND | O.NONBLOCK;
     file.status = (file.status & ~changeable) | (flags & changeable);
     return 0;
@@ -433,46 +421,46 @@ export class JsFs {
 
   fstat(fd) {
     const file = this.file(fd);
-    return file ? this.stat(file.inode) : -E.BADF;
+    return file ? this.stat(file.inode) : -E.EBADF;
   }
 
   fstatat(dirfd, path, flags) {
-    if (flags & ~AT.SYMLINK_NOFOLLOW) return -E.INVAL;
+    if (flags & ~AT.SYMLINK_NOFOLLOW) return -E.EINVAL;
     const w = this.walkAt(dirfd, path, { follow: !(flags & AT.SYMLINK_NOFOLLOW) });
     return typeof w === 'number' ? w : this.stat(w.node);
   }
 
   /** times: null (both now) or [[sec BigInt, nsec], [sec, nsec]]. */
   setTimes(node, times) {
-    times ??= [[0n, UTIME_NOW], [0n, UTIME_NOW]];
-    const valid = ([, ns]) => ns === UTIME_NOW || ns === UTIME_OMIT || (ns >= 0 && ns < 1e9);
-    if (!valid(times[0]) || !valid(times[1])) return -E.INVAL;
-    if (times[0][1] === UTIME_OMIT && times[1][1] === UTIME_OMIT) return 0;
+    times ??= [[0n, UTIME.NOW], [0n, UTIME.NOW]];
+    const valid = ([, ns]) => ns === UTIME.NOW || ns === UTIME.OMIT || (ns >= 0 && ns < 1e9);
+    if (!valid(times[0]) || !valid(times[1])) return -E.EINVAL;
+    if (times[0][1] === UTIME.OMIT && times[1][1] === UTIME.OMIT) return 0;
     const now = nowNs();
-    const value = ([sec, ns]) => (ns === UTIME_NOW ? now : sec * 1000000000n + BigInt(ns));
-    if (times[0][1] !== UTIME_OMIT) node.atime = value(times[0]);
-    if (times[1][1] !== UTIME_OMIT) node.mtime = value(times[1]);
+    const value = ([sec, ns]) => (ns === UTIME.NOW ? now : sec * 1000000000n + BigInt(ns));
+    if (times[0][1] !== UTIME.OMIT) node.atime = value(times[0]);
+    if (times[1][1] !== UTIME.OMIT) node.mtime = value(times[1]);
     node.ctime = now;
     return 0;
   }
 
   utimensat(dirfd, path, times, flags) {
-    if (flags & ~AT.SYMLINK_NOFOLLOW) return -E.INVAL;
+    if (flags & ~AT.SYMLINK_NOFOLLOW) return -E.EINVAL;
     const w = this.walkAt(dirfd, path, { follow: !(flags & AT.SYMLINK_NOFOLLOW) });
     return typeof w === 'number' ? w : this.setTimes(w.node, times);
   }
 
   futimens(fd, times) {
     const file = this.file(fd);
-    return file ? this.setTimes(file.inode, times) : -E.BADF;
+    return file ? this.setTimes(file.inode, times) : -E.EBADF;
   }
 
   // ---- namespace ----
   /** Checks that w.name can be created in w.dir: 0 or a negative errno. */
   canCreate(w) {
-    if (w.last !== LAST.NORM) return -E.EXIST;
-    if (w.dir.dead) return -E.NOENT;
-    if (w.dir.entries.has(w.name)) return -E.EXIST;
+    if (w.last !== LAST.NORM) return -E.EEXIST;
+    if (w.dir.dead) return -E.ENOENT;
+    if (w.dir.entries.has(w.name)) return -E.EEXIST;
     return 0;
   }
 
@@ -495,29 +483,29 @@ export class JsFs {
   }
 
   unlinkat(dirfd, path, flags) {
-    if (flags & ~AT.REMOVEDIR) return -E.INVAL;
+    if (flags & ~AT.REMOVEDIR) return -E.EINVAL;
     const rmdir = Boolean(flags & AT.REMOVEDIR);
     const w = this.walkAt(dirfd, path, { parent: true });
     if (typeof w === 'number') return w;
-    if (w.last === LAST.DOT) return rmdir ? -E.INVAL : -E.ISDIR;
-    if (w.last === LAST.DOTDOT) return rmdir ? -E.NOTEMPTY : -E.ISDIR;
-    if (w.last === LAST.ROOT) return rmdir ? -E.BUSY : -E.ISDIR;
+    if (w.last === LAST.DOT) return rmdir ? -E.EINVAL : -E.EISDIR;
+    if (w.last === LAST.DOTDOT) return rmdir ? -E.ENOTEMPTY : -E.EISDIR;
+    if (w.last === LAST.ROOT) return rmdir ? -E.EBUSY : -E.EISDIR;
     const dir = w.dir;
     const entry = dir.dead ? undefined : dir.entries.get(w.name);
-    if (!entry) return -E.NOENT;
+    if (!entry) return -E.ENOENT;
     const child = entry.inode;
     const now = nowNs();
     if (rmdir) {
-      if (child.type !== TYPE.DIR) return -E.NOTDIR;
-      if (child.entries.size > 0) return -E.NOTEMPTY;
+      if (child.type !== TYPE.DIR) return -E.ENOTDIR;
+      if (child.entries.size > 0) return -E.ENOTEMPTY;
       child.dead = true;
       child.nlink = 0;
       child.ctime = now;
       dirRemove(dir, entry);
       dir.nlink--;
     } else {
-      if (child.type === TYPE.DIR) return -E.ISDIR;
-      if (w.trailing) return -E.NOTDIR;
+      if (child.type === TYPE.DIR) return -E.EISDIR;
+      if (w.trailing) return -E.ENOTDIR;
       dirRemove(dir, entry);
       child.nlink--;
       child.ctime = now;
@@ -527,7 +515,7 @@ export class JsFs {
   }
 
   linkat(olddirfd, oldpath, newdirfd, newpath, flags) {
-    if (flags & ~AT.SYMLINK_FOLLOW) return -E.INVAL;
+    if (flags & ~AT.SYMLINK_FOLLOW) return -E.EINVAL;
     const old = this.walkAt(olddirfd, oldpath, { follow: Boolean(flags & AT.SYMLINK_FOLLOW) });
     if (typeof old === 'number') return old;
     const target = old.node;
@@ -535,9 +523,9 @@ export class JsFs {
     if (typeof w === 'number') return w;
     const rc = this.canCreate(w); // EEXIST comes before EPERM, as on Linux
     if (rc < 0) return rc;
-    if (w.trailing) return -E.NOENT;
-    if (target.type === TYPE.DIR) return -E.PERM;
-    if (target.nlink === 0) return -E.NOENT;
+    if (w.trailing) return -E.ENOENT;
+    if (target.type === TYPE.DIR) return -E.EPERM;
+    if (target.nlink === 0) return -E.ENOENT;
     this.addEntry(w.dir, w.name, target);
     target.nlink++;
     target.ctime = w.dir.mtime;
@@ -545,13 +533,13 @@ export class JsFs {
   }
 
   symlinkat(target, dirfd, path) {
-    if (target.length === 0) return -E.NOENT;
-    if (target.length >= PATH_MAX) return -E.NAMETOOLONG;
+    if (target.length === 0) return -E.ENOENT;
+    if (target.length >= PATH_MAX) return -E.ENAMETOOLONG;
     const w = this.walkAt(dirfd, path, { parent: true });
     if (typeof w === 'number') return w;
     const rc = this.canCreate(w);
     if (rc < 0) return rc;
-    if (w.trailing) return -E.NOENT;
+    if (w.trailing) return -E.ENOENT;
     const link = new Inode(this, TYPE.SYMLINK, 0o777);
     link.target = target;
     link.nlink = 1;
@@ -561,10 +549,10 @@ export class JsFs {
 
   /** Returns the target (a byte string, cut at `size`) or a negative errno. */
   readlinkat(dirfd, path, size) {
-    if (size === 0) return -E.INVAL;
+    if (size === 0) return -E.EINVAL;
     const w = this.walkAt(dirfd, path, {});
     if (typeof w === 'number') return w;
-    if (w.node.type !== TYPE.SYMLINK) return -E.INVAL;
+    if (w.node.type !== TYPE.SYMLINK) return -E.EINVAL;
     w.node.touchAtime();
     return w.node.target.slice(0, size);
   }
@@ -574,26 +562,26 @@ export class JsFs {
     if (typeof from === 'number') return from;
     const to = this.walkAt(newdirfd, newpath, { parent: true });
     if (typeof to === 'number') return to;
-    if (from.last !== LAST.NORM || to.last !== LAST.NORM) return -E.BUSY;
+    if (from.last !== LAST.NORM || to.last !== LAST.NORM) return -E.EBUSY;
     const odir = from.dir; const ndir = to.dir;
     const cross = odir !== ndir;
-    if (odir.dead || ndir.dead) return -E.NOENT;
+    if (odir.dead || ndir.dead) return -E.ENOENT;
     const se = odir.entries.get(from.name);
-    if (!se) return -E.NOENT;
+    if (!se) return -E.ENOENT;
     const src = se.inode;
     const srcDir = src.type === TYPE.DIR;
-    if ((from.trailing || to.trailing) && !srcDir) return -E.NOTDIR;
+    if ((from.trailing || to.trailing) && !srcDir) return -E.ENOTDIR;
     const isAncestor = (a, b) => { for (let x = b; x; x = x.parent) if (x === a) return true; return false; };
     // Linux's order: subtree rules first, then types.
-    if (srcDir && cross && isAncestor(src, ndir)) return -E.INVAL;
+    if (srcDir && cross && isAncestor(src, ndir)) return -E.EINVAL;
     const te = ndir.entries.get(to.name);
     const tgt = te ? te.inode : null;
     const tgtDir = Boolean(tgt && tgt.type === TYPE.DIR);
-    if (tgtDir && cross && isAncestor(tgt, odir)) return -E.NOTEMPTY;
+    if (tgtDir && cross && isAncestor(tgt, odir)) return -E.ENOTEMPTY;
     if (tgt === src) return 0;
-    if (srcDir && tgt && !tgtDir) return -E.NOTDIR;
-    if (!srcDir && tgtDir) return -E.ISDIR;
-    if (tgtDir && tgt.entries.size > 0) return -E.NOTEMPTY;
+    if (srcDir && tgt && !tgtDir) return -E.ENOTDIR;
+    if (!srcDir && tgtDir) return -E.EISDIR;
+    if (tgtDir && tgt.entries.size > 0) return -E.ENOTEMPTY;
     const now = nowNs();
     if (te) te.inode = src; // the target's entry keeps its place (and readdir cookie)
     else dirInsert(ndir, to.name, src);
@@ -622,9 +610,9 @@ export class JsFs {
   /** Up to `max` entries after `cookie`: [{ name, ino, type, next }], or a negative errno. */
   readdir(fd, cookie, max) {
     const file = this.file(fd);
-    if (!file) return -E.BADF;
+    if (!file) return -E.EBADF;
     const dir = file.inode;
-    if (dir.type !== TYPE.DIR) return -E.NOTDIR;
+    if (dir.type !== TYPE.DIR) return -E.ENOTDIR;
     const out = [];
     if (!dir.dead) { // a removed directory lists nothing, as on Linux
       if (cookie < 1 && out.length < max) out.push({ name: '.', ino: dir.ino, type: TYPE.DIR, next: 1 });

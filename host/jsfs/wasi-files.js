@@ -4,33 +4,15 @@
 // rights reported as granted except that read/write follow the access mode (wasi-libc derives
 // fcntl(F_GETFL) from them), pointers checked against the memory size (EFAULT).
 // fds 0-2 are the host's stdio and go to `stdio` (host/wasi.js).
-import { E, O, AT, TYPE, UTIME_NOW, UTIME_OMIT } from './fs.js';
+import { AT, ERRNO as E, O, UTIME } from '../abi/linux.js';
+import {
+  DIRENT, ERRNO as W, errnoFromLinux, FDFLAGS, FDSTAT, FILESTAT, FILETYPE, FSTFLAGS, IOVEC, LOOKUPFLAGS, OFLAGS,
+  PREOPENTYPE, PRESTAT, RIGHTS,
+} from '../abi/wasi.js';
+import { TYPE } from './fs.js';
 
-const W = { // WASI errno numbers
-  SUCCESS: 0, ACCES: 2, BADF: 8, BUSY: 10, EXIST: 20, FAULT: 21, FBIG: 22, INVAL: 28, IO: 29,
-  ISDIR: 31, LOOP: 32, MFILE: 33, MLINK: 34, NAMETOOLONG: 37, NOENT: 44, NOMEM: 48, NOSPC: 51,
-  NOSYS: 52, NOTDIR: 54, NOTEMPTY: 55, NOTSUP: 58, OVERFLOW: 61, PERM: 63, RANGE: 68, SPIPE: 70,
-  XDEV: 75,
-};
-const wasiErrno = new Map([
-  [E.PERM, W.PERM], [E.NOENT, W.NOENT], [E.IO, W.IO], [E.BADF, W.BADF], [E.NOMEM, W.NOMEM],
-  [E.ACCES, W.ACCES], [E.FAULT, W.FAULT], [E.BUSY, W.BUSY], [E.EXIST, W.EXIST], [E.XDEV, W.XDEV],
-  [E.NOTDIR, W.NOTDIR], [E.ISDIR, W.ISDIR], [E.INVAL, W.INVAL], [E.MFILE, W.MFILE],
-  [E.FBIG, W.FBIG], [E.NOSPC, W.NOSPC], [E.SPIPE, W.SPIPE], [E.MLINK, W.MLINK],
-  [E.RANGE, W.RANGE], [E.NAMETOOLONG, W.NAMETOOLONG], [E.NOSYS, W.NOSYS],
-  [E.NOTEMPTY, W.NOTEMPTY], [E.LOOP, W.LOOP], [E.OVERFLOW, W.OVERFLOW], [E.NOTSUP, W.NOTSUP],
-]);
-const toWasi = (rc) => wasiErrno.get(-rc) ?? W.IO;
-
-const FILETYPE = { [TYPE.DIR]: 3, [TYPE.FILE]: 4, [TYPE.SYMLINK]: 7 };
-const RIGHT_FD_READ = 1n << 1n;
-const RIGHT_FD_WRITE = 1n << 6n;
-const RIGHT_FD_READDIR = 1n << 14n;
-const RIGHTS_ALL = (1n << 30n) - 1n;
-const OFLAGS = { CREAT: 1, DIRECTORY: 2, EXCL: 4, TRUNC: 8 };
-const FDFLAGS = { APPEND: 1, DSYNC: 2, NONBLOCK: 4, RSYNC: 8, SYNC: 16 };
-const FSTFLAGS = { ATIM: 1, ATIM_NOW: 2, MTIM: 4, MTIM_NOW: 8 };
-const LOOKUP_SYMLINK_FOLLOW = 1;
+const toWasi = (rc) => errnoFromLinux(-rc);
+const FILETYPE_OF = { [TYPE.DIR]: FILETYPE.DIRECTORY, [TYPE.FILE]: FILETYPE.REGULAR_FILE, [TYPE.SYMLINK]: FILETYPE.SYMBOLIC_LINK };
 const PATH_MAX = 4096;
 const MAX_IOVS = 1024;
 const FIRST_OWN_FD = 3;
@@ -87,11 +69,11 @@ export function fileCalls(fs, memory, stdio) {
 
   function iovecs(iovs, count) {
     if (count > MAX_IOVS) return W.INVAL;
-    if (!inBounds(iovs, count * 8)) return W.FAULT;
+    if (!inBounds(iovs, count * IOVEC.BYTES)) return W.FAULT;
     const list = [];
     for (let i = 0; i < count; i++) {
-      const ptr = dv.getUint32(iovs + i * 8, true);
-      const len = dv.getUint32(iovs + i * 8 + 4, true);
+      const ptr = dv.getUint32(iovs + i * IOVEC.BYTES + IOVEC.BUF, true);
+      const len = dv.getUint32(iovs + i * IOVEC.BYTES + IOVEC.LEN, true);
       if (!inBounds(ptr, len)) return W.FAULT;
       list.push([u8, ptr, len]);
     }
@@ -113,15 +95,15 @@ export function fileCalls(fs, memory, stdio) {
   }
 
   function fillFilestat(ptr, st) {
-    u8.fill(0, ptr, ptr + 64);
-    dv.setBigUint64(ptr, BigInt(st.dev), true);
-    dv.setBigUint64(ptr + 8, BigInt(st.ino), true);
-    dv.setUint8(ptr + 16, FILETYPE[st.type] ?? 0);
-    dv.setBigUint64(ptr + 24, BigInt(st.nlink), true);
-    dv.setBigUint64(ptr + 32, BigInt(st.size), true);
-    dv.setBigUint64(ptr + 40, BigInt.asUintN(64, st.atime), true);
-    dv.setBigUint64(ptr + 48, BigInt.asUintN(64, st.mtime), true);
-    dv.setBigUint64(ptr + 56, BigInt.asUintN(64, st.ctime), true);
+    u8.fill(0, ptr, ptr + FILESTAT.BYTES);
+    dv.setBigUint64(ptr + FILESTAT.DEV, BigInt(st.dev), true);
+    dv.setBigUint64(ptr + FILESTAT.INO, BigInt(st.ino), true);
+    dv.setUint8(ptr + FILESTAT.FILETYPE, FILETYPE_OF[st.type] ?? FILETYPE.UNKNOWN);
+    dv.setBigUint64(ptr + FILESTAT.NLINK, BigInt(st.nlink), true);
+    dv.setBigUint64(ptr + FILESTAT.SIZE, BigInt(st.size), true);
+    dv.setBigUint64(ptr + FILESTAT.ATIM, BigInt.asUintN(64, st.atime), true);
+    dv.setBigUint64(ptr + FILESTAT.MTIM, BigInt.asUintN(64, st.mtime), true);
+    dv.setBigUint64(ptr + FILESTAT.CTIM, BigInt.asUintN(64, st.ctime), true);
     return W.SUCCESS;
   }
 
@@ -130,8 +112,8 @@ export function fileCalls(fs, memory, stdio) {
     if ((flags & FSTFLAGS.ATIM) && (flags & FSTFLAGS.ATIM_NOW)) return W.INVAL;
     if ((flags & FSTFLAGS.MTIM) && (flags & FSTFLAGS.MTIM_NOW)) return W.INVAL;
     const one = (value, set, now) => {
-      if (flags & now) return [0n, UTIME_NOW];
-      if (!(flags & set)) return [0n, UTIME_OMIT];
+      if (flags & now) return [0n, UTIME.NOW];
+      if (!(flags & set)) return [0n, UTIME.OMIT];
       const ns = BigInt.asUintN(64, value); // WASI timestamps are unsigned ns since the epoch
       return [ns / 1000000000n, Number(ns % 1000000000n)];
     };
@@ -150,15 +132,15 @@ export function fileCalls(fs, memory, stdio) {
     fd_pread(fd, iovs, count, offset, retptr) {
       if (!own(fd)) return stdio.fd_pread(fd, iovs, count, offset, retptr);
       return transfer(fd, iovs, count, retptr, (l) => {
-        if (!fs.file(fd)) return -E.BADF;
-        return offset < 0n ? -E.INVAL : fs.readv(fd, l, Number(offset));
+        if (!fs.file(fd)) return -E.EBADF;
+        return offset < 0n ? -E.EINVAL : fs.readv(fd, l, Number(offset));
       });
     },
     fd_pwrite(fd, iovs, count, offset, retptr) {
       if (!own(fd)) return stdio.fd_pwrite(fd, iovs, count, offset, retptr);
       return transfer(fd, iovs, count, retptr, (l) => {
-        if (!fs.file(fd)) return -E.BADF;
-        return offset < 0n ? -E.INVAL : fs.writev(fd, l, Number(offset));
+        if (!fs.file(fd)) return -E.EBADF;
+        return offset < 0n ? -E.EINVAL : fs.writev(fd, l, Number(offset));
       });
     },
     fd_seek(fd, offset, whence, retptr) {
@@ -189,7 +171,7 @@ export function fileCalls(fs, memory, stdio) {
     fd_fdstat_get(fd, retptr) {
       if (!own(fd)) return stdio.fd_fdstat_get(fd, retptr);
       mem();
-      if (!inBounds(retptr, 24)) return W.FAULT;
+      if (!inBounds(retptr, FDSTAT.BYTES)) return W.FAULT;
       const flags = fs.getfl(fd);
       if (flags < 0) return toWasi(flags);
       const st = fs.fstat(fd);
@@ -198,15 +180,15 @@ export function fileCalls(fs, memory, stdio) {
       if (flags & O.NONBLOCK) fdflags |= FDFLAGS.NONBLOCK;
       if ((flags & O.SYNC) === O.SYNC) fdflags |= FDFLAGS.SYNC;
       else if (flags & O.DSYNC) fdflags |= FDFLAGS.DSYNC;
-      let rights = RIGHTS_ALL;
+      let rights = RIGHTS.ALL;
       const access = flags & O.ACCMODE;
-      if (access === O.WRONLY) rights &= ~(RIGHT_FD_READ | RIGHT_FD_READDIR);
-      if (access === O.RDONLY) rights &= ~RIGHT_FD_WRITE;
-      u8.fill(0, retptr, retptr + 24);
-      dv.setUint8(retptr, FILETYPE[st.type] ?? 0);
-      dv.setUint16(retptr + 2, fdflags, true);
-      dv.setBigUint64(retptr + 8, rights, true);
-      dv.setBigUint64(retptr + 16, RIGHTS_ALL, true);
+      if (access === O.WRONLY) rights &= ~(RIGHTS.FD_READ | RIGHTS.FD_READDIR);
+      if (access === O.RDONLY) rights &= ~RIGHTS.FD_WRITE;
+      u8.fill(0, retptr, retptr + FDSTAT.BYTES);
+      dv.setUint8(retptr + FDSTAT.FILETYPE, FILETYPE_OF[st.type] ?? FILETYPE.UNKNOWN);
+      dv.setUint16(retptr + FDSTAT.FLAGS, fdflags, true);
+      dv.setBigUint64(retptr + FDSTAT.RIGHTS_BASE, rights, true);
+      dv.setBigUint64(retptr + FDSTAT.RIGHTS_INHERITING, RIGHTS.ALL, true);
       return W.SUCCESS;
     },
     fd_fdstat_set_flags(fd, flags) {
@@ -222,7 +204,7 @@ export function fileCalls(fs, memory, stdio) {
     fd_filestat_get(fd, retptr) {
       if (!own(fd)) return stdio.fd_filestat_get(fd, retptr);
       mem();
-      if (!inBounds(retptr, 64)) return W.FAULT;
+      if (!inBounds(retptr, FILESTAT.BYTES)) return W.FAULT;
       const st = fs.fstat(fd);
       return typeof st === 'number' ? toWasi(st) : fillFilestat(retptr, st);
     },
@@ -238,9 +220,9 @@ export function fileCalls(fs, memory, stdio) {
       if (!own(fd)) return stdio.fd_readdir(fd, buf, bufLen, cookie, retptr);
       mem();
       if (!inBounds(buf, bufLen) || !inBounds(retptr, 4)) return W.FAULT;
-      // Entries are packed as a 24-byte header + name; the last one may be cut off at the end
-      // of the buffer, which tells wasi-libc to retry with a bigger one.
-      const header = new Uint8Array(24);
+      // Entries are packed as a header + name; the last one may be cut off at the end of the
+      // buffer, which tells wasi-libc to retry with a bigger one.
+      const header = new Uint8Array(DIRENT.BYTES);
       const hv = new DataView(header.buffer);
       let used = 0;
       let next = Number(BigInt.asUintN(64, cookie));
@@ -250,11 +232,11 @@ export function fileCalls(fs, memory, stdio) {
         if (batch.length === 0) break;
         for (const e of batch) {
           if (used >= bufLen) break;
-          hv.setBigUint64(0, BigInt(e.next), true);
-          hv.setBigUint64(8, BigInt(e.ino), true);
-          hv.setUint32(16, e.name.length, true);
-          hv.setUint8(20, FILETYPE[e.type] ?? 0);
-          let take = Math.min(24, bufLen - used);
+          hv.setBigUint64(DIRENT.NEXT, BigInt(e.next), true);
+          hv.setBigUint64(DIRENT.INO, BigInt(e.ino), true);
+          hv.setUint32(DIRENT.NAMLEN, e.name.length, true);
+          hv.setUint8(DIRENT.TYPE, FILETYPE_OF[e.type] ?? FILETYPE.UNKNOWN);
+          let take = Math.min(DIRENT.BYTES, bufLen - used);
           u8.set(header.subarray(0, take), buf + used);
           used += take;
           take = Math.min(e.name.length, bufLen - used);
@@ -279,10 +261,10 @@ export function fileCalls(fs, memory, stdio) {
     },
     fd_prestat_get(fd, retptr) {
       mem();
-      if (!inBounds(retptr, 8)) return W.FAULT;
+      if (!inBounds(retptr, PRESTAT.BYTES)) return W.FAULT;
       if (fd !== preopen) return W.BADF; // also ends wasi-libc's preopen scan
-      dv.setUint32(retptr, 0, true); // tag: directory
-      dv.setUint32(retptr + 4, 1, true); // name length of "/"
+      dv.setUint32(retptr + PRESTAT.TAG, PREOPENTYPE.DIR, true);
+      dv.setUint32(retptr + PRESTAT.DIR_NAME_LEN, 1, true); // name length of "/"
       return W.SUCCESS;
     },
     fd_prestat_dir_name(fd, ptr, len) {
@@ -300,8 +282,8 @@ export function fileCalls(fs, memory, stdio) {
       if (typeof p === 'number') return p;
       if (!inBounds(retptr, 4)) return W.FAULT;
       // wasi-libc turns O_RDONLY/O_WRONLY/O_RDWR into the read/write rights
-      const readable = (BigInt.asUintN(64, rightsBase) & RIGHT_FD_READ) !== 0n;
-      const writable = (BigInt.asUintN(64, rightsBase) & RIGHT_FD_WRITE) !== 0n;
+      const readable = (BigInt.asUintN(64, rightsBase) & RIGHTS.FD_READ) !== 0n;
+      const writable = (BigInt.asUintN(64, rightsBase) & RIGHTS.FD_WRITE) !== 0n;
       let flags = writable ? (readable ? O.RDWR : O.WRONLY) : O.RDONLY;
       if (oflags & OFLAGS.CREAT) flags |= O.CREAT;
       if (oflags & OFLAGS.DIRECTORY) flags |= O.DIRECTORY;
@@ -311,7 +293,7 @@ export function fileCalls(fs, memory, stdio) {
       if (fdflags & FDFLAGS.NONBLOCK) flags |= O.NONBLOCK;
       if (fdflags & (FDFLAGS.SYNC | FDFLAGS.RSYNC)) flags |= O.SYNC;
       else if (fdflags & FDFLAGS.DSYNC) flags |= O.DSYNC;
-      if (!(lookup & LOOKUP_SYMLINK_FOLLOW)) flags |= O.NOFOLLOW;
+      if (!(lookup & LOOKUPFLAGS.SYMLINK_FOLLOW)) flags |= O.NOFOLLOW;
       const fd = fs.openat(dirfd, p, flags, 0o644);
       return fd < 0 ? toWasi(fd) : putU32(retptr, fd);
     },
@@ -334,8 +316,8 @@ export function fileCalls(fs, memory, stdio) {
       mem();
       const p = path(pathPtr, pathLen);
       if (typeof p === 'number') return p;
-      if (!inBounds(retptr, 64)) return W.FAULT;
-      const st = fs.fstatat(dirfd, p, (lookup & LOOKUP_SYMLINK_FOLLOW) ? 0 : AT.SYMLINK_NOFOLLOW);
+      if (!inBounds(retptr, FILESTAT.BYTES)) return W.FAULT;
+      const st = fs.fstatat(dirfd, p, (lookup & LOOKUPFLAGS.SYMLINK_FOLLOW) ? 0 : AT.SYMLINK_NOFOLLOW);
       return typeof st === 'number' ? toWasi(st) : fillFilestat(retptr, st);
     },
     path_filestat_set_times(dirfd, lookup, pathPtr, pathLen, atim, mtim, flags) {
@@ -344,7 +326,7 @@ export function fileCalls(fs, memory, stdio) {
       if (typeof p === 'number') return p;
       const times = timesFromFlags(atim, mtim, flags);
       if (typeof times === 'number') return times;
-      return result(fs.utimensat(dirfd, p, times, (lookup & LOOKUP_SYMLINK_FOLLOW) ? 0 : AT.SYMLINK_NOFOLLOW));
+      return result(fs.utimensat(dirfd, p, times, (lookup & LOOKUPFLAGS.SYMLINK_FOLLOW) ? 0 : AT.SYMLINK_NOFOLLOW));
     },
     path_link(oldfd, oldLookup, oldPtr, oldLen, newfd, newPtr, newLen) {
       mem();
@@ -352,7 +334,7 @@ export function fileCalls(fs, memory, stdio) {
       if (typeof from === 'number') return from;
       const to = path(newPtr, newLen);
       if (typeof to === 'number') return to;
-      return result(fs.linkat(oldfd, from, newfd, to, (oldLookup & LOOKUP_SYMLINK_FOLLOW) ? AT.SYMLINK_FOLLOW : 0));
+      return result(fs.linkat(oldfd, from, newfd, to, (oldLookup & LOOKUPFLAGS.SYMLINK_FOLLOW) ? AT.SYMLINK_FOLLOW : 0));
     },
     path_rename(oldfd, oldPtr, oldLen, newfd, newPtr, newLen) {
       mem();

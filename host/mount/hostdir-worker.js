@@ -7,5 +7,5 @@ import { client } from './hostdir.js';
 import { serve } from './mailbox.js';
 
 const { mailboxes, w, memory, config } = workerData;
-const call = client(config, memory);
+const call = client(config, memory, { ioWorker: w }); // its handles carry w (the routing rule)
 serve(mailboxes, w, memory, (view, request) => call(view, request));

@@ -15,39 +15,29 @@ import {
   existsSync,
 } from 'node:fs';
 import { createMailboxes, failWorker, submit } from './mailbox.js';
+import { AT, ERRNO as E, DT, O, UTIME } from '../abi/linux.js';
+import { FSYNC_DATASYNC, ioHandle, ioHandleParts, ioWorkerOf, MAX_IO_WORKERS, OP, REQ, setResult } from '../abi/mount-request.js';
+import { cookieAfter, direntBytes, indexFrom, writeDirent, writeStat as writeWireStat } from '../abi/mount-wire.js';
 
-// Linux errno numbers (the protocol's numbering, whatever the host OS)
-const E = {
-  EPERM: 1, ENOENT: 2, EIO: 5, EBADF: 9, ENOMEM: 12, EACCES: 13, EBUSY: 16, EEXIST: 17, EXDEV: 18,
-  ENOTDIR: 20, EISDIR: 21, EINVAL: 22, EMFILE: 24, ENFILE: 23, ETXTBSY: 26, EFBIG: 27, ENOSPC: 28,
-  ESPIPE: 29, EROFS: 30, EMLINK: 31, ENAMETOOLONG: 36, ENOTEMPTY: 39, ELOOP: 40, EOVERFLOW: 75,
-  ENOTSUP: 95, EOPNOTSUPP: 95, EDQUOT: 122,
-};
 class Errno extends Error {
   constructor(code) { super(`errno ${code}`); this.errno = code; }
 }
 const fail = (code) => { throw new Errno(code); };
+// Node's error codes are Linux's names (the protocol's numbering, whatever the host OS)
 const errnoOf = (err) => (err instanceof Errno ? err.errno : E[err?.code] ?? E.EIO);
 
 // Linux O_* bits -> this host's
 const LINUX_O = [
   // (no O_APPEND: the C layer places appends itself and always gives an offset)
-  [0o100, 'O_CREAT'], [0o200, 'O_EXCL'], [0o1000, 'O_TRUNC'],
-  [0o200000, 'O_DIRECTORY'], [0o400000, 'O_NOFOLLOW'], [0o10000, 'O_DSYNC'], [0o4010000, 'O_SYNC'],
+  [O.CREAT, 'O_CREAT'], [O.EXCL, 'O_EXCL'], [O.TRUNC, 'O_TRUNC'],
+  [O.DIRECTORY, 'O_DIRECTORY'], [O.NOFOLLOW, 'O_NOFOLLOW'], [O.DSYNC, 'O_DSYNC'], [O.SYNC, 'O_SYNC'],
 ];
-const O_NOFOLLOW_LINUX = 0o400000;
-const O_CREAT_LINUX = 0o100;
 function hostFlags(flags) {
-  let out = [C.O_RDONLY, C.O_WRONLY, C.O_RDWR][flags & 3] ?? C.O_RDONLY;
+  let out = [C.O_RDONLY, C.O_WRONLY, C.O_RDWR][flags & O.ACCMODE] ?? C.O_RDONLY;
   for (const [bit, name] of LINUX_O) if ((flags & bit) === bit && C[name] !== undefined) out |= C[name];
   return out;
 }
 
-const AT_SYMLINK_NOFOLLOW = 0x100;
-const AT_REMOVEDIR = 0x200;
-const AT_SYMLINK_FOLLOW = 0x400;
-const UTIME_NOW = 2 ** 30 - 1;
-const UTIME_OMIT = 2 ** 30 - 2;
 const RETRIES = 8;
 const hasProcFd = process.platform === 'linux' && existsSync('/proc/self/fd');
 const decoder = new TextDecoder();
@@ -66,7 +56,7 @@ export async function prepare(spec, ctx = {}) {
   try { st = statSync(dir); } catch { throw new Error(`mount ${spec.path}: host directory ${dir} does not exist`); }
   if (!st.isDirectory()) throw new Error(`mount ${spec.path}: ${dir} is not a directory`);
   const config = { root: realpathSync(dir) };
-  const n = Math.min(255, Number(spec.ioWorkers) | 0);
+  const n = Math.min(MAX_IO_WORKERS, Number(spec.ioWorkers) | 0);
   if (n <= 0) return { config };
   const { Worker } = await import('node:worker_threads');
   const mailboxes = createMailboxes(n);
@@ -90,29 +80,36 @@ export async function prepare(spec, ctx = {}) {
   };
 }
 
-const HANDLE_OPS = new Set([2, 3, 4, 5, 6, 7, 8, 17]);
-
-export function client(config, memory) {
+/**
+ * A thread's call(view, request). With I/O workers it hands the request to one; otherwise (and
+ * in I/O worker `ioWorker`, see hostdir-worker.js) it serves it here. An I/O worker's handles
+ * carry its index (host/abi/mount-request.js), so a directory's requests come back to the
+ * worker that keeps its listing; inline, a handle is the Node file descriptor itself.
+ */
+export function client(config, memory, { ioWorker } = {}) {
   if (config.mailboxes) return workerClient(config, memory);
-  return inlineClient(config);
+  return inlineClient(config, ioWorker);
 }
 
-// Requests go to I/O workers: OPEN round-robin, a handle's requests to worker handle % n (so
-// one worker keeps a directory's listing), the rest to worker 0.
 function workerClient(config, memory) {
   const { mailboxes } = config;
   const rr = new Int32Array(config.rr);
   return (view, request) => {
-    const op = view.getInt32(request + 4, true);
-    let w = 0;
-    if (op === 1) w = Atomics.add(rr, 0, 1) % mailboxes.n;
-    else if (HANDLE_OPS.has(op)) w = Number(view.getBigUint64(request + 24, true) % BigInt(mailboxes.n));
-    submit(mailboxes, w, memory, request);
+    const w = ioWorkerOf(view, request, mailboxes.n, rr);
+    if (w < 0) setResult(view, request, -E.EBADF);
+    else submit(mailboxes, w, memory, request);
   };
 }
 
-function inlineClient(config) {
+function inlineClient(config, ioWorker) {
   const root = config.root;
+  // an I/O worker's handles carry its index; a handle of another worker is not ours
+  const handleOf = (fd) => (ioWorker === undefined ? BigInt(fd) : ioHandle(fd, ioWorker));
+  const fdOf = (handle) => {
+    if (ioWorker === undefined) return Number(handle);
+    const { id, w } = ioHandleParts(handle);
+    return w === ioWorker ? Number(id) : fail(E.EBADF);
+  };
   const dirs = new Map(); // readdir snapshots by handle (this thread's)
   const paths = new Map(); // without /proc: the path each handle was opened at
 
@@ -221,24 +218,15 @@ function inlineClient(config) {
     }
   }
 
-  function writeStat(view, ptr, st) {
-    view.setBigUint64(ptr, BigInt(st.ino), true);
-    view.setUint32(ptr + 8, Number(st.mode), true);
-    view.setUint32(ptr + 12, 0, true);
-    view.setBigUint64(ptr + 16, BigInt(st.nlink), true);
-    view.setBigInt64(ptr + 24, BigInt(st.size), true);
-    view.setBigInt64(ptr + 32, BigInt(st.blocks ?? 0), true);
-    view.setBigInt64(ptr + 40, st.atimeNs, true);
-    view.setBigInt64(ptr + 48, st.mtimeNs, true);
-    view.setBigInt64(ptr + 56, st.ctimeNs, true);
-  }
+  // a node:fs BigIntStats
+  const writeStat = (view, ptr, st) => writeWireStat(view, ptr, { ...st, blocks: st.blocks ?? 0 });
 
   function times(view, req, current) {
     const t = [0, 1].map((i) => {
-      const sec = Number(view.getBigInt64(req + 72 + i * 16, true));
-      const nsec = Number(view.getBigInt64(req + 80 + i * 16, true));
-      if (nsec === UTIME_NOW) return Date.now() / 1000;
-      if (nsec === UTIME_OMIT) return current ? Number(i === 0 ? current.atimeNs : current.mtimeNs) / 1e9 : null;
+      const sec = Number(view.getBigInt64(req + REQ.TIMES + i * 16, true));
+      const nsec = Number(view.getBigInt64(req + REQ.TIMES + 8 + i * 16, true));
+      if (nsec === UTIME.NOW) return Date.now() / 1000;
+      if (nsec === UTIME.OMIT) return current ? Number(i === 0 ? current.atimeNs : current.mtimeNs) / 1e9 : null;
       return sec + nsec / 1e9;
     });
     return t;
@@ -253,57 +241,47 @@ function inlineClient(config) {
       list = readdirSync(dir, { withFileTypes: true }).map((e) => {
         let ino = 0n;
         try { ino = lstatSync(`${dir}/${e.name}`, { bigint: true }).ino; } catch { /* gone since */ }
-        return { name: e.name, ino, type: e.isDirectory() ? 4 : e.isSymbolicLink() ? 10 : e.isFile() ? 8 : 0 };
+        return { name: e.name, ino, type: e.isDirectory() ? DT.DIR : e.isSymbolicLink() ? DT.LNK : e.isFile() ? DT.REG : DT.UNKNOWN };
       });
       dirs.set(fd, list);
     }
-    const start = cookie < 3n ? 0 : Number(cookie) - 2;
-    const mem = new Uint8Array(view.buffer);
     let at = 0;
-    for (let i = start; i < list.length; i++) {
+    for (let i = indexFrom(cookie); i < list.length; i++) {
       const e = list[i];
       const name = Buffer.from(e.name);
-      const size = (24 + name.length + 7) & ~7;
-      if (at + size > len) {
+      if (at + direntBytes(name.length) > len) {
         if (at === 0) fail(E.EINVAL);
         break;
       }
-      view.setBigUint64(ptr + at, BigInt(i + 3), true);
-      view.setBigUint64(ptr + at + 8, e.ino, true);
-      view.setUint8(ptr + at + 16, e.type);
-      view.setUint8(ptr + at + 17, 0);
-      view.setUint16(ptr + at + 18, name.length, true);
-      view.setUint32(ptr + at + 20, 0, true);
-      mem.set(name, ptr + at + 24);
-      at += size;
+      at += writeDirent(view, ptr + at, { next: cookieAfter(i), ino: e.ino, type: e.type, name });
     }
     return at;
   }
 
   function dispatch(view, req) {
-    const op = view.getInt32(req + 4, true);
-    const flags = view.getInt32(req + 12, true);
-    const handle = () => Number(view.getBigUint64(req + 24, true));
-    const offset = view.getBigInt64(req + 32, true);
-    const ptr = view.getUint32(req + 40, true);
-    const len = view.getUint32(req + 44, true);
-    const str = (at) => decoder.decode(new Uint8Array(view.buffer, view.getUint32(req + at, true),
-      view.getUint32(req + at + 4, true)).slice());
-    const path = () => str(48);
-    const path2 = () => str(56);
-    const mode = view.getUint32(req + 64, true);
+    const op = view.getInt32(req + REQ.OP, true);
+    const flags = view.getInt32(req + REQ.FLAGS, true);
+    const handle = () => fdOf(view.getBigUint64(req + REQ.HANDLE, true));
+    const offset = view.getBigInt64(req + REQ.OFFSET, true);
+    const ptr = view.getUint32(req + REQ.PTR, true);
+    const len = view.getUint32(req + REQ.LEN, true);
+    const str = (at, lenAt) => decoder.decode(new Uint8Array(view.buffer, view.getUint32(req + at, true),
+      view.getUint32(req + lenAt, true)).slice());
+    const path = () => str(REQ.PATH, REQ.PATH_LEN);
+    const path2 = () => str(REQ.PATH2, REQ.PATH2_LEN);
+    const mode = view.getUint32(req + REQ.MODE, true);
     const bytes = () => new Uint8Array(view.buffer, ptr, len);
     switch (op) {
-      case 1: { // OPEN
+      case OP.OPEN: {
         // O_CREAT|O_EXCL never follows a final symlink (Linux: EEXIST), like O_NOFOLLOW
-        const exclusive = (flags & O_CREAT_LINUX) !== 0 && (flags & 0o200) !== 0;
-        const userNoFollow = (flags & O_NOFOLLOW_LINUX) !== 0 || exclusive;
+        const exclusive = (flags & O.CREAT) !== 0 && (flags & O.EXCL) !== 0;
+        const userNoFollow = (flags & O.NOFOLLOW) !== 0 || exclusive;
         let opened = root;
         const fd = confined(path(), !userNoFollow, (r) => {
           opened = r.name === null ? root : `${hostPath(r.dir)}/${r.name}`;
           if (r.name === null) {
-            if (flags & O_CREAT_LINUX) fail(E.EISDIR);
-            if ((flags & 3) !== 0) fail(E.EISDIR);
+            if (flags & O.CREAT) fail(E.EISDIR);
+            if ((flags & O.ACCMODE) !== O.RDONLY) fail(E.EISDIR);
             return openSync(root, C.O_RDONLY | C.O_DIRECTORY);
           }
           return inParent(r.dir, (at) => {
@@ -319,20 +297,20 @@ function inlineClient(config) {
           });
         });
         if (!hasProcFd) paths.set(fd, opened);
-        view.setBigUint64(req + 24, BigInt(fd), true);
+        view.setBigUint64(req + REQ.HANDLE, handleOf(fd), true);
         writeStat(view, ptr, fstatSync(fd, { bigint: true }));
         return 0;
       }
-      case 2: closeSync(handle()); dirs.delete(handle()); return 0;
-      case 3: return readSync(handle(), bytes(), 0, len, offset);
-      case 4: return writeSync(handle(), bytes(), 0, len, Number(offset));
-      case 5: writeStat(view, ptr, fstatSync(handle(), { bigint: true })); return 0;
-      case 6: ftruncateSync(handle(), Number(offset)); return 0;
-      case 7: (flags & 1 ? fdatasyncSync : fsyncSync)(handle()); return 0;
-      case 8: return readdirInto(view, handle(), offset, ptr, len);
-      case 9: { // STAT
+      case OP.CLOSE: closeSync(handle()); dirs.delete(handle()); return 0;
+      case OP.PREAD: return readSync(handle(), bytes(), 0, len, offset);
+      case OP.PWRITE: return writeSync(handle(), bytes(), 0, len, Number(offset));
+      case OP.FSTAT: writeStat(view, ptr, fstatSync(handle(), { bigint: true })); return 0;
+      case OP.FTRUNCATE: ftruncateSync(handle(), Number(offset)); return 0;
+      case OP.FSYNC: (flags & FSYNC_DATASYNC ? fdatasyncSync : fsyncSync)(handle()); return 0;
+      case OP.READDIR: return readdirInto(view, handle(), offset, ptr, len);
+      case OP.STAT: {
         // (the root through its /proc magic link needs stat; names were resolved already)
-        const st = confined(path(), !(flags & AT_SYMLINK_NOFOLLOW), (r) =>
+        const st = confined(path(), !(flags & AT.SYMLINK_NOFOLLOW), (r) =>
           inParent(split(r).dir, (at) => {
             const found = (r.name === null ? statSync : lstatSync)(at(r.name), { bigint: true });
             if (r.optimistic && r.follow && found.isSymbolicLink()) throw new Retry();
@@ -341,34 +319,34 @@ function inlineClient(config) {
         writeStat(view, ptr, st);
         return 0;
       }
-      case 10: confined(path(), false, (r) => inParent(r.dir, (at) => mkdirSync(at(r.name ?? fail(E.EEXIST)), mode & 0o7777))); return 0;
-      case 11: confined(path(), false, (r) => inParent(r.dir, (at) => {
+      case OP.MKDIR: confined(path(), false, (r) => inParent(r.dir, (at) => mkdirSync(at(r.name ?? fail(E.EEXIST)), mode & 0o7777))); return 0;
+      case OP.UNLINK: confined(path(), false, (r) => inParent(r.dir, (at) => {
         if (r.name === null) fail(E.EBUSY);
-        (flags & AT_REMOVEDIR ? rmdirSync : unlinkSync)(at(r.name));
+        (flags & AT.REMOVEDIR ? rmdirSync : unlinkSync)(at(r.name));
       })); return 0;
-      case 12: case 13: { // RENAME, LINK
-        const follow = op === 13 && (flags & AT_SYMLINK_FOLLOW) !== 0;
+      case OP.RENAME: case OP.LINK: {
+        const follow = op === OP.LINK && (flags & AT.SYMLINK_FOLLOW) !== 0;
         const to = path2();
         const careful = { fast: false }; // two paths: resolved carefully
         confined(path(), follow, (a) => confined(to, false, (b) => inParent(a.dir, (atA) => inParent(b.dir, (atB) => {
           if (a.name === null || b.name === null) fail(E.EBUSY);
-          (op === 12 ? renameSync : linkSync)(atA(a.name), atB(b.name));
+          (op === OP.RENAME ? renameSync : linkSync)(atA(a.name), atB(b.name));
         })), careful), careful);
         return 0;
       }
-      case 14: { // SYMLINK: path = target text, path2 = the link
+      case OP.SYMLINK: { // path = target text, path2 = the link
         const target = path();
         confined(path2(), false, (r) => inParent(r.dir, (at) => symlinkSync(target, at(r.name ?? fail(E.EEXIST)))));
         return 0;
       }
-      case 15: { // READLINK
+      case OP.READLINK: {
         const target = confined(path(), false, (r) => inParent(r.dir, (at) => readlinkSync(at(r.name ?? fail(E.EINVAL)), { encoding: 'buffer' })));
         const n = Math.min(target.length, len);
         bytes().set(target.subarray(0, n));
         return n;
       }
-      case 16: { // UTIMENS
-        const follow = !(flags & AT_SYMLINK_NOFOLLOW);
+      case OP.UTIMENS: {
+        const follow = !(flags & AT.SYMLINK_NOFOLLOW);
         confined(path(), follow, (r) => inParent(split(r).dir, (at) => {
           const p = at(r.name);
           const current = (r.name === null ? statSync : lstatSync)(p, { bigint: true });
@@ -378,7 +356,7 @@ function inlineClient(config) {
         }));
         return 0;
       }
-      case 17: { // FUTIMENS
+      case OP.FUTIMENS: {
         const fd = handle();
         const [a, m] = times(view, req, fstatSync(fd, { bigint: true }));
         futimesSync(fd, a, m);
@@ -395,7 +373,7 @@ function inlineClient(config) {
     } catch (err) {
       result = -errnoOf(err);
     }
-    view.setBigInt64(req + 16, BigInt(result), true);
+    setResult(view, req, result);
   };
 }
 

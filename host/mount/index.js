@@ -3,6 +3,9 @@
 // A backend is { prepare(spec, ctx) -> { config, dispose? }, client(config, memory) -> call }:
 // prepare runs on the coordinator before the workers start, client in every thread worker, and
 // call(view, request) performs one request synchronously (writing result and outputs, not state).
+import { ERRNO } from '../abi/linux.js';
+import { REQ, setResult } from '../abi/mount-request.js';
+
 const isNode = typeof process !== 'undefined' && Boolean(process.versions?.node);
 const registry = new Map();
 
@@ -113,11 +116,10 @@ export function mountImports(mounts = [], memory) {
     },
     mount_call(request) {
       const view = new DataView(memory.buffer);
-      const call = calls[view.getInt32(request + 8, true)];
+      const call = calls[view.getInt32(request + REQ.MOUNT, true)];
       if (call) call(view, request);
-      else view.setBigInt64(request + 16, -19n, true); // ENODEV
-      const mem = new Int32Array(memory.buffer);
-      Atomics.store(mem, request >>> 2, 1);
+      else setResult(view, request, -ERRNO.ENODEV);
+      Atomics.store(new Int32Array(memory.buffer), (request + REQ.STATE) >>> 2, 1);
       return 0;
     },
   };

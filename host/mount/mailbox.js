@@ -9,8 +9,11 @@
 // failed and answers EIO to every request waiting in it or being served by it; submit() answers
 // EIO at once on a failed ring, and a caller whose request was lost in between (the worker
 // killed while answering) finds out within FAILED_CHECK_MS. Never a hang.
+import { ERRNO } from '../abi/linux.js';
+import { REQ, setResult } from '../abi/mount-request.js';
+
 export const SLOTS = 4096;
-export const EIO = 5;
+const EIO = ERRNO.EIO;
 const ALIVE = 0;
 const FAILING = 1;
 const FAILED = 2;
@@ -50,10 +53,21 @@ function views(mailboxes) {
 
 // Writes result = -EIO and state = 1 into a request nobody else will answer.
 function answerEio(memory, request) {
-  new DataView(memory.buffer).setBigInt64(request + 16, BigInt(-EIO), true);
+  setResult(new DataView(memory.buffer), request, -EIO);
+  answered(memory, request);
+}
+
+// Stores the request's state = 1 and wakes its caller.
+function answered(memory, request) {
   const mem = new Int32Array(memory.buffer);
-  Atomics.store(mem, request >>> 2, 1);
-  Atomics.notify(mem, request >>> 2);
+  const state = (request + REQ.STATE) >>> 2;
+  Atomics.store(mem, state, 1);
+  Atomics.notify(mem, state);
+}
+
+/** Whether I/O worker w's ring still serves (it has not failed). */
+export function ringAlive(mailboxes, w) {
+  return Atomics.load(views(mailboxes).status, w) === ALIVE;
 }
 
 /**
@@ -76,7 +90,7 @@ export function submit(mailboxes, w, memory, request, options) {
     return answerEio(memory, request);
   }
   const mem = new Int32Array(memory.buffer);
-  const at = request >>> 2;
+  const at = (request + REQ.STATE) >>> 2;
   if (options?.pollMs > 0 && Atomics.load(mem, at) === 0) {
     const { polling, pollers = Infinity } = options;
     if (!polling || Atomics.add(polling, 0, 1) < pollers) {
@@ -168,13 +182,11 @@ export async function serve(mailboxes, w, memory, handle, options = {}) {
       try {
         await handle(new DataView(memory.buffer), request);
       } catch {
-        new DataView(memory.buffer).setBigInt64(request + 16, BigInt(-EIO), true);
+        setResult(new DataView(memory.buffer), request, -EIO);
       }
       // answered with EIO by failRing meanwhile: the request is no longer ours
       if (Atomics.compareExchange(status, current, request, 0) !== request) return;
-      const mem = new Int32Array(memory.buffer);
-      Atomics.store(mem, request >>> 2, 1);
-      Atomics.notify(mem, request >>> 2);
+      answered(memory, request);
     }
   } catch (err) {
     failRing(mailboxes, w, memory);

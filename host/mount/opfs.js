@@ -2,17 +2,36 @@
 // `mounts: [{ path, opfs: 'SUBDIR' }]` in the host API, in a browser. prepare() starts the I/O
 // workers (host/mount/opfs-worker.js) on the coordinator; client() runs in each thread worker
 // and sends each request to the I/O worker that must serve it (docs/MOUNTS.md section 3).
+import { ERRNO } from '../abi/linux.js';
+import { ioWorkerOf, MAX_IO_WORKERS, setResult } from '../abi/mount-request.js';
+import { createGenerations } from '../abi/opfs-generations.js';
 import { createMailboxes, failWorker, submit } from './mailbox.js';
-import { GENERATION_SLOTS } from './opfs-backend.js';
 
-const OPEN = 1;
-const HANDLE_OPS = new Set([2, 3, 4, 5, 6, 7, 8, 17]); // CLOSE PREAD PWRITE FSTAT FTRUNCATE FSYNC READDIR FUTIMENS
+// The I/O workers' tunables (mount options of the same names; docs/OPFS.md): spinMs: after each
+// answer a worker polls its ring this long before going back to Atomics.waitAsync (a thread
+// reading a file sequentially sends its next request a few microseconds after the answer, and
+// a waitAsync wake-up goes through the worker's event loop: 1 MiB reads at 0.5-0.65x raw without
+// the poll); detachTimeoutMs: how long worker 0 waits for another worker to let go of a file
+// being removed or renamed before that operation fails with EIO; debug: log unexpected OPFS
+// errors on the workers' consoles.
+const TUNABLES = { spinMs: 0.2, detachTimeoutMs: 10000, debug: false };
 
 /** How many I/O workers a mount gets: files spread over them, so two files can be read at once. */
 function workerCount(spec) {
-  if (spec.workers) return Math.max(1, Math.min(255, spec.workers | 0));
+  if (spec.workers) return Math.max(1, Math.min(MAX_IO_WORKERS, spec.workers | 0));
   const cores = globalThis.navigator?.hardwareConcurrency || 2;
   return Math.max(2, Math.min(4, cores));
+}
+
+function tunablesOf(spec) {
+  const tunables = Object.fromEntries(Object.entries(TUNABLES).map(([k, v]) => [k, spec[k] ?? v]));
+  for (const k of ['spinMs', 'detachTimeoutMs']) {
+    if (typeof tunables[k] !== 'number' || !(tunables[k] >= 0) || tunables[k] === Infinity) {
+      throw new Error(`mount ${spec.path}: ${k} must be a number of milliseconds >= 0, not ${tunables[k]}`);
+    }
+  }
+  tunables.debug = Boolean(tunables.debug);
+  return tunables;
 }
 
 async function prepare(spec) {
@@ -25,7 +44,8 @@ async function prepare(spec) {
   }
   const n = workerCount(spec);
   const mailboxes = createMailboxes(n);
-  const generations = new SharedArrayBuffer((GENERATION_SLOTS + 1) * 4); // inode generations, epoch (opfs-backend.js)
+  const generations = createGenerations(); // inode generations, namespace epoch
+  const tunables = tunablesOf(spec);
   const workers = [];
   const ready = [];
   const channels = Array.from({ length: n - 1 }, () => new MessageChannel());
@@ -52,7 +72,7 @@ async function prepare(spec) {
         died(w, `failed: ${e.message || 'error event'}`);
       };
     }));
-    const start = { type: 'start', w, mailboxes, subdir, generations };
+    const start = { type: 'start', w, mailboxes, subdir, generations, tunables };
     const transfer = [];
     if (w === 0) { start.ports = channels.map((c) => c.port1); transfer.push(...start.ports); }
     else { start.peerPort = channels[w - 1].port2; transfer.push(start.peerPort); }
@@ -85,15 +105,9 @@ function client(config, memory) {
   const options = config.pollers > 0
     ? { pollMs: 0.2, polling: new Int32Array(config.polling), pollers: config.pollers } : undefined;
   return (view, request) => {
-    const op = view.getInt32(request + 4, true);
-    let w = 0;
-    if (op === OPEN) w = Atomics.add(rr, 0, 1) % config.n;
-    else if (HANDLE_OPS.has(op)) w = Number(view.getBigUint64(request + 24, true) & 0xffn);
-    if (w >= config.n) {
-      view.setBigInt64(request + 16, -9n, true); // EBADF: not a handle of this mount
-      return;
-    }
-    submit(config.mailboxes, w, memory, request, options);
+    const w = ioWorkerOf(view, request, config.n, rr);
+    if (w < 0) setResult(view, request, -ERRNO.EBADF); // not a handle of this mount
+    else submit(config.mailboxes, w, memory, request, options);
   };
 }
 

@@ -4,6 +4,7 @@
  * spindle.mount_call, which returns once the host has answered. Built only
  * for wasm; natively the tests plug in their own backend. */
 #include "fs_internal.h"
+#include "mount_wire.h"
 
 #ifdef __wasm__
 
@@ -14,70 +15,26 @@ spindle_host_mount_list(char *buf, int32_t len);
 __attribute__((import_module("spindle"), import_name("mount_call"))) int32_t
 spindle_host_mount_call(void *request);
 
-enum {
-    OP_OPEN = 1,
-    OP_CLOSE,
-    OP_PREAD,
-    OP_PWRITE,
-    OP_FSTAT,
-    OP_FTRUNCATE,
-    OP_FSYNC,
-    OP_READDIR,
-    OP_STAT,
-    OP_MKDIR,
-    OP_UNLINK,
-    OP_RENAME,
-    OP_LINK,
-    OP_SYMLINK,
-    OP_READLINK,
-    OP_UTIMENS,
-    OP_FUTIMENS,
-};
-
-struct request { /* 104 bytes, layout fixed by docs/MOUNTS.md */
-    int32_t state;
-    int32_t op;
-    int32_t mount;
-    int32_t flags;
-    int64_t result;
-    uint64_t handle;
-    int64_t offset;
-    uint32_t ptr, len;
-    uint32_t path, path_len;
-    uint32_t path2, path2_len;
-    uint32_t mode, reserved;
-    int64_t times[4];
-};
-_Static_assert(sizeof(struct request) == 104, "request layout");
-
-struct wire_stat { /* 64 bytes */
-    uint64_t ino;
-    uint32_t mode, pad;
-    uint64_t nlink;
-    int64_t size, blocks, atime_ns, mtime_ns, ctime_ns;
-};
-_Static_assert(sizeof(struct wire_stat) == 64, "stat layout");
-
-static void init(struct request *r, void *ctx, int op)
+static void init(struct mount_request *r, void *ctx, int op)
 {
     memset(r, 0, sizeof *r);
     r->op = op;
     r->mount = (int32_t)(intptr_t)ctx;
 }
 
-static void set_path(struct request *r, const char *path)
+static void set_path(struct mount_request *r, const char *path)
 {
     r->path = (uint32_t)(uintptr_t)path;
     r->path_len = (uint32_t)strlen(path);
 }
 
-static void set_path2(struct request *r, const char *path)
+static void set_path2(struct mount_request *r, const char *path)
 {
     r->path2 = (uint32_t)(uintptr_t)path;
     r->path2_len = (uint32_t)strlen(path);
 }
 
-static int64_t call(struct request *r)
+static int64_t call(struct mount_request *r)
 {
     __atomic_store_n(&r->state, 0, __ATOMIC_SEQ_CST);
     spindle_host_mount_call(r);
@@ -97,7 +54,7 @@ static struct spindle_timespec ts(int64_t ns)
     return t;
 }
 
-static void from_wire(const struct wire_stat *w, struct spindle_stat *st)
+static void from_wire(const struct mount_wire_stat *w, struct spindle_stat *st)
 {
     memset(st, 0, sizeof *st);
     st->ino = w->ino;
@@ -110,7 +67,7 @@ static void from_wire(const struct wire_stat *w, struct spindle_stat *st)
     st->ctim = ts(w->ctime_ns);
 }
 
-static void set_times(struct request *r, const struct spindle_timespec t[2])
+static void set_times(struct mount_request *r, const struct spindle_timespec t[2])
 {
     r->times[0] = t[0].sec;
     r->times[1] = t[0].nsec;
@@ -123,7 +80,7 @@ static void set_times(struct request *r, const struct spindle_timespec t[2])
 static int64_t handle_call(void *ctx, int op, uint64_t handle, const void *buf, size_t len,
                            int64_t offset, int flags)
 {
-    struct request r;
+    struct mount_request r;
     init(&r, ctx, op);
     r.handle = handle;
     r.ptr = (uint32_t)(uintptr_t)buf;
@@ -136,7 +93,7 @@ static int64_t handle_call(void *ctx, int op, uint64_t handle, const void *buf, 
 static int64_t path_call(void *ctx, int op, const char *path, const char *path2, int flags,
                          uint32_t mode)
 {
-    struct request r;
+    struct mount_request r;
     init(&r, ctx, op);
     set_path(&r, path);
     if (path2)
@@ -146,9 +103,9 @@ static int64_t path_call(void *ctx, int op, const char *path, const char *path2,
     return call(&r);
 }
 
-static int stat_call(struct request *r, struct spindle_stat *st)
+static int stat_call(struct mount_request *r, struct spindle_stat *st)
 {
-    struct wire_stat w;
+    struct mount_wire_stat w;
     r->ptr = (uint32_t)(uintptr_t)&w;
     r->len = sizeof w;
     int64_t rc = call(r);
@@ -160,8 +117,8 @@ static int stat_call(struct request *r, struct spindle_stat *st)
 
 static int h_open(void *ctx, const char *rel, int flags, uint32_t mode, uint64_t *handle, struct spindle_stat *st)
 {
-    struct request r;
-    init(&r, ctx, OP_OPEN);
+    struct mount_request r;
+    init(&r, ctx, MOUNT_OP_OPEN);
     set_path(&r, rel);
     r.flags = flags;
     r.mode = mode;
@@ -173,41 +130,41 @@ static int h_open(void *ctx, const char *rel, int flags, uint32_t mode, uint64_t
 
 static int h_close(void *ctx, uint64_t handle)
 {
-    return (int)handle_call(ctx, OP_CLOSE, handle, NULL, 0, 0, 0);
+    return (int)handle_call(ctx, MOUNT_OP_CLOSE, handle, NULL, 0, 0, 0);
 }
 
 static int64_t h_pread(void *ctx, uint64_t handle, void *buf, size_t len, int64_t offset)
 {
-    return handle_call(ctx, OP_PREAD, handle, buf, len, offset, 0);
+    return handle_call(ctx, MOUNT_OP_PREAD, handle, buf, len, offset, 0);
 }
 
 static int64_t h_pwrite(void *ctx, uint64_t handle, const void *buf, size_t len, int64_t offset)
 {
-    return handle_call(ctx, OP_PWRITE, handle, buf, len, offset, 0);
+    return handle_call(ctx, MOUNT_OP_PWRITE, handle, buf, len, offset, 0);
 }
 
 static int h_fstat(void *ctx, uint64_t handle, struct spindle_stat *st)
 {
-    struct request r;
-    init(&r, ctx, OP_FSTAT);
+    struct mount_request r;
+    init(&r, ctx, MOUNT_OP_FSTAT);
     r.handle = handle;
     return stat_call(&r, st);
 }
 
 static int h_ftruncate(void *ctx, uint64_t handle, int64_t length)
 {
-    return (int)handle_call(ctx, OP_FTRUNCATE, handle, NULL, 0, length, 0);
+    return (int)handle_call(ctx, MOUNT_OP_FTRUNCATE, handle, NULL, 0, length, 0);
 }
 
 static int h_fsync(void *ctx, uint64_t handle, int datasync)
 {
-    return (int)handle_call(ctx, OP_FSYNC, handle, NULL, 0, 0, datasync ? 1 : 0);
+    return (int)handle_call(ctx, MOUNT_OP_FSYNC, handle, NULL, 0, 0, datasync ? MOUNT_FSYNC_DATASYNC : 0);
 }
 
 static int h_futimens(void *ctx, uint64_t handle, const struct spindle_timespec times[2])
 {
-    struct request r;
-    init(&r, ctx, OP_FUTIMENS);
+    struct mount_request r;
+    init(&r, ctx, MOUNT_OP_FUTIMENS);
     r.handle = handle;
     set_times(&r, times);
     return (int)call(&r);
@@ -216,35 +173,33 @@ static int h_futimens(void *ctx, uint64_t handle, const struct spindle_timespec 
 static int h_readdir(void *ctx, uint64_t handle, uint64_t cookie, struct spindle_dirent *out, int max)
 {
     _Alignas(8) uint8_t buf[4096];
-    int64_t got = handle_call(ctx, OP_READDIR, handle, buf, sizeof buf, (int64_t)cookie, 0);
+    int64_t got = handle_call(ctx, MOUNT_OP_READDIR, handle, buf, sizeof buf, (int64_t)cookie, 0);
     if (got < 0)
         return (int)got;
     int n = 0;
     size_t at = 0;
-    while (n < max && at + 24 <= (size_t)got) {
-        uint64_t next, ino;
-        uint16_t name_len;
-        memcpy(&next, buf + at, 8);
-        memcpy(&ino, buf + at + 8, 8);
-        memcpy(&name_len, buf + at + 18, 2);
-        if (name_len > SPINDLE_FS_NAME_MAX || at + 24 + name_len > (size_t)got)
+    const size_t header = sizeof(struct mount_wire_dirent);
+    while (n < max && at + header <= (size_t)got) {
+        struct mount_wire_dirent e;
+        memcpy(&e, buf + at, header);
+        if (e.name_len > SPINDLE_FS_NAME_MAX || at + header + e.name_len > (size_t)got)
             break;
-        out[n].next_cookie = next;
-        out[n].ino = ino;
-        out[n].type = buf[at + 16];
-        out[n].name_len = name_len;
-        memcpy(out[n].name, buf + at + 24, name_len);
-        out[n].name[name_len] = '\0';
+        out[n].next_cookie = e.next_cookie;
+        out[n].ino = e.ino;
+        out[n].type = e.type;
+        out[n].name_len = e.name_len;
+        memcpy(out[n].name, buf + at + header, e.name_len);
+        out[n].name[e.name_len] = '\0';
         n++;
-        at += (24 + (size_t)name_len + 7) & ~(size_t)7;
+        at += (header + e.name_len + MOUNT_WIRE_DIRENT_ALIGN - 1) & ~(size_t)(MOUNT_WIRE_DIRENT_ALIGN - 1);
     }
     return n;
 }
 
 static int h_stat(void *ctx, const char *rel, int flags, struct spindle_stat *st)
 {
-    struct request r;
-    init(&r, ctx, OP_STAT);
+    struct mount_request r;
+    init(&r, ctx, MOUNT_OP_STAT);
     set_path(&r, rel);
     r.flags = flags;
     return stat_call(&r, st);
@@ -252,33 +207,33 @@ static int h_stat(void *ctx, const char *rel, int flags, struct spindle_stat *st
 
 static int h_mkdir(void *ctx, const char *rel, uint32_t mode)
 {
-    return (int)path_call(ctx, OP_MKDIR, rel, NULL, 0, mode);
+    return (int)path_call(ctx, MOUNT_OP_MKDIR, rel, NULL, 0, mode);
 }
 
 static int h_unlink(void *ctx, const char *rel, int flags)
 {
-    return (int)path_call(ctx, OP_UNLINK, rel, NULL, flags, 0);
+    return (int)path_call(ctx, MOUNT_OP_UNLINK, rel, NULL, flags, 0);
 }
 
 static int h_rename(void *ctx, const char *from, const char *to)
 {
-    return (int)path_call(ctx, OP_RENAME, from, to, 0, 0);
+    return (int)path_call(ctx, MOUNT_OP_RENAME, from, to, 0, 0);
 }
 
 static int h_link(void *ctx, const char *from, const char *to, int flags)
 {
-    return (int)path_call(ctx, OP_LINK, from, to, flags, 0);
+    return (int)path_call(ctx, MOUNT_OP_LINK, from, to, flags, 0);
 }
 
 static int h_symlink(void *ctx, const char *target, const char *rel)
 {
-    return (int)path_call(ctx, OP_SYMLINK, target, rel, 0, 0);
+    return (int)path_call(ctx, MOUNT_OP_SYMLINK, target, rel, 0, 0);
 }
 
 static int64_t h_readlink(void *ctx, const char *rel, char *buf, size_t size)
 {
-    struct request r;
-    init(&r, ctx, OP_READLINK);
+    struct mount_request r;
+    init(&r, ctx, MOUNT_OP_READLINK);
     set_path(&r, rel);
     r.ptr = (uint32_t)(uintptr_t)buf;
     r.len = (uint32_t)size;
@@ -287,8 +242,8 @@ static int64_t h_readlink(void *ctx, const char *rel, char *buf, size_t size)
 
 static int h_utimens(void *ctx, const char *rel, const struct spindle_timespec times[2], int flags)
 {
-    struct request r;
-    init(&r, ctx, OP_UTIMENS);
+    struct mount_request r;
+    init(&r, ctx, MOUNT_OP_UTIMENS);
     set_path(&r, rel);
     r.flags = flags;
     set_times(&r, times);

@@ -1,39 +1,43 @@
 // Test worker: drives host/mount/opfs-backend.js directly with requests laid out as
-// docs/MOUNTS.md says, in a shared WebAssembly.Memory, no C involved. Answers { log } or { error }.
-import { OpfsBackend, OP, mountRoot } from '/host/mount/opfs-backend.js';
+// docs/MOUNTS.md says (host/abi), in a shared WebAssembly.Memory, no C involved. Answers { log } or
+// { error }.
+import { AT, ERRNO, O } from '/host/abi/linux.js';
+import { ioHandleParts, OP, REQ } from '/host/abi/mount-request.js';
+import { readDirents, STAT } from '/host/abi/mount-wire.js';
+import { createGenerations } from '/host/abi/opfs-generations.js';
+import { OpfsBackend, mountRoot } from '/host/mount/opfs-backend.js';
 
-const REQ = 1024; const PATH = 2048; const PATH2 = 3072; const DATA = 65536;
+const AT_REQ = 1024; const PATH = 2048; const PATH2 = 3072; const DATA = 65536;
 const memory = new WebAssembly.Memory({ initial: 4, maximum: 16, shared: true });
 const enc = new TextEncoder();
-const names = { '-2': 'ENOENT', '-13': 'EACCES', '-16': 'EBUSY', '-17': 'EEXIST', '-20': 'ENOTDIR', '-21': 'EISDIR',
-  '-22': 'EINVAL', '-39': 'ENOTEMPTY', '-1': 'EPERM', '-9': 'EBADF', '-36': 'ENAMETOOLONG' };
+const names = {}; // -errno -> its (first) name
+for (const [name, n] of Object.entries(ERRNO)) names[-n] ??= name;
 
 function request(op, { path = '', path2 = '', flags = 0, handle = 0n, offset = 0, ptr = DATA, len = 0 } = {}) {
   const v = new DataView(memory.buffer);
-  new Uint8Array(memory.buffer, REQ, 104).fill(0);
+  new Uint8Array(memory.buffer, AT_REQ, REQ.BYTES).fill(0);
   const p = enc.encode(path); const p2 = enc.encode(path2);
   new Uint8Array(memory.buffer, PATH, p.length).set(p);
   new Uint8Array(memory.buffer, PATH2, p2.length).set(p2);
-  v.setInt32(REQ + 4, op, true); v.setInt32(REQ + 12, flags, true);
-  v.setBigUint64(REQ + 24, handle, true); v.setBigInt64(REQ + 32, BigInt(offset), true);
-  v.setUint32(REQ + 40, ptr, true); v.setUint32(REQ + 44, len, true);
-  v.setUint32(REQ + 48, PATH, true); v.setUint32(REQ + 52, p.length, true);
-  v.setUint32(REQ + 56, PATH2, true); v.setUint32(REQ + 60, p2.length, true);
+  v.setInt32(AT_REQ + REQ.OP, op, true); v.setInt32(AT_REQ + REQ.FLAGS, flags, true);
+  v.setBigUint64(AT_REQ + REQ.HANDLE, handle, true); v.setBigInt64(AT_REQ + REQ.OFFSET, BigInt(offset), true);
+  v.setUint32(AT_REQ + REQ.PTR, ptr, true); v.setUint32(AT_REQ + REQ.LEN, len, true);
+  v.setUint32(AT_REQ + REQ.PATH, PATH, true); v.setUint32(AT_REQ + REQ.PATH_LEN, p.length, true);
+  v.setUint32(AT_REQ + REQ.PATH2, PATH2, true); v.setUint32(AT_REQ + REQ.PATH2_LEN, p2.length, true);
   return v;
 }
 
 self.onmessage = async (e) => {
-  globalThis.SPINDLE_OPFS_DEBUG = e.data.debug;
   const log = [];
   try {
-    const generations = new SharedArrayBuffer((1 << 16) * 4 + 4);
-    const backends = [0, 1].map((w) => new OpfsBackend({ root: mountRoot(e.data.subdir), w, memory, generations }));
+    const generations = createGenerations();
+    const backends = [0, 1].map((w) => new OpfsBackend({ root: mountRoot(e.data.subdir), w, memory, generations, debug: e.data.debug }));
     // worker 0's peers: backend 1, called directly (what the MessagePorts do between workers)
     backends[0].peers = { broadcast: async (m) => (m.type === 'detach' ? backends[1].detach(m) : backends[1].settle(m)) };
     const call = async (op, args = {}, w = 0) => {
       const v = request(op, args);
-      await backends[w].handle(v, REQ);
-      const r = v.getBigInt64(REQ + 16, true);
+      await backends[w].handle(v, AT_REQ);
+      const r = v.getBigInt64(AT_REQ + REQ.RESULT, true);
       return { r: r < 0n ? (names[r] ?? String(r)) : Number(r), v };
     };
     const show = async (label, op, args, w) => { const x = await call(op, args, w); log.push(`${label}: ${x.r}`); return x; };
@@ -41,16 +45,16 @@ self.onmessage = async (e) => {
     const get = (n) => new TextDecoder().decode(new Uint8Array(memory.buffer, DATA, n).slice());
     const open = async (label, path, flags, w = 0) => {
       const x = await show(label, OP.OPEN, { path, flags }, w);
-      return x.v.getBigUint64(REQ + 24, true);
+      return x.v.getBigUint64(AT_REQ + REQ.HANDLE, true);
     };
-    const O_RDWR = 2; const O_CREAT = 0o100; const O_EXCL = 0o200; const O_TRUNC = 0o1000; const O_DIRECTORY = 0o200000;
+    const { RDWR: O_RDWR, CREAT: O_CREAT, EXCL: O_EXCL, TRUNC: O_TRUNC, DIRECTORY: O_DIRECTORY } = O;
 
     let h = await open('open create a', 'a', O_RDWR | O_CREAT);
-    log.push(`handle worker: ${Number(h & 0xffn)}`);
+    log.push(`handle worker: ${ioHandleParts(h).w}`);
     await show('write a', OP.PWRITE, { handle: h, len: put('hello opfs'), offset: 0 });
     await show('read a', OP.PREAD, { handle: h, len: 100, offset: 6 }); log.push(`  bytes: ${get(4)}`);
     let st = await call(OP.FSTAT, { handle: h, ptr: DATA + 4096 });
-    log.push(`fstat size: ${st.v.getBigInt64(DATA + 4096 + 24, true)} mode: ${st.v.getUint32(DATA + 4096 + 8, true).toString(8)}`);
+    log.push(`fstat size: ${st.v.getBigInt64(DATA + 4096 + STAT.SIZE, true)} mode: ${st.v.getUint32(DATA + 4096 + STAT.MODE, true).toString(8)}`);
     await open('open excl existing', 'a', O_RDWR | O_CREAT | O_EXCL);
     await open('open missing', 'nope', 0);
     await open('open a as directory', 'a', O_DIRECTORY);
@@ -64,11 +68,11 @@ self.onmessage = async (e) => {
     const hb = await open('open d/b on worker 1', 'd/b', O_RDWR | O_CREAT, 1);
     await show('write d/b', OP.PWRITE, { handle: hb, len: put('in d'), offset: 0 }, 1);
     await show('write d/b via worker 0', OP.PWRITE, { handle: hb, len: 1, offset: 0 }, 0);
-    await show('rmdir d (not empty)', OP.UNLINK, { path: 'd', flags: 0x200 });
+    await show('rmdir d (not empty)', OP.UNLINK, { path: 'd', flags: AT.REMOVEDIR });
     await show('unlink d', OP.UNLINK, { path: 'd' });
-    await show('rmdir a', OP.UNLINK, { path: 'a', flags: 0x200 });
+    await show('rmdir a', OP.UNLINK, { path: 'a', flags: AT.REMOVEDIR });
     await show('stat d/b', OP.STAT, { path: 'd/b', ptr: DATA + 4096 });
-    log.push(`  size: ${new DataView(memory.buffer).getBigInt64(DATA + 4096 + 24, true)}`);
+    log.push(`  size: ${new DataView(memory.buffer).getBigInt64(DATA + 4096 + STAT.SIZE, true)}`);
     await show('rename d -> e (d/b open on worker 1)', OP.RENAME, { path: 'd', path2: 'e' });
     await show('stat d/b after', OP.STAT, { path: 'd/b', ptr: DATA + 4096 });
     await show('read d/b through its fd', OP.PREAD, { handle: hb, len: 100, offset: 0 }, 1); log.push(`  bytes: ${get(4)}`);
@@ -84,7 +88,7 @@ self.onmessage = async (e) => {
     await show('read unlinked', OP.PREAD, { handle: hb, len: 100, offset: 0 }, 1); log.push(`  bytes: ${get(4)}`);
     await show('write unlinked', OP.PWRITE, { handle: hb, len: put('!'), offset: 4 }, 1);
     st = await call(OP.FSTAT, { handle: hb, ptr: DATA + 4096 }, 1);
-    log.push(`fstat unlinked: size ${st.v.getBigInt64(DATA + 4096 + 24, true)} nlink ${st.v.getBigUint64(DATA + 4096 + 16, true)}`);
+    log.push(`fstat unlinked: size ${st.v.getBigInt64(DATA + 4096 + STAT.SIZE, true)} nlink ${st.v.getBigUint64(DATA + 4096 + STAT.NLINK, true)}`);
     await show('open e/a after unlink', OP.OPEN, { path: 'e/a' });
     await show('close unlinked', OP.CLOSE, { handle: hb }, 1);
     await show('close twice', OP.CLOSE, { handle: hb }, 1);
@@ -107,13 +111,9 @@ self.onmessage = async (e) => {
     for (let cookie = 0; ;) {
       const x = await call(OP.READDIR, { handle: hd, offset: cookie, len: 256 });
       if (x.r === 0) break;
-      let at = 0;
-      while (at < x.r) {
-        const v = new DataView(memory.buffer, DATA + at);
-        cookie = Number(v.getBigUint64(0, true));
-        const n = v.getUint16(18, true);
-        seen.push(`${new TextDecoder().decode(new Uint8Array(memory.buffer, DATA + at + 24, n).slice())}/${v.getUint8(16)}`);
-        at += 24 + ((n + 7) & ~7);
+      for (const d of readDirents(new DataView(memory.buffer), DATA, x.r)) {
+        cookie = Number(d.next);
+        seen.push(`${new TextDecoder().decode(d.name)}/${d.type}`);
       }
     }
     log.push(`readdir g/h: ${seen.length} entries, ${new Set(seen).size} distinct; ${seen.filter((s) => s.startsWith('n')).length} files; dir b? ${seen.includes('b/8')}`);
