@@ -9,8 +9,8 @@ import { CH, proxiedWasi, ringHostThread } from './jsfs/proxy.js';
 import { filesImports } from './files/service.js';
 import { loadBackends, mountImports } from './mount/index.js';
 import { failureMessage, stackOverflow } from './stack-overflow.js';
+import { isNode, loadPlatform } from './platform/current.js';
 
-const isNode = typeof process !== 'undefined' && Boolean(process.versions?.node);
 // In a browser, messages that arrive while a module worker is still in a top-level await are
 // dropped unless a handler exists, so listen first and hold messages until the host is loaded.
 const early = [];
@@ -18,7 +18,7 @@ let handle = (msg) => early.push(msg);
 if (!isNode) self.onmessage = (e) => handle(e.data);
 const port = isNode ? (await import('node:worker_threads')).parentPort : self;
 if (isNode) port.on('message', (msg) => handle(msg));
-const platform = await import(isNode ? './platform/node.js' : './platform/browser.js');
+const platform = await loadPlatform();
 const post = (msg, transfer) => port.postMessage(msg, transfer);
 
 function onMessage(handler) {

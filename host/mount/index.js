@@ -3,7 +3,8 @@
 // A backend is { prepare(spec, ctx) -> { config, dispose? }, client(config, memory) -> call }:
 // prepare runs on the coordinator before the workers start, client in every thread worker, and
 // call(view, request) performs one request synchronously (writing result and outputs, not state).
-const isNode = typeof process !== 'undefined' && Boolean(process.versions?.node);
+import { isNode } from '../platform/current.js';
+
 const registry = new Map();
 
 /** Adds a backend kind; a mount spec selects it by its key (`hostDir` -> 'hostdir', `opfs`). */

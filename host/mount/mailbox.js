@@ -17,7 +17,7 @@ const FAILED = 2;
 const FAILED_CHECK_MS = 200;
 // Node 20's Atomics.waitAsync in a worker is not woken by Atomics.notify from another thread
 // (notify counts 0 waiters), so Node I/O workers block in Atomics.wait between requests.
-const isNode = typeof process !== 'undefined' && Boolean(process.versions?.node);
+import { isNode } from '../platform/current.js';
 
 /**
  * Coordinator: mailboxes for n I/O workers (structured-cloneable). sab: the rings; counters: one
