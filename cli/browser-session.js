@@ -6,18 +6,10 @@ import { createServer } from 'node:http';
 import { extname, join, normalize } from 'node:path';
 import { READER_GONE } from '../host/platform/browser.js';
 import { launchBrowser } from './browser-process.js';
+import { chromiumFlags, chromiumPath } from './chromium.js';
+import { isolation } from './isolated-server.js';
 import { root } from './toolchain.js';
 
-const chromium = process.env.SPINDLE_CHROMIUM || '/usr/bin/chromium';
-export const chromiumFlags = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync',
-  '--disable-dev-shm-usage', ...(process.env.SPINDLE_DEBUG ? ['--enable-logging=stderr', '--v=0'] : [])];
-const isolation = {
-  'Cross-Origin-Opener-Policy': 'same-origin',
-  'Cross-Origin-Embedder-Policy': 'require-corp',
-  'Cross-Origin-Resource-Policy': 'same-origin',
-  'Cache-Control': 'no-store',
-};
 const mimeTypes = { '.js': 'text/javascript', '.html': 'text/html', '.wasm': 'application/wasm' };
 const hostDir = join(root, 'host');
 
@@ -60,7 +52,7 @@ export class BrowserSession {
     }));
     await new Promise((resolve) => this.#server.listen(0, '127.0.0.1', resolve));
     // Ended with its whole tree and profile however the CLI ends (cli/browser-process.js).
-    this.#browser = launchBrowser(chromium, [...chromiumFlags, ...extraFlags, `http://127.0.0.1:${this.#server.address().port}/`],
+    this.#browser = launchBrowser(chromiumPath, [...chromiumFlags, ...extraFlags, `http://127.0.0.1:${this.#server.address().port}/`],
       { showStderr: Boolean(process.env.SPINDLE_DEBUG) });
     this.#browser.exited.then((why) => { if (why) this.#fail(why); });
   }

@@ -41,7 +41,3 @@ export async function serveIsolated(routes = {}) {
     close: () => { server.closeAllConnections(); server.close(); },
   };
 }
-
-export const chromiumPath = process.env.SPINDLE_CHROMIUM || '/usr/bin/chromium';
-export const chromiumArgs = ['--no-sandbox', '--disable-gpu', '--disable-background-networking',
-  '--disable-component-update', '--disable-dev-shm-usage'];

@@ -9,11 +9,11 @@ import { createServer } from 'node:http';
 import { extname, join, normalize, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isolation } from '../../cli/isolated-server.js';
-import { chromiumFlags, optimizedFromStartFlags } from '../../cli/browser-session.js';
+import { optimizedFromStartFlags } from '../../cli/browser-session.js';
+import { chromiumFlags, chromiumPath } from '../../cli/chromium.js';
 import { launchBrowser } from '../../cli/browser-process.js';
 
 const root = join(fileURLToPath(import.meta.url), '..', '..', '..');
-const chromium = process.env.SPINDLE_CHROMIUM || '/usr/bin/chromium';
 const mimeTypes = { '.js': 'text/javascript', '.mjs': 'text/javascript', '.html': 'text/html', '.wasm': 'application/wasm' };
 // What the page may load: itself, the packages it imports, and the host's module-info.js.
 const served = ['bench/npm-wasi/', 'node_modules/@tybys/wasm-util/', 'node_modules/@emnapi/wasi-threads/',
@@ -62,7 +62,7 @@ export class NpmWasiBrowser {
       return await new Promise((resolve, reject) => {
         this.#runs.set(id, { wasm: readFileSync(wasmPath), finish: resolve });
         // ended with its whole tree and profile however the CLI ends (cli/browser-process.js)
-        browser = launchBrowser(chromium, [...chromiumFlags, ...optimizedFromStartFlags, url], { profilePrefix: 'spindle-npm-wasi-' });
+        browser = launchBrowser(chromiumPath, [...chromiumFlags, ...optimizedFromStartFlags, url], { profilePrefix: 'spindle-npm-wasi-' });
         browser.exited.then((why) => { if (why) reject(new Error(`${why} (before the page reported)`)); });
         timer = setTimeout(() => reject(new Error(`no outcome after ${RUN_TIMEOUT_MS / 1000} s`)), RUN_TIMEOUT_MS);
       }).then((outcome) => {
