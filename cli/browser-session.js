@@ -1,28 +1,21 @@
 // A headless Chromium that runs Spindle modules one after another: a server on 127.0.0.1 with
 // cross-origin isolation serves the host, the modules and a job queue; each job's stdout/stderr
 // go to the sinks the caller gives. `spindle run --browser` runs one job, `spindle bench` many.
-import { createReadStream, existsSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
-import { extname, join, normalize } from 'node:path';
+import { join, normalize } from 'node:path';
 import { READER_GONE } from '../host/platform/browser.js';
 import { launchBrowser } from './browser-process.js';
 import { chromiumFlags, chromiumPath } from './chromium.js';
-import { isolation } from './isolated-server.js';
+import { isolation, sendFile } from './isolated-server.js';
 import { root } from './toolchain.js';
 
-const mimeTypes = { '.js': 'text/javascript', '.html': 'text/html', '.wasm': 'application/wasm' };
 const hostDir = join(root, 'host');
 
 async function body(req) {
   const parts = [];
   for await (const part of req) parts.push(part);
   return Buffer.concat(parts);
-}
-
-function serveFile(res, path) {
-  if (!existsSync(path) || !statSync(path).isFile()) return res.writeHead(404, isolation).end();
-  res.writeHead(200, { ...isolation, 'Content-Type': mimeTypes[extname(path)] || 'application/octet-stream' });
-  return createReadStream(path).pipe(res);
 }
 
 export const optimizedFromStartFlags = ['--no-liftoff'];
@@ -68,14 +61,14 @@ export class BrowserSession {
     if (process.env.SPINDLE_DEBUG) process.stderr.write(`[spindle] ${req.method} ${req.url}\n`);
     const [, kind, id, rest] = /^\/(io|exit|wasm|preload)\/(\d+)(\/.*)?$/.exec(path) ?? [];
     const job = id && this.#running.get(Number(id));
-    if (path === '/') return serveFile(res, join(hostDir, 'browser', 'run-page.html'));
+    if (path === '/') return sendFile(res, join(hostDir, 'browser', 'run-page.html'));
     if (path === '/job') {
       const next = this.#jobs.length ? this.#jobs.shift() : await new Promise((r) => this.#waitingPage.push(r));
       return res.writeHead(200, { ...isolation, 'Content-Type': 'application/json' }).end(JSON.stringify(next.describe));
     }
     if (path.startsWith('/host/')) {
       const file = normalize(join(hostDir, path.slice('/host/'.length)));
-      return file.startsWith(hostDir) ? serveFile(res, file) : res.writeHead(403, isolation).end();
+      return file.startsWith(hostDir) ? sendFile(res, file) : res.writeHead(403, isolation).end();
     }
     if (!job) return res.writeHead(404, isolation).end();
     if (kind === 'wasm') return res.writeHead(200, { ...isolation, 'Content-Type': 'application/wasm' }).end(job.wasm);
