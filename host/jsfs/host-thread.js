@@ -13,6 +13,7 @@ import { fileCalls } from './wasi-files.js';
 import { CH, proxyServer } from './proxy.js';
 import { failureMessage } from '../stack-overflow.js';
 import { instantiateThread } from '../thread-instance.js';
+import { importsFromSpindle } from '../module-info.js';
 
 // Longest sleep between checks when nothing rings: a ring (ringHostThread) can be lost in the
 // instant between publishing the wait address and entering Atomics.wait.
@@ -22,7 +23,7 @@ const ETIMEDOUT = 73;
 
 /** True if the module was built with `spindle cc --fs=js` (runtime/jsfs imports this). */
 export function usesJsFs(module) {
-  return WebAssembly.Module.imports(module).some((i) => i.module === 'spindle' && i.name === 'jsfs_host_thread_wait');
+  return importsFromSpindle(module, 'jsfs_host_thread_wait');
 }
 
 /** The JS filesystem with its WASI binding and mailbox server, for the host's main thread. */

@@ -3,6 +3,7 @@
 // A backend is { prepare(spec, ctx) -> { config, dispose? }, client(config, memory) -> call }:
 // prepare runs on the coordinator before the workers start, client in every thread worker, and
 // call(view, request) performs one request synchronously (writing result and outputs, not state).
+import { importsFromSpindle } from '../module-info.js';
 import { isNode } from '../platform/current.js';
 
 const registry = new Map();
@@ -56,7 +57,7 @@ export function checkMountPaths(specs) {
 
 /** Whether the module can take mounts (it links runtime/fs: imports spindle.mount_call). */
 export function moduleTakesMounts(module) {
-  return WebAssembly.Module.imports(module).some((i) => i.module === 'spindle' && i.name === 'mount_call');
+  return importsFromSpindle(module, 'mount_call');
 }
 
 /**
