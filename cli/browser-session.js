@@ -6,7 +6,7 @@ import { createServer } from 'node:http';
 import { join, normalize } from 'node:path';
 import { READER_GONE } from '../host/platform/browser.js';
 import { launchBrowser } from './browser-process.js';
-import { chromiumFlags, chromiumPath } from './chromium.js';
+import { chromiumFlags, chromiumPath, v8FlagsSwitch } from './chromium.js';
 import { isolation, sendFile } from './isolated-server.js';
 import { root } from './toolchain.js';
 
@@ -34,7 +34,7 @@ export class BrowserSession {
   static async open({ optimizedFromStart = false, jsFlags = [] } = {}) {
     const session = new BrowserSession();
     const flags = [...(optimizedFromStart ? optimizedFromStartFlags : []), ...jsFlags];
-    await session.#start(flags.length ? [`--js-flags=${flags.join(' ')}`] : []);
+    await session.#start(v8FlagsSwitch(flags));
     return session;
   }
 

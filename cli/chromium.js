@@ -7,6 +7,12 @@ export const chromiumPath = process.env.SPINDLE_CHROMIUM || '/usr/bin/chromium';
 export const chromiumArgs = ['--no-sandbox', '--disable-gpu', '--disable-background-networking',
   '--disable-component-update', '--disable-dev-shm-usage'];
 
+/**
+ * The switch that hands `v8Flags` to V8: Chromium ignores V8's flags given as switches of its
+ * own (`--no-liftoff` alone left a page's wasm in Liftoff code, 1.3x slower on a hot loop).
+ */
+export const v8FlagsSwitch = (v8Flags) => (v8Flags.length ? [`--js-flags=${v8Flags.join(' ')}`] : []);
+
 /** For a plain launch: headless, and none of a first run's or a profile's extras. */
 export const chromiumFlags = ['--headless', ...chromiumArgs, '--disable-quic', '--no-first-run', '--disable-sync',
   ...(process.env.SPINDLE_DEBUG ? ['--enable-logging=stderr', '--v=0'] : [])];

@@ -10,7 +10,7 @@ import { join, normalize, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isolation, sendFile } from '../../cli/isolated-server.js';
 import { optimizedFromStartFlags } from '../../cli/browser-session.js';
-import { chromiumFlags, chromiumPath } from '../../cli/chromium.js';
+import { chromiumFlags, chromiumPath, v8FlagsSwitch } from '../../cli/chromium.js';
 import { launchBrowser } from '../../cli/browser-process.js';
 
 const root = join(fileURLToPath(import.meta.url), '..', '..', '..');
@@ -59,7 +59,7 @@ export class NpmWasiBrowser {
       return await new Promise((resolve, reject) => {
         this.#runs.set(id, { wasm: readFileSync(wasmPath), finish: resolve });
         // ended with its whole tree and profile however the CLI ends (cli/browser-process.js)
-        browser = launchBrowser(chromiumPath, [...chromiumFlags, ...optimizedFromStartFlags, url], { profilePrefix: 'spindle-npm-wasi-' });
+        browser = launchBrowser(chromiumPath, [...chromiumFlags, ...v8FlagsSwitch(optimizedFromStartFlags), url], { profilePrefix: 'spindle-npm-wasi-' });
         browser.exited.then((why) => { if (why) reject(new Error(`${why} (before the page reported)`)); });
         timer = setTimeout(() => reject(new Error(`no outcome after ${RUN_TIMEOUT_MS / 1000} s`)), RUN_TIMEOUT_MS);
       }).then((outcome) => {
