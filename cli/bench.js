@@ -11,6 +11,7 @@ import { experiments as defineExperiments, mainJob } from '../bench/experiments.
 import { charts, html, tableText } from '../bench/report/report.js';
 import { Progress } from './bench-progress.js';
 import { BrowserSession } from './browser-session.js';
+import { chromiumPath } from './chromium.js';
 import { onInterrupt } from './interrupt.js';
 import { readOption } from './options.js';
 import { clang, root } from './toolchain.js';
@@ -106,7 +107,7 @@ async function build(experiment, variant, dir, prebuilt) {
 
 function machine() {
   let chromium = null;
-  try { chromium = execFileSync('/usr/bin/chromium', ['--version'], { encoding: 'utf8' }).trim(); } catch { /* not installed */ }
+  try { chromium = execFileSync(chromiumPath, ['--version'], { encoding: 'utf8' }).trim(); } catch { /* not installed */ }
   return {
     host: hostname(), cores: availableParallelism(), cpu: cpus()[0]?.model ?? 'unknown',
     memoryGiB: Math.round(totalmem() / 2 ** 30), node: process.version, chromium, loadBefore: loadavg(),

@@ -1,36 +1,21 @@
 // A headless Chromium that runs Spindle modules one after another: a server on 127.0.0.1 with
 // cross-origin isolation serves the host, the modules and a job queue; each job's stdout/stderr
 // go to the sinks the caller gives. `spindle run --browser` runs one job, `spindle bench` many.
-import { createReadStream, existsSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
-import { extname, join, normalize } from 'node:path';
+import { join, normalize } from 'node:path';
 import { READER_GONE } from '../host/platform/browser.js';
 import { launchBrowser } from './browser-process.js';
+import { chromiumFlags, chromiumPath, v8FlagsSwitch } from './chromium.js';
+import { isolation, sendFile } from './isolated-server.js';
 import { root } from './toolchain.js';
 
-const chromium = process.env.SPINDLE_CHROMIUM || '/usr/bin/chromium';
-export const chromiumFlags = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync',
-  '--disable-dev-shm-usage', ...(process.env.SPINDLE_DEBUG ? ['--enable-logging=stderr', '--v=0'] : [])];
-const isolation = {
-  'Cross-Origin-Opener-Policy': 'same-origin',
-  'Cross-Origin-Embedder-Policy': 'require-corp',
-  'Cross-Origin-Resource-Policy': 'same-origin',
-  'Cache-Control': 'no-store',
-};
-const mimeTypes = { '.js': 'text/javascript', '.html': 'text/html', '.wasm': 'application/wasm' };
 const hostDir = join(root, 'host');
 
 async function body(req) {
   const parts = [];
   for await (const part of req) parts.push(part);
   return Buffer.concat(parts);
-}
-
-function serveFile(res, path) {
-  if (!existsSync(path) || !statSync(path).isFile()) return res.writeHead(404, isolation).end();
-  res.writeHead(200, { ...isolation, 'Content-Type': mimeTypes[extname(path)] || 'application/octet-stream' });
-  return createReadStream(path).pipe(res);
 }
 
 export const optimizedFromStartFlags = ['--no-liftoff'];
@@ -49,7 +34,7 @@ export class BrowserSession {
   static async open({ optimizedFromStart = false, jsFlags = [] } = {}) {
     const session = new BrowserSession();
     const flags = [...(optimizedFromStart ? optimizedFromStartFlags : []), ...jsFlags];
-    await session.#start(flags.length ? [`--js-flags=${flags.join(' ')}`] : []);
+    await session.#start(v8FlagsSwitch(flags));
     return session;
   }
 
@@ -60,7 +45,7 @@ export class BrowserSession {
     }));
     await new Promise((resolve) => this.#server.listen(0, '127.0.0.1', resolve));
     // Ended with its whole tree and profile however the CLI ends (cli/browser-process.js).
-    this.#browser = launchBrowser(chromium, [...chromiumFlags, ...extraFlags, `http://127.0.0.1:${this.#server.address().port}/`],
+    this.#browser = launchBrowser(chromiumPath, [...chromiumFlags, ...extraFlags, `http://127.0.0.1:${this.#server.address().port}/`],
       { showStderr: Boolean(process.env.SPINDLE_DEBUG) });
     this.#browser.exited.then((why) => { if (why) this.#fail(why); });
   }
@@ -76,14 +61,14 @@ export class BrowserSession {
     if (process.env.SPINDLE_DEBUG) process.stderr.write(`[spindle] ${req.method} ${req.url}\n`);
     const [, kind, id, rest] = /^\/(io|exit|wasm|preload)\/(\d+)(\/.*)?$/.exec(path) ?? [];
     const job = id && this.#running.get(Number(id));
-    if (path === '/') return serveFile(res, join(hostDir, 'browser', 'run-page.html'));
+    if (path === '/') return sendFile(res, join(hostDir, 'browser', 'run-page.html'));
     if (path === '/job') {
       const next = this.#jobs.length ? this.#jobs.shift() : await new Promise((r) => this.#waitingPage.push(r));
       return res.writeHead(200, { ...isolation, 'Content-Type': 'application/json' }).end(JSON.stringify(next.describe));
     }
     if (path.startsWith('/host/')) {
       const file = normalize(join(hostDir, path.slice('/host/'.length)));
-      return file.startsWith(hostDir) ? serveFile(res, file) : res.writeHead(403, isolation).end();
+      return file.startsWith(hostDir) ? sendFile(res, file) : res.writeHead(403, isolation).end();
     }
     if (!job) return res.writeHead(404, isolation).end();
     if (kind === 'wasm') return res.writeHead(200, { ...isolation, 'Content-Type': 'application/wasm' }).end(job.wasm);

@@ -4,6 +4,7 @@
 // target so C dependencies built by the `cc` crate share the same malloc and files. docs/RUST.md.
 import { spawnSync } from 'node:child_process';
 import { join, resolve } from 'node:path';
+import { checkMountPaths } from '../host/mount/index.js';
 import { parseArgs } from './cc.js';
 import { parsePreloadSpec } from './preload-files.js';
 import { newestMtime } from './runtime-lib.js';
@@ -38,8 +39,9 @@ export function parseCargoArgs(argv) {
   const build = parseArgs(rest);
   const cargoArgs = build.clangArgs;
   if (!cargoArgs.some((a) => !a.startsWith('-'))) throw new Error(usage);
+  // a bad mount fails now, not once per test binary
+  checkMountPaths(runner.filter((arg) => arg.startsWith('--mount=')).map((arg) => parseMount(arg.slice(8))));
   for (const arg of runner) {
-    if (arg.startsWith('--mount=')) parseMount(arg.slice(8)); // a bad spec fails now, not per test binary
     if (/\s/.test(arg)) throw new Error(`${arg}: cargo splits its runner at spaces; use a path without spaces`);
   }
   // The linker runs in rustc's directory: host paths become absolute here.

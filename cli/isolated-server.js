@@ -14,8 +14,16 @@ export const isolation = {
   'Cross-Origin-Resource-Policy': 'same-origin',
   'Cache-Control': 'no-store',
 };
-const types = { '.js': 'text/javascript', '.html': 'text/html', '.wasm': 'application/wasm', '.json': 'application/json' };
+const types = { '.js': 'text/javascript', '.mjs': 'text/javascript', '.html': 'text/html',
+  '.wasm': 'application/wasm', '.json': 'application/json' };
 const served = ['host/', 'bench/opfs/', 'bench/report/', 'tests/opfs/', 'build/'];
+
+/** Answers with the file at `path`, cross-origin isolated; 404 when there is no such file. */
+export function sendFile(res, path) {
+  if (!path || !existsSync(path) || !statSync(path).isFile()) return res.writeHead(404, isolation).end();
+  res.writeHead(200, { ...isolation, 'Content-Type': types[extname(path)] || 'application/octet-stream' });
+  return createReadStream(path).on('error', () => res.end()).pipe(res);
+}
 
 /** Starts the server; resolves { url, close() }. */
 export async function serveIsolated(routes = {}) {
@@ -31,9 +39,7 @@ export async function serveIsolated(routes = {}) {
       file = served.some((p) => rel.startsWith(p)) ? normalize(join(root, rel)) : null;
       if (file && !file.startsWith(root)) file = null;
     }
-    if (!file || !existsSync(file) || !statSync(file).isFile()) return res.writeHead(404, isolation).end();
-    res.writeHead(200, { ...isolation, 'Content-Type': types[extname(file)] || 'application/octet-stream' });
-    return createReadStream(file).on('error', () => res.end()).pipe(res);
+    return sendFile(res, file);
   });
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
@@ -41,7 +47,3 @@ export async function serveIsolated(routes = {}) {
     close: () => { server.closeAllConnections(); server.close(); },
   };
 }
-
-export const chromiumPath = process.env.SPINDLE_CHROMIUM || '/usr/bin/chromium';
-export const chromiumArgs = ['--no-sandbox', '--disable-gpu', '--disable-background-networking',
-  '--disable-component-update', '--disable-dev-shm-usage'];

@@ -4,6 +4,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import { compile, runProgram } from '../host/index.js';
 import { COMPILATION_MODES } from '../host/compilation.js';
+import { checkMountPaths } from '../host/mount/index.js';
 import { readOption } from './options.js';
 import { packPreloadFiles } from './preload-files.js';
 import { runUsage } from './usage.js';
@@ -66,18 +67,15 @@ export function parseMount(spec) {
   if (eq <= 0 || eq === spec.length - 1) throw new Error(`--mount ${spec ?? ''}: expected /PATH=HOSTDIR or /PATH=opfs[:SUBDIR]`);
   const path = spec.slice(0, eq);
   const target = spec.slice(eq + 1);
-  if (!path.startsWith('/')) throw new Error(`--mount ${spec}: the mount point ${path} must be an absolute path`);
   if (target === 'opfs' || target.startsWith('opfs:')) return { path, opfs: target.slice(5) };
   return { path, hostDir: resolve(target) };
 }
 
+// What can be told before the module runs: the host's own check of the mount points, then what
+// only the command line gets wrong (a mount for the other host, a missing directory).
 function checkMounts(opts) {
-  const points = new Set();
+  checkMountPaths(opts.mounts);
   for (const m of opts.mounts) {
-    const norm = `/${m.path.split('/').filter((c) => c && c !== '.').join('/')}`;
-    if (norm === '/') throw new Error(`--mount ${m.path}: cannot mount over /`);
-    if (points.has(norm)) throw new Error(`--mount ${m.path}: mounted twice`);
-    points.add(norm);
     if (m.opfs !== undefined) {
       if (!opts.browser) throw new Error(`--mount ${m.path}=opfs: OPFS is a browser file system; add --browser`);
       continue;

@@ -5,12 +5,12 @@
 // before main starts. Eager pays for big modules (SQLite: a run 2.9x native time lazily, 1.1x
 // eagerly) and costs small ones start-up time for code they never call (hello world: ~50 ms).
 import { codeSectionSize } from './module-info.js';
+import { isNode } from './platform/current.js';
 
 export const COMPILATION_MODES = ['auto', 'eager', 'lazy'];
 /** `auto` compiles a module eagerly from this much code (bytes of its code section) up. */
 export const EAGER_FROM_CODE_BYTES = 256 * 1024;
 
-const isNode = typeof process !== 'undefined' && Boolean(process.versions?.node);
 let v8Flags = null;
 let lastCompile = Promise.resolve();
 // What the process was started with (`node --no-wasm-lazy-compilation`), restored after each compile.

@@ -1,5 +1,11 @@
-// Reads what JavaScript cannot ask a compiled module: the limits of its imported memory.
-// (WebAssembly.Module.imports() names the memory but not its size.)
+// What the host learns about a module: from its bytes, what JavaScript cannot ask a compiled
+// module (the limits of its imported memory: WebAssembly.Module.imports() names the memory but
+// not its size; its custom sections without a copy), and which parts of the runtime it linked.
+
+/** Whether a compiled module imports spindle.`name`, i.e. links the part of the runtime that calls it. */
+export function importsFromSpindle(module, name) {
+  return WebAssembly.Module.imports(module).some((i) => i.module === 'spindle' && i.name === name);
+}
 
 function reader(bytes) {
   let pos = 0;

@@ -10,9 +10,8 @@ import { instantiateOnHostThread, jsFsHost, usesJsFs } from './jsfs/host-thread.
 import { createFilesClient } from './files/client.js';
 import { applyPreload, PRELOAD_SECTION, preloadSection } from './files/preload.js';
 import { prepareMounts } from './mount/index.js';
+import { isNode, loadPlatform } from './platform/current.js';
 
-const isNode = typeof process !== 'undefined' && Boolean(process.versions?.node);
-const platformModule = () => import(isNode ? './platform/node.js' : './platform/browser.js');
 
 // The wasm frames of a trap's stack (function names come from the module's name section), so a
 // trap says where it happened.
@@ -78,7 +77,7 @@ export async function runProgram(compiled, options = {}) {
  * resolves with { files, start(), exited, dispose() } (host/index.d.ts, docs/FILES.md).
  */
 export async function createProgram(compiled, options = {}) {
-  const platform = await platformModule();
+  const platform = await loadPlatform();
   const { module, memoryLimits } = compiled;
   const cpuCount = options.cpuCount ?? platform.cpuCount();
   const poolSize = options.poolSize ?? Math.max(4, cpuCount);

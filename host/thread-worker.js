@@ -8,9 +8,10 @@ import { ProgramExit, wasiImports } from './wasi.js';
 import { CH, proxiedWasi, ringHostThread } from './jsfs/proxy.js';
 import { filesImports } from './files/service.js';
 import { loadBackends, mountImports } from './mount/index.js';
-import { failureMessage, stackOverflow } from './stack-overflow.js';
+import { failureMessage } from './stack-overflow.js';
+import { instantiateThread } from './thread-instance.js';
+import { isNode, loadPlatform } from './platform/current.js';
 
-const isNode = typeof process !== 'undefined' && Boolean(process.versions?.node);
 // In a browser, messages that arrive while a module worker is still in a top-level await are
 // dropped unless a handler exists, so listen first and hold messages until the host is loaded.
 const early = [];
@@ -18,17 +19,12 @@ let handle = (msg) => early.push(msg);
 if (!isNode) self.onmessage = (e) => handle(e.data);
 const port = isNode ? (await import('node:worker_threads')).parentPort : self;
 if (isNode) port.on('message', (msg) => handle(msg));
-const platform = await import(isNode ? './platform/node.js' : './platform/browser.js');
+const platform = await loadPlatform();
 const post = (msg, transfer) => port.postMessage(msg, transfer);
 
 function onMessage(handler) {
   handle = handler;
   early.splice(0).forEach((msg) => handler(msg));
-}
-
-/** Thrown by pthread_exit; caught where the thread's start routine was entered. */
-class ThreadExit extends Error {
-  constructor(value) { super('pthread_exit'); this.value = value; }
 }
 
 function instantiate(init) {
@@ -50,15 +46,6 @@ function instantiate(init) {
     const hint = threadLimitHint(control);
     if (hint) io.writeStdio(2, new TextEncoder().encode(hint)); // the program's stderr
   });
-  let instance;
-  const runThreadBody = (start, arg) => {
-    try {
-      return instance.exports.__spindle_invoke_start(start, arg);
-    } catch (err) {
-      if (err instanceof ThreadExit) return err.value;
-      throw err;
-    }
-  };
   // A closed stdout/stderr: the write answers EPIPE and the program ends with 141 (docs/HOST.md).
   const brokenPipe = () => {
     if (settleFate(control, FATE.EXITED, BROKEN_PIPE_EXIT)) post({ type: 'fate' });
@@ -70,15 +57,9 @@ function instantiate(init) {
   // a module without Spindle's filesystem: mounts are WASI preopens served by the host
   if (init.wasiFiles) wasi = wasiFiles.withHostFiles(wasi, { memory, mounts: init.mounts, table: init.wasiFiles.table });
   if (jsfs) wasi = proxiedWasi(init.jsfs.channel, init.slot === undefined ? 0 : init.slot + 1, memory, wasi);
-  const imports = {
-    env: { memory },
-    wasi_snapshot_preview1: wasi,
-    wasi: { 'thread-spawn': spawn },
-    spindle: {
-      cpu_count: () => init.cpuCount,
-      run_thread_body: runThreadBody,
-      thread_exit: (value) => { throw new ThreadExit(value); },
-      stack_overflow: stackOverflow,
+  return instantiateThread(module, {
+    memory, cpuCount: init.cpuCount, wasi, spawn,
+    hostImports: {
       // runtime/jsfs: threads on workers wait as usual (only the host thread serves files)
       jsfs_on_host_thread: () => 0,
       jsfs_host_thread_wait: (addr, expected, timeoutNs) => {
@@ -91,9 +72,7 @@ function instantiate(init) {
       // runtime/fs/mount_host.c: mounted directories (host/mount, docs/MOUNTS.md)
       ...mountImports(init.mounts, memory),
     },
-  };
-  instance = new WebAssembly.Instance(module, imports);
-  return instance;
+  });
 }
 
 // Runs one thread's code; reports how it ended if it ended the program.

@@ -7,6 +7,7 @@ import { existsSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { chromium } from 'playwright-core';
+import { chromiumArgs, chromiumPath } from '../cli/chromium.js';
 import { exec } from './lib/exec.js';
 
 const root = join(import.meta.dirname, '..');
@@ -64,7 +65,7 @@ describe('spindle bench --quick', () => {
     for (const f of svgs) assert.match(readFileSync(join(out, f), 'utf8'), /<polyline|<rect x=/, f);
 
     if (!browser) return;
-    const b = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
+    const b = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
     try {
       const page = await b.newPage({ viewport: { width: 1100, height: 900 } });
       await page.goto(`file://${join(out, 'report.html')}`);

@@ -4,17 +4,16 @@
 // cli/browser-session.js does (no DevTools protocol attached), and the page POSTs its outcome
 // back. Used by `spindle bench --browser`; alone:
 //   node bench/npm-wasi/run-browser.mjs [--c-main=main|worker] app.wasm [args...]
-import { createReadStream, existsSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
-import { extname, join, normalize, sep } from 'node:path';
+import { join, normalize, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { isolation } from '../../cli/isolated-server.js';
-import { chromiumFlags, optimizedFromStartFlags } from '../../cli/browser-session.js';
+import { isolation, sendFile } from '../../cli/isolated-server.js';
+import { optimizedFromStartFlags } from '../../cli/browser-session.js';
+import { chromiumFlags, chromiumPath, v8FlagsSwitch } from '../../cli/chromium.js';
 import { launchBrowser } from '../../cli/browser-process.js';
 
 const root = join(fileURLToPath(import.meta.url), '..', '..', '..');
-const chromium = process.env.SPINDLE_CHROMIUM || '/usr/bin/chromium';
-const mimeTypes = { '.js': 'text/javascript', '.mjs': 'text/javascript', '.html': 'text/html', '.wasm': 'application/wasm' };
 // What the page may load: itself, the packages it imports, and the host's module-info.js.
 const served = ['bench/npm-wasi/', 'node_modules/@tybys/wasm-util/', 'node_modules/@emnapi/wasi-threads/',
   'node_modules/@napi-rs/wasm-runtime/', 'host/module-info.js'];
@@ -46,9 +45,7 @@ export class NpmWasiBrowser {
     }
     const file = normalize(join(root, path));
     const allowed = served.some((p) => path.startsWith(p)) && file.startsWith(root + sep);
-    if (!allowed || !existsSync(file) || !statSync(file).isFile()) return res.writeHead(404, isolation).end();
-    res.writeHead(200, { ...isolation, 'Content-Type': mimeTypes[extname(file)] || 'application/octet-stream' });
-    return createReadStream(file).pipe(res);
+    return sendFile(res, allowed ? file : null);
   }
 
   /** Runs one module; resolves { stdout, stderr, exitCode, na?, trap? }. */
@@ -62,7 +59,7 @@ export class NpmWasiBrowser {
       return await new Promise((resolve, reject) => {
         this.#runs.set(id, { wasm: readFileSync(wasmPath), finish: resolve });
         // ended with its whole tree and profile however the CLI ends (cli/browser-process.js)
-        browser = launchBrowser(chromium, [...chromiumFlags, ...optimizedFromStartFlags, url], { profilePrefix: 'spindle-npm-wasi-' });
+        browser = launchBrowser(chromiumPath, [...chromiumFlags, ...v8FlagsSwitch(optimizedFromStartFlags), url], { profilePrefix: 'spindle-npm-wasi-' });
         browser.exited.then((why) => { if (why) reject(new Error(`${why} (before the page reported)`)); });
         timer = setTimeout(() => reject(new Error(`no outcome after ${RUN_TIMEOUT_MS / 1000} s`)), RUN_TIMEOUT_MS);
       }).then((outcome) => {

@@ -13,7 +13,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
-import { chromiumArgs, chromiumPath, serveIsolated } from '../../cli/isolated-server.js';
+import { chromiumArgs, chromiumPath } from '../../cli/chromium.js';
+import { serveIsolated } from '../../cli/isolated-server.js';
 import { median } from '../report/stats.js';
 
 const MiB = 1 << 20;

@@ -13,7 +13,8 @@ import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { chromium } from 'playwright-core';
 import { measureRawOpfs } from './raw-opfs.js';
-import { chromiumArgs, chromiumPath, serveIsolated } from '../../cli/isolated-server.js';
+import { chromiumArgs, chromiumPath } from '../../cli/chromium.js';
+import { serveIsolated } from '../../cli/isolated-server.js';
 import { median } from '../report/stats.js';
 
 const root = join(import.meta.dirname, '..', '..');

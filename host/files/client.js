@@ -3,6 +3,7 @@
 // spindle_fs_* calls, one at a time, in order; every call returns a promise, and the calling
 // thread never blocks. Writes are copied once, from the caller's bytes straight into the file's
 // chunks in linear memory; reads once, from the chunks into the Uint8Array returned.
+import { importsFromSpindle } from '../module-info.js';
 import { BOX, MAILBOX_BYTES, OP, PATHS_AT, PATH_MAX, STATE } from './mailbox.js';
 
 const encoder = new TextEncoder();
@@ -53,7 +54,7 @@ function statObject(stat) {
  * runtime/wasi, i.e. spindle cc --fs=spindle). Returns { mailbox, api, onMessage, releaseMain, fail }.
  */
 export function createFilesClient({ module, memory, enabled }) {
-  const linked = WebAssembly.Module.imports(module).some((i) => i.module === 'spindle' && i.name === 'files_wait');
+  const linked = importsFromSpindle(module, 'files_wait');
   const mailbox = enabled && linked ? new SharedArrayBuffer(MAILBOX_BYTES) : null;
   const box = mailbox && new Int32Array(mailbox);
   const boxBytes = mailbox && new Uint8Array(mailbox);

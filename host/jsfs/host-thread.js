@@ -11,7 +11,9 @@ import { ProgramExit, wasiImports } from '../wasi.js';
 import { JsFs } from './fs.js';
 import { fileCalls } from './wasi-files.js';
 import { CH, proxyServer } from './proxy.js';
-import { failureMessage, stackOverflow } from '../stack-overflow.js';
+import { failureMessage } from '../stack-overflow.js';
+import { instantiateThread } from '../thread-instance.js';
+import { importsFromSpindle } from '../module-info.js';
 
 // Longest sleep between checks when nothing rings: a ring (ringHostThread) can be lost in the
 // instant between publishing the wait address and entering Atomics.wait.
@@ -21,17 +23,13 @@ const ETIMEDOUT = 73;
 
 /** True if the module was built with `spindle cc --fs=js` (runtime/jsfs imports this). */
 export function usesJsFs(module) {
-  return WebAssembly.Module.imports(module).some((i) => i.module === 'spindle' && i.name === 'jsfs_host_thread_wait');
+  return importsFromSpindle(module, 'jsfs_host_thread_wait');
 }
 
 /** The JS filesystem with its WASI binding and mailbox server, for the host's main thread. */
 export function jsFsHost(channel, memory, stdio) {
   const calls = fileCalls(new JsFs(), memory, stdio);
   return { calls, server: proxyServer(channel, calls) };
-}
-
-class ThreadExit extends Error {
-  constructor(value) { super('pthread_exit'); this.value = value; }
 }
 
 /** Raised on the host thread when another thread ended the program: unwinds the C main. */
@@ -128,28 +126,11 @@ export function instantiateOnHostThread({ module, memory, control, channel, cpuC
   const wasi = new Proxy(direct, { get: (target, name) => (name in target ? target[name] : stdio[name]) });
 
   const spawn = (startArg) => spawnThread(control, startArg, spawnWorker);
-  let instance;
-  const imports = {
-    env: { memory },
-    wasi_snapshot_preview1: wasi,
-    wasi: { 'thread-spawn': spawn },
-    spindle: {
-      cpu_count: () => cpuCount,
-      run_thread_body: (start, arg) => {
-        try {
-          return instance.exports.__spindle_invoke_start(start, arg);
-        } catch (err) {
-          if (err instanceof ThreadExit) return err.value;
-          throw err;
-        }
-      },
-      thread_exit: (value) => { throw new ThreadExit(value); },
-      stack_overflow: stackOverflow,
-      jsfs_on_host_thread: () => 1,
-      jsfs_host_thread_wait: hostThreadWait,
-    },
-  };
-  instance = new WebAssembly.Instance(module, imports);
+  const instance = instantiateThread(module, {
+    memory, cpuCount, wasi, spawn,
+    // runtime/jsfs: this thread serves the others' file calls while it waits
+    hostImports: { jsfs_on_host_thread: () => 1, jsfs_host_thread_wait: hostThreadWait },
+  });
 
   function run() {
     try {

@@ -5,8 +5,9 @@
 // call(view, request) performs one request synchronously (writing result and outputs, not state).
 import { ERRNO } from '../abi/linux.js';
 import { REQ, setResult } from '../abi/mount-request.js';
+import { importsFromSpindle } from '../module-info.js';
+import { isNode } from '../platform/current.js';
 
-const isNode = typeof process !== 'undefined' && Boolean(process.versions?.node);
 const registry = new Map();
 
 /** Adds a backend kind; a mount spec selects it by its key (`hostDir` -> 'hostdir', `opfs`). */
@@ -58,7 +59,7 @@ export function checkMountPaths(specs) {
 
 /** Whether the module can take mounts (it links runtime/fs: imports spindle.mount_call). */
 export function moduleTakesMounts(module) {
-  return WebAssembly.Module.imports(module).some((i) => i.module === 'spindle' && i.name === 'mount_call');
+  return importsFromSpindle(module, 'mount_call');
 }
 
 /**

@@ -11,6 +11,7 @@
 // killed while answering) finds out within FAILED_CHECK_MS. Never a hang.
 import { ERRNO } from '../abi/linux.js';
 import { REQ, setResult } from '../abi/mount-request.js';
+import { isNode } from '../platform/current.js';
 
 export const SLOTS = 4096;
 const EIO = ERRNO.EIO;
@@ -18,9 +19,6 @@ const ALIVE = 0;
 const FAILING = 1;
 const FAILED = 2;
 const FAILED_CHECK_MS = 200;
-// Node 20's Atomics.waitAsync in a worker is not woken by Atomics.notify from another thread
-// (notify counts 0 waiters), so Node I/O workers block in Atomics.wait between requests.
-const isNode = typeof process !== 'undefined' && Boolean(process.versions?.node);
 
 /**
  * Coordinator: mailboxes for n I/O workers (structured-cloneable). sab: the rings; counters: one
@@ -154,6 +152,8 @@ export async function serve(mailboxes, w, memory, handle, options = {}) {
   const slots = rings[w];
   const current = mailboxes.n + w;
   const pollMs = options.pollMs ?? 0;
+  // Node 20's Atomics.waitAsync in a worker is not woken by Atomics.notify from another thread
+  // (notify counts 0 waiters), so Node I/O workers block in Atomics.wait between requests.
   const waitAsync = (options.waitAsync ?? !isNode) && typeof Atomics.waitAsync === 'function';
   let head = 0;
   try {

@@ -1,7 +1,8 @@
 // Loads a test page (a cross-origin isolated server over `files`) in headless Chromium and
 // returns what the page left in window.spindleResult.
 import { chromium } from 'playwright-core';
-import { chromiumArgs, chromiumPath, serveIsolated } from '../../cli/isolated-server.js';
+import { chromiumArgs, chromiumPath } from '../../cli/chromium.js';
+import { serveIsolated } from '../../cli/isolated-server.js';
 
 export async function pageResult(files, { timeout = 60000 } = {}) {
   const server = await serveIsolated(files);

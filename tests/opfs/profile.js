@@ -3,7 +3,7 @@
 // a crash, as far as the browser is concerned), open again on the same profile and look.
 import { readdirSync, readFileSync } from 'node:fs';
 import { chromium } from 'playwright-core';
-import { chromiumArgs, chromiumPath } from '../../cli/isolated-server.js';
+import { chromiumArgs, chromiumPath } from '../../cli/chromium.js';
 
 // Our own descendants whose command line names this profile: the browser and its children.
 function browserPids(profile) {

@@ -1,0 +1,18 @@
+// The Chromium that Spindle runs pages in, named once: where it is (SPINDLE_CHROMIUM, else
+// /usr/bin/chromium) and the switches every run of it gets, for the CLI's own launches
+// (cli/browser-process.js) and for the tests and benchmarks that launch it through Playwright.
+export const chromiumPath = process.env.SPINDLE_CHROMIUM || '/usr/bin/chromium';
+
+/** For Playwright's launch, which adds --headless and the rest of its own switches. */
+export const chromiumArgs = ['--no-sandbox', '--disable-gpu', '--disable-background-networking',
+  '--disable-component-update', '--disable-dev-shm-usage'];
+
+/**
+ * The switch that hands `v8Flags` to V8: Chromium ignores V8's flags given as switches of its
+ * own (`--no-liftoff` alone left a page's wasm in Liftoff code, 1.3x slower on a hot loop).
+ */
+export const v8FlagsSwitch = (v8Flags) => (v8Flags.length ? [`--js-flags=${v8Flags.join(' ')}`] : []);
+
+/** For a plain launch: headless, and none of a first run's or a profile's extras. */
+export const chromiumFlags = ['--headless', ...chromiumArgs, '--disable-quic', '--no-first-run', '--disable-sync',
+  ...(process.env.SPINDLE_DEBUG ? ['--enable-logging=stderr', '--v=0'] : [])];
