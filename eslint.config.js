@@ -1,6 +1,6 @@
 // ESLint for every JavaScript file in the repository (scripts/format.sh runs it; docs/TOOLCHAIN.md).
 // Two kinds of rule: defects (unused and undefined names, unreachable code, ...) and the layout
-// the code already has (2 spaces, single quotes, semicolons), which `--fix` applies.
+// the code already had (2 spaces, single quotes, semicolons), which `--fix` applies.
 import js from '@eslint/js';
 import stylistic from '@stylistic/eslint-plugin';
 import globals from 'globals';
@@ -29,21 +29,21 @@ export default [
   {
     plugins: { '@stylistic': stylistic },
     rules: {
-      // defects
+      // defects (on top of @eslint/js recommended: undefined names, unreachable code, ...)
       'no-unused-vars': ['error', { args: 'after-used', caughtErrors: 'none', ignoreRestSiblings: true }],
-      'array-callback-return': 'error',
-      'no-constructor-return': 'error',
+      'no-unused-expressions': 'error',
+      'no-use-before-define': ['error', { functions: false, classes: false, variables: false }],
+      'no-implicit-globals': 'error',
       'no-self-compare': 'error',
       'no-template-curly-in-string': 'error',
       'no-throw-literal': 'error',
+      'no-constructor-return': 'error',
+      'array-callback-return': 'error',
+      eqeqeq: ['error', 'smart'],
       'no-var': 'error',
       'prefer-const': ['error', { destructuring: 'all', ignoreReadBeforeAssign: true }],
-      'no-use-before-define': ['error', { functions: false, classes: false, variables: false }],
-      'no-unused-expressions': 'error',
-      // The code throws its own message, with the cause's message in it, on purpose.
+      // The code throws messages of its own that carry the cause's message, on purpose.
       'preserve-caught-error': 'off',
-      'no-implicit-globals': 'error',
-      eqeqeq: ['error', 'smart'],
       // layout
       '@stylistic/indent': ['error', 2, { SwitchCase: 1 }],
       '@stylistic/quotes': ['error', 'single', { avoidEscape: true, allowTemplateLiterals: 'always' }],
