@@ -60,9 +60,11 @@ fi
 step "record versions"
 {
   clang-$CLANG_MAJOR --version | head -1
+  clang-format-$CLANG_MAJOR --version
   echo "rustc $(rustc +"$RUST_TOOLCHAIN" --version)"
   echo "ziglang $ZIGLANG_VERSION"
   echo "node $(node --version)"
+  echo "eslint $("$root/node_modules/.bin/eslint" --version)"
   dpkg-query -W $APT_PACKAGES
 } > "$tc/versions.txt"
 echo "[setup] ok ($(tr '\n' ';' < "$tc/versions.txt" | cut -c1-160)...)"
