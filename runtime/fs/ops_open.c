@@ -54,9 +54,9 @@ static int open_creating(struct inode *start, const char *path, int flags, uint3
             struct inode *link;
             rc = proc_fd_lookup(w.name, w.name_len, &link);
             if (rc == 0) {
-                rc = (flags & SPINDLE_O_EXCL)                           ? -SPINDLE_EEXIST
+                rc = (flags & SPINDLE_O_EXCL)                 ? -SPINDLE_EEXIST
                      : link->u.symlink.magic->ops->in_backend ? -SPINDLE_ENXIO /* as open_existing */
-                                                                   : 0;
+                                                              : 0;
                 if (rc == 0) {
                     *out = link->u.symlink.magic;
                     inode_ref(*out);
