@@ -19,8 +19,11 @@ static void fill_random(uint8_t *dst, size_t len)
     }
 }
 
-int64_t device_read(struct inode *dev, const struct spindle_iovec *iov, int iovcnt, int64_t total)
+static int64_t device_read(struct open_file *file, const struct spindle_iovec *iov, int iovcnt, int64_t offset,
+                           int64_t total)
 {
+    (void)offset; /* devices ignore the position */
+    struct inode *dev = file->inode;
     if (dev->u.device >= DEV_STDIN)
         return device_stdio(dev, iov, iovcnt, false);
     if (dev->u.device == DEV_NULL)
@@ -37,14 +40,19 @@ int64_t device_read(struct inode *dev, const struct spindle_iovec *iov, int iovc
     return done;
 }
 
-int64_t device_write(struct inode *dev, const struct spindle_iovec *iov, int iovcnt, int64_t total)
+static int64_t device_write(struct open_file *file, const struct spindle_iovec *iov, int iovcnt, int64_t *offset,
+                            int64_t total)
 {
+    (void)offset;
+    struct inode *dev = file->inode;
     if (dev->u.device >= DEV_STDIN)
         return device_stdio(dev, iov, iovcnt, true);
     if (dev->u.device == DEV_FULL)
         return total == 0 ? 0 : -SPINDLE_ENOSPC;
     return total; /* null and zero swallow everything; random takes it as entropy */
 }
+
+const struct inode_ops device_ops = {.format = SPINDLE_S_IFCHR, .read = device_read, .write = device_write};
 
 static int add_device(struct inode *dir, const char *name, enum device_kind kind)
 {

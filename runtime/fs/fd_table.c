@@ -67,11 +67,9 @@ void open_file_unref(struct open_file *file)
     if (atomic_fetch_sub_explicit(&file->refs, 1, memory_order_acq_rel) != 1)
         return;
     reader_slots_wait_file(file);
-    if (file->inode && file->inode->type == INODE_REMOTE)
-        mount_close_description(file);
-    if (file->inode && file->inode->type == INODE_PIPE)
-        pipe_end_closed(file->inode, file->access);
-    if (file->inode) {
+    if (file->inode) { /* NULL: openat failed before it had one */
+        if (file->inode->ops->release)
+            file->inode->ops->release(file);
         file_locks_release_description(file);
         inode_unref(file->inode);
     }

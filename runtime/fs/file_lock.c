@@ -133,15 +133,11 @@ static int resolve_range(struct open_file *file, const struct spindle_flock *loc
         base = file->pos;
         pthread_mutex_unlock(&file->pos_lock);
     } else if (lock->whence == SPINDLE_SEEK_END) {
-        struct spindle_stat st;
-        if (file->inode->type == INODE_REMOTE) {
-            if (remote_fstat(file, &st) < 0)
+        struct spindle_stat st; /* a mount's file: the backend's size, others' writes included */
+        if (file->inode->ops->format == SPINDLE_S_IFREG) {
+            if (open_file_stat(file, &st) < 0)
                 return -SPINDLE_EINVAL;
             base = st.size;
-        } else if (file->inode->type == INODE_FILE) {
-            inode_read_lock(file->inode);
-            base = file->inode->size;
-            inode_unlock(file->inode);
         }
     } else if (lock->whence != SPINDLE_SEEK_SET) {
         return -SPINDLE_EINVAL;

@@ -6,10 +6,10 @@
  *   2. fs_rename_mutex (only cross-directory rename)
  *   3. directory inode locks, several only in increasing inode number
  *      (lock_set.c: rename and rmdir)
- *   4. at most one non-directory inode lock, innermost (an INODE_REMOTE's
- *      lock is held across its backend calls: mount.c)
- *   4b. a mount's inode table mutex (mount.c), a leaf: taken with no other
- *      lock held, nothing taken under it
+ *   4. at most one non-directory inode lock, innermost (a mount's open
+ *      file's lock is held across its backend calls: remote_file.c)
+ *   4b. a mount's table of open files' mutex (remote_file.c), a leaf: taken
+ *      with no other lock held, nothing taken under it
  *   4c. a pipe's mutex (pipe.c), a leaf guarding its ring and end counts
  *      (its inode lock guards only what fstat reads); a blocked reader or
  *      writer waits on the pipe's condition with nothing else held
@@ -78,7 +78,18 @@ void file_data_truncate(struct file_data *data, int64_t old_size, int64_t new_si
 void file_data_free(struct file_data *data);
 
 /* ---- inodes (inode.c) ---- */
-enum inode_type { INODE_FILE = 1, INODE_DIR = 2, INODE_SYMLINK = 3, INODE_REMOTE = 4, INODE_PIPE = 5, INODE_DEVICE = 6 };
+/* The kinds of inode: the memory tree's files, directories, symlinks, pipes and devices, and
+ * the open files and directories of a mount (remote_file.c, remote_dir.c). */
+enum inode_type {
+    INODE_FILE = 1,
+    INODE_DIR,
+    INODE_SYMLINK,
+    INODE_REMOTE_FILE,
+    INODE_REMOTE_DIR,
+    INODE_PIPE,
+    INODE_DEVICE,
+    INODE_TYPE_COUNT
+};
 
 /* A pipe's state (pipe.c): a ring of SPINDLE_PIPE_CAPACITY bytes. Readers and
  * writers count the open file descriptions of each end. */
@@ -95,6 +106,7 @@ enum device_kind { DEV_NULL = 1, DEV_ZERO, DEV_FULL, DEV_RANDOM, DEV_URANDOM,
                    DEV_STDIN, DEV_STDOUT, DEV_STDERR /* the host's stdio (proc_fd.c) */ };
 
 struct lock_table; /* file_lock.c */
+struct open_file;  /* fd_table.c */
 
 struct dir_entry;
 struct inode;
@@ -114,17 +126,13 @@ struct dir_data {
     bool fd_listing; /* /proc/self/fd: names are the open fds (proc_fd.c); set once at init */
 };
 
-/* A file or directory of a mount, open in this module (mount.c). Files are
- * shared by every description open on the same backend file (same mount and
- * backend ino), so their caches are coherent inside the module; directories
- * are one per open. Caches are guarded by the inode's lock. */
-struct remote_data {
+/* A file of a mount, open in this module (remote_file.c): shared by every description open on
+ * the same backend file (same mount and backend ino), so its caches are coherent inside the
+ * module. The caches are guarded by the inode's lock. */
+struct remote_file {
     struct fs_mount *mount;
     uint64_t backend_ino;
-    bool is_dir;
-    char *rel; /* directories: the path inside the mount ("" = its root) */
-    size_t rel_len;
-    struct inode *hash_next; /* files: chain of the mount's inode table */
+    struct inode *hash_next; /* chain of the mount's table of open files */
     /* write-coalescing buffer: dirty bytes [woff, woff+wlen) */
     uint8_t *wbuf;
     size_t wcap, wlen;
@@ -137,8 +145,20 @@ struct remote_data {
     int64_t roff;
 };
 
+/* A directory of a mount, open in this module (remote_dir.c): one per open, so that it can
+ * serve as the dirfd of the *at calls. Immutable once made. */
+struct remote_dir {
+    struct fs_mount *mount;
+    uint64_t backend_ino;
+    char *rel; /* the path inside the mount ("" = its root) */
+    size_t rel_len;
+};
+
+struct inode_ops;
+
 struct inode {
     pthread_rwlock_t lock;
+    const struct inode_ops *ops; /* its kind's table, fixed by inode_new */
     atomic_uint_fast32_t refs; /* dir entries + open files + walkers + child dirs */
     uint64_t ino;
     uint8_t type;
@@ -161,7 +181,8 @@ struct inode {
              * inode (counted reference) instead of resolving `target` */
             struct inode *magic;
         } symlink;
-        struct remote_data remote;
+        struct remote_file remote_file;
+        struct remote_dir remote_dir;
         struct pipe_data pipe;
         enum device_kind device;
     } u;
@@ -169,12 +190,50 @@ struct inode {
     struct lock_table *_Atomic locks;
 };
 
+/* What an inode of each kind does, above all once open: one table per kind, as WasmFS's
+ * backends. The calls of ops_*.c check the fd, its access mode and the arguments, then call
+ * through inode->ops; where an entry is NULL they give the answer noted. */
+struct inode_ops {
+    /* SPINDLE_S_IFREG, _IFDIR, _IFLNK, _IFIFO or _IFCHR. A FIFO has no position (pread and
+     * lseek: ESPIPE) and a character device ignores it; the others read and write at it. */
+    uint32_t format;
+    /* A mount's (the backend has the file): its descriptions hold a backend handle, only a
+     * walk through the mount opens it (not /proc/self/fd), it has no path in the memory
+     * tree, and chmod/chown give EPERM (backends keep no modes). */
+    bool in_backend;
+    /* At `offset` (the position or pread's); NULL: EISDIR. */
+    int64_t (*read)(struct open_file *file, const struct spindle_iovec *iov, int iovcnt, int64_t offset,
+                    int64_t total);
+    /* *offset: in, where; out, where the data went (O_APPEND moves it). NULL: EISDIR. */
+    int64_t (*write)(struct open_file *file, const struct spindle_iovec *iov, int iovcnt, int64_t *offset,
+                     int64_t total);
+    int (*fstat)(struct open_file *file, struct spindle_stat *st); /* NULL: the inode's fields */
+    int (*truncate)(struct open_file *file, int64_t length);       /* NULL: EINVAL */
+    /* Grows the file to at least `end`. NULL: EISDIR, ESPIPE or ENODEV, by format. */
+    int (*allocate)(struct open_file *file, int64_t end);
+    int (*sync)(struct open_file *file, int datasync); /* NULL: nothing to write out */
+    /* times valid, not both UTIME_OMIT; NULL: the inode's fields (inode_set_times) */
+    int (*set_times)(struct open_file *file, const struct spindle_timespec times[2]);
+    int (*readdir)(struct open_file *file, uint64_t cookie, struct spindle_dirent *out, int max); /* NULL: ENOTDIR */
+    int (*close)(struct open_file *file);    /* close(2) of an fd of it; NULL: nothing to do */
+    void (*release)(struct open_file *file); /* a description's last reference; NULL: nothing */
+    /* The inode's last reference: frees what its `u` holds. Returns an inode to release next
+     * (a directory's parent), so that a long chain needs no recursion; NULL: nothing to free. */
+    struct inode *(*free)(struct inode *inode);
+};
+
+/* the tables, in the files of their kinds */
+extern const struct inode_ops mem_file_ops, dir_ops, symlink_ops, pipe_ops, device_ops, remote_file_ops,
+    remote_dir_ops;
+
 int64_t fs_now_ns(void);
 /* New inode with one reference, nlink 0, timestamps now. NULL if out of memory. */
 struct inode *inode_new(enum inode_type type, uint32_t perm);
 void inode_ref(struct inode *inode);
 void inode_unref(struct inode *inode);
 void inode_fill_stat(struct inode *inode, struct spindle_stat *st); /* caller holds lock */
+/* times: valid, each a time, UTIME_NOW or UTIME_OMIT (spindle_fs_futimens checks them) */
+void inode_set_times(struct inode *inode, const struct spindle_timespec times[2]);
 /* relatime: atime moves only when it is not newer than mtime or ctime, or a
  * day old (as Linux's default). Safe under a shared lock. */
 void inode_touch_atime(struct inode *inode);
@@ -182,6 +241,14 @@ void inode_read_lock(struct inode *inode);
 /* On a file, also waits for the lock-free readers of it to finish (reader_slots.c). */
 void inode_write_lock(struct inode *inode);
 void inode_unlock(struct inode *inode);
+
+/* ---- regular files in memory (mem_file.c) ---- */
+#define MAX_RW_COUNT ((int64_t)0x7ffff000) /* Linux's cap on one read or write */
+/* Copies file bytes from offset into iov, up to the size, and touches atime; the caller keeps
+ * writers out (a shared lock or a reader slot). Returns the bytes copied. */
+int64_t mem_file_copy_out(struct inode *inode, const struct spindle_iovec *iov, int iovcnt, int64_t offset);
+/* ftruncate and O_TRUNC: takes the write lock */
+void mem_file_truncate(struct inode *inode, int64_t length);
 
 /* ---- lock-free reads of files (reader_slots.c) ---- */
 struct reader_slot;
@@ -263,7 +330,7 @@ int walk_parent_at(int dirfd, const char *path, struct walk *w);
 /* ---- open files and the fd table (fd_table.c) ---- */
 struct open_file {
     atomic_uint_fast32_t refs;
-    uint64_t handle;     /* INODE_REMOTE: the backend's handle */
+    uint64_t handle;     /* a mount's file or directory: the backend's handle */
     struct inode *inode; /* counted reference */
     int access;          /* O_RDONLY / O_WRONLY / O_RDWR, fixed */
     atomic_int status;   /* O_APPEND | O_NONBLOCK | O_*SYNC, changeable */
@@ -275,6 +342,8 @@ struct open_file *open_file_new(struct inode *inode, int flags); /* takes the in
 void open_file_unref(struct open_file *file);
 bool open_file_readable(const struct open_file *file);
 bool open_file_writable(const struct open_file *file);
+/* fstat of a description, through its inode's table (ops_meta.c) */
+int open_file_stat(struct open_file *file, struct spindle_stat *st);
 
 /* Lowest free fd, held reserved until fd_install / fd_unreserve. */
 int fd_reserve(void);
@@ -298,11 +367,6 @@ extern pthread_mutex_t fs_rename_mutex;
 /* ---- pipes (pipe.c) ---- */
 /* A new description of an end joins the count (pipe(), /dev/fd/N). */
 void pipe_end_opened(struct inode *pipe, int access);
-/* The last reference to a description of an end went away. */
-void pipe_end_closed(struct inode *pipe, int access);
-void pipe_free(struct inode *pipe);
-int64_t pipe_read(struct open_file *file, const struct spindle_iovec *iov, int iovcnt, int64_t total);
-int64_t pipe_write(struct open_file *file, const struct spindle_iovec *iov, int iovcnt, int64_t total);
 /* revents of a pipe end for poll (SPINDLE_POLL* bits, before masking) */
 short pipe_poll_state(struct open_file *file);
 
@@ -312,8 +376,6 @@ short pipe_poll_state(struct open_file *file);
 void fs_poll_notify(void);
 
 /* ---- character devices (device.c) ---- */
-int64_t device_read(struct inode *dev, const struct spindle_iovec *iov, int iovcnt, int64_t total);
-int64_t device_write(struct inode *dev, const struct spindle_iovec *iov, int iovcnt, int64_t total);
 /* creates /dev and its devices (fs_init) */
 int device_create_all(void);
 /* the host's stdio through /dev/stdout & co. (proc_fd.c) */
@@ -345,13 +407,15 @@ void lock_set_lock(struct lock_set *set);   /* write-locks in increasing ino */
 void lock_set_unlock(struct lock_set *set);
 void lock_set_release(struct lock_set *set); /* drops the references */
 
-/* ---- mounts (mount.c) ---- */
+/* ---- mounts (mount.c, mount_walk.c, mount_namespace.c; their open files: remote_file.c,
+ * remote_dir.c) ---- */
 #define MOUNT_WALK_ESCAPED 1
+/* Where the path walk hands over to mount_walk: a mount point or an open directory of a mount
+ * (a dirfd). */
 static inline bool inode_is_mount_entry(const struct inode *inode)
 {
-    return inode->type == INODE_REMOTE ||
-           (inode->type == INODE_DIR &&
-            atomic_load_explicit(&inode->u.dir.mount, memory_order_acquire) != NULL);
+    return inode->type == INODE_REMOTE_DIR ||
+           (inode->type == INODE_DIR && atomic_load_explicit(&inode->u.dir.mount, memory_order_acquire) != NULL);
 }
 /* The walk reached *cur (a mount point or a remote directory) with `*rest`
  * still to resolve. Fills w and returns 0 or -errno; or, when a ".." leaves
@@ -360,11 +424,9 @@ static inline bool inode_is_mount_entry(const struct inode *inode)
  * the path ended there). */
 int mount_walk(struct walk *w, struct inode **cur, const char **rest, int how);
 bool mount_is_point(const struct inode *dir);
-void mount_remote_free(struct inode *inode); /* inode_unref, last reference */
-/* Operations on a walk that ended in a mount (w->mount != NULL). */
+/* Operations on a walk that ended in a mount (w->mount != NULL). mount_open's inode is a
+ * mount's file or directory (in_backend), already checked against the flags. */
 int mount_open(struct walk *w, int flags, uint32_t mode, struct inode **out, uint64_t *handle);
-void mount_close_description(struct open_file *file); /* last reference */
-int mount_close_fd(struct open_file *file);          /* close(): write-through */
 int mount_stat(struct walk *w, struct spindle_stat *st);
 int mount_utimens(struct walk *w, const struct spindle_timespec times[2], int flags);
 int mount_mkdir(struct walk *w, uint32_t mode);
@@ -373,18 +435,6 @@ int mount_rename(struct walk *from, struct walk *to);
 int mount_link(struct walk *from, struct walk *to, int flags);
 int mount_symlink(const char *target, struct walk *w);
 int64_t mount_readlink(struct walk *w, char *buf, size_t size);
-/* Operations on an open INODE_REMOTE. */
-int64_t remote_read(struct open_file *file, const struct spindle_iovec *iov, int iovcnt, int64_t offset,
-                    int64_t total);
-/* *offset: in, the position; out, where the data went (O_APPEND) */
-int64_t remote_write(struct open_file *file, const struct spindle_iovec *iov, int iovcnt, int64_t *offset,
-                     int64_t total);
-int remote_fstat(struct open_file *file, struct spindle_stat *st);
-int remote_ftruncate(struct open_file *file, int64_t length);
-int remote_fallocate(struct open_file *file, int64_t end);
-int remote_fsync(struct open_file *file, int datasync);
-int remote_futimens(struct open_file *file, const struct spindle_timespec times[2]);
-int remote_readdir(struct open_file *file, uint64_t cookie, struct spindle_dirent *out, int max);
 #ifdef __wasm__
 int fs_host_mounts_init(void); /* mount_host.c: the host's mount list */
 #endif

@@ -32,9 +32,16 @@ struct inode *inode_new(enum inode_type type, uint32_t perm)
         fs_free(inode);
         return NULL;
     }
+    static const struct inode_ops *const ops_of[INODE_TYPE_COUNT] = {
+        [INODE_FILE] = &mem_file_ops,           [INODE_DIR] = &dir_ops,
+        [INODE_SYMLINK] = &symlink_ops,         [INODE_REMOTE_FILE] = &remote_file_ops,
+        [INODE_REMOTE_DIR] = &remote_dir_ops,   [INODE_PIPE] = &pipe_ops,
+        [INODE_DEVICE] = &device_ops,
+    };
     atomic_init(&inode->refs, 1);
     inode->ino = atomic_fetch_add(&next_ino, 1);
     inode->type = (uint8_t)type;
+    inode->ops = ops_of[type];
     inode->perm = perm & 07777;
     int64_t now = fs_now_ns();
     atomic_init(&inode->atime_ns, now);
@@ -42,6 +49,15 @@ struct inode *inode_new(enum inode_type type, uint32_t perm)
     inode->ctime_ns = now;
     return inode;
 }
+
+/* A symlink holds its target, and a /proc/self/fd link the fd's inode. */
+static struct inode *free_symlink(struct inode *inode)
+{
+    fs_free(inode->u.symlink.target);
+    return inode->u.symlink.magic;
+}
+
+const struct inode_ops symlink_ops = {.format = SPINDLE_S_IFLNK, .free = free_symlink};
 
 void inode_ref(struct inode *inode) { atomic_fetch_add_explicit(&inode->refs, 1, memory_order_relaxed); }
 
@@ -52,28 +68,7 @@ void inode_unref(struct inode *inode)
     while (inode != NULL) {
         if (atomic_fetch_sub_explicit(&inode->refs, 1, memory_order_acq_rel) != 1)
             return;
-        struct inode *next = NULL;
-        switch (inode->type) {
-        case INODE_FILE:
-            file_data_free(&inode->u.file);
-            break;
-        case INODE_DIR:
-            next = inode->u.dir.parent;
-            dir_free(&inode->u.dir);
-            break;
-        case INODE_SYMLINK:
-            fs_free(inode->u.symlink.target);
-            next = inode->u.symlink.magic; /* a /proc/self/fd link's file */
-            break;
-        case INODE_REMOTE:
-            mount_remote_free(inode);
-            break;
-        case INODE_PIPE:
-            pipe_free(inode);
-            break;
-        case INODE_DEVICE:
-            break;
-        }
+        struct inode *next = inode->ops->free ? inode->ops->free(inode) : NULL;
         file_locks_free(inode);
         pthread_rwlock_destroy(&inode->lock);
         fs_free(inode);
@@ -117,18 +112,14 @@ void inode_fill_stat(struct inode *inode, struct spindle_stat *st)
     memset(st, 0, sizeof *st);
     st->dev = 1;
     st->ino = inode->ino;
-    uint32_t type_bits = inode->type == INODE_DIR       ? SPINDLE_S_IFDIR
-                         : inode->type == INODE_SYMLINK ? SPINDLE_S_IFLNK
-                         : inode->type == INODE_PIPE    ? SPINDLE_S_IFIFO
-                         : inode->type == INODE_DEVICE  ? SPINDLE_S_IFCHR
-                                                        : SPINDLE_S_IFREG;
-    st->mode = type_bits | inode->perm;
+    st->mode = inode->ops->format | inode->perm;
     st->uid = inode->uid;
     st->gid = inode->gid;
     st->nlink = inode->nlink;
-    if (inode->type == INODE_FILE) {
+    if (inode->ops->format == SPINDLE_S_IFREG) { /* a mount's file keeps its size too */
         st->size = inode->size;
-        st->blocks = (inode->u.file.bytes_allocated + 511) / 512;
+        if (inode->type == INODE_FILE)
+            st->blocks = (inode->u.file.bytes_allocated + 511) / 512;
     } else if (inode->type == INODE_SYMLINK) {
         st->size = (int64_t)inode->u.symlink.len;
     } else if (inode->type == INODE_PIPE || inode->type == INODE_DEVICE) {
@@ -139,6 +130,29 @@ void inode_fill_stat(struct inode *inode, struct spindle_stat *st)
     st->atim = to_timespec(atomic_load_explicit(&inode->atime_ns, memory_order_relaxed));
     st->mtim = to_timespec(inode->mtime_ns);
     st->ctim = to_timespec(inode->ctime_ns);
+}
+
+/* Times beyond +-292 years from 1970 saturate. */
+static int64_t to_ns(const struct spindle_timespec *ts)
+{
+    const int64_t limit = INT64_MAX / 1000000000 - 1;
+    if (ts->sec > limit)
+        return INT64_MAX;
+    if (ts->sec < -limit)
+        return INT64_MIN;
+    return ts->sec * 1000000000 + ts->nsec;
+}
+
+void inode_set_times(struct inode *inode, const struct spindle_timespec times[2])
+{
+    int64_t now = fs_now_ns();
+    inode_write_lock(inode);
+    if (times[0].nsec != SPINDLE_UTIME_OMIT)
+        atomic_store(&inode->atime_ns, times[0].nsec == SPINDLE_UTIME_NOW ? now : to_ns(&times[0]));
+    if (times[1].nsec != SPINDLE_UTIME_OMIT)
+        inode->mtime_ns = times[1].nsec == SPINDLE_UTIME_NOW ? now : to_ns(&times[1]);
+    inode->ctime_ns = now;
+    inode_unlock(inode);
 }
 
 void inode_touch_atime(struct inode *inode)

@@ -7,7 +7,6 @@
 #include <string.h>
 
 #define IOV_MAX_COUNT 1024
-#define MAX_RW_COUNT ((int64_t)0x7ffff000) /* Linux's cap on one transfer */
 
 static int64_t iov_total(const struct spindle_iovec *iov, int iovcnt)
 {
@@ -20,28 +19,6 @@ static int64_t iov_total(const struct spindle_iovec *iov, int iovcnt)
         total += (int64_t)iov[i].len;
     }
     return total;
-}
-
-/* Copies file bytes from offset into iov, up to the size; the caller keeps writers out. */
-static int64_t copy_out(struct inode *inode, const struct spindle_iovec *iov, int iovcnt, int64_t offset)
-{
-    int64_t done = 0;
-    for (int i = 0; i < iovcnt && done < MAX_RW_COUNT; i++) {
-        int64_t at = offset + done;
-        if (at >= inode->size)
-            break;
-        int64_t n = (int64_t)iov[i].len;
-        if (n > inode->size - at)
-            n = inode->size - at;
-        if (n > MAX_RW_COUNT - done)
-            n = MAX_RW_COUNT - done;
-        file_data_read(&inode->u.file, at, iov[i].base, (size_t)n);
-        done += n;
-        if (n < (int64_t)iov[i].len)
-            break;
-    }
-    inode_touch_atime(inode);
-    return done;
 }
 
 #define TAKE_LOCKS INT64_MIN
@@ -62,7 +39,7 @@ static int64_t read_lock_free(int fd, const struct spindle_iovec *iov, int iovcn
             offset = file->pos;
         }
         if (reader_slot_hold_inode(slot, file->inode))
-            done = copy_out(file->inode, iov, iovcnt, offset);
+            done = mem_file_copy_out(file->inode, iov, iovcnt, offset);
         if (use_pos) {
             if (done != TAKE_LOCKS)
                 file->pos = offset + done;
@@ -73,112 +50,70 @@ static int64_t read_lock_free(int fd, const struct spindle_iovec *iov, int iovcn
     return done;
 }
 
-/* offset < 0: use and advance the description's position. */
+/* The description's position (offset < 0) or pread's offset, as the inode's format wants:
+ * a FIFO has none (ESPIPE) and a character device ignores it. offset < 0: use and advance the
+ * description's position. */
 static int64_t read_file(struct open_file *file, const struct spindle_iovec *iov, int iovcnt,
                          int64_t offset)
 {
-    struct inode *inode = file->inode;
+    const struct inode_ops *ops = file->inode->ops;
     if (!open_file_readable(file))
         return -SPINDLE_EBADF;
-    if (inode->type == INODE_DIR)
+    if (ops->read == NULL)
         return -SPINDLE_EISDIR;
     int64_t total = iov_total(iov, iovcnt);
     if (total < 0)
         return total;
     if (total > MAX_RW_COUNT)
         total = MAX_RW_COUNT;
-    if (inode->type == INODE_PIPE) /* no position: a reader may block, holding nothing */
-        return offset >= 0 ? -SPINDLE_ESPIPE : pipe_read(file, iov, iovcnt, total);
-    if (inode->type == INODE_DEVICE)
-        return device_read(inode, iov, iovcnt, total);
+    if (ops->format == SPINDLE_S_IFIFO) /* no position: a reader may block, holding nothing */
+        return offset >= 0 ? -SPINDLE_ESPIPE : ops->read(file, iov, iovcnt, 0, total);
+    if (ops->format == SPINDLE_S_IFCHR)
+        return ops->read(file, iov, iovcnt, 0, total);
     bool use_pos = offset < 0;
     if (use_pos) {
         pthread_mutex_lock(&file->pos_lock);
         offset = file->pos;
     }
-    if (inode->type == INODE_REMOTE) { /* a file of a mount (mount.c) */
-        int64_t n = remote_read(file, iov, iovcnt, offset, total);
-        if (use_pos) {
-            if (n > 0)
-                file->pos = offset + n;
-            pthread_mutex_unlock(&file->pos_lock);
-        }
-        return n;
-    }
-    inode_read_lock(inode);
-    int64_t done = copy_out(inode, iov, iovcnt, offset);
-    inode_unlock(inode);
+    int64_t n = ops->read(file, iov, iovcnt, offset, total);
     if (use_pos) {
-        file->pos = offset + done;
+        if (n > 0)
+            file->pos = offset + n;
         pthread_mutex_unlock(&file->pos_lock);
     }
-    return done;
+    return n;
 }
 
 static int64_t write_file(struct open_file *file, const struct spindle_iovec *iov, int iovcnt,
                           int64_t offset)
 {
-    struct inode *inode = file->inode;
+    const struct inode_ops *ops = file->inode->ops;
     if (!open_file_writable(file))
         return -SPINDLE_EBADF;
+    if (ops->write == NULL)
+        return -SPINDLE_EISDIR;
     int64_t total = iov_total(iov, iovcnt);
     if (total < 0)
         return total;
     if (total > MAX_RW_COUNT)
         total = MAX_RW_COUNT;
-    if (inode->type == INODE_PIPE)
-        return offset >= 0 ? -SPINDLE_ESPIPE : pipe_write(file, iov, iovcnt, total);
-    if (inode->type == INODE_DEVICE)
-        return device_write(inode, iov, iovcnt, total);
+    int64_t unused = 0;
+    if (ops->format == SPINDLE_S_IFIFO)
+        return offset >= 0 ? -SPINDLE_ESPIPE : ops->write(file, iov, iovcnt, &unused, total);
+    if (ops->format == SPINDLE_S_IFCHR)
+        return ops->write(file, iov, iovcnt, &unused, total);
     bool use_pos = offset < 0;
     if (use_pos) {
         pthread_mutex_lock(&file->pos_lock);
         offset = file->pos;
     }
-    if (inode->type == INODE_REMOTE) { /* a file of a mount (mount.c) */
-        int64_t n = remote_write(file, iov, iovcnt, &offset, total);
-        if (use_pos) {
-            if (n >= 0)
-                file->pos = offset + n;
-            pthread_mutex_unlock(&file->pos_lock);
-        }
-        return n;
-    }
-    int64_t done = 0, rc = 0;
-    inode_write_lock(inode);
-    /* O_APPEND wins even over pwrite's offset, as on Linux */
-    if (atomic_load_explicit(&file->status, memory_order_relaxed) & SPINDLE_O_APPEND)
-        offset = inode->size;
-    if (total > 0 && offset >= FS_MAX_FILE_SIZE)
-        rc = -SPINDLE_EFBIG;
-    else if (total > FS_MAX_FILE_SIZE - offset)
-        total = FS_MAX_FILE_SIZE - offset;
-    for (int i = 0; rc == 0 && i < iovcnt && done < total; i++) {
-        size_t len = iov[i].len;
-        if ((int64_t)len > total - done)
-            len = (size_t)(total - done);
-        int64_t n = file_data_write(&inode->u.file, offset + done, iov[i].base, len);
-        if (n < 0) {
-            if (done == 0)
-                rc = n;
-            break;
-        }
-        done += n;
-        if ((size_t)n < len)
-            break;
-    }
-    if (done > 0) {
-        if (offset + done > inode->size)
-            inode->size = offset + done;
-        inode->mtime_ns = inode->ctime_ns = fs_now_ns();
-    }
-    inode_unlock(inode);
+    int64_t n = ops->write(file, iov, iovcnt, &offset, total);
     if (use_pos) {
-        if (rc == 0)
-            file->pos = offset + done;
+        if (n >= 0)
+            file->pos = offset + n;
         pthread_mutex_unlock(&file->pos_lock);
     }
-    return rc < 0 ? rc : done;
+    return n;
 }
 
 typedef int64_t (*transfer_fn)(struct open_file *, const struct spindle_iovec *, int, int64_t);
@@ -262,9 +197,10 @@ int64_t spindle_fs_lseek(int fd, int64_t offset, int whence)
     struct open_file *file = fd_get(fd);
     if (file == NULL)
         return -SPINDLE_EBADF;
-    if (file->inode->type == INODE_PIPE || file->inode->type == INODE_DEVICE) {
+    uint32_t format = file->inode->ops->format;
+    if (format == SPINDLE_S_IFIFO || format == SPINDLE_S_IFCHR) {
         /* a device's position stays 0, as Linux's null_lseek/noop_llseek */
-        int64_t rc = file->inode->type == INODE_PIPE ? -SPINDLE_ESPIPE : 0;
+        int64_t rc = format == SPINDLE_S_IFIFO ? -SPINDLE_ESPIPE : 0;
         open_file_unref(file);
         return rc;
     }
@@ -280,10 +216,7 @@ int64_t spindle_fs_lseek(int fd, int64_t offset, int whence)
         break;
     case SPINDLE_SEEK_END:
         inode_read_lock(file->inode);
-        base = file->inode->type == INODE_FILE ||
-                       (file->inode->type == INODE_REMOTE && !file->inode->u.remote.is_dir)
-                   ? file->inode->size
-                   : 0;
+        base = format == SPINDLE_S_IFREG ? file->inode->size : 0; /* a mount's file keeps it too */
         inode_unlock(file->inode);
         break;
     default:
@@ -305,22 +238,14 @@ int spindle_fs_ftruncate(int fd, int64_t length)
     struct open_file *file = fd_get(fd);
     if (file == NULL)
         return -SPINDLE_EBADF;
-    struct inode *inode = file->inode;
-    int rc = 0;
-    bool remote = inode->type == INODE_REMOTE && !inode->u.remote.is_dir;
-    if (!open_file_writable(file) || (inode->type != INODE_FILE && !remote) || length < 0) {
+    const struct inode_ops *ops = file->inode->ops;
+    int rc;
+    if (!open_file_writable(file) || ops->truncate == NULL || length < 0)
         rc = -SPINDLE_EINVAL;
-    } else if (length > FS_MAX_FILE_SIZE) {
+    else if (length > FS_MAX_FILE_SIZE)
         rc = -SPINDLE_EFBIG;
-    } else if (remote) {
-        rc = remote_ftruncate(file, length);
-    } else {
-        inode_write_lock(inode);
-        file_data_truncate(&inode->u.file, inode->size, length);
-        inode->size = length;
-        inode->mtime_ns = inode->ctime_ns = fs_now_ns();
-        inode_unlock(inode);
-    }
+    else
+        rc = ops->truncate(file, length);
     open_file_unref(file);
     return rc;
 }
@@ -330,31 +255,21 @@ int spindle_fs_fallocate(int fd, int64_t offset, int64_t len)
     struct open_file *file = fd_get(fd);
     if (file == NULL)
         return -SPINDLE_EBADF;
-    struct inode *inode = file->inode;
-    int rc = 0;
+    const struct inode_ops *ops = file->inode->ops;
+    int rc;
     int64_t end;
-    if (offset < 0 || len <= 0) {
+    if (offset < 0 || len <= 0)
         rc = -SPINDLE_EINVAL;
-    } else if (!open_file_writable(file)) {
+    else if (!open_file_writable(file))
         rc = -SPINDLE_EBADF;
-    } else if (inode->type == INODE_DIR || (inode->type == INODE_REMOTE && inode->u.remote.is_dir)) {
-        rc = -SPINDLE_EISDIR;
-    } else if (inode->type == INODE_PIPE) {
-        rc = -SPINDLE_ESPIPE;
-    } else if (inode->type == INODE_DEVICE) {
-        rc = -SPINDLE_ENODEV;
-    } else if (__builtin_add_overflow(offset, len, &end) || end > FS_MAX_FILE_SIZE) {
+    else if (ops->allocate == NULL)
+        rc = ops->format == SPINDLE_S_IFDIR ? -SPINDLE_EISDIR
+             : ops->format == SPINDLE_S_IFIFO ? -SPINDLE_ESPIPE
+                                              : -SPINDLE_ENODEV;
+    else if (__builtin_add_overflow(offset, len, &end) || end > FS_MAX_FILE_SIZE)
         rc = -SPINDLE_EFBIG;
-    } else if (inode->type == INODE_REMOTE) {
-        rc = remote_fallocate(file, end);
-    } else {
-        inode_write_lock(inode);
-        if (end > inode->size) {
-            inode->size = end;
-            inode->ctime_ns = inode->mtime_ns = fs_now_ns();
-        }
-        inode_unlock(inode);
-    }
+    else
+        rc = ops->allocate(file, end);
     open_file_unref(file);
     return rc;
 }
@@ -366,7 +281,7 @@ static int sync_fd(int fd, int datasync)
     struct open_file *file = fd_get(fd);
     if (file == NULL)
         return -SPINDLE_EBADF;
-    int rc = file->inode->type == INODE_REMOTE ? remote_fsync(file, datasync) : 0;
+    int rc = file->inode->ops->sync ? file->inode->ops->sync(file, datasync) : 0;
     open_file_unref(file);
     return rc;
 }

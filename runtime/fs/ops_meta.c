@@ -32,13 +32,16 @@ int spindle_fs_fstat(int fd, struct spindle_stat *st)
     struct open_file *file = fd_get(fd);
     if (file == NULL)
         return -SPINDLE_EBADF;
-    int rc = 0;
-    if (file->inode->type == INODE_REMOTE)
-        rc = remote_fstat(file, st);
-    else
-        stat_inode(file->inode, st);
+    int rc = open_file_stat(file, st);
     open_file_unref(file);
     return rc;
+}
+
+int open_file_stat(struct open_file *file, struct spindle_stat *st)
+{
+    if (file->inode->ops->fstat)
+        return file->inode->ops->fstat(file, st);
+    return stat_inode(file->inode, st);
 }
 
 /* Resolves dirfd+path to a referenced inode, following a final symlink
@@ -91,20 +94,9 @@ static bool valid_time(const struct spindle_timespec *ts)
            (ts->nsec >= 0 && ts->nsec < 1000000000);
 }
 
-/* Timestamps are kept as int64 nanoseconds; times beyond +-292 years from
- * 1970 saturate. */
-static int64_t to_ns(const struct spindle_timespec *ts)
-{
-    const int64_t limit = INT64_MAX / 1000000000 - 1;
-    if (ts->sec > limit)
-        return INT64_MAX;
-    if (ts->sec < -limit)
-        return INT64_MIN;
-    return ts->sec * 1000000000 + ts->nsec;
-}
-
-/* For a mount's backend: NULL becomes {NOW, NOW}; 1 = nothing to change. */
-static int backend_times(const struct spindle_timespec *in, struct spindle_timespec out[2])
+/* NULL becomes {NOW, NOW}. Returns -EINVAL, 1 when there is nothing to change (both OMIT),
+ * or 0 with the times in out. */
+static int checked_times(const struct spindle_timespec *in, struct spindle_timespec out[2])
 {
     struct spindle_timespec now_both[2] = {{0, SPINDLE_UTIME_NOW}, {0, SPINDLE_UTIME_NOW}};
     if (in == NULL)
@@ -116,26 +108,6 @@ static int backend_times(const struct spindle_timespec *in, struct spindle_times
     return in[0].nsec == SPINDLE_UTIME_OMIT && in[1].nsec == SPINDLE_UTIME_OMIT;
 }
 
-static int set_times(struct inode *inode, const struct spindle_timespec times[2])
-{
-    struct spindle_timespec now_both[2] = {{0, SPINDLE_UTIME_NOW}, {0, SPINDLE_UTIME_NOW}};
-    if (times == NULL)
-        times = now_both;
-    if (!valid_time(&times[0]) || !valid_time(&times[1]))
-        return -SPINDLE_EINVAL;
-    if (times[0].nsec == SPINDLE_UTIME_OMIT && times[1].nsec == SPINDLE_UTIME_OMIT)
-        return 0;
-    int64_t now = fs_now_ns();
-    inode_write_lock(inode);
-    if (times[0].nsec != SPINDLE_UTIME_OMIT)
-        atomic_store(&inode->atime_ns, times[0].nsec == SPINDLE_UTIME_NOW ? now : to_ns(&times[0]));
-    if (times[1].nsec != SPINDLE_UTIME_OMIT)
-        inode->mtime_ns = times[1].nsec == SPINDLE_UTIME_NOW ? now : to_ns(&times[1]);
-    inode->ctime_ns = now;
-    inode_unlock(inode);
-    return 0;
-}
-
 int spindle_fs_utimensat(int dirfd, const char *path, const struct spindle_timespec times[2],
                          int flags)
 {
@@ -144,17 +116,18 @@ int spindle_fs_utimensat(int dirfd, const char *path, const struct spindle_times
     int rc = lookup_at(dirfd, path, flags, &inode, &mounted);
     if (rc < 0)
         return rc;
+    struct spindle_timespec t[2];
+    rc = checked_times(times, t);
     if (inode == NULL) {
-        struct spindle_timespec t[2];
-        rc = backend_times(times, t);
         if (rc == 0)
             rc = mount_utimens(&mounted, t, flags);
         walk_done(&mounted);
-        return rc < 0 ? rc : 0;
+    } else {
+        if (rc == 0)
+            inode_set_times(inode, t);
+        inode_unref(inode);
     }
-    rc = set_times(inode, times);
-    inode_unref(inode);
-    return rc;
+    return rc < 0 ? rc : 0;
 }
 
 int spindle_fs_futimens(int fd, const struct spindle_timespec times[2])
@@ -162,19 +135,14 @@ int spindle_fs_futimens(int fd, const struct spindle_timespec times[2])
     struct open_file *file = fd_get(fd);
     if (file == NULL)
         return -SPINDLE_EBADF;
-    int rc;
-    if (file->inode->type == INODE_REMOTE) {
-        struct spindle_timespec t[2];
-        rc = backend_times(times, t);
-        if (rc == 0)
-            rc = remote_futimens(file, t);
-        if (rc > 0)
-            rc = 0;
-    } else {
-        rc = set_times(file->inode, times);
-    }
+    struct spindle_timespec t[2];
+    int rc = checked_times(times, t);
+    if (rc == 0 && file->inode->ops->set_times)
+        rc = file->inode->ops->set_times(file, t);
+    else if (rc == 0)
+        inode_set_times(file->inode, t);
     open_file_unref(file);
-    return rc;
+    return rc < 0 ? rc : 0;
 }
 
 /* chmod / chown: what the inode stores is what stat reports. */
@@ -186,7 +154,7 @@ struct attr_change {
 
 static int change_attrs(struct inode *inode, const struct attr_change *c)
 {
-    if (inode->type == INODE_REMOTE)
+    if (inode->ops->in_backend)
         return -SPINDLE_EPERM;
     int64_t now = fs_now_ns();
     inode_write_lock(inode);
@@ -256,11 +224,8 @@ int spindle_fs_ftype(int fd)
     struct open_file *file = fd_get(fd);
     if (file == NULL)
         return -SPINDLE_EBADF;
-    const struct inode *inode = file->inode;
-    int type = inode->type == INODE_DIR       ? SPINDLE_S_IFDIR
-               : inode->type == INODE_SYMLINK ? SPINDLE_S_IFLNK
-               : inode->type == INODE_REMOTE && inode->u.remote.is_dir ? SPINDLE_S_IFDIR
-                                                                       : SPINDLE_S_IFREG;
+    uint32_t format = file->inode->ops->format;
+    int type = format == SPINDLE_S_IFDIR || format == SPINDLE_S_IFLNK ? (int)format : SPINDLE_S_IFREG;
     open_file_unref(file);
     return type;
 }

@@ -54,9 +54,9 @@ static int open_creating(struct inode *start, const char *path, int flags, uint3
             struct inode *link;
             rc = proc_fd_lookup(w.name, w.name_len, &link);
             if (rc == 0) {
-                rc = (flags & SPINDLE_O_EXCL)                           ? -SPINDLE_EEXIST
-                     : link->u.symlink.magic->type == INODE_REMOTE ? -SPINDLE_ENXIO /* as open_existing */
-                                                                   : 0;
+                rc = (flags & SPINDLE_O_EXCL)                 ? -SPINDLE_EEXIST
+                     : link->u.symlink.magic->ops->in_backend ? -SPINDLE_ENXIO /* as open_existing */
+                                                              : 0;
                 if (rc == 0) {
                     *out = link->u.symlink.magic;
                     inode_ref(*out);
@@ -153,7 +153,7 @@ static int open_existing(struct inode *start, const char *path, int flags, struc
         inode_unref(*out);
         return -SPINDLE_ELOOP;
     }
-    if ((*out)->type == INODE_REMOTE) { /* a mount's file through /proc/self/fd: no backend walk to reopen it */
+    if ((*out)->ops->in_backend) { /* a mount's file through /proc/self/fd: no backend walk to reopen it */
         inode_unref(*out);
         return -SPINDLE_ENXIO;
     }
@@ -170,13 +170,8 @@ static int check_and_truncate(struct inode *node, int flags, bool created)
     }
     if (flags & SPINDLE_O_DIRECTORY)
         return -SPINDLE_ENOTDIR;
-    if ((flags & SPINDLE_O_TRUNC) && !created && node->type == INODE_FILE) {
-        inode_write_lock(node);
-        file_data_truncate(&node->u.file, node->size, 0);
-        node->size = 0;
-        node->mtime_ns = node->ctime_ns = fs_now_ns();
-        inode_unlock(node);
-    }
+    if ((flags & SPINDLE_O_TRUNC) && !created && node->type == INODE_FILE)
+        mem_file_truncate(node, 0);
     return 0;
 }
 
@@ -207,7 +202,7 @@ int spindle_fs_openat(int dirfd, const char *path, int flags, uint32_t mode)
             rc = open_existing(start, path, flags, &node, &handle);
         inode_unref(start);
     }
-    if (rc == 0 && node->type == INODE_REMOTE) { /* checked and opened by mount_open */
+    if (rc == 0 && node->ops->in_backend) { /* checked and opened by mount_open */
         file->inode = node;
         file->handle = handle;
         fd_install(fd, file);
@@ -235,7 +230,7 @@ int spindle_fs_close(int fd)
     struct open_file *file = fd_detach(fd);
     if (file == NULL)
         return -SPINDLE_EBADF;
-    int rc = file->inode->type == INODE_REMOTE ? mount_close_fd(file) : 0;
+    int rc = file->inode->ops->close ? file->inode->ops->close(file) : 0;
     file_locks_close_fd(file); /* POSIX: any close drops the process's record locks */
     open_file_unref(file);
     return rc;

@@ -1,8 +1,8 @@
-/* readdir by cookie. Cookies are entry sequence numbers ("." is 1, ".." is
- * 2), which only grow within a directory: resuming after cookie c returns
- * exactly the entries with a larger sequence number still present, so
- * concurrent additions and removals never cause repeats or skips of entries
- * that stay. */
+/* readdir by cookie, and the table of the memory tree's directories (dir_ops).
+ * Cookies are entry sequence numbers ("." is 1, ".." is 2), which only grow
+ * within a directory: resuming after cookie c returns exactly the entries with
+ * a larger sequence number still present, so concurrent additions and removals
+ * never cause repeats or skips of entries that stay. */
 #include "fs_internal.h"
 
 #include <string.h>
@@ -27,21 +27,18 @@ int spindle_fs_readdir(int fd, uint64_t cookie, struct spindle_dirent *out, int 
     struct open_file *file = fd_get(fd);
     if (file == NULL)
         return -SPINDLE_EBADF;
+    const struct inode_ops *ops = file->inode->ops;
+    int n = ops->readdir ? ops->readdir(file, cookie, out, max) : -SPINDLE_ENOTDIR;
+    open_file_unref(file);
+    return n;
+}
+
+/* A directory of the memory tree (dir_ops). */
+static int list_dir(struct open_file *file, uint64_t cookie, struct spindle_dirent *out, int max)
+{
     struct inode *dir = file->inode;
-    if (dir->type == INODE_REMOTE) {
-        int rc = remote_readdir(file, cookie, out, max);
-        open_file_unref(file);
-        return rc;
-    }
-    if (dir->type != INODE_DIR) {
-        open_file_unref(file);
-        return -SPINDLE_ENOTDIR;
-    }
-    if (dir->u.dir.fd_listing) {
-        int n = proc_fd_readdir(cookie, out, max);
-        open_file_unref(file);
-        return n;
-    }
+    if (dir->u.dir.fd_listing)
+        return proc_fd_readdir(cookie, out, max);
     int n = 0;
     inode_read_lock(dir);
     struct dir_data *d = &dir->u.dir;
@@ -59,6 +56,15 @@ int spindle_fs_readdir(int fd, uint64_t cookie, struct spindle_dirent *out, int 
     }
     inode_touch_atime(dir);
     inode_unlock(dir);
-    open_file_unref(file);
     return n;
 }
+
+/* Its entries' references go; its parent's is the caller's to drop next. */
+static struct inode *free_dir(struct inode *dir)
+{
+    struct inode *parent = dir->u.dir.parent;
+    dir_free(&dir->u.dir);
+    return parent;
+}
+
+const struct inode_ops dir_ops = {.format = SPINDLE_S_IFDIR, .readdir = list_dir, .free = free_dir};

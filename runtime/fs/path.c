@@ -236,7 +236,7 @@ int start_dir(int dirfd, const char *path, struct inode **out)
         return -SPINDLE_EBADF;
     struct inode *dir = file->inode;
     int rc = 0;
-    if (dir->type != INODE_DIR && !(dir->type == INODE_REMOTE && dir->u.remote.is_dir)) {
+    if (dir->ops->format != SPINDLE_S_IFDIR) {
         rc = -SPINDLE_ENOTDIR;
     } else {
         inode_ref(dir);

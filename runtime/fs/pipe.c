@@ -36,24 +36,28 @@ void pipe_end_opened(struct inode *pipe, int access)
     fs_poll_notify();
 }
 
-void pipe_end_closed(struct inode *pipe, int access)
+/* The last reference to a description of an end went away. */
+static void release_end(struct open_file *file)
 {
-    struct pipe_data *p = &pipe->u.pipe;
+    struct pipe_data *p = &file->inode->u.pipe;
     pthread_mutex_lock(&p->lock);
-    if (access != SPINDLE_O_WRONLY)
+    if (file->access != SPINDLE_O_WRONLY)
         p->readers--;
-    if (access != SPINDLE_O_RDONLY)
+    if (file->access != SPINDLE_O_RDONLY)
         p->writers--;
     announce(p);
     pthread_mutex_unlock(&p->lock);
     fs_poll_notify();
 }
 
-void pipe_free(struct inode *pipe)
+static struct inode *free_pipe(struct inode *pipe)
 {
+    if (pipe->u.pipe.ring == NULL) /* never finished (pipe_inode_new) */
+        return NULL;
     fs_free(pipe->u.pipe.ring);
     pthread_cond_destroy(&pipe->u.pipe.changed);
     pthread_mutex_destroy(&pipe->u.pipe.lock);
+    return NULL;
 }
 
 /* Moves `len` (<= used) bytes out of the ring into the iovecs. Caller holds
@@ -104,8 +108,10 @@ static void ring_put(struct pipe_data *p, const struct spindle_iovec *iov, int i
     }
 }
 
-int64_t pipe_read(struct open_file *file, const struct spindle_iovec *iov, int iovcnt, int64_t total)
+static int64_t pipe_read(struct open_file *file, const struct spindle_iovec *iov, int iovcnt, int64_t offset,
+                         int64_t total)
 {
+    (void)offset; /* a pipe has no position */
     struct pipe_data *p = &file->inode->u.pipe;
     if (total == 0)
         return 0;
@@ -124,8 +130,10 @@ int64_t pipe_read(struct open_file *file, const struct spindle_iovec *iov, int i
     return (int64_t)n;
 }
 
-int64_t pipe_write(struct open_file *file, const struct spindle_iovec *iov, int iovcnt, int64_t total)
+static int64_t pipe_write(struct open_file *file, const struct spindle_iovec *iov, int iovcnt, int64_t *offset,
+                          int64_t total)
 {
+    (void)offset;
     struct pipe_data *p = &file->inode->u.pipe;
     if (total == 0)
         return 0;
@@ -189,8 +197,7 @@ static struct inode *pipe_inode_new(void)
     p->ring = fs_malloc(SPINDLE_PIPE_CAPACITY);
     if (p->ring == NULL || pthread_mutex_init(&p->lock, NULL) != 0) {
         fs_free(p->ring);
-        memset(&inode->u, 0, sizeof inode->u);
-        inode->type = INODE_FILE; /* an empty file: nothing of a pipe to free */
+        p->ring = NULL; /* nothing of a pipe to free */
         inode_unref(inode);
         return NULL;
     }
@@ -234,3 +241,11 @@ int spindle_fs_pipe(int fds[2], int flags)
     fds[1] = wfd;
     return 0;
 }
+
+const struct inode_ops pipe_ops = {
+    .format = SPINDLE_S_IFIFO,
+    .read = pipe_read,
+    .write = pipe_write,
+    .release = release_end,
+    .free = free_pipe,
+};

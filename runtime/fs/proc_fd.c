@@ -109,7 +109,7 @@ static int describe_target(struct inode *node, char *text)
         spindle_put_text(spindle_put_text(spindle_put_text(text, "host:["), names[node->u.device - DEV_STDIN]), "]");
         return 0;
     }
-    int found = node->type == INODE_REMOTE ? 0 : find_path(fs_root(), node, text, 0, 0);
+    int found = node->ops->in_backend ? 0 : find_path(fs_root(), node, text, 0, 0);
     if (found < 0)
         return found;
     if (found == 0) /* unlinked, or a file of a mount: Linux would say "path (deleted)" */

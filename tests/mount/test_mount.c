@@ -91,6 +91,24 @@ static void semantics(void)
     CHECK(n == 3 && strcmp(ents[0].name, ".") == 0 && strcmp(ents[1].name, "..") == 0 &&
           strcmp(ents[2].name, "inner") == 0);
     CHECK(spindle_fs_readdir(dir, ents[2].next_cookie, ents, 16) == 0);
+    /* what an open directory and an open file of a mount refuse (their inode tables) */
+    CHECK_ERR(spindle_fs_read(dir, buf, 1), SPINDLE_EISDIR);
+    CHECK_ERR(spindle_fs_ftruncate(dir, 0), SPINDLE_EINVAL);
+    CHECK(spindle_fs_ftype(dir) == SPINDLE_S_IFDIR && spindle_fs_lseek(dir, 0, SPINDLE_SEEK_END) == 0);
+    CHECK_OK(spindle_fs_fsync(dir));
+    CHECK_OK(spindle_fs_fstat(dir, &st));
+    CHECK((st.mode & SPINDLE_S_IFMT) == SPINDLE_S_IFDIR && st.dev != 1);
+    f = CHECK_OK(spindle_fs_openat(SPINDLE_AT_FDCWD, "/mnt/a/hello.txt", SPINDLE_O_RDONLY, 0));
+    CHECK_ERR(spindle_fs_readdir(f, 0, ents, 16), SPINDLE_ENOTDIR);
+    CHECK(spindle_fs_ftype(f) == SPINDLE_S_IFREG);
+    CHECK_ERR(spindle_fs_fchmod(f, 0600), SPINDLE_EPERM);
+    /* through /proc/self/fd: no backend walk reopens it, and it is no directory */
+    char proc[64];
+    snprintf(proc, sizeof proc, "/proc/self/fd/%d", f);
+    CHECK_ERR(spindle_fs_openat(SPINDLE_AT_FDCWD, proc, SPINDLE_O_RDONLY, 0), SPINDLE_ENXIO);
+    snprintf(proc, sizeof proc, "/proc/self/fd/%d/x", f);
+    CHECK_ERR(spindle_fs_fstatat(SPINDLE_AT_FDCWD, proc, &st, 0), SPINDLE_ENOTDIR);
+    CHECK_OK(spindle_fs_close(f));
     CHECK_OK(spindle_fs_close(dir));
     int root = CHECK_OK(spindle_fs_openat(SPINDLE_AT_FDCWD, "/mnt/a", SPINDLE_O_RDONLY | SPINDLE_O_DIRECTORY, 0));
     n = CHECK_OK(spindle_fs_readdir(root, 0, ents, 16));
