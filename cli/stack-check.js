@@ -1,6 +1,7 @@
 // The C stack check, a post-link pass of `spindle cc` (docs/TOOLCHAIN.md). Every
-// `global.set $__stack_pointer` in the code section (and, in functions that never write it, every
-// frame computed from it: see stackPointerUses) becomes
+// `global.set $__stack_pointer` in the code section but an epilogue's, which gives a frame back
+// (and, in functions that never write it, every frame computed from it: see stackPointerUses)
+// becomes
 //     local.tee $t  global.get $limit  i32.sub  global.get $size  i32.gt_u
 //     if  call $overflow  unreachable  end  local.get $t  global.set $__stack_pointer
 // where $limit and $size are runtime/core/stack_check.c's per-instance (so per-thread) globals
@@ -41,6 +42,17 @@ class Reader {
   }
   sleb() { // skips a signed LEB of any width (i32/i64 constants, block types)
     while (this.byte() & 0x80);
+  }
+  i32() { // a signed LEB of at most 32 bits (an i32.const)
+    let result = 0;
+    let shift = 0;
+    let b;
+    do {
+      b = this.byte();
+      result |= (b & 0x7f) << shift;
+      shift += 7;
+    } while (b & 0x80);
+    return shift < 32 && b & 0x40 ? result | (-1 << shift) : result;
   }
   skip(n) { this.pos += n; }
   name() {
@@ -134,23 +146,34 @@ function skipImmediates(r, op) {
 // instruction), and every `global.get $sp  i32.const N  i32.sub` (the position after it). A
 // function that calls nothing does not write its frame back to $sp (LLVM only computes the
 // frame's base), so for such a function the frame computations are what must be checked.
+// An epilogue's `i32.const N  i32.add  global.set $sp` (N > 0) only gives a frame back: it
+// cannot overflow, so it is left unchecked (half of all writes, and as many checks saved).
 function stackPointerUses(bytes, from, to, sp) {
   const sets = [];
   const frames = [];
   const r = new Reader(bytes, from);
+  let before = null; // the two instructions before this one: { op, value } (value: an i32.const's)
+  let last = null;
   while (r.pos < to) {
     const at = r.pos;
     const op = r.byte();
+    let value;
     if (op === 0x24) {
-      if (r.u32() === sp) sets.push([at, r.pos]);
+      const givesBack = last?.op === 0x6a && before?.op === 0x41 && before.value > 0;
+      if (r.u32() === sp && !givesBack) sets.push([at, r.pos]);
     } else if (op === 0x23) {
-      if (r.u32() !== sp || bytes[r.pos] !== 0x41) continue;
-      const next = new Reader(bytes, r.pos + 1);
-      next.sleb();
-      if (bytes[next.pos] === 0x6b) frames.push([next.pos + 1, next.pos + 1]);
+      if (r.u32() === sp && bytes[r.pos] === 0x41) {
+        const next = new Reader(bytes, r.pos + 1);
+        next.sleb();
+        if (bytes[next.pos] === 0x6b) frames.push([next.pos + 1, next.pos + 1]);
+      }
+    } else if (op === 0x41) {
+      value = r.i32();
     } else {
       skipImmediates(r, op);
     }
+    before = last;
+    last = { op, value };
   }
   return sets.length ? sets.map(([start, end]) => ({ start, end, set: true })) : frames.map(([start, end]) => ({ start, end, set: false }));
 }

@@ -1,5 +1,5 @@
 // The stack check's post-link pass (cli/stack-check.js) as spindle cc applies it: which builds it
-// rewrites, that the result is a valid module whose every stack-pointer write is checked, that a
+// rewrites, that the result is a valid module whose stack-pointer writes are checked, that a
 // raised --thread-stack-size moves the limit, and that bad input gets a clear error. The
 // overflow programs themselves are in tests/programs (stack_*.c, Node and Chromium).
 import assert from 'node:assert/strict';

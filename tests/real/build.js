@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, renameSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { newestMtime } from '../../cli/runtime-lib.js';
 import { exec, inParallel } from '../lib/exec.js';
 import { realDir, root, sourceTree } from './sources.js';
 
@@ -63,6 +64,13 @@ export function isSetjmpUnsupported(err) {
   return /setjmp\/longjmp support requires exception handling/i.test(String(err?.message ?? err));
 }
 
+// The runtime's sources and spindle cc's own code (its post-link passes: the stack check) are
+// inputs of every wasm link; a module linked before they changed would be tested and measured stale.
+function toolchainChangedSince(out) {
+  const linked = statSync(out).mtimeMs;
+  return [join(root, 'runtime'), join(root, 'cli')].some((dir) => newestMtime(dir) > linked);
+}
+
 function newerThan(out, inputs) {
   if (!existsSync(out)) return false;
   const t = statSync(out).mtimeMs;
@@ -107,7 +115,7 @@ export async function buildProgram(key, { target = 'wasm', ccFlags = [], id = ta
   const name = source === programs[key] ? key : source.split('/').pop().replace(/\.c$/, '');
   const out = join(realDir, 'bin', `${name}-${id}.${target === 'wasm' ? 'wasm' : 'native'}`);
   mkdirSync(join(realDir, 'bin'), { recursive: true });
-  if (newerThan(out, [src, ...objects])) return out;
+  if (newerThan(out, [src, ...objects]) && (target === 'native' || !toolchainChangedSince(out))) return out;
   const [cmd, base] = compileArgs(target);
   const include = `-I${libraries[key].include(sourceTree(key))}`;
   const link = libraries[key].link ?? [];

@@ -3,9 +3,11 @@
 // then the main thread checks the whole table. Everything printed except the RESULT line is
 // deterministic, so a run is compared line by line with the native build's.
 //
-// usage: sqlite_threads DB_PATH THREADS ROWS_PER_THREAD VFS
-//   VFS: the SQLite VFS name (unix-dotfile: locks are directories made with mkdir; see
-//   docs/PORTING.md for why not `unix` yet).
+// usage: sqlite_threads DB_PATH THREADS ROWS_PER_THREAD VFS [stats]
+//   VFS: the SQLite VFS name (`unix`: POSIX record locks; unix-dotfile: locks are directories
+//   made with mkdir; docs/PORTING.md).
+//   stats: each thread also reports on stderr its calls to SQLite's allocator, the time it
+//   waited for the write lock (BEGIN IMMEDIATE) and the time it held it (until COMMIT).
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,12 +15,14 @@
 #include <time.h>
 
 #include "sqlite3.h"
+#include "sqlite_alloc_counts.h"
 
 enum { BATCH = 500 };
 
 static const char *db_path;
 static const char *vfs_name;
 static int rows_per_thread;
+static int stats;
 
 static double now_ms(void) {
   struct timespec ts;
@@ -64,8 +68,12 @@ static void *worker(void *arg) {
   sqlite3_prepare_v2(db, "SELECT count(*), sum(v) FROM rows WHERE thread = ?", -1, &count, NULL);
   char note[64];
   long long expected_sum = 0;
+  double waited_ms = 0, held_ms = 0;
   for (int start = 0; start < rows_per_thread; start += BATCH) {
+    double asked = now_ms();
     exec_or_die(db, "BEGIN IMMEDIATE"); // take the write lock up front: no upgrade deadlock
+    double got = now_ms();
+    waited_ms += got - asked;
     int end = start + BATCH < rows_per_thread ? start + BATCH : rows_per_thread;
     for (int i = start; i < end; i++) {
       snprintf(note, sizeof note, "thread %d row %d", t, i);
@@ -78,6 +86,7 @@ static void *worker(void *arg) {
       expected_sum += row_value(t, i);
     }
     exec_or_die(db, "COMMIT");
+    held_ms += now_ms() - got;
     sqlite3_bind_int(count, 1, t);
     step_done(db, count, "count");
     int n = sqlite3_column_int(count, 0);
@@ -91,12 +100,18 @@ static void *worker(void *arg) {
   sqlite3_finalize(ins);
   sqlite3_finalize(count);
   sqlite3_close(db);
+  if (stats) {
+    struct alloc_counts c = thread_alloc_counts();
+    fprintf(stderr, "STATS thread %d: mallocs %lld reallocs %lld frees %lld bytes %lld; waited %.1f ms for the write lock, held it %.1f ms\n",
+            t, c.mallocs, c.reallocs, c.frees, c.bytes, waited_ms, held_ms);
+  }
   return NULL;
 }
 
 int main(int argc, char **argv) {
-  if (argc != 5) {
-    fprintf(stderr, "usage: %s DB_PATH THREADS ROWS_PER_THREAD VFS\n", argv[0]);
+  stats = argc == 6 && strcmp(argv[5], "stats") == 0;
+  if (argc != 5 && !stats) {
+    fprintf(stderr, "usage: %s DB_PATH THREADS ROWS_PER_THREAD VFS [stats]\n", argv[0]);
     return 2;
   }
   db_path = argv[1];
@@ -109,6 +124,10 @@ int main(int argc, char **argv) {
   }
   if (!sqlite3_threadsafe()) {
     fprintf(stderr, "SQLite was built with SQLITE_THREADSAFE=0: connections on several threads would race\n");
+    return 1;
+  }
+  if (stats && !count_allocations()) {
+    fprintf(stderr, "could not wrap SQLite's allocator\n");
     return 1;
   }
   remove(db_path);
