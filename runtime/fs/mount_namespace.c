@@ -5,6 +5,8 @@
 
 #include <string.h>
 
+/* The backend opens (or creates); a file gets the shared inode of its open copies, a directory
+ * an inode of its own. */
 int mount_open(struct walk *w, int flags, uint32_t mode, struct inode **out, uint64_t *handle)
 {
     struct fs_mount *m = w->mount;
@@ -40,7 +42,6 @@ int mount_open(struct walk *w, int flags, uint32_t mode, struct inode **out, uin
     *out = inode;
     return 0;
 }
-
 
 int mount_stat(struct walk *w, struct spindle_stat *st)
 {
