@@ -2,9 +2,10 @@
 // `global.set $__stack_pointer` in the code section (and, in functions that never write it, every
 // frame computed from it: see stackPointerUses) becomes
 //     local.tee $t  global.get $limit  i32.sub  global.get $size  i32.gt_u
-//     if  call $overflow  unreachable  end  local.get $t  global.set $__stack_pointer
+//     if  call $overflow  end  local.get $t  global.set $__stack_pointer
 // where $limit and $size are runtime/core/stack_check.c's per-instance (so per-thread) globals
-// holding the running thread's stack bounds, and $overflow reports through the host. The code
+// holding the running thread's stack bounds, and $overflow reports through the host (it never
+// returns: its C body ends in `unreachable` after the host call). The code
 // section changes (one scratch local per rewritten function) and $size's initial value becomes
 // 0xffffffff (unchecked); function, type and global indices stay as they are, so the name
 // section and every other section stay valid.
@@ -134,23 +135,31 @@ function skipImmediates(r, op) {
 // instruction), and every `global.get $sp  i32.const N  i32.sub` (the position after it). A
 // function that calls nothing does not write its frame back to $sp (LLVM only computes the
 // frame's base), so for such a function the frame computations are what must be checked.
+// An epilogue's `i32.const N  i32.add  global.set $sp` (N >= 0) gives back a frame whose
+// allocation was checked: it cannot cross the limit, so it is left as it is (half the writes).
 function stackPointerUses(bytes, from, to, sp) {
   const sets = [];
   const frames = [];
   const r = new Reader(bytes, from);
+  let previous = null; // the instruction before this one: { op, end }
+  let beforePrevious = null;
   while (r.pos < to) {
     const at = r.pos;
     const op = r.byte();
     if (op === 0x24) {
-      if (r.u32() === sp) sets.push([at, r.pos]);
+      const freesFrame = previous?.op === 0x6a && beforePrevious?.op === 0x41 && !(bytes[beforePrevious.end - 1] & 0x40);
+      if (r.u32() === sp && !freesFrame) sets.push([at, r.pos]);
     } else if (op === 0x23) {
-      if (r.u32() !== sp || bytes[r.pos] !== 0x41) continue;
-      const next = new Reader(bytes, r.pos + 1);
-      next.sleb();
-      if (bytes[next.pos] === 0x6b) frames.push([next.pos + 1, next.pos + 1]);
+      if (r.u32() === sp && bytes[r.pos] === 0x41) {
+        const next = new Reader(bytes, r.pos + 1);
+        next.sleb();
+        if (bytes[next.pos] === 0x6b) frames.push([next.pos + 1, next.pos + 1]);
+      }
     } else {
       skipImmediates(r, op);
     }
+    beforePrevious = previous;
+    previous = { op, end: r.pos };
   }
   return sets.length ? sets.map(([start, end]) => ({ start, end, set: true })) : frames.map(([start, end]) => ({ start, end, set: false }));
 }
@@ -265,7 +274,7 @@ function rewriteBody(bytes, body, params, uses, g) {
   const { groups, firstGroup, locals, code } = bodyLayout(bytes, body.start);
   const scratch = uleb(params + locals);
   const check = [0x22, ...scratch, 0x23, ...uleb(g.limit), 0x6b, 0x23, ...uleb(g.size), 0x4b, 0x04, 0x40,
-    0x10, ...uleb(g.overflow), 0x00, 0x0b, 0x20, ...scratch];
+    0x10, ...uleb(g.overflow), 0x0b, 0x20, ...scratch];
   const checkedSet = Uint8Array.from([...check, 0x24, ...uleb(g.stackPointer)]);
   const checkedFrame = Uint8Array.from(check);
   const parts = [Uint8Array.from(uleb(groups + 1)), bytes.subarray(firstGroup, code), Uint8Array.of(1, 0x7f)];
