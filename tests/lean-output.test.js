@@ -3,7 +3,7 @@
 // guard against growth: 70.4 KiB with the POSIX layer, pipes, locks, /dev, /proc and the stack
 // check; issue 13's target is 60).
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { sections } from '../host/module-info.js';
@@ -38,6 +38,19 @@ describe('spindle cc output size', () => {
     assert.deepEqual(customSections(await build('g0', ['-g', '-g0'])), []);
     const run = await exec(spindle, ['run', lean]);
     assert.equal(run.stdout, 'hello from a thread\nhello from main\n');
+  });
+
+  it('links the record locks only into programs whose own code calls fcntl', async () => {
+    // stdio calls fcntl from libc, which reaches the locks only by a weak reference; a program's
+    // fcntl call (renamed by runtime/include/ipc/fcntl.h) links them
+    const helloNames = readFileSync(await build('hello-names', ['--keep-names']));
+    assert.ok(!helloNames.includes('spindle_fs_setlk'), 'the hello world links the record locks');
+    const withFcntl = join(out, 'fcntl_call.c');
+    writeFileSync(withFcntl, '#include <fcntl.h>\nint main(void) { return fcntl(0, F_GETFL) < 0; }\n');
+    const wasm = join(out, 'fcntl_call.wasm');
+    const r = await exec(spindle, ['cc', '-O2', '--keep-names', withFcntl, '-o', wasm]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.ok(readFileSync(wasm).includes('spindle_fs_setlk'), 'a program calling fcntl lacks the record locks');
   });
 
   it('keeps the threaded hello world with files within 72 KiB', async () => {
