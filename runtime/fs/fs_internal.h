@@ -296,15 +296,19 @@ int fd_replace(int newfd, struct open_file *file, struct open_file **old);
 extern pthread_mutex_t fs_rename_mutex;
 
 /* ---- pipes (pipe.c) ---- */
+/* Weak, so that the core's calls do not link pipe.c: it comes with spindle_fs_pipe (runtime/
+ * posix-ipc's pipe()), the one maker of pipe inodes, and without it these are never reached
+ * (docs/TOOLCHAIN.md). pipe.c's own definitions are weak too, and the only ones. */
+#define PIPE_FUNCTION __attribute__((weak))
 /* A new description of an end joins the count (pipe(), /dev/fd/N). */
-void pipe_end_opened(struct inode *pipe, int access);
+PIPE_FUNCTION void pipe_end_opened(struct inode *pipe, int access);
 /* The last reference to a description of an end went away. */
-void pipe_end_closed(struct inode *pipe, int access);
-void pipe_free(struct inode *pipe);
-int64_t pipe_read(struct open_file *file, const struct spindle_iovec *iov, int iovcnt, int64_t total);
-int64_t pipe_write(struct open_file *file, const struct spindle_iovec *iov, int iovcnt, int64_t total);
+PIPE_FUNCTION void pipe_end_closed(struct inode *pipe, int access);
+PIPE_FUNCTION void pipe_free(struct inode *pipe);
+PIPE_FUNCTION int64_t pipe_read(struct open_file *file, const struct spindle_iovec *iov, int iovcnt, int64_t total);
+PIPE_FUNCTION int64_t pipe_write(struct open_file *file, const struct spindle_iovec *iov, int iovcnt, int64_t total);
 /* revents of a pipe end for poll (SPINDLE_POLL* bits, before masking) */
-short pipe_poll_state(struct open_file *file);
+PIPE_FUNCTION short pipe_poll_state(struct open_file *file);
 
 /* ---- readiness (fs_poll.c) ---- */
 /* Wakes every poll waiting in spindle_fs_poll; call with no lock held after a
