@@ -161,9 +161,16 @@ async function posixLinkArgs() {
 /** The runtime's link inputs for `opts`, in clang's form (-Wl,... flags, archives); reused by cli/rust-linker.js. */
 export async function runtimeLinkArgs(opts) {
   if (opts.bare) return [];
+  // runtime/posix-ipc (--fs=spindle): pipe, poll/select, flock/lockf and fcntl's lock commands,
+  // which the POSIX layer's fcntl reaches through a weak reference. It comes before the POSIX
+  // layer: both define __spindle_fcntl_with_locks, the fcntl that code built with
+  // runtime/include/ipc/fcntl.h calls, and the first archive to define a symbol gives it (the
+  // POSIX layer's is weak). From posix-ipc it links the record locks, so a program whose own code
+  // never calls fcntl (stdio's calls come from libc) does without them (docs/TOOLCHAIN.md).
+  const ipc = opts.fs === 'spindle' ? [await componentArchive('posix-ipc')] : [];
   const args = ['-Wl,--wrap=sysconf,--wrap=pthread_create,--wrap=_pthread_cleanup_push,--wrap=_pthread_cleanup_pop',
-    ...(stackCheckWanted(opts) ? stackCheckLinkArgs : []), settingsObject(opts.threadStackSize), ...(await posixLinkArgs()),
-    await componentArchive('core')];
+    ...(stackCheckWanted(opts) ? stackCheckLinkArgs : []), settingsObject(opts.threadStackSize), ...ipc,
+    ...(await posixLinkArgs()), await componentArchive('core')];
   if (opts.malloc === 'spindle') args.push(await componentArchive('alloc'));
   // runtime/core/dlmalloc_memory_view.c: refresh a thread's view of grown memory (V8).
   // runtime/core/sbrk_growth.c: dlmalloc grows memory through the same policy as Spindle's.
@@ -172,11 +179,8 @@ export async function runtimeLinkArgs(opts) {
   // Keep runtime/wasi/host_files.c, whose constructor starts the files API's service thread
   // when the host asks (host/files). Nothing references it, and wasm-ld keeps constructors only
   // of objects with a live symbol (-u alone is not enough), so one tiny function is exported.
-  // runtime/posix-ipc: pipe, poll/select, flock/lockf and fcntl's lock commands, which the POSIX
-  // layer's fcntl reaches through a weak reference (it is linked in every --fs mode): -u keeps them.
   if (opts.fs === 'spindle') {
-    args.push('-Wl,--export=__spindle_files_link', '-Wl,-u,spindle_fcntl_lock', await componentArchive('posix-ipc'),
-      await componentArchive('wasi'), await componentArchive('fs'));
+    args.push('-Wl,--export=__spindle_files_link', await componentArchive('wasi'), await componentArchive('fs'));
   }
   // The JS FS baseline (host/jsfs, docs/JSFS.md): files are served by the host; runtime/jsfs
   // only hooks libc's futex wait so that the host thread serves other threads while it blocks.
@@ -247,7 +251,9 @@ export async function compile(args, { cxx }) {
     argv.push(...(await runtimeLinkArgs(opts)));
     argv.push(`-Wl,${moduleLinkerFlags(opts).join(',')}`);
     // Lean by default: the DWARF of -O2 code is most of a small module's bytes (docs/TOOLCHAIN.md).
-    if (!wantsDebugInfo(opts.clangArgs)) argv.push('-Wl,--strip-debug');
+    // Without DWARF, the call, global and address operands wasm-ld fills in also shrink from
+    // their padded 5-byte form to their real length (8% of the threaded hello world).
+    if (!wantsDebugInfo(opts.clangArgs)) argv.push('-Wl,--strip-debug,--compress-relocations');
   }
   const linking = isLinking(opts.clangArgs) && opts.clangArgs.length > 0;
   if (opts.preload.length && !linking) throw new Error('--preload-file applies when linking a module');

@@ -31,10 +31,12 @@ async function inBatches(items, size, fn) {
 // changes, directory listing, renames, preloading and mounts (whose cost is the round trip to
 // their backend), and little of its time. The per-call paths of the file system and the WASI
 // layer lose nothing measurable at -Os; malloc/free's fast paths lost 12% at -Os, so they stay
-// -O2 (docs/TOOLCHAIN.md, "Code size").
+// -O2 (their files' cold functions are marked to be built for size), as do memcmp and the path
+// resolver of runtime/core; the rest of core runs once per thread or per memory growth
+// (docs/TOOLCHAIN.md, "Output size").
 const optimizedFor = {
   alloc: { 'malloc_api.c': '-O2', 'thread_heap.c': '-O2' },
-  core: 'all',
+  core: { 'memcmp.c': '-O2', 'working_directory.c': '-O2' },
   jsfs: 'all',
   fs: { 'ops_io.c': '-Os', 'mem_file.c': '-Os', 'file_data.c': '-Os', 'fd_table.c': '-Os', 'path.c': '-Os', 'lock_set.c': '-Os' },
   wasi: { 'wasi_fd_calls.c': '-Os', 'wasi_support.c': '-Os' },

@@ -101,9 +101,11 @@ export async function linkRust(args, settings) {
   const unstripped = withOutput(linkArgs.filter((a) => !stripFlags.has(a)), first);
   checkAllocator(wasmLdLink(unstripped), settings.malloc);
   const direct = settings.bare ? [] : directWasiImports(first, undefinedSymbols(runtime.filter((a) => a.endsWith('.a'))));
-  if (direct.length || linkArgs.some((a) => stripFlags.has(a))) {
+  const stripped = linkArgs.some((a) => stripFlags.has(a));
+  if (direct.length || stripped) {
     const bindings = direct.length ? [buildBindings(direct, work)] : [];
-    checkAllocator(wasmLdLink([...linkArgs, ...bindings]), settings.malloc);
+    // Without DWARF, operands shrink from their padded 5-byte form, as in spindle cc (cli/cc.js).
+    checkAllocator(wasmLdLink([...linkArgs, ...bindings, ...(stripped ? ['--compress-relocations'] : [])]), settings.malloc);
   } else {
     renameSync(first, out);
   }

@@ -1,11 +1,11 @@
 // The C stack check, a post-link pass of `spindle cc` (docs/TOOLCHAIN.md). Every
-// `global.set $__stack_pointer` in the code section but an epilogue's, which gives a frame back
-// (and, in functions that never write it, every frame computed from it: see stackPointerUses)
-// becomes
+// `global.set $__stack_pointer` in the code section (and, in functions that never write it, every
+// frame computed from it: see stackPointerUses) becomes
 //     local.tee $t  global.get $limit  i32.sub  global.get $size  i32.gt_u
-//     if  call $overflow  unreachable  end  local.get $t  global.set $__stack_pointer
+//     if  call $overflow  end  local.get $t  global.set $__stack_pointer
 // where $limit and $size are runtime/core/stack_check.c's per-instance (so per-thread) globals
-// holding the running thread's stack bounds, and $overflow reports through the host. The code
+// holding the running thread's stack bounds, and $overflow reports through the host (it never
+// returns: its C body ends in `unreachable` after the host call). The code
 // section changes (one scratch local per rewritten function) and $size's initial value becomes
 // 0xffffffff (unchecked); function, type and global indices stay as they are, so the name
 // section and every other section stay valid.
@@ -42,17 +42,6 @@ class Reader {
   }
   sleb() { // skips a signed LEB of any width (i32/i64 constants, block types)
     while (this.byte() & 0x80);
-  }
-  i32() { // a signed LEB of at most 32 bits (an i32.const)
-    let result = 0;
-    let shift = 0;
-    let b;
-    do {
-      b = this.byte();
-      result |= (b & 0x7f) << shift;
-      shift += 7;
-    } while (b & 0x80);
-    return shift < 32 && b & 0x40 ? result | (-1 << shift) : result;
   }
   skip(n) { this.pos += n; }
   name() {
@@ -146,34 +135,31 @@ function skipImmediates(r, op) {
 // instruction), and every `global.get $sp  i32.const N  i32.sub` (the position after it). A
 // function that calls nothing does not write its frame back to $sp (LLVM only computes the
 // frame's base), so for such a function the frame computations are what must be checked.
-// An epilogue's `i32.const N  i32.add  global.set $sp` (N > 0) only gives a frame back: it
-// cannot overflow, so it is left unchecked (half of all writes, and as many checks saved).
+// An epilogue's `i32.const N  i32.add  global.set $sp` (N >= 0) gives back a frame whose
+// allocation was checked: it cannot cross the limit, so it is left as it is (half the writes).
 function stackPointerUses(bytes, from, to, sp) {
   const sets = [];
   const frames = [];
   const r = new Reader(bytes, from);
-  let before = null; // the two instructions before this one: { op, value } (value: an i32.const's)
-  let last = null;
+  let previous = null; // the instruction before this one: { op, end }
+  let beforePrevious = null;
   while (r.pos < to) {
     const at = r.pos;
     const op = r.byte();
-    let value;
     if (op === 0x24) {
-      const givesBack = last?.op === 0x6a && before?.op === 0x41 && before.value > 0;
-      if (r.u32() === sp && !givesBack) sets.push([at, r.pos]);
+      const freesFrame = previous?.op === 0x6a && beforePrevious?.op === 0x41 && !(bytes[beforePrevious.end - 1] & 0x40);
+      if (r.u32() === sp && !freesFrame) sets.push([at, r.pos]);
     } else if (op === 0x23) {
       if (r.u32() === sp && bytes[r.pos] === 0x41) {
         const next = new Reader(bytes, r.pos + 1);
         next.sleb();
         if (bytes[next.pos] === 0x6b) frames.push([next.pos + 1, next.pos + 1]);
       }
-    } else if (op === 0x41) {
-      value = r.i32();
     } else {
       skipImmediates(r, op);
     }
-    before = last;
-    last = { op, value };
+    beforePrevious = previous;
+    previous = { op, end: r.pos };
   }
   return sets.length ? sets.map(([start, end]) => ({ start, end, set: true })) : frames.map(([start, end]) => ({ start, end, set: false }));
 }
@@ -288,7 +274,7 @@ function rewriteBody(bytes, body, params, uses, g) {
   const { groups, firstGroup, locals, code } = bodyLayout(bytes, body.start);
   const scratch = uleb(params + locals);
   const check = [0x22, ...scratch, 0x23, ...uleb(g.limit), 0x6b, 0x23, ...uleb(g.size), 0x4b, 0x04, 0x40,
-    0x10, ...uleb(g.overflow), 0x00, 0x0b, 0x20, ...scratch];
+    0x10, ...uleb(g.overflow), 0x0b, 0x20, ...scratch];
   const checkedSet = Uint8Array.from([...check, 0x24, ...uleb(g.stackPointer)]);
   const checkedFrame = Uint8Array.from(check);
   const parts = [Uint8Array.from(uleb(groups + 1)), bytes.subarray(firstGroup, code), Uint8Array.of(1, 0x7f)];

@@ -30,6 +30,16 @@
 
 #define LIKELY(x) __builtin_expect(!!(x), 1)
 #define UNLIKELY(x) __builtin_expect(!!(x), 0)
+/* Built for size whatever the file's -O level (malloc_api.c and thread_heap.c are -O2 for
+ * their per-call paths; cli/runtime-lib.js). gcc, which builds the allocator natively in the
+ * tests, has no such attribute. */
+#ifdef __clang__
+#define BUILT_FOR_SIZE __attribute__((minsize))
+#else
+#define BUILT_FOR_SIZE
+#endif
+/* A function that runs once per thread or when memory runs out. */
+#define COLD_PATH __attribute__((cold)) BUILT_FOR_SIZE
 
 enum span_kind { SPAN_FREE = 0, SPAN_SMALL, SPAN_LARGE, SPAN_META };
 

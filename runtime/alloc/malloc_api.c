@@ -41,14 +41,15 @@ static void *large_alloc(size_t n, size_t align) {
 }
 
 /* Not called `malloc` inside this file: compilers turn malloc+memset(0) into a call to
- * calloc, which would make calloc call itself. */
-static inline void *alloc_bytes(size_t n) {
+ * calloc, which would make calloc call itself. malloc is this function under its own name,
+ * so a module holds one body of it. */
+static void *alloc_bytes(size_t n) {
     if (LIKELY(n <= SMALL_MAX))
         return heap_alloc_class(size_class(n));
     return large_alloc(n, 0);
 }
 
-void *API(malloc)(size_t n) { return alloc_bytes(n); }
+void *API(malloc)(size_t n) __attribute__((alias("alloc_bytes")));
 
 void API(free)(void *p) {
     if (!p)
@@ -75,7 +76,9 @@ static size_t usable_size(struct span *s) {
 
 size_t API(malloc_usable_size)(void *p) { return p ? usable_size(span_of(p)) : 0; }
 
-void *API(calloc)(size_t count, size_t size) {
+/* calloc and realloc call the malloc and free paths rather than inlining them (twice, in
+ * realloc): the call is nothing beside the zeroing or the copy, and it saves 0.8 KB. */
+BUILT_FOR_SIZE void *API(calloc)(size_t count, size_t size) {
     size_t n;
     if (__builtin_mul_overflow(count, size, &n)) {
         errno = ENOMEM;
@@ -85,7 +88,7 @@ void *API(calloc)(size_t count, size_t size) {
     return p ? memset(p, 0, n) : NULL;
 }
 
-void *API(realloc)(void *p, size_t n) {
+BUILT_FOR_SIZE void *API(realloc)(void *p, size_t n) {
     if (!p)
         return alloc_bytes(n);
     if (!n) {
@@ -188,9 +191,10 @@ void *API(pvalloc)(size_t n) {
 }
 
 #if defined(__wasi__) && !defined(SPINDLE_ALLOC_PREFIXED)
-/* wasi-libc calls these internally; defining them keeps its dlmalloc out of the link. */
-void *__libc_malloc(size_t n) { return malloc(n); }
-void *__libc_calloc(size_t count, size_t size) { return calloc(count, size); }
-void __libc_free(void *p) { free(p); }
-void *__libc_realloc(void *p, size_t n) { return realloc(p, n); }
+/* wasi-libc calls these internally; defining them keeps its dlmalloc out of the link. Aliases,
+ * so that a module has one body of each (a forwarding function got the body inlined again). */
+void *__libc_malloc(size_t n) __attribute__((alias("malloc")));
+void *__libc_calloc(size_t count, size_t size) __attribute__((alias("calloc")));
+void __libc_free(void *p) __attribute__((alias("free")));
+void *__libc_realloc(void *p, size_t n) __attribute__((alias("realloc")));
 #endif

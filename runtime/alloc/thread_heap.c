@@ -148,7 +148,7 @@ static void put_back_abandoned(struct heap *a) {
 
 /* Spans of an abandoned heap that got remote frees: empty ones go back to the pool, the
  * others move into `into`, or (into == NULL) stay detached in the abandoned heap. */
-static bool reclaim_abandoned(struct heap *a, struct heap *into) {
+COLD_PATH static bool reclaim_abandoned(struct heap *a, struct heap *into) {
     if (!(a = hold_abandoned(a)))
         return false;
     if (into) {
@@ -224,7 +224,7 @@ static struct span *span_new(struct heap *h, unsigned c) {
 
 /* Out of memory: give back the empty spans this heap keeps one per class, so the pool
  * can coalesce them into the larger run the caller needs. */
-bool heap_trim(struct heap *h) {
+COLD_PATH bool heap_trim(struct heap *h) {
     bool any = release_spares(h);
     for (unsigned c = 1; c < NUM_CLASSES; c++)
         for (struct span *s = h->cur[c], *next; s != &alloc_empty_span && s; s = next) {
@@ -319,7 +319,7 @@ void heap_free_remote(struct span *s, void *p) {
 
 /* pthread key destructor: leave the heap for others to adopt. Frees this thread still
  * makes afterwards (libc tears down after key destructors) take the remote path. */
-static void heap_abandon(void *arg) {
+COLD_PATH static void heap_abandon(void *arg) {
     struct heap *h = arg;
     if (alloc_tls_heap == h)
         alloc_tls_heap = NULL;
@@ -342,7 +342,7 @@ static void heap_abandon(void *arg) {
 
 /* First malloc of a thread: adopt an abandoned heap or make one. The TLS slot is set
  * before the pthread key is touched, so a malloc made by pthread internals finds it. */
-static struct heap *heap_acquire(void) {
+COLD_PATH static struct heap *heap_acquire(void) {
     pool_lock();
     struct heap *h = abandoned;
     if (h) {
@@ -374,7 +374,7 @@ static struct heap *heap_acquire(void) {
     return h;
 }
 
-void *heap_first_alloc(unsigned c) {
+COLD_PATH void *heap_first_alloc(unsigned c) {
     if (!heap_acquire()) {
         errno = ENOMEM;
         return NULL;
@@ -383,7 +383,7 @@ void *heap_first_alloc(unsigned c) {
 }
 
 /* Bytes handed out minus bytes freed, over every heap; the caller holds the pool lock. */
-size_t heap_net_bytes_locked(size_t *heaps, size_t *abandoned_heaps) {
+COLD_PATH size_t heap_net_bytes_locked(size_t *heaps, size_t *abandoned_heaps) {
     size_t net = 0, n = 0, a = 0;
     for (unsigned i = 0; i < ORPHAN_STRIPES; i++)
         net += atomic_load_explicit(&orphan_net[i].bytes, memory_order_relaxed);

@@ -222,9 +222,9 @@ struct inode_ops {
     struct inode *(*free)(struct inode *inode);
 };
 
-/* the tables, in the files of their kinds */
-extern const struct inode_ops mem_file_ops, dir_ops, symlink_ops, pipe_ops, device_ops, remote_file_ops,
-    remote_dir_ops;
+/* the tables, in the files of their kinds (pipe_ops is weak: see "pipes" below) */
+extern const struct inode_ops mem_file_ops, dir_ops, symlink_ops, device_ops, remote_file_ops, remote_dir_ops;
+extern const struct inode_ops pipe_ops __attribute__((weak));
 
 int64_t fs_now_ns(void);
 /* New inode with one reference, nlink 0, timestamps now. NULL if out of memory. */
@@ -365,10 +365,14 @@ int fd_replace(int newfd, struct open_file *file, struct open_file **old);
 extern pthread_mutex_t fs_rename_mutex;
 
 /* ---- pipes (pipe.c) ---- */
+/* Weak, so that the core's calls do not link pipe.c: it comes with spindle_fs_pipe (runtime/
+ * posix-ipc's pipe()), the one maker of pipe inodes, and without it these are never reached
+ * (docs/TOOLCHAIN.md). pipe.c's own definitions are weak too, and the only ones. */
+#define PIPE_FUNCTION __attribute__((weak))
 /* A new description of an end joins the count (pipe(), /dev/fd/N). */
-void pipe_end_opened(struct inode *pipe, int access);
+PIPE_FUNCTION void pipe_end_opened(struct inode *pipe, int access);
 /* revents of a pipe end for poll (SPINDLE_POLL* bits, before masking) */
-short pipe_poll_state(struct open_file *file);
+PIPE_FUNCTION short pipe_poll_state(struct open_file *file);
 
 /* ---- readiness (fs_poll.c) ---- */
 /* Wakes every poll waiting in spindle_fs_poll; call with no lock held after a

@@ -12,6 +12,7 @@
 #include "ipc_errno.h"
 
 int spindle_fcntl_lock(int fd, int cmd, struct flock *lock);
+int __spindle_fcntl_with_locks(int fd, int cmd, ...);
 
 static int record_lock(int fd, int cmd, struct flock *lock)
 {
@@ -43,6 +44,18 @@ static int record_lock(int fd, int cmd, struct flock *lock)
 
 /* F_GETLK, F_SETLK, F_SETLKW and their F_OFD_ forms. */
 int spindle_fcntl_lock(int fd, int cmd, struct flock *lock) { return record_lock(fd, cmd, lock); }
+
+/* fcntl as code built with runtime/include/ipc/fcntl.h calls it: linking it links this file,
+ * and so the definition above, which the POSIX layer's fcntl looks for (runtime/posix/dup.c has
+ * a weak one without the locks, for modules linked without posix-ipc). */
+int __spindle_fcntl_with_locks(int fd, int cmd, ...)
+{
+    va_list ap;
+    va_start(ap, cmd);
+    long arg = va_arg(ap, long); /* an int or a pointer: both 32 bits in wasm32 */
+    va_end(ap);
+    return fcntl(fd, cmd, arg);
+}
 
 int flock(int fd, int operation)
 {

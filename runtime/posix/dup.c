@@ -84,3 +84,9 @@ int __wrap_fcntl(int fd, int cmd, ...)
         return -1;
     return __real_fcntl(fd, cmd, arg);
 }
+
+/* fcntl as code built with runtime/include/ipc/fcntl.h calls it (the header renames the calls).
+ * With --fs=spindle, runtime/posix-ipc/locks.c defines it too, and links the record locks with
+ * it: that archive comes first (cli/cc.js), and this weak one gives way. Here it is this file's
+ * fcntl, for modules linked without posix-ipc (--fs=js, --fs=none). */
+__attribute__((weak, alias("__wrap_fcntl"))) int __spindle_fcntl_with_locks(int fd, int cmd, ...);
