@@ -38,7 +38,7 @@ const optimizedFor = {
   alloc: { 'malloc_api.c': '-O2', 'thread_heap.c': '-O2' },
   core: { 'memcmp.c': '-O2', 'working_directory.c': '-O2' },
   jsfs: 'all',
-  fs: { 'ops_io.c': '-Os', 'mem_file.c': '-Os', 'file_data.c': '-Os', 'fd_table.c': '-Os', 'path.c': '-Os', 'lock_set.c': '-Os' },
+  fs: { 'ops_io.c': '-Os', 'mem_file.c': '-Os', 'file_data.c': '-Os', 'fd_table.c': '-Os', 'path.c': '-Os' },
   wasi: { 'wasi_fd_calls.c': '-Os', 'wasi_support.c': '-Os' },
 };
 

@@ -70,7 +70,8 @@ void open_file_unref(struct open_file *file)
     if (file->inode) { /* NULL: openat failed before it had one */
         if (file->inode->ops->release)
             file->inode->ops->release(file);
-        file_locks_release_description(file);
+        if (file_locks_release_description)
+            file_locks_release_description(file);
         inode_unref(file->inode);
     }
     pthread_mutex_destroy(&file->pos_lock);

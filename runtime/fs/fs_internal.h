@@ -393,11 +393,15 @@ int proc_fd_readdir(uint64_t cookie, struct spindle_dirent *out, int max);
 int proc_create_all(void);
 
 /* ---- advisory locks (file_lock.c) ---- */
+/* Weak, so that close and free do not link the lock code: file_lock.c comes with the calls that
+ * take a lock (spindle_fs_setlk, from fcntl/flock/lockf), and a program without them holds none.
+ * Callers test the address first. */
+#define LOCK_FUNCTION __attribute__((weak))
 /* close(2) of any fd of the inode: drops the program's classic record locks */
-void file_locks_close_fd(struct open_file *file);
+LOCK_FUNCTION void file_locks_close_fd(struct open_file *file);
 /* the description's last reference: drops its OFD and flock locks */
-void file_locks_release_description(struct open_file *file);
-void file_locks_free(struct inode *inode);
+LOCK_FUNCTION void file_locks_release_description(struct open_file *file);
+LOCK_FUNCTION void file_locks_free(struct inode *inode);
 
 /* ---- several directory locks at once (lock_set.c) ---- */
 struct lock_set {

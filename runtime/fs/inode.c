@@ -69,7 +69,8 @@ void inode_unref(struct inode *inode)
         if (atomic_fetch_sub_explicit(&inode->refs, 1, memory_order_acq_rel) != 1)
             return;
         struct inode *next = inode->ops->free ? inode->ops->free(inode) : NULL;
-        file_locks_free(inode);
+        if (file_locks_free)
+            file_locks_free(inode);
         pthread_rwlock_destroy(&inode->lock);
         fs_free(inode);
         inode = next;

@@ -231,7 +231,8 @@ int spindle_fs_close(int fd)
     if (file == NULL)
         return -SPINDLE_EBADF;
     int rc = file->inode->ops->close ? file->inode->ops->close(file) : 0;
-    file_locks_close_fd(file); /* POSIX: any close drops the process's record locks */
+    if (file_locks_close_fd) /* POSIX: any close drops the process's record locks */
+        file_locks_close_fd(file);
     open_file_unref(file);
     return rc;
 }
