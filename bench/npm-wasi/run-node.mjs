@@ -74,7 +74,6 @@ const counted = new Proxy(fs, {
 const serveFs = createOnMessage(counted);
 // proxied file calls in flight (workers add 1 while one waits), and how many this thread served
 const pending = new SharedArrayBuffer(4);
-const pendingCalls = new Int32Array(pending);
 const served = new Int32Array(new SharedArrayBuffer(4));
 const workerData = { args, env, pending };
 const out = (fd) => (line) => writeSync(fd, `${line}\n`);

@@ -54,7 +54,7 @@ function rustExperiment({ id, title, workload, n, weak, targets }) {
     variants: [{ id: 'rust-default', label: 'Rust default build (dlmalloc)' }, { id: 'spindle-cargo', label: 'spindle cargo' },
       { id: 'native', label: 'native (same code, glibc)' }],
     note: `bench/rust/src/main.rs \`${workload} THREADS ${n}\`; "Rust default build": \`cargo build --release --target ` +
-      'wasm32-wasip1-threads\` (wasi-libc\'s dlmalloc), "spindle cargo": `spindle cargo build --release`; both run by ' +
+      'wasm32-wasip1-threads` (wasi-libc\'s dlmalloc), "spindle cargo": `spindle cargo build --release`; both run by ' +
       '`spindle run` in Node, and the same code built natively (cargo build --release), interleaved. ' +
       `${weak ? 'Each thread does the same work, so throughput is threads / ms.' : 'Fixed work split over the threads.'}`,
     async suite({ runs, buildDir, progress }) {
