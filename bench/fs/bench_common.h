@@ -62,6 +62,13 @@ static inline void enter_bench_dir(const char *bench)
     atexit(leave_bench_dir);
 }
 
+/* One thread's totals, on a cache line of their own: each thread adds up in locals and stores
+ * here once at its end, so the benchmark itself puts no two threads' hot data on one line. */
+struct thread_totals {
+    long long count;
+    long long mismatches;
+} __attribute__((aligned(64)));
+
 struct body_call {
     void (*body)(void *);
     void *arg;
