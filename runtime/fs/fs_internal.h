@@ -17,7 +17,7 @@
  *      its condition with nothing else held
  *   4e. the poll mutex (fs_poll.c), a leaf: pipes notify it after
  *      releasing their own mutex
- *   5. fd table locks (fd_alloc_lock before a stripe lock), never held while
+ *   5. fd table locks (fd_alloc.lock before a stripe lock), never held while
  *      taking any of the above
  * Path walking holds at most one inode lock at a time (hand over hand with
  * references instead of locks).

@@ -6,10 +6,16 @@
 #include <string.h>
 #include <time.h>
 
-static atomic_uint_fast64_t next_ino = 1;
+/* Each on a cache line of its own: every create writes next_ino, and every read loads
+ * recent_now, which must not bounce with it. */
+static struct {
+    _Alignas(64) atomic_uint_fast64_t value;
+} next_ino = {1};
 /* The latest clock reading, so that reads can skip the clock (a host call in
  * wasm) when atime cannot need an update. */
-static _Atomic int64_t recent_now_ns;
+static struct {
+    _Alignas(64) _Atomic int64_t ns;
+} recent_now = {0};
 
 int64_t fs_now_ns(void)
 {
@@ -18,8 +24,8 @@ int64_t fs_now_ns(void)
     int64_t ns = (int64_t)now.tv_sec * 1000000000 + now.tv_nsec;
     /* Stored at most once a millisecond: a store per call would bounce this cache line
      * between threads writing different files. */
-    if (ns - atomic_load_explicit(&recent_now_ns, memory_order_relaxed) > 1000000)
-        atomic_store_explicit(&recent_now_ns, ns, memory_order_relaxed);
+    if (ns - atomic_load_explicit(&recent_now.ns, memory_order_relaxed) > 1000000)
+        atomic_store_explicit(&recent_now.ns, ns, memory_order_relaxed);
     return ns;
 }
 
@@ -33,7 +39,7 @@ struct inode *inode_new(enum inode_type type, uint32_t perm)
         return NULL;
     }
     atomic_init(&inode->refs, 1);
-    inode->ino = atomic_fetch_add(&next_ino, 1);
+    inode->ino = atomic_fetch_add(&next_ino.value, 1);
     inode->type = (uint8_t)type;
     inode->perm = perm & 07777;
     int64_t now = fs_now_ns();
@@ -147,7 +153,7 @@ void inode_touch_atime(struct inode *inode)
     int64_t atime = atomic_load_explicit(&inode->atime_ns, memory_order_relaxed);
     /* mtime/ctime are read under the caller's shared lock */
     bool stale = atime <= inode->mtime_ns || atime <= inode->ctime_ns;
-    if (!stale && atomic_load_explicit(&recent_now_ns, memory_order_relaxed) - atime < day_ns)
+    if (!stale && atomic_load_explicit(&recent_now.ns, memory_order_relaxed) - atime < day_ns)
         return; /* the common case: no clock call, no store */
     int64_t now = fs_now_ns();
     if (stale || now - atime >= day_ns)
