@@ -49,15 +49,34 @@ struct inode *inode_new(enum inode_type type, uint32_t perm)
     return inode;
 }
 
-void inode_ref(struct inode *inode) { atomic_fetch_add_explicit(&inode->refs, 1, memory_order_relaxed); }
+/* The root is never freed: counting its references would only make every path walk write
+ * its cache line. */
+void inode_ref(struct inode *inode)
+{
+    if (!inode->pinned)
+        atomic_fetch_add_explicit(&inode->refs, 1, memory_order_relaxed);
+}
+
+bool inode_ref_if_live(struct inode *inode)
+{
+    if (inode->pinned)
+        return true;
+    uint_fast32_t refs = atomic_load_explicit(&inode->refs, memory_order_relaxed);
+    while (refs != 0)
+        if (atomic_compare_exchange_weak_explicit(&inode->refs, &refs, refs + 1, memory_order_relaxed,
+                                                  memory_order_relaxed))
+            return true;
+    return false;
+}
 
 void inode_unref(struct inode *inode)
 {
     /* Freeing a directory drops its parent reference; loop instead of
      * recursing so a deep chain cannot overflow the stack. */
-    while (inode != NULL) {
+    while (inode != NULL && !inode->pinned) {
         if (atomic_fetch_sub_explicit(&inode->refs, 1, memory_order_acq_rel) != 1)
             return;
+        reader_slots_wait_inode_unheld(inode); /* a lock-free walker may still look at it */
         struct inode *next = NULL;
         switch (inode->type) {
         case INODE_FILE:
@@ -92,7 +111,7 @@ void inode_read_lock(struct inode *inode) { pthread_rwlock_rdlock(&inode->lock);
 void inode_write_lock(struct inode *inode)
 {
     pthread_rwlock_wrlock(&inode->lock);
-    if (inode->type == INODE_FILE) {
+    if (inode->type == INODE_FILE || inode->type == INODE_DIR) {
         atomic_store(&inode->writing, true);
         reader_slots_wait_inode(inode);
     }
