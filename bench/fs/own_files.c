@@ -2,7 +2,7 @@
  * argv[1] threads (1..64). Each file is created, written in 1 KiB write() calls, closed,
  * reopened, read back in 1 KiB read() calls and checked, closed and unlinked. The threads share
  * only the directory, so the time should fall as threads are added (the speed-up of independent
- * work). Reports the files per second. */
+ * work). Timed from the moment all threads run. Reports the files per second. */
 #include <stdint.h>
 
 #include "bench_common.h"
@@ -56,14 +56,7 @@ int main(int argc, char **argv)
         return 2;
     }
     enter_bench_dir("own-files");
-    pthread_t th[MAX_THREADS];
-    double start = now_seconds();
-    for (int t = 0; t < threads; t++)
-        if (pthread_create(&th[t], NULL, worker, (void *)(intptr_t)t) != 0)
-            die("pthread_create");
-    for (int t = 0; t < threads; t++)
-        pthread_join(th[t], NULL);
-    double seconds = now_seconds() - start;
+    double seconds = run_timed_threads(threads, worker);
     long long bad = 0;
     for (int t = 0; t < threads; t++)
         bad += results[t].mismatches;
