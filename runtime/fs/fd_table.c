@@ -19,9 +19,10 @@
 _Static_assert(SPINDLE_FS_MAX_FDS % (64 / sizeof(void *)) == 0, "whole cache lines of slots");
 static _Alignas(64) struct open_file *_Atomic slots[SPINDLE_FS_MAX_FDS];
 
-static struct open_file *_Atomic *slot_of(int fd)
+static struct open_file *_Atomic *slot_of(int fd) /* fd is in range: unsigned math is cheaper */
 {
-    return &slots[(size_t)(fd % FD_SLOT_ROWS) * FD_SLOTS_PER_LINE + (size_t)fd / FD_SLOT_ROWS];
+    size_t f = (size_t)fd;
+    return &slots[f % FD_SLOT_ROWS * FD_SLOTS_PER_LINE + f / FD_SLOT_ROWS];
 }
 static struct open_file reserved_marker; /* slot taken, file not yet installed */
 /* Written by every open and close: alone on its cache line, away from what every call reads. */

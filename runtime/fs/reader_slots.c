@@ -56,26 +56,22 @@ struct reader_slot *reader_slot_mine(void)
     return NULL;
 }
 
-struct open_file *reader_slot_hold_description(struct reader_slot *slot, int fd)
+/* Holds fd's description if its inode is of `type` (0: any). */
+static inline struct open_file *hold_description(struct reader_slot *slot, int fd, int type)
 {
     struct open_file *file = fd_peek(fd);
     if (file == NULL)
         return NULL;
     atomic_store(&slot->file, file);
-    if (fd_peek(fd) == file && file->inode != NULL)
+    if (fd_peek(fd) == file && file->inode != NULL && (type == 0 || file->inode->type == type))
         return file;
     atomic_store_explicit(&slot->file, NULL, memory_order_release);
     return NULL;
 }
 
-struct open_file *reader_slot_hold_fd(struct reader_slot *slot, int fd)
-{
-    struct open_file *file = reader_slot_hold_description(slot, fd);
-    if (file == NULL || file->inode->type == INODE_FILE)
-        return file;
-    atomic_store_explicit(&slot->file, NULL, memory_order_release);
-    return NULL;
-}
+struct open_file *reader_slot_hold_fd(struct reader_slot *slot, int fd) { return hold_description(slot, fd, INODE_FILE); }
+
+struct open_file *reader_slot_hold_description(struct reader_slot *slot, int fd) { return hold_description(slot, fd, 0); }
 
 /* Also records who reads the inode, so its writers scan only the slots that may hold it: a
  * file read only by the thread that writes it (the common case) costs its writes one load.
