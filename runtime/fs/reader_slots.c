@@ -3,7 +3,7 @@
  * of a file nobody is writing, and the walk through directories nobody is changing (path.c),
  * write no shared memory at all: no fd stripe lock, no reference count, no rwlock.
  *
- * The protocol is the hazard-pointer one, in two places:
+ * The protocol is the hazard-pointer one, in three places:
  *  - A reader stores the open file in its slot, then checks that the fd still holds it. Whoever
  *    frees an open file (open_file_unref at zero) first waits until no slot holds it; the fd no
  *    longer held it, so later readers see the change and take the locked path.
@@ -14,8 +14,9 @@
  *    still holds the child: whoever frees an inode (inode_unref at zero) first waits until no
  *    slot holds it, so the child's memory outlives the walker's use of it.
  * Both sides store, then load, sequentially consistent, so at least one sees the other
- * (Dekker). The waits are short: a reader holds its slot for one copy, and never blocks while
- * it holds an inode in it. */
+ * (Dekker). The waits are short: a reader holds its slot for one copy, a walker for one lookup,
+ * and neither blocks while it holds an inode in it; a write holds only its description there
+ * (ops_io.c), across one write. */
 #include "fs_internal.h"
 
 #include <sched.h>
