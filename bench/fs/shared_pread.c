@@ -1,5 +1,5 @@
 /* Threads reading one 32 MiB file at random 4 KiB offsets: 400,000 preads split over argv[1]
- * threads (1..64), through one shared descriptor ("shared", the default) or one per thread
+ * threads (1..256), through one shared descriptor ("shared", the default) or one per thread
  * ("own", argv[2]). A read of a file nobody writes should cost the same at any thread count,
  * so this is the speed-up of readers sharing a file. Timed from the moment all threads run.
  * Reports reads per second. */
@@ -11,7 +11,7 @@
 #define FILE_BYTES (32 << 20)
 #define BLOCK 4096
 #define TOTAL_READS 400000
-#define MAX_THREADS 64
+#define MAX_THREADS 256
 
 static int threads, shared_fd = -1;
 static long long failures;
