@@ -1,5 +1,5 @@
 /* Threads working on their own files in one shared directory: 200 files of 64 KiB split over
- * argv[1] threads (1..256, as the bench's 2x cores may ask). Each file is created, written in 1 KiB write() calls, closed,
+ * argv[1] threads (1..256). Each file is created, written in 1 KiB write() calls, closed,
  * reopened, read back in 1 KiB read() calls and checked, closed and unlinked. The threads share
  * only the directory, so the time should fall as threads are added (the speed-up of independent
  * work). Timed from the moment all threads run. Reports the files per second. */
