@@ -4,7 +4,8 @@
 // like with like. Programs print one `RESULT {json}` line with at least "ms". An experiment with
 // `suite` instead runs its own interleaved runs on its `host` and returns them (cli/bench.js).
 // `key: true` puts an experiment in the default run (the main job); a variant with `fullOnly`
-// runs only with --full.
+// runs only with --full. `sweep: true` marks the thread-scaling experiments: with --full they
+// run at 1, 2, 4, 8 and 16 threads (cli/bench.js), whatever the machine's cores.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { ioExperiments } from './io/suites.js';
@@ -50,7 +51,7 @@ export function experiments({ root, quick }) {
       variants: [wasm('wasm', [], 'wasm'), native('native', [], 'native')], baseline: 'native',
     },
     {
-      id: 'malloc-reference', key: true, title: 'Reference malloc workload: ring of 1024 blocks per thread',
+      id: 'malloc-reference', key: true, sweep: true, title: 'Reference malloc workload: ring of 1024 blocks per thread',
       chart: 'throughput', source: 'bench/alloc/ref_workload.c', args: (t) => [t, size(40000000, 4000000)],
       variants: mallocVariants, baseline: 'dlmalloc',
     },
@@ -103,6 +104,16 @@ export function experiments({ root, quick }) {
     fsExperiment('fs-call-cost', 'One cheap file call (lseek) x 100,000: the per-call cost', 'bench/fs/call_cost.c', ['main', 'thread']),
     fsExperiment('fs-two-writers', 'Threads writing different files (100 files split over 1 or 2 threads)', 'bench/fs/two_writers.c', [1, 2]),
     fsExperiment('fs-two-readers', 'Threads reading one file (64 passes over 16 MiB split over 1 or 2 threads)', 'bench/fs/two_readers.c', [1, 2]),
+  );
+  // Independent and shared file work as threads are added, against native tmpfs: the same total
+  // work split over the threads (docs/PERFORMANCE.md, "16 cores").
+  const scalingFsVariants = [fsVariants[0], fsVariants.at(-1)];
+  const fsScaling = (id, title, source, args = []) => ({
+    id, sweep: true, title, chart: 'speedup', source, args: (t) => [t, ...args], variants: scalingFsVariants, baseline: 'native-tmpfs',
+  });
+  list.push(
+    fsScaling('fs-own-files', 'Threads on their own files in one directory (200 x 64 KiB, 1 KiB write/read)', 'bench/fs/own_files.c'),
+    fsScaling('fs-shared-pread', 'Threads reading one 32 MiB file at random 4 KiB offsets (400,000 preads, one fd)', 'bench/fs/shared_pread.c', ['shared']),
   );
   // File I/O on mounts against the raw ceilings (node:fs, raw OPFS): each runs its own interleaved
   // suite (`suite`, on one host: `host`), see bench/io/suites.js.

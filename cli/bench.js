@@ -25,6 +25,9 @@ const options = {
   '--out': 'a folder', '--from': 'a results.json',
 };
 
+// The thread counts of a scaling curve, up to the 16 cores of the machine the targets are for.
+const scalingSweep = [1, 2, 4, 8, 16];
+
 export function parseBenchArgs(argv) {
   const cores = availableParallelism();
   const opts = { node: false, browser: false, threads: null, runs: null, quick: false, full: false, only: null, variants: null, out: null, open: false, from: null,
@@ -55,7 +58,11 @@ export function parseBenchArgs(argv) {
   }
   if (!opts.node && !opts.browser) opts.node = true;
   if (opts.buildOnly && opts.prebuilt) throw new Error(`--build-only and --prebuilt exclude each other\n${benchUsage}`);
-  opts.threads = [...new Set(opts.threads ?? (opts.quick ? [1, 2] : [1, 2, 2 * cores]))].sort((a, b) => a - b);
+  const usual = opts.quick ? [1, 2] : [1, 2, 2 * cores];
+  const sorted = (counts) => [...new Set(counts)].sort((a, b) => a - b);
+  // The thread-scaling experiments (`sweep`) run at 1..16 threads with --full; --threads sets both.
+  opts.sweepThreads = sorted(opts.threads ?? (opts.full ? scalingSweep : usual));
+  opts.threads = sorted(opts.threads ?? usual);
   opts.runs ??= opts.quick ? 1 : opts.full ? 5 : 3;
   return opts;
 }
@@ -161,7 +168,7 @@ export async function bench(argv) {
       continue;
     }
     mkdirSync(dir, { recursive: true });
-    const threads = e.points ?? opts.threads.filter((t) => t >= (e.minThreads ?? 1));
+    const threads = e.points ?? (e.sweep ? opts.sweepThreads : opts.threads).filter((t) => t >= (e.minThreads ?? 1));
     const entry = { id: e.id, title: e.title, chart: e.chart, baseline: e.baseline, source: e.source, note: e.note, cores: m.cores,
       threads, pointLabel: e.points ? 'where' : 'threads', series: [] };
     results.experiments.push(entry);

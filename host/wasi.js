@@ -48,6 +48,20 @@ export function wasiImports({ memory, args, env, platform, exit, sleep, brokenPi
     return ptr >= 0 && len >= 0 && ptr + len <= memory.buffer.byteLength;
   }
 
+  // The clock is read on every file write (the mtime), so its answer goes through a DataView
+  // kept between calls: making one per call was half the call's cost. A shared memory's buffer
+  // stays valid when the memory grows (a pointer beyond the kept view gets a new, longer one);
+  // an unshared buffer is detached by a grow, so its view is never kept.
+  let keptView = null;
+  function viewCovering(ptr, len) {
+    if (keptView && ptr >= 0 && len >= 0 && ptr + len <= keptView.byteLength) return keptView;
+    if (!inBounds(ptr, len)) return null;
+    const buffer = memory.buffer;
+    const dv = new DataView(buffer);
+    if (buffer instanceof SharedArrayBuffer) keptView = dv;
+    return dv;
+  }
+
   function putStrings(list, ptrsPtr, bufPtr) {
     const dv = view(); const mem = u8();
     let total = 0;
@@ -109,8 +123,9 @@ export function wasiImports({ memory, args, env, platform, exit, sleep, brokenPi
     clock_time_get(id, _precision, timePtr) {
       const now = clockNow(id);
       if (now === null) return ERRNO.INVAL;
-      if (!inBounds(timePtr, 8)) return ERRNO.FAULT;
-      view().setBigUint64(timePtr, now, true);
+      const dv = viewCovering(timePtr, 8);
+      if (!dv) return ERRNO.FAULT;
+      dv.setBigUint64(timePtr, now, true);
       return ERRNO.SUCCESS;
     },
 

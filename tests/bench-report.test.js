@@ -44,10 +44,31 @@ describe('bench report: verdicts first', () => {
     assert.ok(Math.abs(v[1].value - 450 / 250) < 1e-9);
   });
 
-  it('leaves out a target whose series did not run, and one that needs more cores', () => {
+  it('leaves out a target whose series did not run, and does not judge one that needs more cores', () => {
     const r = results({ cores: 1 });
     r.experiments[0].series = r.experiments[0].series.filter((s) => s.host !== 'browser');
-    assert.deepEqual(verdicts(r).map((t) => t.label), ['Node: Spindle speed / dlmalloc speed, 1 thread']);
+    assert.deepEqual(verdicts(r).map((t) => [t.label, t.met, t.unjudged]), [
+      ['Node: Spindle speed / dlmalloc speed, 1 thread', true, undefined],
+      ['Node: Spindle 2-thread speed-up', null, 'needs 2 cores']]);
+    const lines = tableText(r).split('\n');
+    assert.equal(lines[0], '== Verdicts: 1 of 1 targets met; 1 not judged (need more cores) ==');
+    assert.match(lines[2], /^needs 2 cores +malloc-reference +Node: Spindle 2-thread speed-up: 1\.80x \(target >= 1\.5x\)$/);
+    assert.match(html(r), /<tr class="unjudged"><td>needs 2 cores<\/td>/);
+  });
+
+  it('judges the 16-core targets only on 16 cores, from the 1..16 thread sweep', () => {
+    const sweep = [1, 2, 4, 8, 16];
+    // Spindle's time falls 12x by 16 threads; native tmpfs's 6x, from 1.2x Spindle's time
+    const curve = (one, x16) => Object.fromEntries(sweep.map((t) => [t, runs(one / (1 + ((x16 - 1) * (t - 1)) / 15))]));
+    const own = (cores) => ({ ...results({ cores }), experiments: [{ id: 'fs-own-files', title: 'own files', chart: 'speedup',
+      baseline: 'native-tmpfs', cores, threads: sweep, pointLabel: 'threads', series: [
+        { id: 'spindle-fs@node', variant: 'spindle-fs', host: 'node', label: 'Spindle FS (node)', runs: curve(100, 12) },
+        { id: 'native-tmpfs@native', variant: 'native-tmpfs', host: 'native', label: 'native, tmpfs', runs: curve(120, 6) }] }] });
+    const on16 = verdicts(own(16));
+    assert.deepEqual(on16.map((t) => [t.label, t.met]), [['Node: Spindle FS 16-thread speed-up', true],
+      ['Node: Spindle FS speed / native tmpfs speed, 16 threads', true]]);
+    assert.ok(Math.abs(on16[0].value - 12) < 1e-9 && Math.abs(on16[1].value - 2.4) < 1e-9);
+    assert.deepEqual(verdicts(own(2)).map((t) => [t.met, t.unjudged]), [[null, 'needs 16 cores'], [null, 'needs 16 cores']]);
   });
 
   it('starts and ends the table with the verdicts and the machine, and warns when the load was high', () => {
@@ -181,5 +202,18 @@ describe('bench selection', () => {
     assert.deepEqual([parseBenchArgs(['--quick']).runs, parseBenchArgs(['--quick']).threads], [1, [1, 2]]);
     assert.deepEqual(parseBenchArgs(['--quick', '--runs=2', '--threads=4,1']).threads, [1, 4]);
     assert.equal(parseBenchArgs(['--quick', '--runs=2']).runs, 2);
+  });
+
+  it('runs the thread-scaling experiments at 1..16 threads with --full, at --threads when given', () => {
+    const sweepOf = (argv) => parseBenchArgs(argv).sweepThreads;
+    assert.deepEqual(sweepOf(['--full']), [1, 2, 4, 8, 16]);
+    assert.deepEqual(sweepOf(['--quick']), [1, 2]);
+    assert.deepEqual(sweepOf(['--full', '--threads=16,1']), [1, 16]);
+    assert.deepEqual(sweepOf([]), parseBenchArgs([]).threads);
+    const swept = list.filter((e) => e.sweep).map((e) => e.id);
+    assert.deepEqual(swept, ['malloc-reference', 'fs-own-files', 'fs-shared-pread']);
+    for (const id of swept.slice(1)) {
+      assert.deepEqual(list.find((e) => e.id === id).variants.map((v) => v.id), ['spindle-fs', 'native-tmpfs']);
+    }
   });
 });

@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,6 +63,13 @@ static inline void enter_bench_dir(const char *bench)
     atexit(leave_bench_dir);
 }
 
+/* One thread's totals, on a cache line of their own: each thread adds up in locals and stores
+ * here once at its end, so the benchmark itself puts no two threads' hot data on one line. */
+struct thread_totals {
+    long long count;
+    long long mismatches;
+} __attribute__((aligned(64)));
+
 struct body_call {
     void (*body)(void *);
     void *arg;
@@ -89,6 +97,40 @@ static inline int write_numbered_blocks(const char *name, long long bytes, size_
     }
     free(buf);
     return fd;
+}
+
+/* The threads of run_timed_threads: each waits at the barrier, then works. */
+struct timed_threads {
+    pthread_barrier_t start;
+    void *(*work)(void *);
+};
+static struct timed_threads timed_threads;
+
+static inline void *timed_thread(void *arg)
+{
+    pthread_barrier_wait(&timed_threads.start);
+    return timed_threads.work(arg);
+}
+
+/* Runs work((void *)t) on `threads` pthreads (t = 0..threads-1) and returns the seconds from
+ * the moment all of them are running to the last one's end: starting a thread (in Node, a
+ * worker past the host's pool) is not part of the work measured. */
+static inline double run_timed_threads(int threads, void *(*work)(void *))
+{
+    pthread_t th[threads];
+    timed_threads.work = work;
+    if (pthread_barrier_init(&timed_threads.start, NULL, (unsigned)threads + 1) != 0)
+        die("pthread_barrier_init");
+    for (int t = 0; t < threads; t++)
+        if (pthread_create(&th[t], NULL, timed_thread, (void *)(intptr_t)t) != 0)
+            die("pthread_create");
+    pthread_barrier_wait(&timed_threads.start);
+    double start = now_seconds();
+    for (int t = 0; t < threads; t++)
+        pthread_join(th[t], NULL);
+    double seconds = now_seconds() - start;
+    pthread_barrier_destroy(&timed_threads.start);
+    return seconds;
 }
 
 /* Runs body(arg) where argv[1] says: "main" (default) or "thread" (one pthread, main joins). */

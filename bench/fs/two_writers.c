@@ -11,13 +11,13 @@
 #define MAX_THREADS 16
 
 static int threads;
-static long long mismatches[MAX_THREADS];
-static long long bytes[MAX_THREADS];
+static struct thread_totals totals[MAX_THREADS]; /* count: bytes written */
 
 static void *writer(void *arg)
 {
     int t = (int)(intptr_t)arg;
     unsigned char template[CALLS], back[CALLS];
+    long long bytes = 0, mismatches = 0;
     for (int i = 0; i < CALLS; i++)
         template[i] = (unsigned char)(i * 7 + t * 13 + 1);
     for (int f = t; f < TOTAL_FILES; f += threads) {
@@ -30,7 +30,7 @@ static void *writer(void *arg)
             size_t n = (size_t)(j % 1000) + 1;
             if (fwrite(template, 1, n, out) != n)
                 die("fwrite");
-            bytes[t] += (long long)n;
+            bytes += (long long)n;
         }
         fclose(out);
         FILE *in = fopen(name, "r");
@@ -38,11 +38,13 @@ static void *writer(void *arg)
             size_t n = (size_t)(j % 1000) + 1;
             if (fread(back, 1, n, in) != n)
                 die("fread");
-            mismatches[t] += memcmp(back, template, n) != 0;
+            mismatches += memcmp(back, template, n) != 0;
         }
         fclose(in);
         unlink(name);
     }
+    totals[t].count = bytes;
+    totals[t].mismatches = mismatches;
     return NULL;
 }
 
@@ -61,8 +63,8 @@ int main(int argc, char **argv)
     double seconds = now_seconds() - start;
     long long total = 0, bad = 0;
     for (int t = 0; t < threads; t++) {
-        total += bytes[t];
-        bad += mismatches[t];
+        total += totals[t].count;
+        bad += totals[t].mismatches;
     }
     printf("RESULT {\"bench\":\"two_writers\",\"threads\":%d,\"seconds\":%.6f,\"bytes\":%lld,"
            "\"mb_per_s\":%.2f,\"mismatches\":%lld,\"memory_grows\":%lld}\n",

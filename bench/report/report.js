@@ -1,8 +1,8 @@
 // Turns a results object (see cli/bench.js) into the terminal table, SVG charts and one
 // self-contained HTML report.
-import { experimentTargets } from '../targets.js';
+import { experimentTargets, verdictWord } from '../targets.js';
 import { summarize } from './stats.js';
-import { summaryHtml, summaryLines } from './summary.js';
+import { summaryHtml, summaryLines, verdictClass } from './summary.js';
 import { barChart, lineChart, paletteColour } from './svg.js';
 
 const esc = (s) => String(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
@@ -56,7 +56,7 @@ const headers = (e) => columns.map(([h], i) => (e.pointLabel !== 'case' ? h
 
 /** An experiment's targets as lines: "target: LABEL: 0.83x (target >= 0.8x): met; per run ...". */
 const targetLine = (t) => `target: ${t.label}: ${t.value.toFixed(2)}x (target ${t.op} ${t.limit}x): ` +
-    `${t.met ? 'met' : 'NOT met'}; per run ${t.perRun.map((v) => v.toFixed(2)).join(' ')}${t.context ? `; ${t.context}` : ''}`;
+    `${verdictWord(t)}; per run ${t.perRun.map((v) => v.toFixed(2)).join(' ')}${t.context ? `; ${t.context}` : ''}`;
 export const targetLines = (e, cores) => experimentTargets(e, cores).map(targetLine);
 
 /** The terminal table: the verdicts, every experiment's table and targets, the verdicts again. */
@@ -79,7 +79,7 @@ function tableHtml(e, cores) {
   const head = headers(e).map((h) => `<th>${esc(h)}</th>`).join('');
   const body = rows(e).map((r) => `<tr>${columns.map(([, f]) => `<td>${esc(f(r))}</td>`).join('')}</tr>`).join('\n');
   const na = rows(e).filter((r) => r.na).map((r) => `<li>${esc(r.series.label)}, ${esc(r.threads)}: n/a: ${esc(r.na)}</li>`);
-  const targets = experimentTargets(e, cores).map((t) => `<li class="${t.met ? 'met' : 'unmet'}">${esc(targetLine(t).slice('target: '.length))}</li>`);
+  const targets = experimentTargets(e, cores).map((t) => `<li class="${verdictClass(t)}">${esc(targetLine(t).slice('target: '.length))}</li>`);
   // The table folded (the charts tell the story; table.txt has it too), the targets in view.
   return `<details><summary>Table: median, min-max, speed-ups, peak memory (${rows(e).length} rows)</summary>` +
     `<table><thead><tr>${head}</tr></thead><tbody>${body}</tbody></table></details>${na.length ? `<ul class="note">${na.join('')}</ul>` : ''}` +
@@ -166,6 +166,7 @@ td:first-child, th:first-child { text-align: left; }
 .verdicts td, .verdicts th { text-align: left; } .verdicts tr.met td:first-child { color: #161; font-weight: bold; }
 .verdicts tr.unmet td:first-child, .verdicts tr.unmet td:nth-child(4) { color: #a11; font-weight: bold; }
 .targets { font-size: 13px; } .targets .met { color: #161; } .targets .unmet { color: #a11; font-weight: bold; }
+.targets .unjudged, .verdicts tr.unjudged td:first-child { color: #777; }
 </style></head><body>
 <h1>Spindle bench</h1>
 <p>${esc(results.started)} to ${esc(results.finished ?? '?')}; Node ${esc(m.node)}${m.chromium ? `, ${esc(m.chromium)}` : ''}.

@@ -1,6 +1,6 @@
 // The verdicts first: every target met or NOT met, and the state of the machine the numbers come
 // from, for the start and end of the table and the top of the HTML report.
-import { experimentTargets } from '../targets.js';
+import { experimentTargets, verdictWord } from '../targets.js';
 
 const esc = (s) => String(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 const loads = (l) => (l ? l.map((v) => v.toFixed(2)).join(' ') : 'not recorded');
@@ -29,17 +29,26 @@ export function machineState(results) {
   };
 }
 
-const verdictWord = (t) => (t.met ? 'met' : 'NOT met');
+/** The CSS class of a target's verdict: green met, red unmet, grey unjudged. */
+export const verdictClass = (t) => (t.unjudged ? 'unjudged' : t.met ? 'met' : 'unmet');
 const measured = (t) => `${t.value.toFixed(2)}x (target ${t.op} ${t.limit}x)`;
+
+/** "N of M targets met", and how many were measured but not judged (they need more cores). */
+function count(all) {
+  const judged = all.filter((t) => !t.unjudged);
+  const unjudged = all.length - judged.length;
+  return `${judged.filter((t) => t.met).length} of ${judged.length} targets met${unjudged ? `; ${unjudged} not judged (need more cores)` : ''}`;
+}
 
 /** The summary as text lines: the verdict count, one line per target, the machine, the warning. */
 export function summaryLines(results) {
   const all = verdicts(results);
   const state = machineState(results);
   const width = Math.max(0, ...all.map((t) => t.experiment.length));
+  const wordWidth = Math.max(8, ...all.map((t) => verdictWord(t).length));
   return [
-    `== Verdicts: ${all.filter((t) => t.met).length} of ${all.length} targets met ==`,
-    ...all.map((t) => `${verdictWord(t).padEnd(8)} ${t.experiment.padEnd(width)}  ${t.label}: ${measured(t)}`),
+    `== Verdicts: ${count(all)} ==`,
+    ...all.map((t) => `${verdictWord(t).padEnd(wordWidth)} ${t.experiment.padEnd(width)}  ${t.label}: ${measured(t)}`),
     state.line,
     ...(state.warning ? [state.warning] : []),
   ];
@@ -49,10 +58,10 @@ export function summaryLines(results) {
 export function summaryHtml(results) {
   const all = verdicts(results);
   const state = machineState(results);
-  const row = (t) => `<tr class="${t.met ? 'met' : 'unmet'}"><td>${esc(verdictWord(t))}</td><td>${esc(t.experiment)}</td>` +
+  const row = (t) => `<tr class="${verdictClass(t)}"><td>${esc(verdictWord(t))}</td><td>${esc(t.experiment)}</td>` +
     `<td>${esc(t.label)}</td><td>${esc(measured(t))}</td><td>${esc(t.perRun.map((v) => v.toFixed(2)).join(' '))}` +
     `${t.context ? `; ${esc(t.context)}` : ''}</td></tr>`;
-  return `<section id="summary"><h2>Verdicts: ${all.filter((t) => t.met).length} of ${all.length} targets met</h2>
+  return `<section id="summary"><h2>Verdicts: ${esc(count(all))}</h2>
 ${state.warning ? `<p class="warning">${esc(state.warning)}</p>` : ''}
 <table class="verdicts"><thead><tr><th>verdict</th><th>experiment</th><th>target</th><th>measured (medians)</th><th>per run</th></tr></thead>
 <tbody>${all.map(row).join('\n')}</tbody></table>

@@ -1,7 +1,7 @@
 /* The process-wide fd table and open file descriptions.
  * A slot is read under one of FD_STRIPES mutexes (fd % FD_STRIPES), so
  * threads using different fds rarely meet; slots change only under
- * fd_alloc_lock plus the slot's stripe. Taking the file's reference inside the
+ * fd_alloc.lock plus the slot's stripe. Taking the file's reference inside the
  * stripe lock is what keeps a concurrent close from freeing it under us.
  * Lock-free readers (reader_slots.c) read a slot without the stripe: slots are
  * atomic, and a description is freed only once no reader slot holds it. */
@@ -11,35 +11,44 @@
 
 #define FD_STRIPES 64
 
-static struct open_file *_Atomic slots[SPINDLE_FS_MAX_FDS];
+/* Neighbouring fds (3, 4, 5...: each thread's lowest free one) live on different cache lines,
+ * so one thread's open or close does not evict the slot another thread reads on every call:
+ * fd f sits in row f % FD_SLOT_ROWS, column f / FD_SLOT_ROWS, one row per line. */
+#define FD_SLOTS_PER_LINE (64 / sizeof(void *))
+#define FD_SLOT_ROWS (SPINDLE_FS_MAX_FDS / FD_SLOTS_PER_LINE)
+_Static_assert(SPINDLE_FS_MAX_FDS % (64 / sizeof(void *)) == 0, "whole cache lines of slots");
+static _Alignas(64) struct open_file *_Atomic slots[SPINDLE_FS_MAX_FDS];
+
+static struct open_file *_Atomic *slot_of(int fd) /* fd is in range: unsigned math is cheaper */
+{
+    size_t f = (size_t)fd;
+    return &slots[f % FD_SLOT_ROWS * FD_SLOTS_PER_LINE + f / FD_SLOT_ROWS];
+}
 static struct open_file reserved_marker; /* slot taken, file not yet installed */
-static pthread_mutex_t fd_alloc_lock = PTHREAD_MUTEX_INITIALIZER;
+/* Written by every open and close: alone on its cache line, away from what every call reads. */
+static struct {
+    _Alignas(64) pthread_mutex_t lock;
+    int lowest_free_hint;
+} fd_alloc = {PTHREAD_MUTEX_INITIALIZER, SPINDLE_FS_FIRST_FD};
 /* One cache line per stripe: neighbouring fds, used by different threads, must not share
  * the line that every read and write locks. */
 struct fd_stripe {
     _Alignas(64) pthread_mutex_t lock;
 };
-static struct fd_stripe stripes[FD_STRIPES];
-static pthread_once_t stripes_once = PTHREAD_ONCE_INIT;
-static int lowest_free_hint = SPINDLE_FS_FIRST_FD;
+/* Initialized statically: a pthread_once on every fd lookup cost 2% of a small write. */
+#define STRIPE_INIT {PTHREAD_MUTEX_INITIALIZER}
+#define STRIPES_INIT_4 STRIPE_INIT, STRIPE_INIT, STRIPE_INIT, STRIPE_INIT
+#define STRIPES_INIT_16 STRIPES_INIT_4, STRIPES_INIT_4, STRIPES_INIT_4, STRIPES_INIT_4
+_Static_assert(FD_STRIPES == 64, "the initializer below names 64 stripes");
+static struct fd_stripe stripes[FD_STRIPES] = {STRIPES_INIT_16, STRIPES_INIT_16, STRIPES_INIT_16, STRIPES_INIT_16};
 
-static void init_stripes(void)
-{
-    for (int i = 0; i < FD_STRIPES; i++)
-        pthread_mutex_init(&stripes[i].lock, NULL);
-}
+static pthread_mutex_t *stripe_of(int fd) { return &stripes[fd % FD_STRIPES].lock; }
 
-static pthread_mutex_t *stripe_of(int fd)
-{
-    pthread_once(&stripes_once, init_stripes);
-    return &stripes[fd % FD_STRIPES].lock;
-}
-
-static void set_slot(int fd, struct open_file *file) /* caller holds fd_alloc_lock */
+static void set_slot(int fd, struct open_file *file) /* caller holds fd_alloc.lock */
 {
     pthread_mutex_t *stripe = stripe_of(fd);
     pthread_mutex_lock(stripe);
-    slots[fd] = file;
+    *slot_of(fd) = file;
     pthread_mutex_unlock(stripe);
 }
 
@@ -85,40 +94,40 @@ int fd_reserve(void) { return fd_reserve_from(SPINDLE_FS_FIRST_FD); }
 
 int fd_reserve_from(int min)
 {
-    pthread_mutex_lock(&fd_alloc_lock);
-    int fd = min > lowest_free_hint ? min : lowest_free_hint;
-    while (fd < SPINDLE_FS_MAX_FDS && slots[fd] != NULL)
+    pthread_mutex_lock(&fd_alloc.lock);
+    int fd = min > fd_alloc.lowest_free_hint ? min : fd_alloc.lowest_free_hint;
+    while (fd < SPINDLE_FS_MAX_FDS && *slot_of(fd) != NULL)
         fd++;
     if (fd >= SPINDLE_FS_MAX_FDS) {
-        pthread_mutex_unlock(&fd_alloc_lock);
+        pthread_mutex_unlock(&fd_alloc.lock);
         return -SPINDLE_EMFILE;
     }
     set_slot(fd, &reserved_marker);
-    if (min <= lowest_free_hint) /* else fds below min may still be free */
-        lowest_free_hint = fd + 1;
-    pthread_mutex_unlock(&fd_alloc_lock);
+    if (min <= fd_alloc.lowest_free_hint) /* else fds below min may still be free */
+        fd_alloc.lowest_free_hint = fd + 1;
+    pthread_mutex_unlock(&fd_alloc.lock);
     return fd;
 }
 
 void fd_install(int fd, struct open_file *file)
 {
-    pthread_mutex_lock(&fd_alloc_lock);
+    pthread_mutex_lock(&fd_alloc.lock);
     set_slot(fd, file);
-    pthread_mutex_unlock(&fd_alloc_lock);
+    pthread_mutex_unlock(&fd_alloc.lock);
 }
 
-static void release_slot(int fd) /* caller holds fd_alloc_lock */
+static void release_slot(int fd) /* caller holds fd_alloc.lock */
 {
     set_slot(fd, NULL);
-    if (fd < lowest_free_hint)
-        lowest_free_hint = fd;
+    if (fd < fd_alloc.lowest_free_hint)
+        fd_alloc.lowest_free_hint = fd;
 }
 
 void fd_unreserve(int fd)
 {
-    pthread_mutex_lock(&fd_alloc_lock);
+    pthread_mutex_lock(&fd_alloc.lock);
     release_slot(fd);
-    pthread_mutex_unlock(&fd_alloc_lock);
+    pthread_mutex_unlock(&fd_alloc.lock);
 }
 
 struct open_file *fd_get(int fd)
@@ -127,7 +136,7 @@ struct open_file *fd_get(int fd)
         return NULL;
     pthread_mutex_t *stripe = stripe_of(fd);
     pthread_mutex_lock(stripe);
-    struct open_file *file = slots[fd];
+    struct open_file *file = *slot_of(fd);
     if (file == &reserved_marker)
         file = NULL;
     if (file)
@@ -140,7 +149,7 @@ struct open_file *fd_peek(int fd)
 {
     if (fd < SPINDLE_FS_FIRST_FD || fd >= SPINDLE_FS_MAX_FDS)
         return NULL;
-    struct open_file *file = slots[fd];
+    struct open_file *file = *slot_of(fd);
     return file == &reserved_marker ? NULL : file;
 }
 
@@ -148,14 +157,14 @@ struct open_file *fd_detach(int fd)
 {
     if (fd < SPINDLE_FS_FIRST_FD || fd >= SPINDLE_FS_MAX_FDS)
         return NULL;
-    pthread_mutex_lock(&fd_alloc_lock);
-    struct open_file *file = slots[fd]; /* slots change only under this lock */
+    pthread_mutex_lock(&fd_alloc.lock);
+    struct open_file *file = *slot_of(fd); /* slots change only under this lock */
     if (file == &reserved_marker || file == NULL) {
-        pthread_mutex_unlock(&fd_alloc_lock);
+        pthread_mutex_unlock(&fd_alloc.lock);
         return NULL;
     }
     release_slot(fd);
-    pthread_mutex_unlock(&fd_alloc_lock);
+    pthread_mutex_unlock(&fd_alloc.lock);
     return file;
 }
 
@@ -163,15 +172,15 @@ int fd_replace(int newfd, struct open_file *file, struct open_file **old)
 {
     if (newfd < SPINDLE_FS_FIRST_FD || newfd >= SPINDLE_FS_MAX_FDS)
         return -SPINDLE_EBADF;
-    pthread_mutex_lock(&fd_alloc_lock);
-    struct open_file *previous = slots[newfd];
+    pthread_mutex_lock(&fd_alloc.lock);
+    struct open_file *previous = *slot_of(newfd);
     if (previous == &reserved_marker) { /* an open in flight owns it (Linux: EBUSY) */
-        pthread_mutex_unlock(&fd_alloc_lock);
+        pthread_mutex_unlock(&fd_alloc.lock);
         return -SPINDLE_EBUSY;
     }
     atomic_fetch_add_explicit(&file->refs, 1, memory_order_relaxed);
     set_slot(newfd, file);
-    pthread_mutex_unlock(&fd_alloc_lock);
+    pthread_mutex_unlock(&fd_alloc.lock);
     *old = previous;
     return 0;
 }

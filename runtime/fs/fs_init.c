@@ -19,7 +19,8 @@ static int create_root(void)
         return -SPINDLE_ENOMEM;
     }
     dir->nlink = 2;
-    root = dir; /* the static pointer keeps the first reference forever */
+    dir->pinned = true; /* the static pointer keeps the first reference forever */
+    root = dir;
     return 0;
 }
 

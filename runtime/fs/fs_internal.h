@@ -17,7 +17,7 @@
  *      its condition with nothing else held
  *   4e. the poll mutex (fs_poll.c), a leaf: pipes notify it after
  *      releasing their own mutex
- *   5. fd table locks (fd_alloc_lock before a stripe lock), never held while
+ *   5. fd table locks (fd_alloc.lock before a stripe lock), never held while
  *      taking any of the above
  * Path walking holds at most one inode lock at a time (hand over hand with
  * references instead of locks).
@@ -162,14 +162,15 @@ struct inode {
     atomic_uint_fast32_t refs; /* dir entries + open files + walkers + child dirs */
     uint64_t ino;
     uint8_t type;
+    bool pinned;                /* the root: never freed, so its references are not counted */
     uint32_t perm;              /* under lock (chmod) */
     uint32_t uid, gid;          /* under lock (chown); 0 until changed */
     uint64_t nlink;             /* under lock */
     int64_t size;               /* under lock */
     _Atomic int64_t atime_ns;   /* atomic: reads update it under a shared lock */
-    atomic_bool writing;        /* files: a writer holds the lock (reader_slots.c) */
-    struct reader_slot *_Atomic sole_reader; /* files: the first lock-free reader's slot */
-    atomic_bool many_readers;   /* files: another slot has read it lock-free too */
+    atomic_bool writing;        /* files, directories: a writer holds the lock (reader_slots.c) */
+    struct reader_slot *_Atomic sole_reader; /* files, directories: the first lock-free reader's slot */
+    atomic_bool many_readers;   /* files, directories: another slot has read it lock-free too */
     int64_t mtime_ns, ctime_ns; /* under lock */
     union {
         struct file_data file;
@@ -230,6 +231,9 @@ int64_t fs_now_ns(void);
 /* New inode with one reference, nlink 0, timestamps now. NULL if out of memory. */
 struct inode *inode_new(enum inode_type type, uint32_t perm);
 void inode_ref(struct inode *inode);
+/* A reference to an inode that may be on its way to being freed (a walker's slot holds it):
+ * false if its count had already reached zero. */
+bool inode_ref_if_live(struct inode *inode);
 void inode_unref(struct inode *inode);
 void inode_fill_stat(struct inode *inode, struct spindle_stat *st); /* caller holds lock */
 /* times: valid, each a time, UTIME_NOW or UTIME_OMIT (spindle_fs_futimens checks them) */
@@ -238,7 +242,8 @@ void inode_set_times(struct inode *inode, const struct spindle_timespec times[2]
  * day old (as Linux's default). Safe under a shared lock. */
 void inode_touch_atime(struct inode *inode);
 void inode_read_lock(struct inode *inode);
-/* On a file, also waits for the lock-free readers of it to finish (reader_slots.c). */
+/* On a file or directory, also waits for the lock-free readers or walkers in it to finish
+ * (reader_slots.c). */
 void inode_write_lock(struct inode *inode);
 void inode_unlock(struct inode *inode);
 
@@ -250,13 +255,15 @@ int64_t mem_file_copy_out(struct inode *inode, const struct spindle_iovec *iov, 
 /* ftruncate and O_TRUNC: takes the write lock */
 void mem_file_truncate(struct inode *inode, int64_t length);
 
-/* ---- lock-free reads of files (reader_slots.c) ---- */
+/* ---- lock-free reads of files and walks of directories (reader_slots.c) ---- */
 struct reader_slot;
 /* The calling thread's slot; NULL if every slot is taken (then read through locks). */
 struct reader_slot *reader_slot_mine(void);
 /* Holds fd's open file if it is a regular file (the slot keeps it from being freed); NULL
  * otherwise, with nothing held. */
 struct open_file *reader_slot_hold_fd(struct reader_slot *slot, int fd);
+/* The same for any open file (a directory's, for a walk that starts at it). */
+struct open_file *reader_slot_hold_description(struct reader_slot *slot, int fd);
 /* Holds the inode; false if a writer has it: then clear the slot and take the locks. A reader
  * must not block while it holds an inode (a writer waits for it). */
 bool reader_slot_hold_inode(struct reader_slot *slot, struct inode *inode);
@@ -264,6 +271,8 @@ void reader_slot_clear(struct reader_slot *slot);
 /* Return once no reader holds the file / the inode in its slot. */
 void reader_slots_wait_file(struct open_file *file);
 void reader_slots_wait_inode(struct inode *inode);
+/* Before an inode is freed: return once no slot holds it, recorded as its reader or not. */
+void reader_slots_wait_inode_unheld(const struct inode *inode);
 
 /* ---- directories (directory.c); callers hold the directory's lock ---- */
 struct dir_entry {

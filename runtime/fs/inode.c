@@ -6,10 +6,16 @@
 #include <string.h>
 #include <time.h>
 
-static atomic_uint_fast64_t next_ino = 1;
+/* Each on a cache line of its own: every create writes next_ino, and every read loads
+ * recent_now, which must not bounce with it. */
+static struct {
+    _Alignas(64) atomic_uint_fast64_t value;
+} next_ino = {1};
 /* The latest clock reading, so that reads can skip the clock (a host call in
  * wasm) when atime cannot need an update. */
-static _Atomic int64_t recent_now_ns;
+static struct {
+    _Alignas(64) _Atomic int64_t ns;
+} recent_now = {0};
 
 int64_t fs_now_ns(void)
 {
@@ -18,8 +24,8 @@ int64_t fs_now_ns(void)
     int64_t ns = (int64_t)now.tv_sec * 1000000000 + now.tv_nsec;
     /* Stored at most once a millisecond: a store per call would bounce this cache line
      * between threads writing different files. */
-    if (ns - atomic_load_explicit(&recent_now_ns, memory_order_relaxed) > 1000000)
-        atomic_store_explicit(&recent_now_ns, ns, memory_order_relaxed);
+    if (ns - atomic_load_explicit(&recent_now.ns, memory_order_relaxed) > 1000000)
+        atomic_store_explicit(&recent_now.ns, ns, memory_order_relaxed);
     return ns;
 }
 
@@ -39,7 +45,7 @@ struct inode *inode_new(enum inode_type type, uint32_t perm)
         [INODE_DEVICE] = &device_ops,
     };
     atomic_init(&inode->refs, 1);
-    inode->ino = atomic_fetch_add(&next_ino, 1);
+    inode->ino = atomic_fetch_add(&next_ino.value, 1);
     inode->type = (uint8_t)type;
     inode->ops = ops_of[type];
     inode->perm = perm & 07777;
@@ -59,15 +65,34 @@ static struct inode *free_symlink(struct inode *inode)
 
 const struct inode_ops symlink_ops = {.format = SPINDLE_S_IFLNK, .free = free_symlink};
 
-void inode_ref(struct inode *inode) { atomic_fetch_add_explicit(&inode->refs, 1, memory_order_relaxed); }
+/* The root is never freed: counting its references would only make every path walk write
+ * its cache line. */
+void inode_ref(struct inode *inode)
+{
+    if (!inode->pinned)
+        atomic_fetch_add_explicit(&inode->refs, 1, memory_order_relaxed);
+}
+
+bool inode_ref_if_live(struct inode *inode)
+{
+    if (inode->pinned)
+        return true;
+    uint_fast32_t refs = atomic_load_explicit(&inode->refs, memory_order_relaxed);
+    while (refs != 0)
+        if (atomic_compare_exchange_weak_explicit(&inode->refs, &refs, refs + 1, memory_order_relaxed,
+                                                  memory_order_relaxed))
+            return true;
+    return false;
+}
 
 void inode_unref(struct inode *inode)
 {
     /* Freeing a directory drops its parent reference; loop instead of
      * recursing so a deep chain cannot overflow the stack. */
-    while (inode != NULL) {
+    while (inode != NULL && !inode->pinned) {
         if (atomic_fetch_sub_explicit(&inode->refs, 1, memory_order_acq_rel) != 1)
             return;
+        reader_slots_wait_inode_unheld(inode); /* a lock-free walker may still look at it */
         struct inode *next = inode->ops->free ? inode->ops->free(inode) : NULL;
         if (file_locks_free)
             file_locks_free(inode);
@@ -82,7 +107,7 @@ void inode_read_lock(struct inode *inode) { pthread_rwlock_rdlock(&inode->lock);
 void inode_write_lock(struct inode *inode)
 {
     pthread_rwlock_wrlock(&inode->lock);
-    if (inode->type == INODE_FILE) {
+    if (inode->type == INODE_FILE || inode->type == INODE_DIR) {
         atomic_store(&inode->writing, true);
         reader_slots_wait_inode(inode);
     }
@@ -162,7 +187,7 @@ void inode_touch_atime(struct inode *inode)
     int64_t atime = atomic_load_explicit(&inode->atime_ns, memory_order_relaxed);
     /* mtime/ctime are read under the caller's shared lock */
     bool stale = atime <= inode->mtime_ns || atime <= inode->ctime_ns;
-    if (!stale && atomic_load_explicit(&recent_now_ns, memory_order_relaxed) - atime < day_ns)
+    if (!stale && atomic_load_explicit(&recent_now.ns, memory_order_relaxed) - atime < day_ns)
         return; /* the common case: no clock call, no store */
     int64_t now = fs_now_ns();
     if (stale || now - atime >= day_ns)

@@ -125,6 +125,18 @@ static int64_t with_file(int fd, transfer_fn fn, const struct spindle_iovec *iov
         int64_t done = read_lock_free(fd, iov, iovcnt, offset);
         if (done != TAKE_LOCKS)
             return done;
+    } else {
+        /* A write to a regular file holds its description in the reader slot, not through the
+         * fd stripe lock and a reference: a closer waits for the slot (reader_slots.c). It may
+         * block on the position and inode locks meanwhile, as a lock-free read may on the
+         * position lock; no one holds those while dropping a description's last reference. */
+        struct reader_slot *slot = reader_slot_mine();
+        struct open_file *held = slot ? reader_slot_hold_fd(slot, fd) : NULL;
+        if (held != NULL) {
+            int64_t rc = fn(held, iov, iovcnt, offset);
+            reader_slot_clear(slot);
+            return rc;
+        }
     }
     struct open_file *file = fd_get(fd);
     if (file == NULL)

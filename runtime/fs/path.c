@@ -1,6 +1,10 @@
 /* Path resolution: `.`, `..` (never above the root), symlinks (at most
  * SPINDLE_FS_SYMLOOP_MAX), Linux's errno choices. The walk holds references,
- * not locks: one directory lock at a time, only while looking up a name. */
+ * not locks: one directory lock at a time, only while looking up a name.
+ * Most walks (plain names through directories no one is changing) first go
+ * without locks or references (walk_lock_free), so threads opening their own
+ * files in one directory share no cache line but that directory's, and only
+ * when they create or remove a name in it. */
 #include "fs_internal.h"
 
 #include <string.h>
@@ -76,6 +80,88 @@ static int enter_mount(struct walk *w, struct inode **cur, const char **p, int h
     return rc;
 }
 
+#define WALK_TAKE_LOCKS 1
+
+/* Sets the result of a walk that ends at dir (WALK_PARENT) or node, taking its reference;
+ * false if the inode is being freed. */
+static bool walk_result(struct walk *w, struct inode *inode, bool parent)
+{
+    if (!inode_ref_if_live(inode))
+        return false;
+    if (parent)
+        w->dir = inode;
+    else
+        w->node = inode;
+    return true;
+}
+
+/* The walk through plain names of directories nobody is changing, writing nothing shared:
+ * the thread's reader slot holds one directory at a time, moving to the child found in it
+ * (reader_slots.c: a directory's writer and an inode's last unref wait for the slot), and only
+ * the result gets a reference. Anything else ("..", symlinks, mounts, /proc/self/fd, a missing
+ * name, a directory being changed) answers WALK_TAKE_LOCKS, with w untouched: the locked walk
+ * then does it all, errors included. */
+static int walk_lock_free(struct inode *start, const char *path, int how, struct walk *w)
+{
+    struct reader_slot *slot = reader_slot_mine();
+    if (slot == NULL)
+        return WALK_TAKE_LOCKS;
+    struct inode *cur = *path == '/' ? fs_root() : start;
+    const char *p = path;
+    while (*p == '/')
+        p++;
+    int rc = WALK_TAKE_LOCKS;
+    bool held = *p != '\0' && reader_slot_hold_inode(slot, cur);
+    while (held) {
+        if (cur->type != INODE_DIR || cur->u.dir.dead || cur->u.dir.fd_listing || inode_is_mount_entry(cur))
+            break;
+        const char *name = p;
+        while (*p != '\0' && *p != '/')
+            p++;
+        size_t len = (size_t)(p - name);
+        const char *after = p;
+        while (*p == '/')
+            p++;
+        bool is_last = *p == '\0';
+        bool trailing = is_last && after != p;
+        bool dot = len == 1 && name[0] == '.';
+        if (len > SPINDLE_FS_NAME_MAX || (len == 2 && name[0] == '.' && name[1] == '.'))
+            break;
+        if (is_last && (how & WALK_PARENT)) {
+            if (!dot && walk_result(w, cur, true)) {
+                w->name = name;
+                w->name_len = len;
+                w->last = LAST_NORM;
+                w->trailing_slash = trailing;
+                rc = 0;
+            }
+            break;
+        }
+        struct inode *next = cur;
+        if (!dot) {
+            struct dir_entry *e = dir_find(&cur->u.dir, name, len);
+            if (e == NULL)
+                break;
+            next = e->inode; /* alive: the entry holds it while the slot holds cur */
+        }
+        if (next->type == INODE_SYMLINK)
+            break;
+        held = reader_slot_hold_inode(slot, next); /* the slot moves from cur to next */
+        cur = next;
+        if (held && is_last) {
+            bool usable = !(trailing && cur->type != INODE_DIR) && !inode_is_mount_entry(cur);
+            if (usable && walk_result(w, cur, false)) {
+                w->last = dot ? LAST_DOT : LAST_NORM;
+                w->trailing_slash = trailing;
+                rc = 0;
+            }
+            break;
+        }
+    }
+    reader_slot_clear(slot);
+    return rc;
+}
+
 int path_walk(struct inode *start, const char *path, int how, struct walk *w)
 {
     size_t path_len = strlen(path);
@@ -92,6 +178,8 @@ int path_walk(struct inode *start, const char *path, int how, struct walk *w)
         return -SPINDLE_ENOENT;
     if (path_len >= SPINDLE_FS_PATH_MAX)
         return -SPINDLE_ENAMETOOLONG;
+    if (walk_lock_free(start, path, how, w) == 0)
+        return 0;
 
     struct inode *cur = start;
     inode_ref(cur);
@@ -231,7 +319,12 @@ int start_dir(int dirfd, const char *path, struct inode **out)
         inode_ref(*out);
         return 0;
     }
-    struct open_file *file = fd_get(dirfd);
+    /* The reader slot holds the description while its inode gets a reference: no stripe lock
+     * and no reference to the description, which every thread's walks from the one WASI
+     * preopen would share. */
+    struct reader_slot *slot = reader_slot_mine();
+    struct open_file *held = slot ? reader_slot_hold_description(slot, dirfd) : NULL;
+    struct open_file *file = held ? held : fd_get(dirfd);
     if (file == NULL)
         return -SPINDLE_EBADF;
     struct inode *dir = file->inode;
@@ -239,9 +332,12 @@ int start_dir(int dirfd, const char *path, struct inode **out)
     if (dir->ops->format != SPINDLE_S_IFDIR) {
         rc = -SPINDLE_ENOTDIR;
     } else {
-        inode_ref(dir);
+        inode_ref(dir); /* the description's own reference keeps it alive until then */
         *out = dir;
     }
-    open_file_unref(file);
+    if (held)
+        reader_slot_clear(slot);
+    else
+        open_file_unref(file);
     return rc;
 }

@@ -1,17 +1,22 @@
-/* Lock-free reads of regular files: each thread announces what it is reading in a slot of its
- * own (one cache line, written by that thread only), so read/pread/fstat of a file nobody is
- * writing write no shared memory at all: no fd stripe lock, no reference count, no rwlock.
+/* Lock-free reads of regular files and lock-free path walks: each thread announces what it is
+ * reading in a slot of its own (one cache line, written by that thread only), so read/pread/fstat
+ * of a file nobody is writing, and the walk through directories nobody is changing (path.c),
+ * write no shared memory at all: no fd stripe lock, no reference count, no rwlock.
  *
- * The protocol is the hazard-pointer one, in two places:
+ * The protocol is the hazard-pointer one, in three places:
  *  - A reader stores the open file in its slot, then checks that the fd still holds it. Whoever
  *    frees an open file (open_file_unref at zero) first waits until no slot holds it; the fd no
  *    longer held it, so later readers see the change and take the locked path.
  *  - A reader stores the inode in its slot, then checks inode->writing. A writer
- *    (inode_write_lock on a file) sets inode->writing, then waits until no slot holds the inode
- *    (only the file's one reader's slot, while it has had only one).
+ *    (inode_write_lock on a file or directory) sets inode->writing, then waits until no slot
+ *    holds the inode (only the one reader's slot, while it has had only one).
+ *  - A walker moves its slot from a directory to the child it found there, while the entry
+ *    still holds the child: whoever frees an inode (inode_unref at zero) first waits until no
+ *    slot holds it, so the child's memory outlives the walker's use of it.
  * Both sides store, then load, sequentially consistent, so at least one sees the other
- * (Dekker). The waits are short: a reader holds its slot for one copy, and never blocks while
- * it holds an inode in it. */
+ * (Dekker). The waits are short: a reader holds its slot for one copy, a walker for one lookup,
+ * and neither blocks while it holds an inode in it; a write holds only its description there
+ * (ops_io.c), across one write. */
 #include "fs_internal.h"
 
 #include <sched.h>
@@ -52,17 +57,22 @@ struct reader_slot *reader_slot_mine(void)
     return NULL;
 }
 
-struct open_file *reader_slot_hold_fd(struct reader_slot *slot, int fd)
+/* Holds fd's description if its inode is of `type` (0: any). */
+static inline struct open_file *hold_description(struct reader_slot *slot, int fd, int type)
 {
     struct open_file *file = fd_peek(fd);
     if (file == NULL)
         return NULL;
     atomic_store(&slot->file, file);
-    if (fd_peek(fd) == file && file->inode != NULL && file->inode->type == INODE_FILE)
+    if (fd_peek(fd) == file && file->inode != NULL && (type == 0 || file->inode->type == type))
         return file;
     atomic_store_explicit(&slot->file, NULL, memory_order_release);
     return NULL;
 }
+
+struct open_file *reader_slot_hold_fd(struct reader_slot *slot, int fd) { return hold_description(slot, fd, INODE_FILE); }
+
+struct open_file *reader_slot_hold_description(struct reader_slot *slot, int fd) { return hold_description(slot, fd, 0); }
 
 /* Also records who reads the inode, so its writers scan only the slots that may hold it: a
  * file read only by the thread that writes it (the common case) costs its writes one load.
@@ -93,6 +103,16 @@ void reader_slots_wait_file(struct open_file *file)
             sched_yield();
 }
 
+/* Every slot in use, not only the recorded readers: a walker stores the child in its slot
+ * before it records itself as the child's reader, and the child may be freed in between. */
+void reader_slots_wait_inode_unheld(const struct inode *inode)
+{
+    int used = atomic_load(&slots_used);
+    for (int i = 0; i < used; i++)
+        while (atomic_load(&reader_slots[i].inode) == inode)
+            sched_yield();
+}
+
 void reader_slots_wait_inode(struct inode *inode)
 {
     if (!atomic_load(&inode->many_readers)) {
@@ -101,8 +121,5 @@ void reader_slots_wait_inode(struct inode *inode)
             sched_yield();
         return;
     }
-    int used = atomic_load(&slots_used);
-    for (int i = 0; i < used; i++)
-        while (atomic_load(&reader_slots[i].inode) == inode)
-            sched_yield();
+    reader_slots_wait_inode_unheld(inode);
 }

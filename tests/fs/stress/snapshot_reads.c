@@ -3,8 +3,8 @@
  *  - every pread of a 4 KiB chunk sees one whole version of it: writers fill a chunk with one
  *    64-bit value, readers check all 512 words agree (zeros count: a truncated chunk);
  *  - fstat during writes reports a size that is a whole number of chunks;
- *  - an fd closed and reopened under the readers' feet gives them EBADF or a valid file, never
- *    freed memory (the ASan run catches a use after free). */
+ *  - an fd closed and reopened under the readers' and writers' feet gives them EBADF or a valid
+ *    file, never freed memory (the ASan run catches a use after free). */
 #include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
@@ -52,7 +52,12 @@ static void *writer(void *arg)
         uint64_t version = ((uint64_t)(uintptr_t)arg << 48) | (uint64_t)(i + 1);
         for (int w = 0; w < WORDS; w++)
             buf[w] = version;
-        if (spindle_fs_pwrite(shared_fd, buf, CHUNK, (int64_t)chunk * CHUNK) != CHUNK)
+        /* every fourth write through the fd the churner closes and reopens: EBADF, or written */
+        int fd = i % 4 == 0 ? atomic_load(&churned_fd) : shared_fd;
+        int64_t put = spindle_fs_pwrite(fd, buf, CHUNK, (int64_t)chunk * CHUNK);
+        if (put == -SPINDLE_EBADF && fd != shared_fd)
+            put = spindle_fs_pwrite(shared_fd, buf, CHUNK, (int64_t)chunk * CHUNK);
+        if (put != CHUNK)
             atomic_fetch_add(&torn, 1);
         if (i % 500 == 499) /* shrink and grow back: chunks freed while readers read */
             spindle_fs_ftruncate(shared_fd, (int64_t)(CHUNKS / 2) * CHUNK);
@@ -101,13 +106,13 @@ static void *reader(void *arg)
 static void *fd_churner(void *arg)
 {
     uint64_t buf[WORDS];
-    int fd = spindle_fs_openat(D, "/snap/file", SPINDLE_O_RDONLY, 0);
+    int fd = spindle_fs_openat(D, "/snap/file", SPINDLE_O_RDWR, 0);
     atomic_store(&churned_fd, fd);
     start_together();
     while (atomic_load(&writers_left) > 0) {
         check_chunk(buf, spindle_fs_pread(fd, buf, CHUNK, 0));
         spindle_fs_close(fd); /* the lowest free fd: the same number comes back */
-        fd = spindle_fs_openat(D, "/snap/file", SPINDLE_O_RDONLY, 0);
+        fd = spindle_fs_openat(D, "/snap/file", SPINDLE_O_RDWR, 0);
         atomic_store(&churned_fd, fd);
     }
     return arg;

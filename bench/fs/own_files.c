@@ -1,0 +1,75 @@
+/* Threads working on their own files in one shared directory: 200 files of 64 KiB split over
+ * argv[1] threads (1..256). Each file is created, written in 1 KiB write() calls, closed,
+ * reopened, read back in 1 KiB read() calls and checked, closed and unlinked. The threads share
+ * only the directory, so the time should fall as threads are added (the speed-up of independent
+ * work). Timed from the moment all threads run. Reports the files per second. */
+#include <stdint.h>
+
+#include "bench_common.h"
+
+#define TOTAL_FILES 200
+#define FILE_BYTES (64 << 10)
+#define CALL_BYTES 1024
+#define MAX_THREADS 256
+
+static int threads;
+static struct thread_totals results[MAX_THREADS];
+
+/* One file's life; returns the number of blocks read back wrong. */
+static long long one_file(int f)
+{
+    unsigned char pattern[CALL_BYTES], back[CALL_BYTES];
+    long long mismatches = 0;
+    char name[32];
+    snprintf(name, sizeof name, "own-%d", f);
+    int fd = open(name, O_WRONLY | O_CREAT | O_EXCL, 0644);
+    if (fd < 0)
+        die("create own file");
+    for (int i = 0; i < FILE_BYTES / CALL_BYTES; i++) {
+        memset(pattern, (int)((f + i) & 0xff), CALL_BYTES);
+        if (write(fd, pattern, CALL_BYTES) != CALL_BYTES)
+            die("write own file");
+    }
+    close(fd);
+    fd = open(name, O_RDONLY);
+    if (fd < 0)
+        die("reopen own file");
+    for (int i = 0; i < FILE_BYTES / CALL_BYTES; i++) {
+        if (read(fd, back, CALL_BYTES) != CALL_BYTES)
+            die("read own file");
+        mismatches += back[0] != (unsigned char)(f + i) || back[CALL_BYTES - 1] != (unsigned char)(f + i);
+    }
+    close(fd);
+    if (unlink(name) != 0)
+        die("unlink own file");
+    return mismatches;
+}
+
+static void *worker(void *arg)
+{
+    int t = (int)(intptr_t)arg;
+    long long mismatches = 0;
+    for (int f = t; f < TOTAL_FILES; f += threads)
+        mismatches += one_file(f);
+    results[t].mismatches = mismatches;
+    return NULL;
+}
+
+int main(int argc, char **argv)
+{
+    threads = argc > 1 ? atoi(argv[1]) : 2;
+    if (threads < 1 || threads > MAX_THREADS) {
+        fprintf(stderr, "usage: own_files [threads 1..%d]\n", MAX_THREADS);
+        return 2;
+    }
+    enter_bench_dir("own-files");
+    /* One file first, untimed: in wasm, the first calls of each function are V8 compiling it. */
+    long long bad = one_file(TOTAL_FILES);
+    double seconds = run_timed_threads(threads, worker);
+    for (int t = 0; t < threads; t++)
+        bad += results[t].mismatches;
+    printf("RESULT {\"bench\":\"own_files\",\"threads\":%d,\"seconds\":%.6f,\"files\":%d,\"files_per_s\":%.0f,"
+           "\"mismatches\":%lld,\"memory_grows\":%lld}\n",
+           threads, seconds, TOTAL_FILES, TOTAL_FILES / seconds, bad, memory_grows());
+    return bad != 0;
+}
