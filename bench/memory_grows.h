@@ -10,7 +10,8 @@
 __attribute__((weak)) size_t spindle_memory_grow_count(void);
 #endif
 
-static inline long long memory_grows(void) {
+static inline long long memory_grows(void)
+{
 #if defined(__wasm__)
     if (spindle_memory_grow_count)
         return (long long)spindle_memory_grow_count();

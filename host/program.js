@@ -12,7 +12,6 @@ import { applyPreload, PRELOAD_SECTION, preloadSection } from './files/preload.j
 import { prepareMounts } from './mount/index.js';
 import { isNode, loadPlatform } from './platform/current.js';
 
-
 // The wasm frames of a trap's stack (function names come from the module's name section), so a
 // trap says where it happened.
 // spindle cc drops the names unless asked: then say how to get them.
@@ -239,5 +238,4 @@ export async function createProgram(compiled, options = {}) {
   }
   return created;
 }
-
 

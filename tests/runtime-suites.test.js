@@ -13,7 +13,7 @@ const env = { ...process.env, FUZZ_SECONDS: process.env.FUZZ_SECONDS ?? (long ? 
 
 const suites = [
   ['allocator, native (ASan/UBSan, TSan, fuzz)', 'tests/alloc/run-native.sh', long ? ['--long'] : []],
-  ["allocator, wasm in Node and Chromium (1, 2, 4, 16 threads; OOM; dlmalloc not linked)", 'tests/alloc/run-wasm.sh', []],
+  ['allocator, wasm in Node and Chromium (1, 2, 4, 16 threads; OOM; dlmalloc not linked)', 'tests/alloc/run-wasm.sh', []],
   // Fresh memory filled at once by several threads, many short runs (docs/ALLOCATOR.md, growth).
   ['memory growth trap hunt, wasm in Node (Spindle and dlmalloc, 2 and 16 threads)', 'tests/alloc/trap-hunt.sh', [long ? '500' : '10']],
   ['filesystem, native (unit, TSan/ASan stress, fuzz, conformance)', 'tests/fs/run-native.sh', []],

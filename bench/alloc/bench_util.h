@@ -12,7 +12,8 @@
 #include <sys/resource.h>
 #endif
 
-static double now_ms(void) {
+static double now_ms(void)
+{
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
@@ -20,7 +21,8 @@ static double now_ms(void) {
 
 /* wasm: linear memory size (it never shrinks, so it is the peak);
  * natively: peak resident set size. */
-static long long peak_memory_bytes(void) {
+static long long peak_memory_bytes(void)
+{
 #if defined(__wasm__)
     return (long long)__builtin_wasm_memory_size(0) * 65536;
 #else
@@ -30,12 +32,11 @@ static long long peak_memory_bytes(void) {
 #endif
 }
 
-static long arg_long(int argc, char **argv, int i, long dflt) {
-    return argc > i ? atol(argv[i]) : dflt;
-}
+static long arg_long(int argc, char **argv, int i, long dflt) { return argc > i ? atol(argv[i]) : dflt; }
 
 /* One machine-readable line; `extra` is more JSON members (may be empty). */
-static void print_result(const char *workload, int threads, double ms, long long ops, const char *extra) {
+static void print_result(const char *workload, int threads, double ms, long long ops, const char *extra)
+{
     printf("RESULT {\"workload\":\"%s\",\"threads\":%d,\"ms\":%.1f,\"ops\":%lld,"
            "\"mops_per_s\":%.2f,\"peak_memory\":%lld,\"memory_grows\":%lld%s%s}\n",
            workload, threads, ms, ops, ms > 0 ? ops / ms / 1e3 : 0.0, peak_memory_bytes(), memory_grows(),

@@ -12,7 +12,8 @@
 static long iterations, writes;
 static size_t object_size;
 
-static void *work(void *arg) {
+static void *work(void *arg)
+{
     free(arg);
     for (long i = 0; i < iterations; i++) {
         volatile char *o = malloc(object_size);
@@ -28,7 +29,8 @@ static void *work(void *arg) {
     return NULL;
 }
 
-int main(int argc, char **argv) {
+int main(int argc, char **argv)
+{
     int threads = (int)arg_long(argc, argv, 1, 2);
     iterations = arg_long(argc, argv, 2, 1000);
     object_size = (size_t)arg_long(argc, argv, 3, 8);

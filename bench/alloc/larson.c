@@ -21,14 +21,16 @@ static uint32_t max_size;
 static atomic_int chains_left;
 static atomic_llong total_ops;
 
-static uint32_t rnd(uint32_t *s) {
+static uint32_t rnd(uint32_t *s)
+{
     *s ^= *s << 13;
     *s ^= *s >> 17;
     *s ^= *s << 5;
     return *s;
 }
 
-static void *round_worker(void *arg) {
+static void *round_worker(void *arg)
+{
     struct chain *c = arg;
     for (long i = 0; i < ops_per_round; i++) {
         long k = (long)(rnd(&c->seed) % (uint32_t)slots_per_thread);
@@ -53,7 +55,8 @@ static void *round_worker(void *arg) {
     return NULL;
 }
 
-int main(int argc, char **argv) {
+int main(int argc, char **argv)
+{
     int threads = (int)arg_long(argc, argv, 1, 2);
     ops_per_round = arg_long(argc, argv, 2, 200000);
     int rounds = (int)arg_long(argc, argv, 3, 10);

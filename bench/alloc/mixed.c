@@ -14,19 +14,22 @@
 static long ops;
 static uint32_t max_log;
 
-static uint32_t rnd(uint32_t *s) {
+static uint32_t rnd(uint32_t *s)
+{
     *s ^= *s << 13;
     *s ^= *s >> 17;
     *s ^= *s << 5;
     return *s;
 }
 
-static size_t pick(uint32_t *s) { /* log-uniform in [8, 2^max_log] */
+static size_t pick(uint32_t *s)
+{ /* log-uniform in [8, 2^max_log] */
     uint32_t e = 3 + rnd(s) % (max_log - 2);
     return ((size_t)1 << (e - 1)) + rnd(s) % ((size_t)1 << (e - 1));
 }
 
-static void *work(void *arg) {
+static void *work(void *arg)
+{
     uint32_t s = 2166136261u ^ (uint32_t)(uintptr_t)arg;
     char *slot[SLOTS] = {0};
     size_t len[SLOTS] = {0};
@@ -65,7 +68,8 @@ static void *work(void *arg) {
     return NULL;
 }
 
-int main(int argc, char **argv) {
+int main(int argc, char **argv)
+{
     int threads = (int)arg_long(argc, argv, 1, 1);
     ops = arg_long(argc, argv, 2, 2000000);
     long max_size = arg_long(argc, argv, 3, 65536);

@@ -25,7 +25,8 @@ static long long samples[10];
 
 /* Wait politely for the other side: spin, then yield, then sleep (a wasm host's
  * sched_yield may return at once without giving the core away). */
-static void backoff(int spin) {
+static void backoff(int spin)
+{
     if (spin > 20000) {
         struct timespec ts = {0, 20000};
         nanosleep(&ts, NULL);
@@ -35,7 +36,8 @@ static void backoff(int spin) {
 }
 static struct pair pairs_[64];
 
-static void *producer(void *arg) {
+static void *producer(void *arg)
+{
     struct pair *p = arg;
     uint32_t s = 88172645u;
     for (long i = 0; i < p->blocks; i++) {
@@ -59,7 +61,8 @@ static void *producer(void *arg) {
     return NULL;
 }
 
-static void *consumer(void *arg) {
+static void *consumer(void *arg)
+{
     struct pair *p = arg;
     for (long i = 0; i < p->blocks; i++) {
         long t = atomic_load_explicit(&p->tail, memory_order_relaxed);
@@ -73,7 +76,8 @@ static void *consumer(void *arg) {
     return NULL;
 }
 
-int main(int argc, char **argv) {
+int main(int argc, char **argv)
+{
     int threads = (int)arg_long(argc, argv, 1, 2);
     long blocks = arg_long(argc, argv, 2, 2000000);
     int pairs = threads / 2 > 0 ? threads / 2 : 1;

@@ -12,7 +12,8 @@
 
 static long per_thread;
 
-static void *work(void *arg) {
+static void *work(void *arg)
+{
     char *ring[RING] = {0};
     unsigned long sum = 0;
     for (long i = 0; i < per_thread; i++) {
@@ -34,7 +35,8 @@ static void *work(void *arg) {
     return NULL;
 }
 
-int main(int argc, char **argv) {
+int main(int argc, char **argv)
+{
     int threads = (int)arg_long(argc, argv, 1, 1);
     long total = arg_long(argc, argv, 2, 100000000);
     if (threads < 1 || threads > 256 || total < threads) {

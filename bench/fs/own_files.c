@@ -68,8 +68,9 @@ int main(int argc, char **argv)
     double seconds = run_timed_threads(threads, worker);
     for (int t = 0; t < threads; t++)
         bad += results[t].mismatches;
-    printf("RESULT {\"bench\":\"own_files\",\"threads\":%d,\"seconds\":%.6f,\"files\":%d,\"files_per_s\":%.0f,"
-           "\"mismatches\":%lld,\"memory_grows\":%lld}\n",
-           threads, seconds, TOTAL_FILES, TOTAL_FILES / seconds, bad, memory_grows());
+    printf(
+        "RESULT {\"bench\":\"own_files\",\"threads\":%d,\"seconds\":%.6f,\"files\":%d,\"files_per_s\":%.0f,"
+        "\"mismatches\":%lld,\"memory_grows\":%lld}\n",
+        threads, seconds, TOTAL_FILES, TOTAL_FILES / seconds, bad, memory_grows());
     return bad != 0;
 }

@@ -62,6 +62,7 @@ int main(int argc, char **argv)
     unlink("shared");
     printf("RESULT {\"bench\":\"shared_pread\",\"threads\":%d,\"fds\":\"%s\",\"seconds\":%.6f,\"reads\":%d,"
            "\"reads_per_s\":%.0f,\"failures\":%lld,\"memory_grows\":%lld}\n",
-           threads, own ? "own" : "shared", seconds, TOTAL_READS, TOTAL_READS / seconds, failures, memory_grows());
+           threads, own ? "own" : "shared", seconds, TOTAL_READS, TOTAL_READS / seconds, failures,
+           memory_grows());
     return failures != 0;
 }

@@ -139,7 +139,6 @@ export function measureSpindleHostdir(wasm, dir, { mib = 64 } = {}) {
   });
 }
 
-
 // The target for the host-directory mount: 1 MiB sequential I/O within 1.5x of node:fs's
 // time, i.e. Spindle's throughput at least 1/1.5 of node:fs's.
 export const targets = {

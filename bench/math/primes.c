@@ -9,25 +9,33 @@
 
 #define CHUNK 4096
 
-struct job { long first_chunk, threads, limit, found; };
+struct job {
+    long first_chunk, threads, limit, found;
+};
 
-static int is_prime(long n) {
-    if (n < 2) return 0;
+static int is_prime(long n)
+{
+    if (n < 2)
+        return 0;
     for (long d = 2; d * d <= n; d++)
-        if (n % d == 0) return 0;
+        if (n % d == 0)
+            return 0;
     return 1;
 }
 
-static void *count(void *p) {
+static void *count(void *p)
+{
     struct job *job = p;
     for (long c = job->first_chunk; c * CHUNK < job->limit; c += job->threads) {
         long end = (c + 1) * CHUNK < job->limit ? (c + 1) * CHUNK : job->limit;
-        for (long n = c * CHUNK; n < end; n++) job->found += is_prime(n);
+        for (long n = c * CHUNK; n < end; n++)
+            job->found += is_prime(n);
     }
     return NULL;
 }
 
-int main(int argc, char **argv) {
+int main(int argc, char **argv)
+{
     int threads = (int)arg_long(argc, argv, 1, 1);
     long limit = arg_long(argc, argv, 2, 6000000);
     if (threads < 1 || threads > 256 || limit < 2) {
@@ -37,7 +45,8 @@ int main(int argc, char **argv) {
     pthread_t tids[256];
     struct job jobs[256];
     double t0 = now_ms();
-    for (int t = 0; t < threads; t++) jobs[t] = (struct job){t, threads, limit, 0};
+    for (int t = 0; t < threads; t++)
+        jobs[t] = (struct job){t, threads, limit, 0};
     if (threads == 1) {
         count(&jobs[0]);
     } else {
@@ -46,10 +55,12 @@ int main(int argc, char **argv) {
                 fprintf(stderr, "pthread_create failed\n");
                 return 1;
             }
-        for (int t = 0; t < threads; t++) pthread_join(tids[t], NULL);
+        for (int t = 0; t < threads; t++)
+            pthread_join(tids[t], NULL);
     }
     long total = 0;
-    for (int t = 0; t < threads; t++) total += jobs[t].found;
+    for (int t = 0; t < threads; t++)
+        total += jobs[t].found;
     char extra[64];
     snprintf(extra, sizeof extra, "\"primes\":%ld", total);
     print_result("primes", threads, now_ms() - t0, limit, extra);

@@ -159,8 +159,10 @@ static double read_together(struct reader *rs, int count)
     double start = rs[0].start, end = rs[0].end;
     int64_t bytes = 0;
     for (int i = 0; i < count; i++) {
-        if (rs[i].start < start) start = rs[i].start;
-        if (rs[i].end > end) end = rs[i].end;
+        if (rs[i].start < start)
+            start = rs[i].start;
+        if (rs[i].end > end)
+            end = rs[i].end;
         bytes += rs[i].bytes;
     }
     return (double)bytes / MiB / (end - start);
@@ -198,7 +200,8 @@ int main(int argc, char **argv)
         int64_t bad;
         parallel(dir, mib, 2, 1, &one, &two, &bad);
         printf("parallel: %s (%lld bad bytes)\n", bad == 0 ? "ok" : "WRONG BYTES", (long long)bad);
-        printf("RESULT {\"read_1thread\":%.1f,\"read_2threads\":%.1f,\"read_2threads_speedup\":%.2f}\n", one, two, two / one);
+        printf("RESULT {\"read_1thread\":%.1f,\"read_2threads\":%.1f,\"read_2threads_speedup\":%.2f}\n", one,
+               two, two / one);
         return bad == 0 ? 0 : 1;
     }
     snprintf(path, sizeof path, "%s/seq.bin", dir);
@@ -231,8 +234,9 @@ int main(int argc, char **argv)
     int64_t bad;
     int passes = mib >= 1024 ? 1 : 1024 / mib;
     parallel(dir, mib, passes, 0, &one, &two, &bad);
-    printf("RESULT {\"seq_write_4k\":%.2f,\"seq_read_4k\":%.2f,\"seq_write_1m\":%.2f,\"seq_read_1m\":%.2f,"
-           "\"small_files\":%.1f,\"read_1thread\":%.1f,\"read_2threads\":%.1f,\"read_2threads_speedup\":%.2f}\n",
-           w4, r4, w1, r1, files, one, two, two / one);
+    printf(
+        "RESULT {\"seq_write_4k\":%.2f,\"seq_read_4k\":%.2f,\"seq_write_1m\":%.2f,\"seq_read_1m\":%.2f,"
+        "\"small_files\":%.1f,\"read_1thread\":%.1f,\"read_2threads\":%.1f,\"read_2threads_speedup\":%.2f}\n",
+        w4, r4, w1, r1, files, one, two, two / one);
     return 0;
 }

@@ -12,7 +12,6 @@ async function benchDir() {
   return root.getDirectoryHandle('spindle-raw-bench', { create: true });
 }
 
-
 // A chunk to write: a view on a SharedArrayBuffer (as a wasm memory would be) or a plain one.
 function makeChunk(size, shared) {
   const buf = shared ? new SharedArrayBuffer(size) : new ArrayBuffer(size);

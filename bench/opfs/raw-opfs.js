@@ -84,7 +84,6 @@ export async function measureRawOpfs(page, { mib = 64, smallFiles = 1000 } = {})
   return r;
 }
 
-
 /** Opens its own headless Chromium + server; `runs` runs; medians, every run and the facts. */
 export async function rawOpfsBench({ runs = 5, mib = 64, probe = true, incognito = false } = {}) {
   const server = await serveIsolated();

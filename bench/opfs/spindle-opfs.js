@@ -29,7 +29,6 @@ export function buildOpfsBench() {
   return wasmPath;
 }
 
-
 /** One run of opfs_io on an OPFS mount in `page` (with bench/opfs/run-page.js loaded). */
 export async function measureSpindleOpfs(page, { mib = 64, mount = {} } = {}) {
   const r = await page.evaluate(([m, extra]) => window.spindleRun('/build/bench/opfs/opfs_io.wasm', {

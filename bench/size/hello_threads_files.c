@@ -3,17 +3,21 @@
 #include <pthread.h>
 #include <stdio.h>
 
-static void *say_hello(void *arg) {
+static void *say_hello(void *arg)
+{
     puts("hello from a thread");
     return arg;
 }
 
-int main(void) {
+int main(void)
+{
     pthread_t thread;
-    if (pthread_create(&thread, NULL, say_hello, NULL) != 0) return 1;
+    if (pthread_create(&thread, NULL, say_hello, NULL) != 0)
+        return 1;
     pthread_join(thread, NULL);
     FILE *f = fopen("/tmp/hello.txt", "w");
-    if (!f || fputs("hello\n", f) < 0 || fclose(f) != 0) return 1;
+    if (!f || fputs("hello\n", f) < 0 || fclose(f) != 0)
+        return 1;
     puts("hello from main");
     return 0;
 }

@@ -9,7 +9,6 @@
 // sequence round-trips.
 import { AT, ERRNO as E, O, UTIME } from '../abi/linux.js';
 
-
 export const TYPE = { FILE: 1, DIR: 2, SYMLINK: 3 };
 
 const NAME_MAX = 255;

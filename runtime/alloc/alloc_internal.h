@@ -107,24 +107,28 @@ extern uintptr_t alloc_map_base;
 #endif
 
 /* Span holding a pointer the allocator handed out. */
-static inline struct span *span_of(const void *p) {
+static inline struct span *span_of(const void *p)
+{
     return alloc_map[((uintptr_t)p - alloc_map_base) >> UNIT_SHIFT];
 }
 
-static inline unsigned floor_log2(size_t n) {
+static inline unsigned floor_log2(size_t n)
+{
     return (unsigned)(sizeof(unsigned long) * 8 - 1) - (unsigned)__builtin_clzl((unsigned long)n);
 }
 
 /* Size classes: multiples of 16 up to 128, then 8 classes per power of two, so the
  * space wasted inside a block is under 12.5%. */
-static inline unsigned size_class(size_t n) {
+static inline unsigned size_class(size_t n)
+{
     if (n <= 128)
         return (unsigned)((n + 15 + !n) >> 4);
     unsigned e = floor_log2(n - 1);
     return (e - 7) * 8 + (unsigned)((n - 1) >> (e - 3)) + 1;
 }
 
-static inline size_t class_size(unsigned c) {
+static inline size_t class_size(unsigned c)
+{
     if (c <= 8)
         return (size_t)c * 16;
     unsigned e = 7 + (c - 9) / 8, j = (c - 9) % 8 + 1;
@@ -138,9 +142,8 @@ static inline size_t class_size(unsigned c) {
 #define STAT_ADD(field, delta) ((field) += (delta))
 #define STAT_READ(field) (*(volatile size_t *)&(field))
 #else
-#define STAT_ADD(field, delta)                                                          \
-    __atomic_store_n(&(field), __atomic_load_n(&(field), __ATOMIC_RELAXED) + (delta),   \
-                     __ATOMIC_RELAXED)
+#define STAT_ADD(field, delta)                                                                               \
+    __atomic_store_n(&(field), __atomic_load_n(&(field), __ATOMIC_RELAXED) + (delta), __ATOMIC_RELAXED)
 #define STAT_READ(field) __atomic_load_n(&(field), __ATOMIC_RELAXED)
 #endif
 
@@ -151,7 +154,8 @@ static inline size_t class_size(unsigned c) {
  * seen, it does one. Slow paths only. */
 #if defined(__wasm__)
 extern _Thread_local uintptr_t alloc_seen_end;
-static inline void see_memory(const void *end) {
+static inline void see_memory(const void *end)
+{
     if (UNLIKELY((uintptr_t)end > alloc_seen_end)) {
         __builtin_wasm_memory_grow(0, 0);
         alloc_seen_end = (uintptr_t)__builtin_wasm_memory_size(0) * 65536;
@@ -189,7 +193,8 @@ size_t heap_net_bytes_locked(size_t *heaps, size_t *abandoned_heaps);
 void alloc_note_peak_locked(size_t large_bytes);
 
 /* malloc fast path for a small class */
-static inline void *heap_alloc_class(unsigned c) {
+static inline void *heap_alloc_class(unsigned c)
+{
     struct heap *h = alloc_tls_heap;
     if (UNLIKELY(!h))
         return heap_first_alloc(c);

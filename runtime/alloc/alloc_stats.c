@@ -6,7 +6,8 @@
 
 static size_t peak_in_use; /* guarded by the pool lock */
 
-static size_t in_use_locked(const struct alloc_pool_stats *ps, size_t *heaps, size_t *abandoned) {
+static size_t in_use_locked(const struct alloc_pool_stats *ps, size_t *heaps, size_t *abandoned)
+{
     size_t in_use = heap_net_bytes_locked(heaps, abandoned) + ps->large_bytes;
     if (in_use > peak_in_use)
         peak_in_use = in_use;
@@ -15,13 +16,15 @@ static size_t in_use_locked(const struct alloc_pool_stats *ps, size_t *heaps, si
 
 /* Called by the pool when the footprint reaches a new high or a large block is made,
  * the moments a new peak of in-use bytes is likely; the peak is a lower bound. */
-void alloc_note_peak_locked(size_t large_bytes) {
+void alloc_note_peak_locked(size_t large_bytes)
+{
     size_t heaps, abandoned, in_use = heap_net_bytes_locked(&heaps, &abandoned) + large_bytes;
     if (in_use > peak_in_use)
         peak_in_use = in_use;
 }
 
-void spindle_alloc_stats(struct spindle_alloc_stats *out) {
+void spindle_alloc_stats(struct spindle_alloc_stats *out)
+{
     struct alloc_pool_stats ps;
     size_t heaps, abandoned;
     pool_lock();

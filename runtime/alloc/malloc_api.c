@@ -23,7 +23,8 @@ void API(free)(void *p);
 /* Units of a large block: room for n bytes and the span descriptor after them. */
 static size_t large_units(size_t n) { return (n + SPAN_DESC_SIZE + UNIT_SIZE - 1) >> UNIT_SHIFT; }
 
-static void *large_alloc(size_t n, size_t align) {
+static void *large_alloc(size_t n, size_t align)
+{
     if (n > SIZE_MAX - UNIT_SIZE - SPAN_DESC_SIZE) {
         errno = ENOMEM;
         return NULL;
@@ -43,7 +44,8 @@ static void *large_alloc(size_t n, size_t align) {
 /* Not called `malloc` inside this file: compilers turn malloc+memset(0) into a call to
  * calloc, which would make calloc call itself. malloc is this function under its own name,
  * so a module holds one body of it. */
-static void *alloc_bytes(size_t n) {
+static void *alloc_bytes(size_t n)
+{
     if (LIKELY(n <= SMALL_MAX))
         return heap_alloc_class(size_class(n));
     return large_alloc(n, 0);
@@ -51,7 +53,8 @@ static void *alloc_bytes(size_t n) {
 
 void *API(malloc)(size_t n) __attribute__((alias("alloc_bytes")));
 
-void API(free)(void *p) {
+void API(free)(void *p)
+{
     if (!p)
         return;
     struct span *s = span_of(p);
@@ -70,7 +73,8 @@ void API(free)(void *p) {
         pool_free(s);
 }
 
-static size_t usable_size(struct span *s) {
+static size_t usable_size(struct span *s)
+{
     return s->kind == SPAN_SMALL ? s->block_size : (s->units << UNIT_SHIFT) - SPAN_DESC_SIZE;
 }
 
@@ -78,7 +82,8 @@ size_t API(malloc_usable_size)(void *p) { return p ? usable_size(span_of(p)) : 0
 
 /* calloc and realloc call the malloc and free paths rather than inlining them (twice, in
  * realloc): the call is nothing beside the zeroing or the copy, and it saves 0.8 KB. */
-BUILT_FOR_SIZE void *API(calloc)(size_t count, size_t size) {
+BUILT_FOR_SIZE void *API(calloc)(size_t count, size_t size)
+{
     size_t n;
     if (__builtin_mul_overflow(count, size, &n)) {
         errno = ENOMEM;
@@ -88,7 +93,8 @@ BUILT_FOR_SIZE void *API(calloc)(size_t count, size_t size) {
     return p ? memset(p, 0, n) : NULL;
 }
 
-BUILT_FOR_SIZE void *API(realloc)(void *p, size_t n) {
+BUILT_FOR_SIZE void *API(realloc)(void *p, size_t n)
+{
     if (!p)
         return alloc_bytes(n);
     if (!n) {
@@ -113,7 +119,8 @@ BUILT_FOR_SIZE void *API(realloc)(void *p, size_t n) {
     return q;
 }
 
-void *API(reallocarray)(void *p, size_t count, size_t size) {
+void *API(reallocarray)(void *p, size_t count, size_t size)
+{
     size_t n;
     if (__builtin_mul_overflow(count, size, &n)) {
         errno = ENOMEM;
@@ -125,7 +132,8 @@ void *API(reallocarray)(void *p, size_t count, size_t size) {
 /* Small alignments use a size class whose block size is a multiple of the alignment:
  * pages start unit-aligned, so every block is aligned and nothing is over-allocated.
  * Larger alignments get a page-aligned span and the pool gives the slack back. */
-static void *aligned(size_t align, size_t n) {
+static void *aligned(size_t align, size_t n)
+{
     if (align <= MIN_ALIGN)
         return alloc_bytes(n);
     if (n <= SMALL_MAX && align <= UNIT_SIZE) {
@@ -139,7 +147,8 @@ static void *aligned(size_t align, size_t n) {
 
 static bool power_of_two(size_t a) { return a && !(a & (a - 1)); }
 
-void *API(aligned_alloc)(size_t align, size_t n) {
+void *API(aligned_alloc)(size_t align, size_t n)
+{
     if (!power_of_two(align)) {
         errno = EINVAL;
         return NULL;
@@ -147,7 +156,8 @@ void *API(aligned_alloc)(size_t align, size_t n) {
     return aligned(align, n);
 }
 
-int API(posix_memalign)(void **out, size_t align, size_t n) {
+int API(posix_memalign)(void **out, size_t align, size_t n)
+{
     if (!power_of_two(align) || align % sizeof(void *))
         return EINVAL;
     int saved = errno; /* posix_memalign reports through its result, not errno */
@@ -160,7 +170,8 @@ int API(posix_memalign)(void **out, size_t align, size_t n) {
 }
 
 /* Like glibc, round an alignment that is not a power of two up to one. */
-void *API(memalign)(size_t align, size_t n) {
+void *API(memalign)(size_t align, size_t n)
+{
     if (align > SIZE_MAX / 2 + 1) {
         errno = EINVAL;
         return NULL;
@@ -171,7 +182,8 @@ void *API(memalign)(size_t align, size_t n) {
     return aligned(a, n);
 }
 
-static size_t page_size(void) {
+static size_t page_size(void)
+{
 #if defined(__wasm__)
     return 65536;
 #else
@@ -181,7 +193,8 @@ static size_t page_size(void) {
 
 void *API(valloc)(size_t n) { return aligned(page_size(), n); }
 
-void *API(pvalloc)(size_t n) {
+void *API(pvalloc)(size_t n)
+{
     size_t pg = page_size();
     if (n > SIZE_MAX - pg) {
         errno = ENOMEM;

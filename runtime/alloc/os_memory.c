@@ -15,7 +15,8 @@ static uintptr_t align_up(uintptr_t x, size_t a) { return (x + a - 1) & ~(uintpt
 extern unsigned char __heap_base;
 
 /* The pool starts at __heap_base and owns everything up to the current memory size. */
-bool os_memory_init(char **start, char **limit) {
+bool os_memory_init(char **start, char **limit)
+{
     uintptr_t s = align_up((uintptr_t)&__heap_base, UNIT_SIZE);
     uintptr_t l = (uintptr_t)__builtin_wasm_memory_size(0) * OS_PAGE;
     *start = (char *)s;
@@ -26,7 +27,8 @@ bool os_memory_init(char **start, char **limit) {
 /* Make [*top, *top + bytes) usable. If someone else grew memory since our last growth,
  * the new pages do not follow ours: restart *top at them (the stranded tail is lost,
  * it is at most one growth step). */
-bool os_memory_grow(char **limit, char **top, size_t bytes) {
+bool os_memory_grow(char **limit, char **top, size_t bytes)
+{
     for (;;) {
         if (bytes > UINTPTR_MAX - OS_PAGE - (uintptr_t)*top) /* past the 4 GiB address space */
             return false;
@@ -55,11 +57,12 @@ static uintptr_t reserve_end;
 uintptr_t alloc_map_base;
 
 /* Reserve address space once; the kernel commits pages only when touched. */
-bool os_memory_init(char **start, char **limit) {
+bool os_memory_init(char **start, char **limit)
+{
     size_t size = NATIVE_RESERVE_MAX;
     for (; size >= ((size_t)256 << 20); size /= 4) {
-        void *p = mmap(NULL, size, PROT_READ | PROT_WRITE,
-                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        void *p =
+            mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
         if (p == MAP_FAILED)
             continue;
         uintptr_t s = align_up((uintptr_t)p, UNIT_SIZE);
@@ -71,7 +74,8 @@ bool os_memory_init(char **start, char **limit) {
     return false;
 }
 
-bool os_memory_grow(char **limit, char **top, size_t bytes) {
+bool os_memory_grow(char **limit, char **top, size_t bytes)
+{
     if (bytes > reserve_end - (uintptr_t)*top)
         return false;
     uintptr_t want = align_up((uintptr_t)*top + bytes, OS_PAGE);

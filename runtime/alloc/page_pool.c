@@ -30,7 +30,8 @@ static struct span meta_span = {.kind = SPAN_META};
 static size_t span_bytes, peak_span_bytes, large_bytes;
 
 /* Spin, then yield: blocking waits are not allowed on a browser main thread. */
-void pool_lock(void) {
+void pool_lock(void)
+{
     for (unsigned spins = 0; atomic_exchange_explicit(&lock_word, 1, memory_order_acquire);) {
         while (atomic_load_explicit(&lock_word, memory_order_relaxed))
             if (++spins % 64 == 0)
@@ -50,7 +51,8 @@ static void map_set(char *unit, struct span *s) { alloc_map[unit_index(unit)] = 
 
 /* Span covering a unit, or NULL where the pool has nothing (before the start, in the
  * wilderness, or in a gap that another memory.grow user took). */
-static struct span *map_get(char *unit) {
+static struct span *map_get(char *unit)
+{
     return unit < pool_start || unit >= top ? NULL : alloc_map[unit_index(unit)];
 }
 
@@ -58,7 +60,8 @@ static char *span_end(const struct span *s) { return s->start + (s->units << UNI
 
 /* The ends of every span must map to it (neighbours are found through them); small
  * spans map every unit because any unit can hold a block that gets freed. */
-static void map_span(struct span *s) {
+static void map_span(struct span *s)
+{
     char *last = span_end(s) - UNIT_SIZE;
     if (s->kind == SPAN_SMALL)
         for (char *u = s->start; u < last; u += UNIT_SIZE)
@@ -69,7 +72,8 @@ static void map_span(struct span *s) {
 
 /* Heaps live in metadata units taken from the wilderness, packed in whole cache lines so
  * two threads' heaps never share one. */
-static void *meta_alloc_locked(size_t size) {
+static void *meta_alloc_locked(size_t size)
+{
     size = (size + CACHE_LINE - 1) & ~(size_t)(CACHE_LINE - 1);
     if ((size_t)(meta_end - meta_cur) < size) {
         if (!os_memory_grow(&limit, &top, UNIT_SIZE))
@@ -85,7 +89,8 @@ static void *meta_alloc_locked(size_t size) {
 }
 
 /* Unit-aligned bytes from the wilderness, growing memory if needed. */
-static char *take_top(size_t bytes) {
+static char *take_top(size_t bytes)
+{
     if (!os_memory_grow(&limit, &top, bytes))
         return NULL;
     char *p = top;
@@ -93,7 +98,8 @@ static char *take_top(size_t bytes) {
     return p;
 }
 
-static struct span *desc_make(char *start, size_t units, enum span_kind kind) {
+static struct span *desc_make(char *start, size_t units, enum span_kind kind)
+{
     struct span *d = (struct span *)(start + (units << UNIT_SHIFT) - SPAN_DESC_SIZE);
     memset(d, 0, sizeof *d);
     d->start = start;
@@ -102,11 +108,10 @@ static struct span *desc_make(char *start, size_t units, enum span_kind kind) {
     return d;
 }
 
-static unsigned bin_of(size_t units) {
-    return units <= 16 ? (unsigned)units - 1 : 12 + floor_log2(units);
-}
+static unsigned bin_of(size_t units) { return units <= 16 ? (unsigned)units - 1 : 12 + floor_log2(units); }
 
-static void bin_insert(struct span *s) {
+static void bin_insert(struct span *s)
+{
     unsigned b = bin_of(s->units);
     s->kind = SPAN_FREE;
     s->prev = NULL;
@@ -118,7 +123,8 @@ static void bin_insert(struct span *s) {
     map_span(s);
 }
 
-static void bin_remove(struct span *s) {
+static void bin_remove(struct span *s)
+{
     unsigned b = bin_of(s->units);
     if (s->prev)
         s->prev->next = s->next;
@@ -131,7 +137,8 @@ static void bin_remove(struct span *s) {
 /* Cut the first `units` units off s as a new span of the same kind; s keeps the rest
  * (and its descriptor). Both have their ends mapped, so either can be released at once.
  * s must not be in a bin. */
-static struct span *split_front(struct span *s, size_t units) {
+static struct span *split_front(struct span *s, size_t units)
+{
     struct span *f = desc_make(s->start, units, (enum span_kind)s->kind);
     s->start += units << UNIT_SHIFT;
     s->units -= units;
@@ -142,7 +149,8 @@ static struct span *split_front(struct span *s, size_t units) {
 }
 
 /* Give a span back: merge with free neighbours, and with the wilderness if it ends there. */
-static void release_locked(struct span *s) {
+static void release_locked(struct span *s)
+{
     s->kind = SPAN_FREE;
     struct span *p = map_get(s->start - UNIT_SIZE);
     if (p && p->kind == SPAN_FREE) {
@@ -165,7 +173,8 @@ static void release_locked(struct span *s) {
 }
 
 /* First fit in the smallest bin that can hold `units`. */
-static struct span *take_free(size_t units) {
+static struct span *take_free(size_t units)
+{
     unsigned b = bin_of(units);
     for (uint64_t m = bin_mask >> b; m; m &= m - 1) {
         unsigned i = b + (unsigned)__builtin_ctzll(m);
@@ -178,7 +187,8 @@ static struct span *take_free(size_t units) {
     return NULL;
 }
 
-static bool init_locked(void) {
+static bool init_locked(void)
+{
     if (!ready && !broken) {
         if (os_memory_init(&pool_start, &limit)) {
             top = pool_start;
@@ -192,9 +202,11 @@ static bool init_locked(void) {
 
 /* Trim s to `units` starting at a multiple of align_units units; spare ends go back.
  * s is marked in use first so the spare pieces do not merge back into it. */
-static struct span *fit(struct span *s, size_t units, size_t align_units, enum span_kind kind) {
+static struct span *fit(struct span *s, size_t units, size_t align_units, enum span_kind kind)
+{
     size_t a = align_units << UNIT_SHIFT;
-    size_t head = (size_t)((((uintptr_t)s->start + a - 1) & ~(uintptr_t)(a - 1)) - (uintptr_t)s->start) >> UNIT_SHIFT;
+    size_t head =
+        (size_t)((((uintptr_t)s->start + a - 1) & ~(uintptr_t)(a - 1)) - (uintptr_t)s->start) >> UNIT_SHIFT;
     s->kind = (uint8_t)kind;
     map_span(s);
     if (head)
@@ -210,7 +222,8 @@ static struct span *fit(struct span *s, size_t units, size_t align_units, enum s
 #ifdef SPINDLE_ALLOC_DEBUG
 #include <stdio.h>
 #include <stdlib.h>
-static void broken_invariant(const char *what, const char *where, size_t a, size_t b) {
+static void broken_invariant(const char *what, const char *where, size_t a, size_t b)
+{
     fprintf(stderr, "pool invariant broken after %s: %s (%zu, %zu)\n", where, what, a, b);
     abort();
 }
@@ -220,7 +233,8 @@ static void broken_invariant(const char *what, const char *where, size_t a, size
  * span touching the wilderness, bins holding exactly the free spans, and every unit
  * accounted for (free + in spans + metadata + foreign gaps = the pool). Returns the free
  * bytes, and the largest single run a request could get, through the out parameters. */
-static void check_locked(const char *where, size_t *free_bytes, size_t *largest_free) {
+static void check_locked(const char *where, size_t *free_bytes, size_t *largest_free)
+{
     size_t free_units = 0, binned_units = 0, span_units = 0, other_units = 0, largest = 0;
     bool prev_free = false;
     for (char *u = pool_start; u < top;) {
@@ -268,7 +282,8 @@ static void check_locked(const char *where, size_t *free_bytes, size_t *largest_
 }
 
 /* For tests built with SPINDLE_ALLOC_DEBUG (the fuzzer): check the pool now. */
-void spindle_alloc_debug_check(size_t *free_bytes, size_t *largest_free) {
+void spindle_alloc_debug_check(size_t *free_bytes, size_t *largest_free)
+{
     pool_lock();
     if (ready)
         check_locked("a test's check", free_bytes, largest_free);
@@ -276,12 +291,17 @@ void spindle_alloc_debug_check(size_t *free_bytes, size_t *largest_free) {
         *free_bytes = *largest_free = 0;
     pool_unlock();
 }
-#define CHECK(where) do { size_t f_, l_; check_locked(where, &f_, &l_); } while (0)
+#define CHECK(where)                                                                                         \
+    do {                                                                                                     \
+        size_t f_, l_;                                                                                       \
+        check_locked(where, &f_, &l_);                                                                       \
+    } while (0)
 #else
 #define CHECK(where) ((void)0)
 #endif
 
-struct span *pool_alloc(size_t units, size_t align_units, enum span_kind kind) {
+struct span *pool_alloc(size_t units, size_t align_units, enum span_kind kind)
+{
     units += !units;
     if (units > (SIZE_MAX >> UNIT_SHIFT) / 2 || align_units > (SIZE_MAX >> UNIT_SHIFT) / 2)
         return NULL;
@@ -315,7 +335,8 @@ struct span *pool_alloc(size_t units, size_t align_units, enum span_kind kind) {
     return s;
 }
 
-void pool_free(struct span *s) {
+void pool_free(struct span *s)
+{
     pool_lock();
     span_bytes -= s->units << UNIT_SHIFT;
     if (s->kind == SPAN_LARGE)
@@ -328,7 +349,8 @@ void pool_free(struct span *s) {
 /* Resize a large span where it lies: shrink by giving the tail back, grow into a free
  * neighbour or the wilderness. Its descriptor moves to the new end (past the caller's
  * bytes, which the caller sized to leave room for it). */
-bool pool_resize(struct span *s, size_t units) {
+bool pool_resize(struct span *s, size_t units)
+{
     bool ok = false;
     size_t old = s->units;
     pool_lock();
@@ -376,14 +398,16 @@ bool pool_resize(struct span *s, size_t units) {
     return ok;
 }
 
-void *pool_meta_alloc(size_t size) {
+void *pool_meta_alloc(size_t size)
+{
     pool_lock();
     void *p = init_locked() ? meta_alloc_locked(size) : NULL;
     pool_unlock();
     return p;
 }
 
-void pool_stats_locked(struct alloc_pool_stats *out) {
+void pool_stats_locked(struct alloc_pool_stats *out)
+{
     out->reserved = (size_t)(limit - pool_start);
     out->span_bytes = span_bytes;
     out->peak_span_bytes = peak_span_bytes;

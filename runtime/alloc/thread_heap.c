@@ -34,7 +34,8 @@ static struct {
 static _Thread_local char orphan_stripe_tag;
 
 /* Stripe of the calling thread: a hash of the address of one of its TLS bytes. */
-static unsigned orphan_stripe(void) {
+static unsigned orphan_stripe(void)
+{
     return (unsigned)(((uint32_t)((uintptr_t)&orphan_stripe_tag >> 4) * 2654435761u) >> 29);
 }
 
@@ -42,7 +43,8 @@ static pthread_key_t exit_key;
 static atomic_int key_state;          /* 0 none, 1 being created, 2 ready, 3 failed */
 
 /* Every span a thread allocates from passes here (new, woken up, adopted). */
-static void list_push(struct heap *h, struct span *s) {
+static void list_push(struct heap *h, struct span *s)
+{
     see_memory(s->start + (s->units << UNIT_SHIFT));
     struct span *head = h->cur[s->size_class];
     s->prev = NULL;
@@ -53,7 +55,8 @@ static void list_push(struct heap *h, struct span *s) {
     s->detached = 0;
 }
 
-static void list_remove(struct heap *h, struct span *s) {
+static void list_remove(struct heap *h, struct span *s)
+{
     if (s->prev)
         s->prev->next = s->next;
     else
@@ -64,7 +67,8 @@ static void list_remove(struct heap *h, struct span *s) {
 }
 
 /* Put a stack of remotely freed blocks on the owner's free list. */
-static void take_blocks(struct span *s, void *list) {
+static void take_blocks(struct span *s, void *list)
+{
     void **last = list;
     uint32_t n = 1;
     for (; *last; last = *last)
@@ -74,7 +78,8 @@ static void take_blocks(struct span *s, void *list) {
     s->used -= n;
 }
 
-static bool collect(struct span *s) {
+static bool collect(struct span *s)
+{
     if (!atomic_load_explicit(&s->xfree, memory_order_relaxed))
         return false;
     uintptr_t x = atomic_exchange_explicit(&s->xfree, 0, memory_order_acquire) & ~XFREE_DETACHED;
@@ -85,15 +90,17 @@ static bool collect(struct span *s) {
 
 /* Flag an exhausted, already unlisted span; fails if remote frees arrived meanwhile.
  * Release: a remote freer that clears the flag must see the current owner. */
-static bool mark_detached(struct span *s) {
+static bool mark_detached(struct span *s)
+{
     uintptr_t none = 0;
-    return atomic_compare_exchange_strong_explicit(&s->xfree, &none, XFREE_DETACHED,
-                                                   memory_order_release, memory_order_relaxed);
+    return atomic_compare_exchange_strong_explicit(&s->xfree, &none, XFREE_DETACHED, memory_order_release,
+                                                   memory_order_relaxed);
 }
 
 /* Detached spans of `from` that remote frees woke up: list them in `into` (another heap
  * when adopting from an abandoned one), or return them to the pool if empty. */
-static bool take_notified(struct heap *from, struct heap *into) {
+static bool take_notified(struct heap *from, struct heap *into)
+{
     if (!atomic_load_explicit(&from->notified, memory_order_relaxed))
         return false;
     struct span *s = atomic_exchange_explicit(&from->notified, NULL, memory_order_acquire);
@@ -113,7 +120,8 @@ static bool take_notified(struct heap *from, struct heap *into) {
 
 /* Leave an unlisted span detached, so the next remote free reports it; returns it to the
  * pool instead if it is (or becomes) empty. */
-static void detach_or_release(struct span *s) {
+static void detach_or_release(struct span *s)
+{
     for (;;) {
         collect(s);
         if (!s->used) {
@@ -127,7 +135,8 @@ static void detach_or_release(struct span *s) {
 
 /* Take `a` off the abandoned list (NULL: the first one with notified spans) to work on
  * it alone. */
-static struct heap *hold_abandoned(struct heap *a) {
+static struct heap *hold_abandoned(struct heap *a)
+{
     pool_lock();
     struct heap **pp = &abandoned;
     while (*pp && (a ? *pp != a : !atomic_load_explicit(&(*pp)->notified, memory_order_relaxed)))
@@ -139,7 +148,8 @@ static struct heap *hold_abandoned(struct heap *a) {
     return a;
 }
 
-static void put_back_abandoned(struct heap *a) {
+static void put_back_abandoned(struct heap *a)
+{
     pool_lock();
     a->next_abandoned = abandoned;
     abandoned = a;
@@ -148,7 +158,8 @@ static void put_back_abandoned(struct heap *a) {
 
 /* Spans of an abandoned heap that got remote frees: empty ones go back to the pool, the
  * others move into `into`, or (into == NULL) stay detached in the abandoned heap. */
-COLD_PATH static bool reclaim_abandoned(struct heap *a, struct heap *into) {
+COLD_PATH static bool reclaim_abandoned(struct heap *a, struct heap *into)
+{
     if (!(a = hold_abandoned(a)))
         return false;
     if (into) {
@@ -167,7 +178,8 @@ COLD_PATH static bool reclaim_abandoned(struct heap *a, struct heap *into) {
 /* Spans hold at least 8 blocks (4 above 4 KiB, 2 above 16 KiB: fewer blocks per page
  * means less memory parked in half-used pages of big classes) and waste under 1/8 at
  * their end. */
-static size_t class_units(size_t bs) {
+static size_t class_units(size_t bs)
+{
     size_t units = (bs * (bs > 16384 ? 2 : bs > 4096 ? 4 : 8) + SPAN_DESC_SIZE + UNIT_SIZE - 1) >> UNIT_SHIFT;
     while ((((units << UNIT_SHIFT) - SPAN_DESC_SIZE) % bs + SPAN_DESC_SIZE) * 8 > (units << UNIT_SHIFT))
         units++;
@@ -178,7 +190,8 @@ static size_t class_units(size_t bs) {
  * empties and refills a page does not take the pool lock each time. */
 #define SPARE_UNITS_MAX 16
 
-static void retire(struct heap *h, struct span *s) {
+static void retire(struct heap *h, struct span *s)
+{
     if (h->spare_units + s->units > SPARE_UNITS_MAX) {
         pool_free(s);
         return;
@@ -188,7 +201,8 @@ static void retire(struct heap *h, struct span *s) {
     h->spare_units += s->units;
 }
 
-static bool release_spares(struct heap *h) {
+static bool release_spares(struct heap *h)
+{
     bool any = h->spare != NULL;
     for (struct span *s = h->spare, *next; s; s = next) {
         next = s->next;
@@ -199,7 +213,8 @@ static bool release_spares(struct heap *h) {
     return any;
 }
 
-static struct span *span_new(struct heap *h, unsigned c) {
+static struct span *span_new(struct heap *h, unsigned c)
+{
     size_t bs = class_size(c), units = class_units(bs);
     struct span *s, **pp = &h->spare;
     while ((s = *pp) && s->units != units)
@@ -224,7 +239,8 @@ static struct span *span_new(struct heap *h, unsigned c) {
 
 /* Out of memory: give back the empty spans this heap keeps one per class, so the pool
  * can coalesce them into the larger run the caller needs. */
-COLD_PATH bool heap_trim(struct heap *h) {
+COLD_PATH bool heap_trim(struct heap *h)
+{
     bool any = release_spares(h);
     for (unsigned c = 1; c < NUM_CLASSES; c++)
         for (struct span *s = h->cur[c], *next; s != &alloc_empty_span && s; s = next) {
@@ -239,7 +255,8 @@ COLD_PATH bool heap_trim(struct heap *h) {
     return any;
 }
 
-void *heap_alloc_slow(struct heap *h, unsigned c) {
+void *heap_alloc_slow(struct heap *h, unsigned c)
+{
     for (;;) {
         struct span *s = h->cur[c];
         if (s != &alloc_empty_span) {
@@ -271,7 +288,8 @@ void *heap_alloc_slow(struct heap *h, unsigned c) {
 }
 
 /* Owner freed into a span that is detached or now empty. */
-void heap_free_slow(struct heap *h, struct span *s) {
+void heap_free_slow(struct heap *h, struct span *s)
+{
     if (s->detached) {
         uintptr_t x = atomic_exchange_explicit(&s->xfree, 0, memory_order_acquire);
         if (!(x & XFREE_DETACHED)) {
@@ -289,13 +307,14 @@ void heap_free_slow(struct heap *h, struct span *s) {
     }
 }
 
-void heap_free_remote(struct span *s, void *p) {
+void heap_free_remote(struct span *s, void *p)
+{
     size_t bs = s->block_size; /* s may be reused once the owner has collected p */
     uintptr_t old = atomic_load_explicit(&s->xfree, memory_order_relaxed);
     do
         *(uintptr_t *)p = old & ~XFREE_DETACHED;
-    while (!atomic_compare_exchange_weak_explicit(&s->xfree, &old, (uintptr_t)p,
-                                                  memory_order_acq_rel, memory_order_relaxed));
+    while (!atomic_compare_exchange_weak_explicit(&s->xfree, &old, (uintptr_t)p, memory_order_acq_rel,
+                                                  memory_order_relaxed));
     if (old & XFREE_DETACHED) {
         /* we cleared the flag, so telling the owner is our job; the span cannot be
          * released before the owner drains `notified` */
@@ -303,8 +322,8 @@ void heap_free_remote(struct span *s, void *p) {
         struct span *head = atomic_load_explicit(&o->notified, memory_order_relaxed);
         do
             s->xnext = head;
-        while (!atomic_compare_exchange_weak_explicit(&o->notified, &head, s,
-                                                      memory_order_release, memory_order_relaxed));
+        while (!atomic_compare_exchange_weak_explicit(&o->notified, &head, s, memory_order_release,
+                                                      memory_order_relaxed));
         /* nobody runs that heap: return its emptied pages now rather than when some
          * thread next needs a page */
         if (atomic_load_explicit(&o->abandoned, memory_order_relaxed))
@@ -319,7 +338,8 @@ void heap_free_remote(struct span *s, void *p) {
 
 /* pthread key destructor: leave the heap for others to adopt. Frees this thread still
  * makes afterwards (libc tears down after key destructors) take the remote path. */
-COLD_PATH static void heap_abandon(void *arg) {
+COLD_PATH static void heap_abandon(void *arg)
+{
     struct heap *h = arg;
     if (alloc_tls_heap == h)
         alloc_tls_heap = NULL;
@@ -342,7 +362,8 @@ COLD_PATH static void heap_abandon(void *arg) {
 
 /* First malloc of a thread: adopt an abandoned heap or make one. The TLS slot is set
  * before the pthread key is touched, so a malloc made by pthread internals finds it. */
-COLD_PATH static struct heap *heap_acquire(void) {
+COLD_PATH static struct heap *heap_acquire(void)
+{
     pool_lock();
     struct heap *h = abandoned;
     if (h) {
@@ -374,7 +395,8 @@ COLD_PATH static struct heap *heap_acquire(void) {
     return h;
 }
 
-COLD_PATH void *heap_first_alloc(unsigned c) {
+COLD_PATH void *heap_first_alloc(unsigned c)
+{
     if (!heap_acquire()) {
         errno = ENOMEM;
         return NULL;
@@ -383,7 +405,8 @@ COLD_PATH void *heap_first_alloc(unsigned c) {
 }
 
 /* Bytes handed out minus bytes freed, over every heap; the caller holds the pool lock. */
-COLD_PATH size_t heap_net_bytes_locked(size_t *heaps, size_t *abandoned_heaps) {
+COLD_PATH size_t heap_net_bytes_locked(size_t *heaps, size_t *abandoned_heaps)
+{
     size_t net = 0, n = 0, a = 0;
     for (unsigned i = 0; i < ORPHAN_STRIPES; i++)
         net += atomic_load_explicit(&orphan_net[i].bytes, memory_order_relaxed);

@@ -10,32 +10,38 @@
 
 #include "stack_check.h"
 
-__attribute__((import_module("spindle"), import_name("run_thread_body")))
-void *spindle_host_run_thread_body(void *(*start)(void *), void *arg);
-__attribute__((import_module("spindle"), import_name("thread_exit")))
-_Noreturn void spindle_host_thread_exit(void *value);
+__attribute__((import_module("spindle"), import_name("run_thread_body"))) void *
+spindle_host_run_thread_body(void *(*start)(void *), void *arg);
+__attribute__((import_module("spindle"), import_name("thread_exit"))) _Noreturn void
+spindle_host_thread_exit(void *value);
 
 int __real_pthread_create(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
 
 // The host calls back in here to run the start routine, so the unwind stops at its call.
-__attribute__((export_name("__spindle_invoke_start")))
-void *spindle_invoke_start(void *(*start)(void *), void *arg) {
-  return start(arg);
+__attribute__((export_name("__spindle_invoke_start"))) void *spindle_invoke_start(void *(*start)(void *),
+                                                                                  void *arg)
+{
+    return start(arg);
 }
 
-static uintptr_t stack_pointer(void) {
-  uintptr_t sp;
-  __asm__ volatile(".globaltype __stack_pointer, i32\n global.get __stack_pointer\n local.set %0" : "=r"(sp));
-  return sp;
+static uintptr_t stack_pointer(void)
+{
+    uintptr_t sp;
+    __asm__ volatile(".globaltype __stack_pointer, i32\n global.get __stack_pointer\n local.set %0"
+                     : "=r"(sp));
+    return sp;
 }
 
-static void set_stack_pointer(uintptr_t sp) {
-  __asm__ volatile(".globaltype __stack_pointer, i32\n local.get %0\n global.set __stack_pointer" : : "r"(sp));
+static void set_stack_pointer(uintptr_t sp)
+{
+    __asm__ volatile(".globaltype __stack_pointer, i32\n local.get %0\n global.set __stack_pointer"
+                     :
+                     : "r"(sp));
 }
 
 struct start_request {
-  void *(*start)(void *);
-  void *arg;
+    void *(*start)(void *);
+    void *arg;
 };
 
 // Threads other than main still running, for pthread_exit on the main thread.
@@ -46,66 +52,75 @@ static pthread_t main_thread;
 
 __attribute__((constructor)) static void remember_main_thread(void) { main_thread = pthread_self(); }
 
-static void count_live(int delta) {
-  pthread_mutex_lock(&live_lock);
-  live_threads += delta;
-  pthread_cond_broadcast(&live_changed);
-  pthread_mutex_unlock(&live_lock);
+static void count_live(int delta)
+{
+    pthread_mutex_lock(&live_lock);
+    live_threads += delta;
+    pthread_cond_broadcast(&live_changed);
+    pthread_mutex_unlock(&live_lock);
 }
 
 static _Thread_local struct __ptcb *cleanup_top;
 
-static void *trampoline(void *p) {
-  struct start_request request = *(struct start_request *)p;
-  free(p);
-  uintptr_t sp = stack_pointer();
-  spindle_stack_check_thread_start();
-  void *result = spindle_host_run_thread_body(request.start, request.arg);
-  set_stack_pointer(sp); // pthread_exit unwound frames that did not restore it
-  spindle_stack_check_thread_end();
-  cleanup_top = 0;
-  count_live(-1);
-  return result;
-}
-
-int __wrap_pthread_create(pthread_t *thread, const pthread_attr_t *attr, void *(*start)(void *), void *arg) {
-  struct start_request *request = malloc(sizeof *request);
-  if (!request) return EAGAIN;
-  request->start = start;
-  request->arg = arg;
-  count_live(+1);
-  int err = __real_pthread_create(thread, attr, trampoline, request);
-  if (err) {
-    free(request);
+static void *trampoline(void *p)
+{
+    struct start_request request = *(struct start_request *)p;
+    free(p);
+    uintptr_t sp = stack_pointer();
+    spindle_stack_check_thread_start();
+    void *result = spindle_host_run_thread_body(request.start, request.arg);
+    set_stack_pointer(sp); // pthread_exit unwound frames that did not restore it
+    spindle_stack_check_thread_end();
+    cleanup_top = 0;
     count_live(-1);
-  }
-  return err;
+    return result;
 }
 
-void __wrap__pthread_cleanup_push(struct __ptcb *cb, void (*f)(void *), void *x) {
-  cb->__f = f;
-  cb->__x = x;
-  cb->__next = cleanup_top;
-  cleanup_top = cb;
+int __wrap_pthread_create(pthread_t *thread, const pthread_attr_t *attr, void *(*start)(void *), void *arg)
+{
+    struct start_request *request = malloc(sizeof *request);
+    if (!request)
+        return EAGAIN;
+    request->start = start;
+    request->arg = arg;
+    count_live(+1);
+    int err = __real_pthread_create(thread, attr, trampoline, request);
+    if (err) {
+        free(request);
+        count_live(-1);
+    }
+    return err;
 }
 
-void __wrap__pthread_cleanup_pop(struct __ptcb *cb, int run) {
-  cleanup_top = cb->__next;
-  if (run) cb->__f(cb->__x);
+void __wrap__pthread_cleanup_push(struct __ptcb *cb, void (*f)(void *), void *x)
+{
+    cb->__f = f;
+    cb->__x = x;
+    cb->__next = cleanup_top;
+    cleanup_top = cb;
 }
 
-_Noreturn void pthread_exit(void *value) {
-  while (cleanup_top) {
-    struct __ptcb *cb = cleanup_top;
+void __wrap__pthread_cleanup_pop(struct __ptcb *cb, int run)
+{
     cleanup_top = cb->__next;
-    cb->__f(cb->__x);
-  }
-  if (pthread_equal(pthread_self(), main_thread)) {
+    if (run)
+        cb->__f(cb->__x);
+}
+
+_Noreturn void pthread_exit(void *value)
+{
+    while (cleanup_top) {
+        struct __ptcb *cb = cleanup_top;
+        cleanup_top = cb->__next;
+        cb->__f(cb->__x);
+    }
+    if (pthread_equal(pthread_self(), main_thread)) {
     // POSIX: the process goes on until its last thread ends, then exits with status 0.
-    pthread_mutex_lock(&live_lock);
-    while (live_threads > 0) pthread_cond_wait(&live_changed, &live_lock);
-    pthread_mutex_unlock(&live_lock);
-    exit(0);
-  }
-  spindle_host_thread_exit(value);
+        pthread_mutex_lock(&live_lock);
+        while (live_threads > 0)
+            pthread_cond_wait(&live_changed, &live_lock);
+        pthread_mutex_unlock(&live_lock);
+        exit(0);
+    }
+    spindle_host_thread_exit(value);
 }

@@ -24,48 +24,55 @@ __asm__(".globaltype __spindle_stack_limit, i32\n"
         ".globl __spindle_stack_size\n"
         "__spindle_stack_size:\n");
 
-__attribute__((import_module("spindle"), import_name("stack_overflow")))
-_Noreturn void spindle_host_stack_overflow(uint32_t stack_bytes, int is_main);
+__attribute__((import_module("spindle"), import_name("stack_overflow"))) _Noreturn void
+spindle_host_stack_overflow(uint32_t stack_bytes, int is_main);
 
 static _Thread_local uint32_t stack_bytes; // for the message
 static _Thread_local int is_main_thread;
 
-static void set_bounds(uintptr_t low, uintptr_t size) {
-  __asm__ volatile("local.get %0\n global.set __spindle_stack_limit\n"
-                   "local.get %1\n global.set __spindle_stack_size" : : "r"(low), "r"(size));
+static void set_bounds(uintptr_t low, uintptr_t size)
+{
+    __asm__ volatile("local.get %0\n global.set __spindle_stack_limit\n"
+                     "local.get %1\n global.set __spindle_stack_size"
+                     :
+                     : "r"(low), "r"(size));
 }
 
 // Called by the rewritten code with the stack pointer still in bounds. It must not move the
 // stack pointer itself (the pass checks that it does not): it has no frame.
 __attribute__((export_name("__spindle_stack_overflow"))) // symbol = export name, for -u
-void __spindle_stack_overflow(void) {
-  spindle_host_stack_overflow(stack_bytes, is_main_thread);
+void __spindle_stack_overflow(void)
+{
+    spindle_host_stack_overflow(stack_bytes, is_main_thread);
 }
 
 // Names the three globals for the pass, which reads their indices from this body (a module
 // may have no name section).
-__attribute__((export_name("__spindle_stack_check_globals")))
-void __spindle_stack_check_globals(void) {
-  __asm__ volatile(".globaltype __stack_pointer, i32\n global.get __stack_pointer\n drop\n"
-                   " global.get __spindle_stack_limit\n drop\n global.get __spindle_stack_size\n drop");
+__attribute__((export_name("__spindle_stack_check_globals"))) void __spindle_stack_check_globals(void)
+{
+    __asm__ volatile(".globaltype __stack_pointer, i32\n global.get __stack_pointer\n drop\n"
+                     " global.get __spindle_stack_limit\n drop\n global.get __spindle_stack_size\n drop");
 }
 
-__attribute__((constructor(101))) static void stack_check_main_thread(void) {
-  stack_bytes = (uint32_t)(&__stack_high - &__stack_low);
-  is_main_thread = 1;
-  set_bounds((uintptr_t)&__stack_low, stack_bytes);
+__attribute__((constructor(101))) static void stack_check_main_thread(void)
+{
+    stack_bytes = (uint32_t)(&__stack_high - &__stack_low);
+    is_main_thread = 1;
+    set_bounds((uintptr_t)&__stack_low, stack_bytes);
 }
 
-void spindle_stack_check_thread_start(void) {
-  pthread_attr_t attr;
-  void *low;
-  size_t size;
-  if (pthread_getattr_np(pthread_self(), &attr)) return; // unknown bounds: left unchecked
-  if (!pthread_attr_getstack(&attr, &low, &size)) {
-    stack_bytes = (uint32_t)size;
-    set_bounds((uintptr_t)low, size);
-  }
-  pthread_attr_destroy(&attr);
+void spindle_stack_check_thread_start(void)
+{
+    pthread_attr_t attr;
+    void *low;
+    size_t size;
+    if (pthread_getattr_np(pthread_self(), &attr))
+        return; // unknown bounds: left unchecked
+    if (!pthread_attr_getstack(&attr, &low, &size)) {
+        stack_bytes = (uint32_t)size;
+        set_bounds((uintptr_t)low, size);
+    }
+    pthread_attr_destroy(&attr);
 }
 
 void spindle_stack_check_thread_end(void) { set_bounds(0, UINTPTR_MAX); }

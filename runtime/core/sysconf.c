@@ -12,24 +12,30 @@ __attribute__((import_module("spindle"), import_name("cpu_count"))) int spindle_
 
 long __real_sysconf(int name);
 
-long __wrap_sysconf(int name) {
-  if (name == _SC_NPROCESSORS_ONLN || name == _SC_NPROCESSORS_CONF) {
-    int n = spindle_host_cpu_count();
-    return n > 0 ? n : 1;
-  }
-  const long wasm_pages = 65536; // wasm32 addresses 4 GiB of 64 KiB pages (libc's PAGESIZE)
-  switch (name) {
-    case _SC_OPEN_MAX: return SPINDLE_FS_MAX_FDS;
-    case _SC_PHYS_PAGES: return wasm_pages;
+long __wrap_sysconf(int name)
+{
+    if (name == _SC_NPROCESSORS_ONLN || name == _SC_NPROCESSORS_CONF) {
+        int n = spindle_host_cpu_count();
+        return n > 0 ? n : 1;
+    }
+    const long wasm_pages = 65536; // wasm32 addresses 4 GiB of 64 KiB pages (libc's PAGESIZE)
+    switch (name) {
+    case _SC_OPEN_MAX:
+        return SPINDLE_FS_MAX_FDS;
+    case _SC_PHYS_PAGES:
+        return wasm_pages;
     // what memory has not grown into yet
-    case _SC_AVPHYS_PAGES: return wasm_pages - (long)__builtin_wasm_memory_size(0);
-    case _SC_MINSIGSTKSZ: return 2048; // Linux's MINSIGSTKSZ
-    default: break;
-  }
-  long value = __real_sysconf(name);
-  if (value < -1) { // one of libc's internal codes: a name it does not handle
-    errno = EINVAL;
-    return -1;
-  }
-  return value;
+    case _SC_AVPHYS_PAGES:
+        return wasm_pages - (long)__builtin_wasm_memory_size(0);
+    case _SC_MINSIGSTKSZ:
+        return 2048; // Linux's MINSIGSTKSZ
+    default:
+        break;
+    }
+    long value = __real_sysconf(name);
+    if (value < -1) { // one of libc's internal codes: a name it does not handle
+        errno = EINVAL;
+        return -1;
+    }
+    return value;
 }

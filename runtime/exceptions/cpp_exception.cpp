@@ -12,7 +12,8 @@ asm(".globl __cpp_exception\n.tagtype __cpp_exception i32\n__cpp_exception:\n");
 // Wasm unwinds in one phase, so an exception with no handler leaves the module instead of
 // reaching std::terminate. The host (host/cxx-exceptions.js) passes it back here: marking it
 // caught makes the terminate handler print its type and what() before abort, as natively.
-extern "C" [[noreturn]] void __spindle_uncaught_exception(void *unwind_exception) {
-  __cxxabiv1::__cxa_begin_catch(unwind_exception);
-  std::terminate();
+extern "C" [[noreturn]] void __spindle_uncaught_exception(void *unwind_exception)
+{
+    __cxxabiv1::__cxa_begin_catch(unwind_exception);
+    std::terminate();
 }

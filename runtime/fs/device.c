@@ -19,8 +19,8 @@ static void fill_random(uint8_t *dst, size_t len)
     }
 }
 
-static int64_t device_read(struct open_file *file, const struct spindle_iovec *iov, int iovcnt, int64_t offset,
-                           int64_t total)
+static int64_t device_read(struct open_file *file, const struct spindle_iovec *iov, int iovcnt,
+                           int64_t offset, int64_t total)
 {
     (void)offset; /* devices ignore the position */
     struct inode *dev = file->inode;
@@ -40,8 +40,8 @@ static int64_t device_read(struct open_file *file, const struct spindle_iovec *i
     return done;
 }
 
-static int64_t device_write(struct open_file *file, const struct spindle_iovec *iov, int iovcnt, int64_t *offset,
-                            int64_t total)
+static int64_t device_write(struct open_file *file, const struct spindle_iovec *iov, int iovcnt,
+                            int64_t *offset, int64_t total)
 {
     (void)offset;
     struct inode *dev = file->inode;
@@ -95,8 +95,11 @@ int device_create_all(void)
     static const struct {
         const char *name;
         enum device_kind kind;
-    } devices[] = {{"null", DEV_NULL}, {"zero", DEV_ZERO}, {"full", DEV_FULL},
-                   {"random", DEV_RANDOM}, {"urandom", DEV_URANDOM}};
+    } devices[] = {{"null", DEV_NULL},
+                   {"zero", DEV_ZERO},
+                   {"full", DEV_FULL},
+                   {"random", DEV_RANDOM},
+                   {"urandom", DEV_URANDOM}};
     for (size_t i = 0; rc == 0 && i < sizeof devices / sizeof devices[0]; i++)
         rc = add_device(w.node, devices[i].name, devices[i].kind);
     walk_done(&w);

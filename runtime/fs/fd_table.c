@@ -40,7 +40,8 @@ struct fd_stripe {
 #define STRIPES_INIT_4 STRIPE_INIT, STRIPE_INIT, STRIPE_INIT, STRIPE_INIT
 #define STRIPES_INIT_16 STRIPES_INIT_4, STRIPES_INIT_4, STRIPES_INIT_4, STRIPES_INIT_4
 _Static_assert(FD_STRIPES == 64, "the initializer below names 64 stripes");
-static struct fd_stripe stripes[FD_STRIPES] = {STRIPES_INIT_16, STRIPES_INIT_16, STRIPES_INIT_16, STRIPES_INIT_16};
+static struct fd_stripe stripes[FD_STRIPES] = {STRIPES_INIT_16, STRIPES_INIT_16, STRIPES_INIT_16,
+                                               STRIPES_INIT_16};
 
 static pthread_mutex_t *stripe_of(int fd) { return &stripes[fd % FD_STRIPES].lock; }
 
@@ -65,8 +66,8 @@ struct open_file *open_file_new(struct inode *inode, int flags)
     file->inode = inode;
     file->handle = 0;
     file->access = flags & SPINDLE_O_ACCMODE;
-    atomic_init(&file->status, flags & (SPINDLE_O_APPEND | SPINDLE_O_NONBLOCK | SPINDLE_O_SYNC |
-                                        SPINDLE_O_DSYNC));
+    atomic_init(&file->status,
+                flags & (SPINDLE_O_APPEND | SPINDLE_O_NONBLOCK | SPINDLE_O_SYNC | SPINDLE_O_DSYNC));
     file->pos = 0;
     return file;
 }

@@ -15,10 +15,7 @@ static int64_t span_chunks(int level) /* chunks covered by one slot at level */
     return (int64_t)1 << (FS_NODE_SHIFT * level);
 }
 
-static int64_t capacity_chunks(int depth)
-{
-    return depth == 0 ? 1 : span_chunks(depth);
-}
+static int64_t capacity_chunks(int depth) { return depth == 0 ? 1 : span_chunks(depth); }
 
 /* usable bytes of chunk `index` (only chunk 0 at depth 0 can be small) */
 static size_t chunk_bytes(const struct file_data *data, int64_t index)

@@ -125,7 +125,8 @@ static int apply(struct lock_table *table, struct range_lock want)
 
 /* The byte range a struct flock names, from the description's position or
  * the file's size; -EINVAL if it starts before 0. */
-static int resolve_range(struct open_file *file, const struct spindle_flock *lock, int64_t *start, int64_t *end)
+static int resolve_range(struct open_file *file, const struct spindle_flock *lock, int64_t *start,
+                         int64_t *end)
 {
     int64_t base = 0;
     if (lock->whence == SPINDLE_SEEK_CUR) {
@@ -265,10 +266,7 @@ static void release_owner(struct inode *inode, uintptr_t owner, int space)
     pthread_mutex_unlock(&table->lock);
 }
 
-void file_locks_close_fd(struct open_file *file)
-{
-    release_owner(file->inode, PROCESS_OWNER, SPACE_RECORD);
-}
+void file_locks_close_fd(struct open_file *file) { release_owner(file->inode, PROCESS_OWNER, SPACE_RECORD); }
 
 void file_locks_release_description(struct open_file *file)
 {

@@ -102,8 +102,16 @@ struct pipe_data {
 };
 
 /* Character devices of /dev (device.c). */
-enum device_kind { DEV_NULL = 1, DEV_ZERO, DEV_FULL, DEV_RANDOM, DEV_URANDOM,
-                   DEV_STDIN, DEV_STDOUT, DEV_STDERR /* the host's stdio (proc_fd.c) */ };
+enum device_kind {
+    DEV_NULL = 1,
+    DEV_ZERO,
+    DEV_FULL,
+    DEV_RANDOM,
+    DEV_URANDOM,
+    DEV_STDIN,
+    DEV_STDOUT,
+    DEV_STDERR /* the host's stdio (proc_fd.c) */
+};
 
 struct lock_table; /* file_lock.c */
 struct open_file;  /* fd_table.c */
@@ -215,7 +223,8 @@ struct inode_ops {
     int (*sync)(struct open_file *file, int datasync); /* NULL: nothing to write out */
     /* times valid, not both UTIME_OMIT; NULL: the inode's fields (inode_set_times) */
     int (*set_times)(struct open_file *file, const struct spindle_timespec times[2]);
-    int (*readdir)(struct open_file *file, uint64_t cookie, struct spindle_dirent *out, int max); /* NULL: ENOTDIR */
+    int (*readdir)(struct open_file *file, uint64_t cookie, struct spindle_dirent *out,
+                   int max); /* NULL: ENOTDIR */
     int (*close)(struct open_file *file);    /* close(2) of an fd of it; NULL: nothing to do */
     void (*release)(struct open_file *file); /* a description's last reference; NULL: nothing */
     /* The inode's last reference: frees what its `u` holds. Returns an inode to release next
@@ -432,7 +441,8 @@ void lock_set_release(struct lock_set *set); /* drops the references */
 static inline bool inode_is_mount_entry(const struct inode *inode)
 {
     return inode->type == INODE_REMOTE_DIR ||
-           (inode->type == INODE_DIR && atomic_load_explicit(&inode->u.dir.mount, memory_order_acquire) != NULL);
+           (inode->type == INODE_DIR &&
+            atomic_load_explicit(&inode->u.dir.mount, memory_order_acquire) != NULL);
 }
 /* The walk reached *cur (a mount point or a remote directory) with `*rest`
  * still to resolve. Fills w and returns 0 or -errno; or, when a ".." leaves

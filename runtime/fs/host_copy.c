@@ -26,8 +26,8 @@ static char *reserve(struct inode *inode, int64_t at, size_t n)
     return file_data_piece(&inode->u.file, at, &avail);
 }
 
-static int64_t copy_locked(struct inode *inode, int64_t offset, int64_t len, bool in,
-                           spindle_piece_fn *visit, void *ctx)
+static int64_t copy_locked(struct inode *inode, int64_t offset, int64_t len, bool in, spindle_piece_fn *visit,
+                           void *ctx)
 {
     int64_t end = offset + len;
     if (!in && end > inode->size)
@@ -63,8 +63,8 @@ static int64_t copy_locked(struct inode *inode, int64_t offset, int64_t len, boo
     return done == 0 && at < end ? -SPINDLE_ENOSPC : done;
 }
 
-int64_t spindle_fs_copy_pieces(int fd, int64_t offset, int64_t len, int direction,
-                               spindle_piece_fn *visit, void *ctx)
+int64_t spindle_fs_copy_pieces(int fd, int64_t offset, int64_t len, int direction, spindle_piece_fn *visit,
+                               void *ctx)
 {
     bool in = direction == SPINDLE_COPY_IN;
     if (offset < 0 || len < 0 || (!in && direction != SPINDLE_COPY_OUT))

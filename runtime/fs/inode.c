@@ -39,9 +39,9 @@ struct inode *inode_new(enum inode_type type, uint32_t perm)
         return NULL;
     }
     static const struct inode_ops *const ops_of[INODE_TYPE_COUNT] = {
-        [INODE_FILE] = &mem_file_ops,           [INODE_DIR] = &dir_ops,
-        [INODE_SYMLINK] = &symlink_ops,         [INODE_REMOTE_FILE] = &remote_file_ops,
-        [INODE_REMOTE_DIR] = &remote_dir_ops,   [INODE_PIPE] = &pipe_ops,
+        [INODE_FILE] = &mem_file_ops,         [INODE_DIR] = &dir_ops,
+        [INODE_SYMLINK] = &symlink_ops,       [INODE_REMOTE_FILE] = &remote_file_ops,
+        [INODE_REMOTE_DIR] = &remote_dir_ops, [INODE_PIPE] = &pipe_ops,
         [INODE_DEVICE] = &device_ops,
     };
     atomic_init(&inode->refs, 1);

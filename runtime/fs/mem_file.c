@@ -24,8 +24,8 @@ int64_t mem_file_copy_out(struct inode *inode, const struct spindle_iovec *iov, 
     return done;
 }
 
-static int64_t read_locked(struct open_file *file, const struct spindle_iovec *iov, int iovcnt, int64_t offset,
-                           int64_t total)
+static int64_t read_locked(struct open_file *file, const struct spindle_iovec *iov, int iovcnt,
+                           int64_t offset, int64_t total)
 {
     (void)total; /* mem_file_copy_out stops at MAX_RW_COUNT itself */
     struct inode *inode = file->inode;
@@ -35,8 +35,8 @@ static int64_t read_locked(struct open_file *file, const struct spindle_iovec *i
     return done;
 }
 
-static int64_t write_locked(struct open_file *file, const struct spindle_iovec *iov, int iovcnt, int64_t *offsetp,
-                            int64_t total)
+static int64_t write_locked(struct open_file *file, const struct spindle_iovec *iov, int iovcnt,
+                            int64_t *offsetp, int64_t total)
 {
     struct inode *inode = file->inode;
     int64_t done = 0, rc = 0;

@@ -90,7 +90,6 @@ int spindle_fs_mount(const char *path, const struct spindle_mount_backend *ops, 
     return rc;
 }
 
-
 int spindle_fs_mount_flush_all(void)
 {
     int first = 0;

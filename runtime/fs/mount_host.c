@@ -77,8 +77,8 @@ static void set_times(struct mount_request *r, const struct spindle_timespec t[2
 
 /* The three shapes of request: on an open handle, on one or two paths, and
  * either of those returning a stat. */
-static int64_t handle_call(void *ctx, int op, uint64_t handle, const void *buf, size_t len,
-                           int64_t offset, int flags)
+static int64_t handle_call(void *ctx, int op, uint64_t handle, const void *buf, size_t len, int64_t offset,
+                           int flags)
 {
     struct mount_request r;
     init(&r, ctx, op);
@@ -90,8 +90,7 @@ static int64_t handle_call(void *ctx, int op, uint64_t handle, const void *buf, 
     return call(&r);
 }
 
-static int64_t path_call(void *ctx, int op, const char *path, const char *path2, int flags,
-                         uint32_t mode)
+static int64_t path_call(void *ctx, int op, const char *path, const char *path2, int flags, uint32_t mode)
 {
     struct mount_request r;
     init(&r, ctx, op);
@@ -115,7 +114,8 @@ static int stat_call(struct mount_request *r, struct spindle_stat *st)
     return 0;
 }
 
-static int h_open(void *ctx, const char *rel, int flags, uint32_t mode, uint64_t *handle, struct spindle_stat *st)
+static int h_open(void *ctx, const char *rel, int flags, uint32_t mode, uint64_t *handle,
+                  struct spindle_stat *st)
 {
     struct mount_request r;
     init(&r, ctx, MOUNT_OP_OPEN);
@@ -251,8 +251,8 @@ static int h_utimens(void *ctx, const char *rel, const struct spindle_timespec t
 }
 
 static const struct spindle_mount_backend host_backend = {
-    h_open, h_close, h_pread, h_pwrite, h_fstat, h_ftruncate, h_fsync, h_futimens, h_readdir,
-    h_stat, h_mkdir, h_unlink, h_rename, h_link, h_symlink, h_readlink, h_utimens,
+    h_open, h_close, h_pread,  h_pwrite, h_fstat, h_ftruncate, h_fsync,    h_futimens, h_readdir,
+    h_stat, h_mkdir, h_unlink, h_rename, h_link,  h_symlink,   h_readlink, h_utimens,
 };
 
 int fs_host_mounts_init(void)

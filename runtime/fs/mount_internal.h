@@ -22,7 +22,10 @@ struct fs_mount {
 };
 
 /* st_dev of a mount's files: 1 is the memory tree's */
-static inline void mount_fix_stat(const struct fs_mount *m, struct spindle_stat *st) { st->dev = 2 + (uint64_t)m->id; }
+static inline void mount_fix_stat(const struct fs_mount *m, struct spindle_stat *st)
+{
+    st->dev = 2 + (uint64_t)m->id;
+}
 
 /* ---- open files of a mount (remote_file.c) ---- */
 /* The shared inode of the file just opened as `handle`, whose open reported st (refreshed if a
@@ -37,6 +40,7 @@ int remote_files_flush(struct fs_mount *m);
 
 /* ---- open directories of a mount (remote_dir.c) ---- */
 /* A directory just opened as a handle, at `rel` inside m. NULL if out of memory. */
-struct inode *remote_dir_new(struct fs_mount *m, const struct spindle_stat *st, const char *rel, size_t rel_len);
+struct inode *remote_dir_new(struct fs_mount *m, const struct spindle_stat *st, const char *rel,
+                             size_t rel_len);
 
 #endif

@@ -126,7 +126,7 @@ int mount_link(struct walk *from, struct walk *to, int flags)
     }
     if (to->trailing_slash) /* EEXIST before ENOENT, as Linux */
         return m->ops->stat(m->ctx, to->rel, SPINDLE_AT_SYMLINK_NOFOLLOW, &st) == 0 ? -SPINDLE_EEXIST
-                                                                                 : -SPINDLE_ENOENT;
+                                                                                    : -SPINDLE_ENOENT;
     return m->ops->link(m->ctx, from->rel, to->rel, flags);
 }
 

@@ -170,4 +170,3 @@ int mount_walk(struct walk *w, struct inode **curp, const char **rest, int how)
     w->follow = (how & WALK_FOLLOW) || trailing;
     return 0;
 }
-

@@ -53,8 +53,7 @@ static int64_t read_lock_free(int fd, const struct spindle_iovec *iov, int iovcn
 /* The description's position (offset < 0) or pread's offset, as the inode's format wants:
  * a FIFO has none (ESPIPE) and a character device ignores it. offset < 0: use and advance the
  * description's position. */
-static int64_t read_file(struct open_file *file, const struct spindle_iovec *iov, int iovcnt,
-                         int64_t offset)
+static int64_t read_file(struct open_file *file, const struct spindle_iovec *iov, int iovcnt, int64_t offset)
 {
     const struct inode_ops *ops = file->inode->ops;
     if (!open_file_readable(file))
@@ -84,8 +83,7 @@ static int64_t read_file(struct open_file *file, const struct spindle_iovec *iov
     return n;
 }
 
-static int64_t write_file(struct open_file *file, const struct spindle_iovec *iov, int iovcnt,
-                          int64_t offset)
+static int64_t write_file(struct open_file *file, const struct spindle_iovec *iov, int iovcnt, int64_t offset)
 {
     const struct inode_ops *ops = file->inode->ops;
     if (!open_file_writable(file))
@@ -118,8 +116,7 @@ static int64_t write_file(struct open_file *file, const struct spindle_iovec *io
 
 typedef int64_t (*transfer_fn)(struct open_file *, const struct spindle_iovec *, int, int64_t);
 
-static int64_t with_file(int fd, transfer_fn fn, const struct spindle_iovec *iov, int iovcnt,
-                         int64_t offset)
+static int64_t with_file(int fd, transfer_fn fn, const struct spindle_iovec *iov, int iovcnt, int64_t offset)
 {
     if (fn == read_file) {
         int64_t done = read_lock_free(fd, iov, iovcnt, offset);
@@ -275,7 +272,7 @@ int spindle_fs_fallocate(int fd, int64_t offset, int64_t len)
     else if (!open_file_writable(file))
         rc = -SPINDLE_EBADF;
     else if (ops->allocate == NULL)
-        rc = ops->format == SPINDLE_S_IFDIR ? -SPINDLE_EISDIR
+        rc = ops->format == SPINDLE_S_IFDIR   ? -SPINDLE_EISDIR
              : ops->format == SPINDLE_S_IFIFO ? -SPINDLE_ESPIPE
                                               : -SPINDLE_ENODEV;
     else if (__builtin_add_overflow(offset, len, &end) || end > FS_MAX_FILE_SIZE)

@@ -108,8 +108,7 @@ static int checked_times(const struct spindle_timespec *in, struct spindle_times
     return in[0].nsec == SPINDLE_UTIME_OMIT && in[1].nsec == SPINDLE_UTIME_OMIT;
 }
 
-int spindle_fs_utimensat(int dirfd, const char *path, const struct spindle_timespec times[2],
-                         int flags)
+int spindle_fs_utimensat(int dirfd, const char *path, const struct spindle_timespec times[2], int flags)
 {
     struct inode *inode;
     struct walk mounted;

@@ -196,8 +196,7 @@ int spindle_fs_unlinkat(int dirfd, const char *path, int flags)
     return rc;
 }
 
-int spindle_fs_linkat(int olddirfd, const char *oldpath, int newdirfd, const char *newpath,
-                      int flags)
+int spindle_fs_linkat(int olddirfd, const char *oldpath, int newdirfd, const char *newpath, int flags)
 {
     if (flags & ~SPINDLE_AT_SYMLINK_FOLLOW)
         return -SPINDLE_EINVAL;

@@ -25,8 +25,8 @@ static int create_file(struct inode *dir, const struct walk *w, uint32_t perm, s
 
 /* O_CREAT: find or create the last component, following a symlink there
  * (even a dangling one: the file is created at its target). */
-static int open_creating(struct inode *start, const char *path, int flags, uint32_t perm,
-                         struct inode **out, bool *created, uint64_t *handle)
+static int open_creating(struct inode *start, const char *path, int flags, uint32_t perm, struct inode **out,
+                         bool *created, uint64_t *handle)
 {
     struct walk w;
     memset(&w, 0, sizeof w);

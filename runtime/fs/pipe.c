@@ -18,10 +18,7 @@ static bool nonblocking(const struct open_file *file)
 
 /* Readiness changed: wake the threads blocked in this pipe (polls are woken
  * by fs_poll_notify once the mutex is released). */
-static void announce(struct pipe_data *p)
-{
-    pthread_cond_broadcast(&p->changed);
-}
+static void announce(struct pipe_data *p) { pthread_cond_broadcast(&p->changed); }
 
 void pipe_end_opened(struct inode *pipe, int access)
 {
@@ -83,7 +80,8 @@ static size_t ring_take(struct pipe_data *p, const struct spindle_iovec *iov, in
 
 /* Copies `len` bytes of the iovecs, from byte `from` on, into the ring.
  * Caller holds the lock and checked the room. */
-static void ring_put(struct pipe_data *p, const struct spindle_iovec *iov, int iovcnt, size_t from, size_t len)
+static void ring_put(struct pipe_data *p, const struct spindle_iovec *iov, int iovcnt, size_t from,
+                     size_t len)
 {
     size_t seen = 0;
     for (int i = 0; i < iovcnt && len > 0; i++) {
@@ -130,8 +128,8 @@ static int64_t pipe_read(struct open_file *file, const struct spindle_iovec *iov
     return (int64_t)n;
 }
 
-static int64_t pipe_write(struct open_file *file, const struct spindle_iovec *iov, int iovcnt, int64_t *offset,
-                          int64_t total)
+static int64_t pipe_write(struct open_file *file, const struct spindle_iovec *iov, int iovcnt,
+                          int64_t *offset, int64_t total)
 {
     (void)offset;
     struct pipe_data *p = &file->inode->u.pipe;

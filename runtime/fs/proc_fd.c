@@ -65,7 +65,8 @@ static int find_path(struct inode *dir, const struct inode *target, char *path, 
             size_t k = 0;
             for (size_t i = 0; children && names && i < d->order_len && k < count; i++) {
                 struct dir_entry *e = d->order[i];
-                if (e == NULL || e->inode->type != INODE_DIR || (names[k] = fs_malloc(e->name_len + 1u)) == NULL)
+                if (e == NULL || e->inode->type != INODE_DIR ||
+                    (names[k] = fs_malloc(e->name_len + 1u)) == NULL)
                     continue;
                 memcpy(names[k], e->name, e->name_len);
                 names[k][e->name_len] = '\0';
@@ -106,7 +107,8 @@ static int describe_target(struct inode *node, char *text)
     }
     if (node->type == INODE_DEVICE && node->u.device >= DEV_STDIN) {
         static const char *const names[] = {"stdin", "stdout", "stderr"};
-        spindle_put_text(spindle_put_text(spindle_put_text(text, "host:["), names[node->u.device - DEV_STDIN]), "]");
+        spindle_put_text(
+            spindle_put_text(spindle_put_text(text, "host:["), names[node->u.device - DEV_STDIN]), "]");
         return 0;
     }
     int found = node->ops->in_backend ? 0 : find_path(fs_root(), node, text, 0, 0);
@@ -226,8 +228,10 @@ int proc_create_all(void)
             stdio_devices[i]->nlink = 1;
         }
     }
-    static const char *const links[][2] = {{"/proc/self/fd", "/dev/fd"}, {"/proc/self/fd/0", "/dev/stdin"},
-                                           {"/proc/self/fd/1", "/dev/stdout"}, {"/proc/self/fd/2", "/dev/stderr"}};
+    static const char *const links[][2] = {{"/proc/self/fd", "/dev/fd"},
+                                           {"/proc/self/fd/0", "/dev/stdin"},
+                                           {"/proc/self/fd/1", "/dev/stdout"},
+                                           {"/proc/self/fd/2", "/dev/stderr"}};
     for (size_t i = 0; rc == 0 && i < sizeof links / sizeof links[0]; i++)
         rc = make_link(links[i][0], links[i][1]);
     return rc;

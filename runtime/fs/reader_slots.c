@@ -70,9 +70,15 @@ static inline struct open_file *hold_description(struct reader_slot *slot, int f
     return NULL;
 }
 
-struct open_file *reader_slot_hold_fd(struct reader_slot *slot, int fd) { return hold_description(slot, fd, INODE_FILE); }
+struct open_file *reader_slot_hold_fd(struct reader_slot *slot, int fd)
+{
+    return hold_description(slot, fd, INODE_FILE);
+}
 
-struct open_file *reader_slot_hold_description(struct reader_slot *slot, int fd) { return hold_description(slot, fd, 0); }
+struct open_file *reader_slot_hold_description(struct reader_slot *slot, int fd)
+{
+    return hold_description(slot, fd, 0);
+}
 
 /* Also records who reads the inode, so its writers scan only the slots that may hold it: a
  * file read only by the thread that writes it (the common case) costs its writes one load.

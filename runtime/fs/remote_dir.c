@@ -5,7 +5,8 @@
 
 #include <string.h>
 
-struct inode *remote_dir_new(struct fs_mount *m, const struct spindle_stat *st, const char *rel, size_t rel_len)
+struct inode *remote_dir_new(struct fs_mount *m, const struct spindle_stat *st, const char *rel,
+                             size_t rel_len)
 {
     struct inode *inode = inode_new(INODE_REMOTE_DIR, st->mode & 07777);
     char *copy = fs_malloc(rel_len + 1);
@@ -67,13 +68,15 @@ static int list_dir(struct open_file *file, uint64_t cookie, struct spindle_dire
         }
     }
     if (n < max) {
-        int got = r->mount->ops->readdir(r->mount->ctx, file->handle, cookie < 3 ? 0 : cookie, out + n, max - n);
+        int got =
+            r->mount->ops->readdir(r->mount->ctx, file->handle, cookie < 3 ? 0 : cookie, out + n, max - n);
         if (got < 0)
             return n > 0 ? n : got;
         /* a directory removed while open lists nothing, not even "." and "..", as on Linux;
          * asked only of a listing that starts empty */
         struct spindle_stat st;
-        if (got == 0 && cookie < 3 && r->mount->ops->fstat(r->mount->ctx, file->handle, &st) == 0 && st.nlink == 0)
+        if (got == 0 && cookie < 3 && r->mount->ops->fstat(r->mount->ctx, file->handle, &st) == 0 &&
+            st.nlink == 0)
             return 0;
         n += got;
     }

@@ -242,8 +242,8 @@ static int64_t read_cached(struct inode *inode, uint64_t handle, uint8_t *dst, i
     return pread_full(r->mount, handle, dst, (size_t)n, at); /* no memory for the cache */
 }
 
-static int64_t remote_read(struct open_file *file, const struct spindle_iovec *iov, int iovcnt, int64_t offset,
-                           int64_t total)
+static int64_t remote_read(struct open_file *file, const struct spindle_iovec *iov, int iovcnt,
+                           int64_t offset, int64_t total)
 {
     struct inode *inode = file->inode;
     struct remote_file *r = &inode->u.remote_file;
@@ -281,8 +281,8 @@ static int64_t remote_read(struct open_file *file, const struct spindle_iovec *i
     return done > 0 ? done : rc;
 }
 
-static int64_t remote_write(struct open_file *file, const struct spindle_iovec *iov, int iovcnt, int64_t *offsetp,
-                            int64_t total)
+static int64_t remote_write(struct open_file *file, const struct spindle_iovec *iov, int iovcnt,
+                            int64_t *offsetp, int64_t total)
 {
     struct inode *inode = file->inode;
     struct remote_file *r = &inode->u.remote_file;

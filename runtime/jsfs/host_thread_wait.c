@@ -18,8 +18,8 @@
 /* Serves proxied calls and waits while *addr == expected: 0 (woken, or a short wait ended:
  * a spurious wake-up that the callers loop on), -EAGAIN (*addr != expected) or -ETIMEDOUT.
  * It unwinds the thread when another thread ended the program. */
-SPINDLE_IMPORT(jsfs_host_thread_wait) int32_t spindle_jsfs_host_thread_wait(volatile void *addr, int32_t expected,
-                                                                            int64_t timeout_ns);
+SPINDLE_IMPORT(jsfs_host_thread_wait)
+int32_t spindle_jsfs_host_thread_wait(volatile void *addr, int32_t expected, int64_t timeout_ns);
 /* 1 when this thread runs on the host's main thread (Node), 0 on a worker (browsers). */
 SPINDLE_IMPORT(jsfs_on_host_thread) int32_t spindle_jsfs_on_host_thread(void);
 

@@ -60,8 +60,10 @@ int __spindle_fcntl_with_locks(int fd, int cmd, ...)
 int flock(int fd, int operation)
 {
     int kind = operation & ~LOCK_NB;
-    short type = kind == LOCK_SH ? SPINDLE_F_RDLCK : kind == LOCK_EX ? SPINDLE_F_WRLCK
-                 : kind == LOCK_UN ? SPINDLE_F_UNLCK : -1;
+    short type = kind == LOCK_SH   ? SPINDLE_F_RDLCK
+                 : kind == LOCK_EX ? SPINDLE_F_WRLCK
+                 : kind == LOCK_UN ? SPINDLE_F_UNLCK
+                                   : -1;
     if (type < 0) {
         errno = EINVAL;
         return -1;

@@ -18,7 +18,4 @@ int pipe2(int fds[2], int flags)
     return ipc_result(spindle_fs_pipe(fds, (flags & O_NONBLOCK) ? SPINDLE_O_NONBLOCK : 0));
 }
 
-int pipe(int fds[2])
-{
-    return pipe2(fds, 0);
-}
+int pipe(int fds[2]) { return pipe2(fds, 0); }

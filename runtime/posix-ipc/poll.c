@@ -126,7 +126,8 @@ static int select_ns(int nfds, fd_set *rd, fd_set *wr, fd_set *ex, int64_t timeo
     for (int pass = 0; pass < 2; pass++) { /* count, then fill */
         count = 0;
         for (int fd = 0; fd < nfds; fd++) {
-            short events = (rd && FD_ISSET(fd, rd) ? POLLRDNORM : 0) | (wr && FD_ISSET(fd, wr) ? POLLWRNORM : 0);
+            short events =
+                (rd && FD_ISSET(fd, rd) ? POLLRDNORM : 0) | (wr && FD_ISSET(fd, wr) ? POLLWRNORM : 0);
             bool listed = events || (ex && FD_ISSET(fd, ex));
             if (!listed)
                 continue;
@@ -195,7 +196,8 @@ int select(int nfds, fd_set *rd, fd_set *wr, fd_set *ex, struct timeval *timeout
     return rc;
 }
 
-int pselect(int nfds, fd_set *rd, fd_set *wr, fd_set *ex, const struct timespec *timeout, const sigset_t *sigmask)
+int pselect(int nfds, fd_set *rd, fd_set *wr, fd_set *ex, const struct timespec *timeout,
+            const sigset_t *sigmask)
 {
     (void)sigmask;
     int64_t ns = timespec_ns(timeout);

@@ -32,15 +32,9 @@ uint32_t spindle_posix_creation_mode(uint32_t fallback)
     return posix_apply_umask(requested_mode >= 0 ? (uint32_t)requested_mode : fallback);
 }
 
-static int linux_access_mode(int flags)
-{
-    return (flags & O_ACCMODE) == 0 ? flags | O_RDONLY : flags;
-}
+static int linux_access_mode(int flags) { return (flags & O_ACCMODE) == 0 ? flags | O_RDONLY : flags; }
 
-static mode_t mode_argument(int flags, va_list ap)
-{
-    return (flags & O_CREAT) ? (mode_t)va_arg(ap, int) : 0;
-}
+static mode_t mode_argument(int flags, va_list ap) { return (flags & O_CREAT) ? (mode_t)va_arg(ap, int) : 0; }
 
 int __wrap_openat(int dirfd, const char *path, int flags, ...)
 {

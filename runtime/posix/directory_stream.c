@@ -86,10 +86,7 @@ DIR *opendirat(int dirfd, const char *path)
     return stream_or_close(openat(dirfd, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC));
 }
 
-DIR *opendir(const char *path)
-{
-    return opendirat(AT_FDCWD, path);
-}
+DIR *opendir(const char *path) { return opendirat(AT_FDCWD, path); }
 
 /* Frees the stream and returns its fd, still open. */
 int fdclosedir(DIR *dir)
@@ -249,7 +246,4 @@ void seekdir(DIR *dir, long position)
     pthread_mutex_unlock(&dir->lock);
 }
 
-void rewinddir(DIR *dir)
-{
-    seekdir(dir, 0);
-}
+void rewinddir(DIR *dir) { seekdir(dir, 0); }

@@ -18,8 +18,8 @@ __attribute__((weak)) int spindle_fcntl_lock(int fd, int cmd, void *lock);
 
 static bool is_lock_command(int cmd)
 {
-    return cmd == F_GETLK || cmd == F_SETLK || cmd == F_SETLKW ||
-           cmd == F_OFD_GETLK || cmd == F_OFD_SETLK || cmd == F_OFD_SETLKW;
+    return cmd == F_GETLK || cmd == F_SETLK || cmd == F_SETLKW || cmd == F_OFD_GETLK || cmd == F_OFD_SETLK ||
+           cmd == F_OFD_SETLKW;
 }
 
 static int dup_from(int fd, int min)
@@ -32,7 +32,8 @@ static int dup_from(int fd, int min)
         errno = ENOTSUP;
         return -1;
     }
-    return (int)posix_core_result(spindle_fs_dupfd(fd, min < POSIX_FIRST_CORE_FD ? POSIX_FIRST_CORE_FD : min));
+    return (int)posix_core_result(
+        spindle_fs_dupfd(fd, min < POSIX_FIRST_CORE_FD ? POSIX_FIRST_CORE_FD : min));
 }
 
 int dup(int fd) { return dup_from(fd, 0); }

@@ -24,10 +24,7 @@ int socket(int domain, int type, int protocol)
     return -1;
 }
 
-int socketpair(int domain, int type, int protocol, int fds[2])
-{
-    return socket(domain, type, protocol);
-}
+int socketpair(int domain, int type, int protocol, int fds[2]) { return socket(domain, type, protocol); }
 
 int bind(int fd, const struct sockaddr *addr, socklen_t len) { return not_a_socket(fd); }
 
@@ -35,20 +32,11 @@ int connect(int fd, const struct sockaddr *addr, socklen_t len) { return not_a_s
 
 int listen(int fd, int backlog) { return not_a_socket(fd); }
 
-int getsockname(int fd, struct sockaddr *restrict addr, socklen_t *restrict len)
-{
-    return not_a_socket(fd);
-}
+int getsockname(int fd, struct sockaddr *restrict addr, socklen_t *restrict len) { return not_a_socket(fd); }
 
-int getpeername(int fd, struct sockaddr *restrict addr, socklen_t *restrict len)
-{
-    return not_a_socket(fd);
-}
+int getpeername(int fd, struct sockaddr *restrict addr, socklen_t *restrict len) { return not_a_socket(fd); }
 
-int setsockopt(int fd, int level, int name, const void *value, socklen_t len)
-{
-    return not_a_socket(fd);
-}
+int setsockopt(int fd, int level, int name, const void *value, socklen_t len) { return not_a_socket(fd); }
 
 int __wrap_getsockopt(int fd, int level, int name, void *restrict value, socklen_t *restrict len)
 {
@@ -71,14 +59,12 @@ int sendmmsg(int fd, struct mmsghdr *msgs, unsigned int count, unsigned int flag
     return not_a_socket(fd);
 }
 
-int recvmmsg(int fd, struct mmsghdr *msgs, unsigned int count, unsigned int flags,
-    struct timespec *timeout)
+int recvmmsg(int fd, struct mmsghdr *msgs, unsigned int count, unsigned int flags, struct timespec *timeout)
 {
     return not_a_socket(fd);
 }
 
-ssize_t sendto(int fd, const void *buf, size_t len, int flags, const struct sockaddr *addr,
-    socklen_t alen)
+ssize_t sendto(int fd, const void *buf, size_t len, int flags, const struct sockaddr *addr, socklen_t alen)
 {
     return not_a_socket(fd);
 }

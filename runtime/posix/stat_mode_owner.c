@@ -63,7 +63,10 @@ int __wrap_fstatat(int dirfd, const char *restrict path, struct stat *restrict s
     return stat_at(dirfd, path, st, flags);
 }
 
-int __wrap_stat(const char *restrict path, struct stat *restrict st) { return stat_at(AT_FDCWD, path, st, 0); }
+int __wrap_stat(const char *restrict path, struct stat *restrict st)
+{
+    return stat_at(AT_FDCWD, path, st, 0);
+}
 
 int __wrap_lstat(const char *restrict path, struct stat *restrict st)
 {
@@ -167,7 +170,10 @@ int fchownat(int dirfd, const char *path, uid_t uid, gid_t gid, int flags)
 {
     return change_at(dirfd, path, flags, ATTR_OWNER, uid, gid);
 }
-int chown(const char *path, uid_t uid, gid_t gid) { return change_at(AT_FDCWD, path, 0, ATTR_OWNER, uid, gid); }
+int chown(const char *path, uid_t uid, gid_t gid)
+{
+    return change_at(AT_FDCWD, path, 0, ATTR_OWNER, uid, gid);
+}
 int lchown(const char *path, uid_t uid, gid_t gid)
 {
     return change_at(AT_FDCWD, path, AT_SYMLINK_NOFOLLOW, ATTR_OWNER, uid, gid);

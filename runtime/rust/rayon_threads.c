@@ -7,9 +7,10 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-__attribute__((constructor)) static void spindle_rayon_threads(void) {
-  long cores = sysconf(_SC_NPROCESSORS_ONLN);
-  char text[24];
-  snprintf(text, sizeof text, "%ld", cores > 0 ? cores : 1);
-  setenv("RAYON_NUM_THREADS", text, 0);
+__attribute__((constructor)) static void spindle_rayon_threads(void)
+{
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    char text[24];
+    snprintf(text, sizeof text, "%ld", cores > 0 ? cores : 1);
+    setenv("RAYON_NUM_THREADS", text, 0);
 }

@@ -29,7 +29,17 @@ struct request {
 _Static_assert(offsetof(struct request, path) == 16, "host/files/service.js");
 _Static_assert(offsetof(struct request, path2) == 16 + SPINDLE_FS_PATH_MAX, "host/files/service.js");
 
-enum op { OP_READ = 1, OP_WRITE, OP_STAT, OP_READDIR, OP_MKDIR, OP_UNLINK, OP_RMDIR, OP_RENAME, OP_RELEASE_MAIN };
+enum op {
+    OP_READ = 1,
+    OP_WRITE,
+    OP_STAT,
+    OP_READDIR,
+    OP_MKDIR,
+    OP_UNLINK,
+    OP_RMDIR,
+    OP_RENAME,
+    OP_RELEASE_MAIN
+};
 
 /* A piece of a file for the host to copy: (address, length); address 0 = a hole. */
 struct piece {
@@ -44,8 +54,9 @@ FILES_IMPORT(unavailable) void host_files_unavailable(int32_t err);
 FILES_IMPORT(wait) int32_t host_files_wait(struct request *rq);
 /* The host copies into (SPINDLE_COPY_IN) or out of these pieces, in order. */
 FILES_IMPORT(pieces) void host_files_pieces(const struct piece *list, int32_t count, int32_t direction);
-FILES_IMPORT(stat) void host_files_stat(uint32_t mode, int64_t size, int64_t ino, int64_t nlink,
-                                         int64_t atime_ns, int64_t mtime_ns, int64_t ctime_ns);
+FILES_IMPORT(stat)
+void host_files_stat(uint32_t mode, int64_t size, int64_t ino, int64_t nlink, int64_t atime_ns,
+                     int64_t mtime_ns, int64_t ctime_ns);
 FILES_IMPORT(entry) void host_files_entry(const char *name, int32_t len, int32_t type);
 /* Ends the request: a result >= 0 or -errno. */
 FILES_IMPORT(done) void host_files_done(int64_t result);
@@ -100,7 +111,8 @@ static int64_t copy_through_buffer(int fd, int64_t len, int direction)
 static int64_t copy_file(const struct request *rq, int direction)
 {
     static struct batch batch;
-    int flags = direction == SPINDLE_COPY_IN ? SPINDLE_O_WRONLY | SPINDLE_O_CREAT | SPINDLE_O_TRUNC : SPINDLE_O_RDONLY;
+    int flags = direction == SPINDLE_COPY_IN ? SPINDLE_O_WRONLY | SPINDLE_O_CREAT | SPINDLE_O_TRUNC
+                                             : SPINDLE_O_RDONLY;
     int fd = spindle_fs_openat(SPINDLE_AT_FDCWD, rq->path, flags, rq->mode);
     if (fd < 0)
         return fd;
@@ -164,21 +176,30 @@ static int64_t list_dir(const char *path)
 static int64_t serve_one(int op, const struct request *rq)
 {
     switch (op) {
-    case OP_READ: return copy_file(rq, SPINDLE_COPY_OUT);
-    case OP_WRITE: return copy_file(rq, SPINDLE_COPY_IN);
-    case OP_STAT: return stat_path(rq->path);
-    case OP_READDIR: return list_dir(rq->path);
-    case OP_MKDIR: return spindle_fs_mkdirat(SPINDLE_AT_FDCWD, rq->path, rq->mode);
-    case OP_UNLINK: return spindle_fs_unlinkat(SPINDLE_AT_FDCWD, rq->path, 0);
-    case OP_RMDIR: return spindle_fs_unlinkat(SPINDLE_AT_FDCWD, rq->path, SPINDLE_AT_REMOVEDIR);
-    case OP_RENAME: return spindle_fs_renameat(SPINDLE_AT_FDCWD, rq->path, SPINDLE_AT_FDCWD, rq->path2);
+    case OP_READ:
+        return copy_file(rq, SPINDLE_COPY_OUT);
+    case OP_WRITE:
+        return copy_file(rq, SPINDLE_COPY_IN);
+    case OP_STAT:
+        return stat_path(rq->path);
+    case OP_READDIR:
+        return list_dir(rq->path);
+    case OP_MKDIR:
+        return spindle_fs_mkdirat(SPINDLE_AT_FDCWD, rq->path, rq->mode);
+    case OP_UNLINK:
+        return spindle_fs_unlinkat(SPINDLE_AT_FDCWD, rq->path, 0);
+    case OP_RMDIR:
+        return spindle_fs_unlinkat(SPINDLE_AT_FDCWD, rq->path, SPINDLE_AT_REMOVEDIR);
+    case OP_RENAME:
+        return spindle_fs_renameat(SPINDLE_AT_FDCWD, rq->path, SPINDLE_AT_FDCWD, rq->path2);
     case OP_RELEASE_MAIN:
         pthread_mutex_lock(&release_lock);
         main_released = true;
         pthread_cond_signal(&release_cond);
         pthread_mutex_unlock(&release_lock);
         return 0;
-    default: return -SPINDLE_ENOSYS;
+    default:
+        return -SPINDLE_ENOSYS;
     }
 }
 

@@ -158,11 +158,16 @@ DEFINE(fd_allocate)(int32_t fd, int64_t offset, int64_t len)
 static uint8_t filetype_of_mode(uint32_t mode)
 {
     switch (mode & SPINDLE_S_IFMT) {
-    case SPINDLE_S_IFDIR: return WASI_FILETYPE_DIRECTORY;
-    case SPINDLE_S_IFREG: return WASI_FILETYPE_REGULAR_FILE;
-    case SPINDLE_S_IFLNK: return WASI_FILETYPE_SYMBOLIC_LINK;
-    case SPINDLE_S_IFCHR: return WASI_FILETYPE_CHARACTER_DEVICE;
-    default: return WASI_FILETYPE_UNKNOWN; /* a pipe: WASI has no FIFO type */
+    case SPINDLE_S_IFDIR:
+        return WASI_FILETYPE_DIRECTORY;
+    case SPINDLE_S_IFREG:
+        return WASI_FILETYPE_REGULAR_FILE;
+    case SPINDLE_S_IFLNK:
+        return WASI_FILETYPE_SYMBOLIC_LINK;
+    case SPINDLE_S_IFCHR:
+        return WASI_FILETYPE_CHARACTER_DEVICE;
+    default:
+        return WASI_FILETYPE_UNKNOWN; /* a pipe: WASI has no FIFO type */
     }
 }
 
@@ -314,11 +319,16 @@ DEFINE(fd_filestat_set_times)(int32_t fd, int64_t atim, int64_t mtim, int32_t fs
 static uint8_t filetype_of_dirent(uint8_t type)
 {
     switch (type) {
-    case SPINDLE_DT_DIR: return WASI_FILETYPE_DIRECTORY;
-    case SPINDLE_DT_REG: return WASI_FILETYPE_REGULAR_FILE;
-    case SPINDLE_DT_LNK: return WASI_FILETYPE_SYMBOLIC_LINK;
-    case SPINDLE_DT_CHR: return WASI_FILETYPE_CHARACTER_DEVICE;
-    default: return WASI_FILETYPE_UNKNOWN;
+    case SPINDLE_DT_DIR:
+        return WASI_FILETYPE_DIRECTORY;
+    case SPINDLE_DT_REG:
+        return WASI_FILETYPE_REGULAR_FILE;
+    case SPINDLE_DT_LNK:
+        return WASI_FILETYPE_SYMBOLIC_LINK;
+    case SPINDLE_DT_CHR:
+        return WASI_FILETYPE_CHARACTER_DEVICE;
+    default:
+        return WASI_FILETYPE_UNKNOWN;
     }
 }
 

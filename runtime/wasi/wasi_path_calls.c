@@ -56,7 +56,9 @@ DEFINE(path_create_directory)(int32_t dirfd, int32_t path, int32_t path_len)
     int32_t err = wasi_path_get(&p, (uint32_t)path, (uint32_t)path_len);
     if (err == WASI_ESUCCESS)
         err = wasi_fs_ready();
-    return err != WASI_ESUCCESS ? err : wasi_result(spindle_fs_mkdirat(dirfd, p.text, spindle_posix_creation_mode(0777)));
+    return err != WASI_ESUCCESS
+               ? err
+               : wasi_result(spindle_fs_mkdirat(dirfd, p.text, spindle_posix_creation_mode(0777)));
 }
 
 DEFINE(path_remove_directory)(int32_t dirfd, int32_t path, int32_t path_len)
@@ -65,8 +67,7 @@ DEFINE(path_remove_directory)(int32_t dirfd, int32_t path, int32_t path_len)
     int32_t err = wasi_path_get(&p, (uint32_t)path, (uint32_t)path_len);
     if (err == WASI_ESUCCESS)
         err = wasi_fs_ready();
-    return err != WASI_ESUCCESS ? err
-                                : wasi_result(spindle_fs_unlinkat(dirfd, p.text, SPINDLE_AT_REMOVEDIR));
+    return err != WASI_ESUCCESS ? err : wasi_result(spindle_fs_unlinkat(dirfd, p.text, SPINDLE_AT_REMOVEDIR));
 }
 
 DEFINE(path_unlink_file)(int32_t dirfd, int32_t path, int32_t path_len)
@@ -78,8 +79,7 @@ DEFINE(path_unlink_file)(int32_t dirfd, int32_t path, int32_t path_len)
     return err != WASI_ESUCCESS ? err : wasi_result(spindle_fs_unlinkat(dirfd, p.text, 0));
 }
 
-DEFINE(path_filestat_get)(int32_t dirfd, int32_t lookupflags, int32_t path, int32_t path_len,
-                          int32_t retptr)
+DEFINE(path_filestat_get)(int32_t dirfd, int32_t lookupflags, int32_t path, int32_t path_len, int32_t retptr)
 {
     struct wasi_path p;
     int32_t err = wasi_path_get(&p, (uint32_t)path, (uint32_t)path_len);
@@ -126,8 +126,8 @@ DEFINE(path_link)(int32_t old_dirfd, int32_t old_lookupflags, int32_t old_path, 
     return wasi_result(spindle_fs_linkat(old_dirfd, from.text, new_dirfd, to.text, flags));
 }
 
-DEFINE(path_rename)(int32_t old_dirfd, int32_t old_path, int32_t old_len, int32_t new_dirfd,
-                    int32_t new_path, int32_t new_len)
+DEFINE(path_rename)(int32_t old_dirfd, int32_t old_path, int32_t old_len, int32_t new_dirfd, int32_t new_path,
+                    int32_t new_len)
 {
     struct wasi_path from, to;
     int32_t err = wasi_path_get(&from, (uint32_t)old_path, (uint32_t)old_len);

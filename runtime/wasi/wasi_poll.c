@@ -33,7 +33,8 @@ static void put_event(uint8_t *ev, uint64_t userdata, uint16_t error, uint8_t ty
 static uint64_t readable_bytes(int fd, uint8_t tag)
 {
     struct spindle_stat st;
-    if (tag != TAG_FD_READ || wasi_host_fd(fd) || spindle_fs_fstat(fd, &st) < 0 || (st.mode & SPINDLE_S_IFMT) != SPINDLE_S_IFREG)
+    if (tag != TAG_FD_READ || wasi_host_fd(fd) || spindle_fs_fstat(fd, &st) < 0 ||
+        (st.mode & SPINDLE_S_IFMT) != SPINDLE_S_IFREG)
         return 0;
     int64_t pos = spindle_fs_lseek(fd, 0, SPINDLE_SEEK_CUR);
     return pos >= 0 && st.size > pos ? (uint64_t)(st.size - pos) : 0;

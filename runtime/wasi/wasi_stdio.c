@@ -13,10 +13,15 @@ int64_t wasi_host_stdio(int fd, const struct spindle_iovec *iov, int iovcnt, int
     int32_t err = write ? host_fd_write(fd, (int32_t)(uintptr_t)iov, iovcnt, (int32_t)(uintptr_t)&done)
                         : host_fd_read(fd, (int32_t)(uintptr_t)iov, iovcnt, (int32_t)(uintptr_t)&done);
     switch (err) {
-    case WASI_ESUCCESS: return done;
-    case WASI_EBADF: return -SPINDLE_EBADF;
-    case WASI_EAGAIN: return -SPINDLE_EAGAIN;
-    case WASI_EPIPE: return -SPINDLE_EPIPE;
-    default: return -SPINDLE_EIO;
+    case WASI_ESUCCESS:
+        return done;
+    case WASI_EBADF:
+        return -SPINDLE_EBADF;
+    case WASI_EAGAIN:
+        return -SPINDLE_EAGAIN;
+    case WASI_EPIPE:
+        return -SPINDLE_EPIPE;
+    default:
+        return -SPINDLE_EIO;
     }
 }

@@ -9,37 +9,68 @@
 int32_t wasi_errno_from_linux(int linux_errno)
 {
     switch (linux_errno) {
-    case SPINDLE_EPERM: return WASI_EPERM;
-    case SPINDLE_ENOENT: return WASI_ENOENT;
-    case SPINDLE_EIO: return WASI_EIO;
-    case SPINDLE_ENXIO: return WASI_ENXIO;
-    case SPINDLE_EBADF: return WASI_EBADF;
-    case SPINDLE_EAGAIN: return WASI_EAGAIN;
-    case SPINDLE_ENOMEM: return WASI_ENOMEM;
-    case SPINDLE_EACCES: return WASI_EACCES;
-    case SPINDLE_EFAULT: return WASI_EFAULT;
-    case SPINDLE_EBUSY: return WASI_EBUSY;
-    case SPINDLE_EEXIST: return WASI_EEXIST;
-    case SPINDLE_EXDEV: return WASI_EXDEV;
-    case SPINDLE_ENODEV: return WASI_ENODEV;
-    case SPINDLE_ENOTDIR: return WASI_ENOTDIR;
-    case SPINDLE_EISDIR: return WASI_EISDIR;
-    case SPINDLE_EINVAL: return WASI_EINVAL;
-    case SPINDLE_EMFILE: return WASI_EMFILE;
-    case SPINDLE_EFBIG: return WASI_EFBIG;
-    case SPINDLE_ENOSPC: return WASI_ENOSPC;
-    case SPINDLE_ESPIPE: return WASI_ESPIPE;
-    case SPINDLE_EPIPE: return WASI_EPIPE;
-    case SPINDLE_EMLINK: return WASI_EMLINK;
-    case SPINDLE_ERANGE: return WASI_ERANGE;
-    case SPINDLE_ENAMETOOLONG: return WASI_ENAMETOOLONG;
-    case SPINDLE_ENOLCK: return WASI_ENOLCK;
-    case SPINDLE_ENOSYS: return WASI_ENOSYS;
-    case SPINDLE_ENOTEMPTY: return WASI_ENOTEMPTY;
-    case SPINDLE_ELOOP: return WASI_ELOOP;
-    case SPINDLE_EOVERFLOW: return WASI_EOVERFLOW;
-    case SPINDLE_ENOTSUP: return WASI_ENOTSUP;
-    default: return WASI_EIO;
+    case SPINDLE_EPERM:
+        return WASI_EPERM;
+    case SPINDLE_ENOENT:
+        return WASI_ENOENT;
+    case SPINDLE_EIO:
+        return WASI_EIO;
+    case SPINDLE_ENXIO:
+        return WASI_ENXIO;
+    case SPINDLE_EBADF:
+        return WASI_EBADF;
+    case SPINDLE_EAGAIN:
+        return WASI_EAGAIN;
+    case SPINDLE_ENOMEM:
+        return WASI_ENOMEM;
+    case SPINDLE_EACCES:
+        return WASI_EACCES;
+    case SPINDLE_EFAULT:
+        return WASI_EFAULT;
+    case SPINDLE_EBUSY:
+        return WASI_EBUSY;
+    case SPINDLE_EEXIST:
+        return WASI_EEXIST;
+    case SPINDLE_EXDEV:
+        return WASI_EXDEV;
+    case SPINDLE_ENODEV:
+        return WASI_ENODEV;
+    case SPINDLE_ENOTDIR:
+        return WASI_ENOTDIR;
+    case SPINDLE_EISDIR:
+        return WASI_EISDIR;
+    case SPINDLE_EINVAL:
+        return WASI_EINVAL;
+    case SPINDLE_EMFILE:
+        return WASI_EMFILE;
+    case SPINDLE_EFBIG:
+        return WASI_EFBIG;
+    case SPINDLE_ENOSPC:
+        return WASI_ENOSPC;
+    case SPINDLE_ESPIPE:
+        return WASI_ESPIPE;
+    case SPINDLE_EPIPE:
+        return WASI_EPIPE;
+    case SPINDLE_EMLINK:
+        return WASI_EMLINK;
+    case SPINDLE_ERANGE:
+        return WASI_ERANGE;
+    case SPINDLE_ENAMETOOLONG:
+        return WASI_ENAMETOOLONG;
+    case SPINDLE_ENOLCK:
+        return WASI_ENOLCK;
+    case SPINDLE_ENOSYS:
+        return WASI_ENOSYS;
+    case SPINDLE_ENOTEMPTY:
+        return WASI_ENOTEMPTY;
+    case SPINDLE_ELOOP:
+        return WASI_ELOOP;
+    case SPINDLE_EOVERFLOW:
+        return WASI_EOVERFLOW;
+    case SPINDLE_ENOTSUP:
+        return WASI_ENOTSUP;
+    default:
+        return WASI_EIO;
     }
 }
 
@@ -75,7 +106,9 @@ int32_t wasi_fs_ready(void)
     if (!atomic_load_explicit(&ready, memory_order_relaxed)) {
         int err = spindle_fs_init();
         spindle_fs_set_stdio_handler(wasi_host_stdio); /* /dev/stdout & co. */
-        int fd = err < 0 ? err : spindle_fs_openat(SPINDLE_AT_FDCWD, "/", SPINDLE_O_RDONLY | SPINDLE_O_DIRECTORY, 0);
+        int fd = err < 0
+                     ? err
+                     : spindle_fs_openat(SPINDLE_AT_FDCWD, "/", SPINDLE_O_RDONLY | SPINDLE_O_DIRECTORY, 0);
         if (fd >= 0) { /* out of the program's way: its first open gets 3, as on Linux */
             int top = spindle_fs_dup2(fd, WASI_PREOPEN_FD);
             spindle_fs_close(fd);

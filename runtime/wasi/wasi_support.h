@@ -12,7 +12,10 @@
 /* Linux errno (positive) -> WASI errno */
 int32_t wasi_errno_from_linux(int linux_errno);
 /* A core result: >= 0 is success, otherwise -errno. */
-static inline int32_t wasi_result(int64_t rc) { return rc >= 0 ? WASI_ESUCCESS : wasi_errno_from_linux((int)-rc); }
+static inline int32_t wasi_result(int64_t rc)
+{
+    return rc >= 0 ? WASI_ESUCCESS : wasi_errno_from_linux((int)-rc);
+}
 
 /* true if [ptr, ptr+len) lies inside linear memory */
 bool wasi_in_memory(uint32_t ptr, uint64_t len);
@@ -46,7 +49,6 @@ int32_t wasi_path_get(struct wasi_path *out, uint32_t ptr, uint32_t len);
 /* core stat -> WASI filestat layout at dst */
 void wasi_fill_filestat(const struct spindle_stat *st, void *dst);
 /* WASI fstflags -> utimensat timespecs (UTIME_NOW / UTIME_OMIT); WASI errno */
-int32_t wasi_times_from_flags(int64_t atim, int64_t mtim, int32_t fstflags,
-                              struct spindle_timespec times[2]);
+int32_t wasi_times_from_flags(int64_t atim, int64_t mtim, int32_t fstflags, struct spindle_timespec times[2]);
 
 #endif

@@ -28,7 +28,8 @@ static void *(*volatile T_REALLOCARRAY)(void *, size_t, size_t) = reallocarray;
 
 static int passed, failed;
 
-static void check(const char *what, bool ok) {
+static void check(const char *what, bool ok)
+{
     printf("%s: %s\n", ok ? "PASS" : "FAIL", what);
     ok ? passed++ : failed++;
 }
@@ -38,7 +39,8 @@ static bool aligned_to(const void *p, size_t a) { return p && ((uintptr_t)p & (a
 /* Three adjacent large blocks freed in each of the six orders must merge into one run
  * that a block of their combined size gets, at the first one's address. A fourth block
  * after them keeps the run from merging into the never-used memory at the end. */
-static void check_neighbours_merge(void) {
+static void check_neighbours_merge(void)
+{
     const size_t n = (size_t)8 << 20;
     static const int orders[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
     for (int o = 0; o < 6; o++) {
@@ -63,7 +65,8 @@ static void check_neighbours_merge(void) {
 
 /* Pages of many freed small blocks coalesce: a large block then fits where they were,
  * without taking more memory. */
-static void check_big_after_small_frees(void) {
+static void check_big_after_small_frees(void)
+{
     enum { COUNT = 24000 };
     static void *small[COUNT];
     char *high = NULL;
@@ -83,7 +86,8 @@ static void check_big_after_small_frees(void) {
     T_FREE(big);
 }
 
-int main(void) {
+int main(void)
+{
     errno = 0;
     check("malloc(SIZE_MAX) is NULL with ENOMEM", !T_MALLOC(SIZE_MAX) && errno == ENOMEM);
     errno = 0;
@@ -142,8 +146,8 @@ int main(void) {
 #else
     size_t page = 4096;
 #endif
-    check("valloc/pvalloc are page aligned", aligned_to(v, page) && aligned_to(pv, page) &&
-                                                 T_USABLE(pv) >= page);
+    check("valloc/pvalloc are page aligned",
+          aligned_to(v, page) && aligned_to(pv, page) && T_USABLE(pv) >= page);
     T_FREE(v);
     T_FREE(pv);
 
@@ -203,8 +207,9 @@ int main(void) {
         T_FREE(blocks[i]);
     T_FREE(big);
     spindle_alloc_stats(&s2);
-    check("stats count in-use bytes", s1.in_use_bytes - s0.in_use_bytes >= 100 * 1000 + (1 << 20) &&
-                                          s1.in_use_bytes - s0.in_use_bytes <= 100 * 1024 + (1 << 20) + 16384);
+    check("stats count in-use bytes",
+          s1.in_use_bytes - s0.in_use_bytes >= 100 * 1000 + (1 << 20) &&
+              s1.in_use_bytes - s0.in_use_bytes <= 100 * 1024 + (1 << 20) + 16384);
     check("stats in-use bytes drop back after free", s2.in_use_bytes == s0.in_use_bytes);
     check("stats peak and reserved cover the use",
           s1.peak_page_bytes >= s1.page_bytes && s1.reserved_bytes >= s1.page_bytes &&

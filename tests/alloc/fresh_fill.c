@@ -16,7 +16,8 @@ __attribute__((weak)) size_t spindle_memory_grow_count(void);
 
 static int rounds = 40;
 
-static void *filler(void *arg) {
+static void *filler(void *arg)
+{
     uintptr_t id = (uintptr_t)arg;
     void *keep[8] = {0};
     for (int r = 0; r < rounds; r++) {
@@ -46,7 +47,8 @@ static void *filler(void *arg) {
     return NULL;
 }
 
-int main(int argc, char **argv) {
+int main(int argc, char **argv)
+{
     int threads = argc > 1 ? atoi(argv[1]) : 2;
     if (argc > 2)
         rounds = atoi(argv[2]);

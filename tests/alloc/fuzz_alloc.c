@@ -33,7 +33,8 @@ static pthread_cond_t cond = PTHREAD_COND_INITIALIZER;
 static void *handoff;
 static bool helper_started;
 
-static void *helper(void *arg) {
+static void *helper(void *arg)
+{
     (void)arg;
     pthread_mutex_lock(&lock);
     for (;;) {
@@ -46,7 +47,8 @@ static void *helper(void *arg) {
     return NULL;
 }
 
-static void free_remote(void *p) {
+static void free_remote(void *p)
+{
     pthread_mutex_lock(&lock);
     if (!helper_started) {
         pthread_t t;
@@ -65,18 +67,21 @@ static void free_remote(void *p) {
     pthread_mutex_unlock(&lock);
 }
 
-static void fail(const char *what, size_t a, size_t b) {
+static void fail(const char *what, size_t a, size_t b)
+{
     fprintf(stderr, "allocator invariant broken: %s (%zu, %zu)\n", what, a, b);
     abort();
 }
 
-static void check_intact(const struct blk *b, size_t upto) {
+static void check_intact(const struct blk *b, size_t upto)
+{
     for (size_t i = 0; i < upto; i++)
         if (b->p[i] != b->fill)
             fail("block contents changed", i, b->n);
 }
 
-static void check_new(int slot, size_t n, size_t align) {
+static void check_new(int slot, size_t n, size_t align)
+{
     struct blk *b = &live[slot];
     if ((uintptr_t)b->p & (align - 1))
         fail("misaligned", (uintptr_t)b->p, align);
@@ -91,7 +96,8 @@ static void check_new(int slot, size_t n, size_t align) {
     }
 }
 
-static void drop(struct blk *b, bool remote) {
+static void drop(struct blk *b, bool remote)
+{
     if (!b->p)
         return;
     check_intact(b, b->n);
@@ -104,7 +110,8 @@ void spindle_alloc_debug_check(size_t *free_bytes, size_t *largest_free);
 
 /* Coalescing: the pool's walk aborts on two adjacent free spans or unaccounted units;
  * the largest free run it reports must then really serve one block of its size. */
-static void check_largest_free_run(void) {
+static void check_largest_free_run(void)
+{
     size_t free_bytes, largest;
     spindle_alloc_debug_check(&free_bytes, &largest);
     if (largest > free_bytes)
@@ -122,17 +129,23 @@ static void check_largest_free_run(void) {
 #endif
 
 /* Sizes spread over tiny, small, medium and large (past the small-class limit). */
-static size_t size_from(const uint8_t *d) {
+static size_t size_from(const uint8_t *d)
+{
     size_t raw = (size_t)d[0] | (size_t)d[1] << 8;
     switch (d[2] & 3) {
-    case 0: return raw & 63;
-    case 1: return raw & 4095;
-    case 2: return raw;                 /* up to 64 KiB */
-    default: return raw * 5 + (d[2] >> 2); /* up to ~320 KiB */
+    case 0:
+        return raw & 63;
+    case 1:
+        return raw & 4095;
+    case 2:
+        return raw;                 /* up to 64 KiB */
+    default:
+        return raw * 5 + (d[2] >> 2); /* up to ~320 KiB */
     }
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
     struct spindle_alloc_stats before, after;
     spindle_alloc_stats(&before);
     unsigned char next_fill = 1;

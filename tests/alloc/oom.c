@@ -20,12 +20,14 @@
 static void *blocks[MAX_BLOCKS];
 static int passed, failed;
 
-static void check(const char *what, bool ok) {
+static void check(const char *what, bool ok)
+{
     printf("%s: %s\n", ok ? "PASS" : "FAIL", what);
     ok ? passed++ : failed++;
 }
 
-static uint32_t rnd(uint32_t *s) {
+static uint32_t rnd(uint32_t *s)
+{
     *s ^= *s << 13;
     *s ^= *s >> 17;
     *s ^= *s << 5;
@@ -33,15 +35,22 @@ static uint32_t rnd(uint32_t *s) {
 }
 
 /* Fill memory with blocks of the given size mix; returns how many were allocated. */
-static size_t exhaust(int mix, uint32_t *seed, size_t *bytes, bool *enomem) {
+static size_t exhaust(int mix, uint32_t *seed, size_t *bytes, bool *enomem)
+{
     size_t n = 0;
     *bytes = 0;
     for (; n < MAX_BLOCKS; n++) {
         size_t size;
         switch (mix) {
-        case 0: size = 16 + rnd(seed) % 2000; break;         /* small */
-        case 1: size = 1 + rnd(seed) % (256 * 1024); break;  /* mixed up to 256 KiB */
-        default: size = BIG; break;                           /* untouched */
+        case 0:
+            size = 16 + rnd(seed) % 2000;
+            break;         /* small */
+        case 1:
+            size = 1 + rnd(seed) % (256 * 1024);
+            break;  /* mixed up to 256 KiB */
+        default:
+            size = BIG;
+            break;                           /* untouched */
         }
         errno = 0;
         void *p = T_MALLOC(size);
@@ -58,7 +67,8 @@ static size_t exhaust(int mix, uint32_t *seed, size_t *bytes, bool *enomem) {
     return n;
 }
 
-int main(int argc, char **argv) {
+int main(int argc, char **argv)
+{
     bool large_only = argc > 1 && !strcmp(argv[1], "large");
     uint32_t seed = 12345;
     int first = large_only ? 2 : 0, last = 2;
@@ -68,8 +78,8 @@ int main(int argc, char **argv) {
             bool enomem;
             n = exhaust(mix, &seed, &bytes, &enomem);
             char what[160];
-            snprintf(what, sizeof what, "mix %d round %d: %zu blocks (%zu KiB) then NULL with ENOMEM",
-                     mix, round, n, bytes >> 10);
+            snprintf(what, sizeof what, "mix %d round %d: %zu blocks (%zu KiB) then NULL with ENOMEM", mix,
+                     round, n, bytes >> 10);
             check(what, n > 0 && n < MAX_BLOCKS && enomem);
             errno = 0;
             void *c = T_CALLOC(SIZE_MAX / 4, 8);

@@ -45,7 +45,8 @@ static size_t orphan_count, orphan_cap;
 static atomic_uint next_tag;
 static atomic_long corrupt, misaligned, short_usable, not_zeroed, lost_prefix, oom;
 
-static uint32_t rnd(uint32_t *s) {
+static uint32_t rnd(uint32_t *s)
+{
     *s ^= *s << 13;
     *s ^= *s >> 17;
     *s ^= *s << 5;
@@ -56,7 +57,8 @@ static unsigned char pat(uint32_t tag) { return (unsigned char)(tag * 2654435761
 
 static void fill(struct blk *b) { memset(b->p, pat(b->tag), b->n); }
 
-static bool intact(const struct blk *b, size_t upto) {
+static bool intact(const struct blk *b, size_t upto)
+{
     unsigned char c = pat(b->tag);
     for (size_t i = 0; i < upto; i++)
         if (b->p[i] != c)
@@ -64,7 +66,8 @@ static bool intact(const struct blk *b, size_t upto) {
     return true;
 }
 
-static void release(struct blk *b) {
+static void release(struct blk *b)
+{
     if (!b->p)
         return;
     if (!intact(b, b->n))
@@ -73,7 +76,8 @@ static void release(struct blk *b) {
     b->p = NULL;
 }
 
-static bool got(struct blk *b, size_t n) {
+static bool got(struct blk *b, size_t n)
+{
     if (!b->p) {
         atomic_fetch_add(&oom, 1);
         return false;
@@ -85,7 +89,8 @@ static bool got(struct blk *b, size_t n) {
     return true;
 }
 
-static size_t pick_size(uint32_t *s) {
+static size_t pick_size(uint32_t *s)
+{
     uint32_t r = rnd(s) % 100;
     if (r < 70)
         return rnd(s) % 512;
@@ -94,7 +99,8 @@ static size_t pick_size(uint32_t *s) {
     return 64 * 1024 + rnd(s) % (256 * 1024);
 }
 
-static void post(int to, struct blk *b) {
+static void post(int to, struct blk *b)
+{
     struct mailbox *m = &boxes[to];
     pthread_mutex_lock(&m->lock);
     if (m->count < MAILBOX) {
@@ -105,7 +111,8 @@ static void post(int to, struct blk *b) {
     release(b); /* box full: free it here */
 }
 
-static void drain(int me) {
+static void drain(int me)
+{
     struct mailbox *m = &boxes[me];
     struct blk local[MAILBOX];
     pthread_mutex_lock(&m->lock);
@@ -117,7 +124,8 @@ static void drain(int me) {
         release(&local[i]);
 }
 
-static void one_op(int me, struct blk *slot, uint32_t *s) {
+static void one_op(int me, struct blk *slot, uint32_t *s)
+{
     uint32_t r = rnd(s) % 100;
     size_t n = pick_size(s);
     if (r < 40) {
@@ -186,7 +194,8 @@ struct worker_arg {
 
 /* Phase 0 workers leave their live blocks behind as orphans when they exit; phase 1
  * workers (new threads, adopting the abandoned heaps) free them. */
-static void *worker(void *arg) {
+static void *worker(void *arg)
+{
     struct worker_arg *w = arg;
     struct blk slots[SLOTS] = {{0}};
     uint32_t s = seed0 * 7919u + (uint32_t)w->id * 104729u + (uint32_t)w->phase * 15485863u + 1;
@@ -229,7 +238,8 @@ static void *worker(void *arg) {
 
 static int passed, failed;
 
-static void check(const char *what, bool ok, long detail) {
+static void check(const char *what, bool ok, long detail)
+{
     printf("%s: %s", ok ? "PASS" : "FAIL", what);
     if (!ok)
         printf(" (%ld)", detail);
@@ -237,7 +247,8 @@ static void check(const char *what, bool ok, long detail) {
     ok ? passed++ : failed++;
 }
 
-static bool run_phase(int phase, int threads) {
+static bool run_phase(int phase, int threads)
+{
     nthreads = threads;
     pthread_t t[MAX_THREADS];
     struct worker_arg args[MAX_THREADS];
@@ -255,7 +266,8 @@ static bool run_phase(int phase, int threads) {
     return true;
 }
 
-int main(int argc, char **argv) {
+int main(int argc, char **argv)
+{
     int threads = argc > 1 ? atoi(argv[1]) : 4;
     ops_per_thread = argc > 2 ? atol(argv[2]) : 20000;
     seed0 = argc > 3 ? (unsigned)atoi(argv[3]) : 1;
@@ -297,8 +309,7 @@ int main(int argc, char **argv) {
     check("pages of exited threads returned to the pool", after.page_bytes <= (2u << 20),
           (long)after.page_bytes);
     printf("stats: peak pages %zu KiB, reserved %zu KiB, heaps %zu, abandoned %zu\n",
-           after.peak_page_bytes >> 10, after.reserved_bytes >> 10, after.heaps,
-           after.abandoned_heaps);
+           after.peak_page_bytes >> 10, after.reserved_bytes >> 10, after.heaps, after.abandoned_heaps);
 #endif
     printf("%d passed, %d failed\n", passed, failed);
     return failed != 0;

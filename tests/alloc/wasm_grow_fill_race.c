@@ -15,7 +15,8 @@
 static atomic_uintptr_t latest; /* address of the newest page, 0 before the first */
 static atomic_int done;
 
-static void *grower(void *arg) {
+static void *grower(void *arg)
+{
     for (int i = 0; i < 3000; i++) {
         size_t old = __builtin_wasm_memory_grow(0, 1);
         if (old == (size_t)-1)
@@ -28,7 +29,8 @@ static void *grower(void *arg) {
     return arg;
 }
 
-static void *filler(void *arg) {
+static void *filler(void *arg)
+{
     uintptr_t last = 0;
     while (!atomic_load(&done)) {
         uintptr_t page = atomic_load(&latest);
@@ -40,7 +42,8 @@ static void *filler(void *arg) {
     return arg;
 }
 
-int main(int argc, char **argv) {
+int main(int argc, char **argv)
+{
     int n = argc > 1 ? atoi(argv[1]) : 4;
     pthread_t t[64];
     if (n < 2 || n > 64)

@@ -7,12 +7,12 @@
 #include <string.h>
 
 static int failures;
-#define CHECK(cond)                                                                                \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            printf("FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond);                                 \
-            failures++;                                                                            \
-        }                                                                                          \
+#define CHECK(cond)                                                                                          \
+    do {                                                                                                     \
+        if (!(cond)) {                                                                                       \
+            printf("FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond);                                           \
+            failures++;                                                                                      \
+        }                                                                                                    \
     } while (0)
 
 struct seen {
@@ -64,7 +64,8 @@ int main(void)
     for (int i = 0; i < AT; i++)
         CHECK(check[i] == 0);
     struct seen out = {back, 0, 0, 0, 0, 0};
-    CHECK(spindle_fs_copy_pieces(fd, 0, 1 << 20, SPINDLE_COPY_OUT, visit, &out) == AT + SIZE); /* stops at EOF */
+    CHECK(spindle_fs_copy_pieces(fd, 0, 1 << 20, SPINDLE_COPY_OUT, visit, &out) ==
+          AT + SIZE); /* stops at EOF */
     CHECK(out.ends == 1 && out.next == AT + SIZE && memcmp(back, check, AT + SIZE) == 0);
 
     /* holes: a file extended by ftruncate has no chunks there */

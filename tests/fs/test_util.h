@@ -11,41 +11,40 @@
 
 static int tests_passed, tests_failed;
 
-#define CHECK(cond)                                                                     \
-    do {                                                                                \
-        if (cond) {                                                                     \
-            tests_passed++;                                                             \
-        } else {                                                                        \
-            tests_failed++;                                                             \
-            fprintf(stderr, "FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond);             \
-        }                                                                               \
+#define CHECK(cond)                                                                                          \
+    do {                                                                                                     \
+        if (cond) {                                                                                          \
+            tests_passed++;                                                                                  \
+        } else {                                                                                             \
+            tests_failed++;                                                                                  \
+            fprintf(stderr, "FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond);                                  \
+        }                                                                                                    \
     } while (0)
 
 /* expr must return exactly -err */
-#define CHECK_ERR(expr, err)                                                            \
-    do {                                                                                \
-        long long got_ = (long long)(expr);                                             \
-        if (got_ == -(long long)(err)) {                                                \
-            tests_passed++;                                                             \
-        } else {                                                                        \
-            tests_failed++;                                                             \
-            fprintf(stderr, "FAIL %s:%d: %s gave %lld, wanted -%s\n", __FILE__, __LINE__, \
-                    #expr, got_, #err);                                                 \
-        }                                                                               \
+#define CHECK_ERR(expr, err)                                                                                 \
+    do {                                                                                                     \
+        long long got_ = (long long)(expr);                                                                  \
+        if (got_ == -(long long)(err)) {                                                                     \
+            tests_passed++;                                                                                  \
+        } else {                                                                                             \
+            tests_failed++;                                                                                  \
+            fprintf(stderr, "FAIL %s:%d: %s gave %lld, wanted -%s\n", __FILE__, __LINE__, #expr, got_,       \
+                    #err);                                                                                   \
+        }                                                                                                    \
     } while (0)
 
 /* expr must succeed (>= 0); yields its value */
-#define CHECK_OK(expr)                                                                  \
-    ({                                                                                  \
-        long long got_ = (long long)(expr);                                             \
-        if (got_ >= 0) {                                                                \
-            tests_passed++;                                                             \
-        } else {                                                                        \
-            tests_failed++;                                                             \
-            fprintf(stderr, "FAIL %s:%d: %s gave %lld\n", __FILE__, __LINE__, #expr,      \
-                    got_);                                                              \
-        }                                                                               \
-        got_;                                                                           \
+#define CHECK_OK(expr)                                                                                       \
+    ({                                                                                                       \
+        long long got_ = (long long)(expr);                                                                  \
+        if (got_ >= 0) {                                                                                     \
+            tests_passed++;                                                                                  \
+        } else {                                                                                             \
+            tests_failed++;                                                                                  \
+            fprintf(stderr, "FAIL %s:%d: %s gave %lld\n", __FILE__, __LINE__, #expr, got_);                  \
+        }                                                                                                    \
+        got_;                                                                                                \
     })
 
 static int report(const char *what)

@@ -36,7 +36,8 @@ static void to_stat(const struct stat *s, struct spindle_stat *st)
     st->ctim.nsec = s->st_ctim.tv_nsec;
 }
 
-static int p_open(void *ctx, const char *rel, int flags, uint32_t mode, uint64_t *handle, struct spindle_stat *st)
+static int p_open(void *ctx, const char *rel, int flags, uint32_t mode, uint64_t *handle,
+                  struct spindle_stat *st)
 {
     int fd = openat(root_of(ctx), at(rel), flags | O_CLOEXEC, mode);
     if (fd < 0)
@@ -121,7 +122,9 @@ static int p_readdir(void *ctx, uint64_t h, uint64_t cookie, struct spindle_dire
         size_t len = strlen(e->d_name);
         out[n].next_cookie = index + 2;
         out[n].ino = e->d_ino;
-        out[n].type = e->d_type == DT_DIR ? SPINDLE_DT_DIR : e->d_type == DT_LNK ? SPINDLE_DT_LNK : SPINDLE_DT_REG;
+        out[n].type = e->d_type == DT_DIR   ? SPINDLE_DT_DIR
+                      : e->d_type == DT_LNK ? SPINDLE_DT_LNK
+                                            : SPINDLE_DT_REG;
         out[n].name_len = (uint16_t)len;
         memcpy(out[n].name, e->d_name, len + 1);
         n++;
@@ -177,6 +180,6 @@ static int p_utimens(void *ctx, const char *rel, const struct spindle_timespec t
 }
 
 const struct spindle_mount_backend posix_backend = {
-    p_open, p_close, p_pread, p_pwrite, p_fstat, p_ftruncate, p_fsync, p_futimens, p_readdir,
-    p_stat, p_mkdir, p_unlink, p_rename, p_link, p_symlink, p_readlink, p_utimens,
+    p_open, p_close, p_pread,  p_pwrite, p_fstat, p_ftruncate, p_fsync,    p_futimens, p_readdir,
+    p_stat, p_mkdir, p_unlink, p_rename, p_link,  p_symlink,   p_readlink, p_utimens,
 };

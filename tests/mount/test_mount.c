@@ -16,7 +16,10 @@
 
 static char host_a[256], host_b[256];
 
-static void host_path(char *out, const char *dir, const char *name) { snprintf(out, 512, "%s/%s", dir, name); }
+static void host_path(char *out, const char *dir, const char *name)
+{
+    snprintf(out, 512, "%s/%s", dir, name);
+}
 
 static long host_read(const char *dir, const char *name, char *buf, size_t size)
 {
@@ -33,7 +36,8 @@ static long host_read(const char *dir, const char *name, char *buf, size_t size)
 static void semantics(void)
 {
     char buf[300000];
-    int fd = CHECK_OK(spindle_fs_openat(SPINDLE_AT_FDCWD, "/mnt/a/hello.txt", SPINDLE_O_CREAT | SPINDLE_O_RDWR, 0644));
+    int fd = CHECK_OK(
+        spindle_fs_openat(SPINDLE_AT_FDCWD, "/mnt/a/hello.txt", SPINDLE_O_CREAT | SPINDLE_O_RDWR, 0644));
     for (int i = 0; i < 100; i++)
         CHECK(spindle_fs_write(fd, "0123456789", 10) == 10);
     /* buffered: the host does not have it yet, but every fd here sees it */
@@ -47,7 +51,8 @@ static void semantics(void)
     CHECK_OK(spindle_fs_fsync(fd));
     CHECK(host_read(host_a, "hello.txt", buf, sizeof buf) == 1000);
     /* O_APPEND, then close writes through */
-    int fd3 = CHECK_OK(spindle_fs_openat(SPINDLE_AT_FDCWD, "/mnt/a/hello.txt", SPINDLE_O_WRONLY | SPINDLE_O_APPEND, 0));
+    int fd3 = CHECK_OK(
+        spindle_fs_openat(SPINDLE_AT_FDCWD, "/mnt/a/hello.txt", SPINDLE_O_WRONLY | SPINDLE_O_APPEND, 0));
     CHECK(spindle_fs_write(fd3, "END", 3) == 3);
     CHECK(spindle_fs_pread(fd2, buf, 10, 998) == 5 && memcmp(buf, "89END", 5) == 0);
     CHECK_OK(spindle_fs_close(fd3));
@@ -61,7 +66,8 @@ static void semantics(void)
         buf[i] = (char)(i * 7);
     CHECK(spindle_fs_pwrite(fd, buf, sizeof buf, 5000) == (int64_t)sizeof buf);
     static char back[300000];
-    CHECK(spindle_fs_pread(fd2, back, sizeof back, 5000) == (int64_t)sizeof back && memcmp(buf, back, sizeof buf) == 0);
+    CHECK(spindle_fs_pread(fd2, back, sizeof back, 5000) == (int64_t)sizeof back &&
+          memcmp(buf, back, sizeof buf) == 0);
     CHECK_OK(spindle_fs_ftruncate(fd, 10));
     CHECK_OK(spindle_fs_fstat(fd2, &st));
     CHECK(st.size == 10);
@@ -73,7 +79,8 @@ static void semantics(void)
     CHECK_OK(spindle_fs_mkdirat(SPINDLE_AT_FDCWD, "/mnt/a/sub", 0755));
     CHECK_ERR(spindle_fs_mkdirat(SPINDLE_AT_FDCWD, "/mnt/a/sub", 0755), SPINDLE_EEXIST);
     CHECK_ERR(spindle_fs_mkdirat(SPINDLE_AT_FDCWD, "/mnt/a", 0755), SPINDLE_EEXIST);
-    int dir = CHECK_OK(spindle_fs_openat(SPINDLE_AT_FDCWD, "/mnt/a/sub", SPINDLE_O_RDONLY | SPINDLE_O_DIRECTORY, 0));
+    int dir = CHECK_OK(
+        spindle_fs_openat(SPINDLE_AT_FDCWD, "/mnt/a/sub", SPINDLE_O_RDONLY | SPINDLE_O_DIRECTORY, 0));
     int f = CHECK_OK(spindle_fs_openat(dir, "inner", SPINDLE_O_CREAT | SPINDLE_O_WRONLY, 0644));
     CHECK_OK(spindle_fs_close(f));
     CHECK_OK(spindle_fs_fstatat(dir, "../hello.txt", &st, 0));
@@ -81,7 +88,8 @@ static void semantics(void)
     CHECK_OK(spindle_fs_fstatat(SPINDLE_AT_FDCWD, "/mnt/a/sub/../../b", &st, 0));
     CHECK(st.dev != 1);
     CHECK_ERR(spindle_fs_fstatat(SPINDLE_AT_FDCWD, "/mnt/a/../missing", &st, 0), SPINDLE_ENOENT);
-    CHECK_ERR(spindle_fs_openat(SPINDLE_AT_FDCWD, "/mnt/a/../missing/x", SPINDLE_O_RDONLY, 0), SPINDLE_ENOENT);
+    CHECK_ERR(spindle_fs_openat(SPINDLE_AT_FDCWD, "/mnt/a/../missing/x", SPINDLE_O_RDONLY, 0),
+              SPINDLE_ENOENT);
     CHECK_OK(spindle_fs_fstatat(SPINDLE_AT_FDCWD, "/mnt/a/..", &st, 0));
     CHECK(st.dev == 1);
     CHECK_ERR(spindle_fs_fstatat(SPINDLE_AT_FDCWD, "/mnt/a/hello.txt/", &st, 0), SPINDLE_ENOTDIR);
@@ -110,7 +118,8 @@ static void semantics(void)
     CHECK_ERR(spindle_fs_fstatat(SPINDLE_AT_FDCWD, proc, &st, 0), SPINDLE_ENOTDIR);
     CHECK_OK(spindle_fs_close(f));
     CHECK_OK(spindle_fs_close(dir));
-    int root = CHECK_OK(spindle_fs_openat(SPINDLE_AT_FDCWD, "/mnt/a", SPINDLE_O_RDONLY | SPINDLE_O_DIRECTORY, 0));
+    int root =
+        CHECK_OK(spindle_fs_openat(SPINDLE_AT_FDCWD, "/mnt/a", SPINDLE_O_RDONLY | SPINDLE_O_DIRECTORY, 0));
     n = CHECK_OK(spindle_fs_readdir(root, 0, ents, 16));
     CHECK(n == 4); /* . .. hello.txt sub */
     CHECK_OK(spindle_fs_close(root));
@@ -125,7 +134,8 @@ static void semantics(void)
     CHECK_OK(spindle_fs_unlinkat(SPINDLE_AT_FDCWD, "/mnt/a/ly", 0));
     CHECK_OK(spindle_fs_unlinkat(SPINDLE_AT_FDCWD, "/mnt/a/x/y", SPINDLE_AT_REMOVEDIR));
     /* a directory removed while open lists nothing, not even "." and "..", as on Linux */
-    int removed = CHECK_OK(spindle_fs_openat(SPINDLE_AT_FDCWD, "/mnt/a/x", SPINDLE_O_RDONLY | SPINDLE_O_DIRECTORY, 0));
+    int removed =
+        CHECK_OK(spindle_fs_openat(SPINDLE_AT_FDCWD, "/mnt/a/x", SPINDLE_O_RDONLY | SPINDLE_O_DIRECTORY, 0));
     CHECK(spindle_fs_readdir(removed, 0, ents, 16) == 2);
     CHECK_OK(spindle_fs_unlinkat(SPINDLE_AT_FDCWD, "/mnt/a/x", SPINDLE_AT_REMOVEDIR));
     CHECK(spindle_fs_readdir(removed, 0, ents, 16) == 0);
@@ -134,10 +144,14 @@ static void semantics(void)
     /* names */
     CHECK_OK(spindle_fs_renameat(SPINDLE_AT_FDCWD, "/mnt/a/hello.txt", SPINDLE_AT_FDCWD, "/mnt/a/sub/moved"));
     CHECK(host_read(host_a, "sub/moved", buf, sizeof buf) == 10);
-    CHECK_ERR(spindle_fs_renameat(SPINDLE_AT_FDCWD, "/mnt/a/sub/moved", SPINDLE_AT_FDCWD, "/mnt/b/moved"), SPINDLE_EXDEV);
-    CHECK_ERR(spindle_fs_renameat(SPINDLE_AT_FDCWD, "/mnt/a/sub/moved", SPINDLE_AT_FDCWD, "/tmp/moved"), SPINDLE_EXDEV);
-    CHECK_ERR(spindle_fs_linkat(SPINDLE_AT_FDCWD, "/mnt/a/sub/moved", SPINDLE_AT_FDCWD, "/tmp/l", 0), SPINDLE_EXDEV);
-    CHECK_ERR(spindle_fs_linkat(SPINDLE_AT_FDCWD, "/mnt/a/sub/moved", SPINDLE_AT_FDCWD, "/mnt/b/l", 0), SPINDLE_EXDEV);
+    CHECK_ERR(spindle_fs_renameat(SPINDLE_AT_FDCWD, "/mnt/a/sub/moved", SPINDLE_AT_FDCWD, "/mnt/b/moved"),
+              SPINDLE_EXDEV);
+    CHECK_ERR(spindle_fs_renameat(SPINDLE_AT_FDCWD, "/mnt/a/sub/moved", SPINDLE_AT_FDCWD, "/tmp/moved"),
+              SPINDLE_EXDEV);
+    CHECK_ERR(spindle_fs_linkat(SPINDLE_AT_FDCWD, "/mnt/a/sub/moved", SPINDLE_AT_FDCWD, "/tmp/l", 0),
+              SPINDLE_EXDEV);
+    CHECK_ERR(spindle_fs_linkat(SPINDLE_AT_FDCWD, "/mnt/a/sub/moved", SPINDLE_AT_FDCWD, "/mnt/b/l", 0),
+              SPINDLE_EXDEV);
     CHECK_OK(spindle_fs_linkat(SPINDLE_AT_FDCWD, "/mnt/a/sub/moved", SPINDLE_AT_FDCWD, "/mnt/a/hard", 0));
     CHECK_OK(spindle_fs_fstatat(SPINDLE_AT_FDCWD, "/mnt/a/hard", &st, 0));
     CHECK(st.nlink == 2);
@@ -163,17 +177,20 @@ static void semantics(void)
     CHECK_ERR(spindle_fs_mount("/", &posix_backend, NULL), SPINDLE_EBUSY);
     /* a memory symlink into a mount */
     CHECK_OK(spindle_fs_symlinkat("/mnt/b", SPINDLE_AT_FDCWD, "/tmp/to-b"));
-    f = CHECK_OK(spindle_fs_openat(SPINDLE_AT_FDCWD, "/tmp/to-b/via-link", SPINDLE_O_CREAT | SPINDLE_O_WRONLY, 0644));
+    f = CHECK_OK(
+        spindle_fs_openat(SPINDLE_AT_FDCWD, "/tmp/to-b/via-link", SPINDLE_O_CREAT | SPINDLE_O_WRONLY, 0644));
     CHECK(spindle_fs_write(f, "x", 1) == 1);
     CHECK_OK(spindle_fs_close(f));
     CHECK(host_read(host_b, "via-link", buf, sizeof buf) == 1);
     /* O_SYNC: in the backend when write returns */
-    f = CHECK_OK(spindle_fs_openat(SPINDLE_AT_FDCWD, "/mnt/b/sync", SPINDLE_O_CREAT | SPINDLE_O_WRONLY | SPINDLE_O_SYNC, 0644));
+    f = CHECK_OK(spindle_fs_openat(SPINDLE_AT_FDCWD, "/mnt/b/sync",
+                                   SPINDLE_O_CREAT | SPINDLE_O_WRONLY | SPINDLE_O_SYNC, 0644));
     CHECK(spindle_fs_write(f, "abcd", 4) == 4);
     CHECK(host_read(host_b, "sync", buf, sizeof buf) == 4);
     CHECK_OK(spindle_fs_close(f));
     /* normal exit writes buffered data (flush_all is what the destructor runs) */
-    f = CHECK_OK(spindle_fs_openat(SPINDLE_AT_FDCWD, "/mnt/b/unsynced", SPINDLE_O_CREAT | SPINDLE_O_WRONLY, 0644));
+    f = CHECK_OK(
+        spindle_fs_openat(SPINDLE_AT_FDCWD, "/mnt/b/unsynced", SPINDLE_O_CREAT | SPINDLE_O_WRONLY, 0644));
     CHECK(spindle_fs_write(f, "abc", 3) == 3);
     CHECK(host_read(host_b, "unsynced", buf, sizeof buf) == 0);
     CHECK_OK(spindle_fs_mount_flush_all());
@@ -191,7 +208,8 @@ static void *worker(void *arg)
     int id = (int)(intptr_t)arg;
     char name[64], rec[64], back[64];
     snprintf(name, sizeof name, "/mnt/a/t%d", id);
-    int fd = spindle_fs_openat(SPINDLE_AT_FDCWD, name, SPINDLE_O_CREAT | SPINDLE_O_RDWR | SPINDLE_O_TRUNC, 0644);
+    int fd =
+        spindle_fs_openat(SPINDLE_AT_FDCWD, name, SPINDLE_O_CREAT | SPINDLE_O_RDWR | SPINDLE_O_TRUNC, 0644);
     if (fd < 0)
         return (void *)1;
     for (int r = 0; r < ROUNDS; r++) {
@@ -251,7 +269,8 @@ static void *worker(void *arg)
 
 static void stress(void)
 {
-    shared_fd = CHECK_OK(spindle_fs_openat(SPINDLE_AT_FDCWD, "/mnt/a/shared", SPINDLE_O_CREAT | SPINDLE_O_RDWR, 0644));
+    shared_fd = CHECK_OK(
+        spindle_fs_openat(SPINDLE_AT_FDCWD, "/mnt/a/shared", SPINDLE_O_CREAT | SPINDLE_O_RDWR, 0644));
     pthread_t t[THREADS];
     for (int i = 0; i < THREADS; i++)
         pthread_create(&t[i], NULL, worker, (void *)(intptr_t)i);

@@ -49,7 +49,7 @@ self.onmessage = async (e) => {
     };
     const { RDWR: O_RDWR, CREAT: O_CREAT, EXCL: O_EXCL, TRUNC: O_TRUNC, DIRECTORY: O_DIRECTORY } = O;
 
-    let h = await open('open create a', 'a', O_RDWR | O_CREAT);
+    const h = await open('open create a', 'a', O_RDWR | O_CREAT);
     log.push(`handle worker: ${ioHandleParts(h).w}`);
     await show('write a', OP.PWRITE, { handle: h, len: put('hello opfs'), offset: 0 });
     await show('read a', OP.PREAD, { handle: h, len: 100, offset: 6 }); log.push(`  bytes: ${get(4)}`);

@@ -5,7 +5,8 @@
 
 static void must_not_run(void) { printf("atexit handler ran after abort\n"); }
 
-int main(void) {
+int main(void)
+{
     atexit(must_not_run);
     printf("main: calling abort\n");
     fflush(stdout);

@@ -12,20 +12,23 @@ static long guarded_counter;
 static atomic_long lockfree_counter;
 static atomic_long maximum;
 
-static void spin_lock(void) {
+static void spin_lock(void)
+{
     while (atomic_flag_test_and_set_explicit(&spin, memory_order_acquire)) {
     }
 }
 
 static void spin_unlock(void) { atomic_flag_clear_explicit(&spin, memory_order_release); }
 
-static void store_max(long value) {
+static void store_max(long value)
+{
     long seen = atomic_load(&maximum);
     while (seen < value && !atomic_compare_exchange_weak(&maximum, &seen, value)) {
     }
 }
 
-static void *work(void *arg) {
+static void *work(void *arg)
+{
     long index = (long)(size_t)arg;
     for (long i = 0; i < ITERATIONS; i++) {
         spin_lock();
@@ -37,10 +40,13 @@ static void *work(void *arg) {
     return NULL;
 }
 
-int main(void) {
+int main(void)
+{
     pthread_t threads[THREADS];
-    for (long i = 0; i < THREADS; i++) pthread_create(&threads[i], NULL, work, (void *)(size_t)i);
-    for (int i = 0; i < THREADS; i++) pthread_join(threads[i], NULL);
+    for (long i = 0; i < THREADS; i++)
+        pthread_create(&threads[i], NULL, work, (void *)(size_t)i);
+    for (int i = 0; i < THREADS; i++)
+        pthread_join(threads[i], NULL);
     long expected = (long)THREADS * ITERATIONS;
     printf("spinlock counter = %ld (expected %ld)\n", guarded_counter, expected);
     printf("fetch_add counter = %ld\n", atomic_load(&lockfree_counter));

@@ -5,19 +5,22 @@
 #include <time.h>
 #include <unistd.h>
 
-static int64_t now_ns(clockid_t clock) {
+static int64_t now_ns(clockid_t clock)
+{
     struct timespec ts;
     clock_gettime(clock, &ts);
     return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
-int main(void) {
+int main(void)
+{
     int failures = 0;
     int64_t previous = now_ns(CLOCK_MONOTONIC);
     int monotonic = 1;
     for (int i = 0; i < 10000; i++) {
         int64_t current = now_ns(CLOCK_MONOTONIC);
-        if (current < previous) monotonic = 0;
+        if (current < previous)
+            monotonic = 0;
         previous = current;
     }
     printf("monotonic over 10000 reads: %d\n", monotonic);
@@ -41,7 +44,8 @@ int main(void) {
     for (int i = 0, steps = 0; i < 1000000 && steps < 20; i++) {
         int64_t current = now_ns(CLOCK_REALTIME);
         if (current != last) {
-            if (current - last < smallest_step) smallest_step = current - last;
+            if (current - last < smallest_step)
+                smallest_step = current - last;
             steps++;
             last = current;
         }

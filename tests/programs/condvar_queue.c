@@ -23,23 +23,28 @@ struct tally {
     uint64_t mix; // sum of a hash of each item: detects swapped or duplicated items
 };
 
-static uint64_t hash_item(uint32_t item) {
+static uint64_t hash_item(uint32_t item)
+{
     uint64_t x = item * 0x9E3779B97F4A7C15ull;
     return x ^ (x >> 29);
 }
 
-static void put(uint32_t item) {
+static void put(uint32_t item)
+{
     pthread_mutex_lock(&lock);
-    while (count == CAPACITY) pthread_cond_wait(&not_full, &lock);
+    while (count == CAPACITY)
+        pthread_cond_wait(&not_full, &lock);
     queue[(head + count) % CAPACITY] = item;
     count++;
     pthread_cond_signal(&not_empty);
     pthread_mutex_unlock(&lock);
 }
 
-static uint32_t take(void) {
+static uint32_t take(void)
+{
     pthread_mutex_lock(&lock);
-    while (count == 0) pthread_cond_wait(&not_empty, &lock);
+    while (count == 0)
+        pthread_cond_wait(&not_empty, &lock);
     uint32_t item = queue[head];
     head = (head + 1) % CAPACITY;
     count--;
@@ -48,31 +53,41 @@ static uint32_t take(void) {
     return item;
 }
 
-static void *producer(void *arg) {
+static void *producer(void *arg)
+{
     uint32_t base = (uint32_t)(size_t)arg * ITEMS_PER_PRODUCER;
-    for (uint32_t i = 0; i < ITEMS_PER_PRODUCER; i++) put(base + i);
+    for (uint32_t i = 0; i < ITEMS_PER_PRODUCER; i++)
+        put(base + i);
     return NULL;
 }
 
-static void *consumer(void *arg) {
+static void *consumer(void *arg)
+{
     struct tally *tally = arg;
     for (;;) {
         uint32_t item = take();
-        if (item == STOP) return NULL;
+        if (item == STOP)
+            return NULL;
         tally->items++;
         tally->sum += item;
         tally->mix += hash_item(item);
     }
 }
 
-int main(void) {
+int main(void)
+{
     pthread_t producers[PRODUCERS], consumers[CONSUMERS];
     struct tally tallies[CONSUMERS] = {{0, 0, 0}};
-    for (int i = 0; i < CONSUMERS; i++) pthread_create(&consumers[i], NULL, consumer, &tallies[i]);
-    for (int i = 0; i < PRODUCERS; i++) pthread_create(&producers[i], NULL, producer, (void *)(size_t)i);
-    for (int i = 0; i < PRODUCERS; i++) pthread_join(producers[i], NULL);
-    for (int i = 0; i < CONSUMERS; i++) put(STOP);
-    for (int i = 0; i < CONSUMERS; i++) pthread_join(consumers[i], NULL);
+    for (int i = 0; i < CONSUMERS; i++)
+        pthread_create(&consumers[i], NULL, consumer, &tallies[i]);
+    for (int i = 0; i < PRODUCERS; i++)
+        pthread_create(&producers[i], NULL, producer, (void *)(size_t)i);
+    for (int i = 0; i < PRODUCERS; i++)
+        pthread_join(producers[i], NULL);
+    for (int i = 0; i < CONSUMERS; i++)
+        put(STOP);
+    for (int i = 0; i < CONSUMERS; i++)
+        pthread_join(consumers[i], NULL);
 
     struct tally total = {0, 0, 0}, expected = {0, 0, 0};
     for (int i = 0; i < CONSUMERS; i++) {

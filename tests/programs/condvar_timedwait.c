@@ -9,7 +9,8 @@ static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t cond = PTHREAD_COND_INITIALIZER;
 static int ready;
 
-static struct timespec deadline_after_ms(long ms) {
+static struct timespec deadline_after_ms(long ms)
+{
     struct timespec ts;
     clock_gettime(CLOCK_REALTIME, &ts);
     ts.tv_nsec += (ms % 1000) * 1000000L;
@@ -18,13 +19,16 @@ static struct timespec deadline_after_ms(long ms) {
     return ts;
 }
 
-static int reached(const struct timespec *deadline) {
+static int reached(const struct timespec *deadline)
+{
     struct timespec now;
     clock_gettime(CLOCK_REALTIME, &now);
-    return now.tv_sec > deadline->tv_sec || (now.tv_sec == deadline->tv_sec && now.tv_nsec >= deadline->tv_nsec);
+    return now.tv_sec > deadline->tv_sec ||
+           (now.tv_sec == deadline->tv_sec && now.tv_nsec >= deadline->tv_nsec);
 }
 
-static void *signal_soon(void *arg) {
+static void *signal_soon(void *arg)
+{
     (void)arg;
     struct timespec pause = {0, 10 * 1000000L};
     nanosleep(&pause, NULL);
@@ -35,12 +39,14 @@ static void *signal_soon(void *arg) {
     return NULL;
 }
 
-int main(void) {
+int main(void)
+{
     // No signaller: must time out, and not before the deadline.
     struct timespec deadline = deadline_after_ms(50);
     pthread_mutex_lock(&lock);
     int rc = 0;
-    while (!ready && rc == 0) rc = pthread_cond_timedwait(&cond, &lock, &deadline);
+    while (!ready && rc == 0)
+        rc = pthread_cond_timedwait(&cond, &lock, &deadline);
     pthread_mutex_unlock(&lock);
     int timed_out = rc == ETIMEDOUT;
     int waited_long_enough = reached(&deadline);
@@ -60,7 +66,8 @@ int main(void) {
     pthread_create(&t, NULL, signal_soon, NULL);
     pthread_mutex_lock(&lock);
     rc = 0;
-    while (!ready && rc == 0) rc = pthread_cond_timedwait(&cond, &lock, &deadline);
+    while (!ready && rc == 0)
+        rc = pthread_cond_timedwait(&cond, &lock, &deadline);
     int woke_with_flag = ready;
     pthread_mutex_unlock(&lock);
     pthread_join(t, NULL);

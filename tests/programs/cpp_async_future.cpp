@@ -11,22 +11,26 @@
 namespace {
 
 // long long: long is 32 bits on wasm32 and the total exceeds 2^31.
-long long sum_range(long long from, long long to) {
+long long sum_range(long long from, long long to)
+{
     long long sum = 0;
-    for (long long i = from; i < to; i++) sum += i;
+    for (long long i = from; i < to; i++)
+        sum += i;
     return sum;
 }
 
 }  // namespace
 
-int main() {
+int main()
+{
     int failures = 0;
 
     std::vector<std::future<long long>> parts;
     for (long long part = 0; part < 8; part++)
         parts.push_back(std::async(std::launch::async, sum_range, part * 125000, (part + 1) * 125000));
     long long total = 0;
-    for (auto &part : parts) total += part.get();
+    for (auto &part : parts)
+        total += part.get();
     std::printf("async sum 0..999999 = %lld\n", total);
     failures += total != 999999LL * 1000000LL / 2;
 
@@ -48,16 +52,20 @@ int main() {
     // Nothing is set yet, so every waiter is still blocked.
     bool all_pending = true;
     for (auto &w : waiters)
-        if (w.wait_for(std::chrono::milliseconds(5)) != std::future_status::timeout) all_pending = false;
+        if (w.wait_for(std::chrono::milliseconds(5)) != std::future_status::timeout)
+            all_pending = false;
     release.set_value(3);
     int waiter_sum = 0;
-    for (auto &w : waiters) waiter_sum += w.get();
-    std::printf("shared_future: waiters pending before set=%d, results sum=%d\n", all_pending ? 1 : 0, waiter_sum);
+    for (auto &w : waiters)
+        waiter_sum += w.get();
+    std::printf("shared_future: waiters pending before set=%d, results sum=%d\n", all_pending ? 1 : 0,
+                waiter_sum);
     failures += !all_pending || waiter_sum != 30 * 4 + 0 + 1 + 2 + 3;
 
     std::packaged_task<std::vector<int>(int)> task([](int n) {
         std::vector<int> squares(n);
-        for (int i = 0; i < n; i++) squares[i] = i * i;
+        for (int i = 0; i < n; i++)
+            squares[i] = i * i;
         return squares;
     });
     std::future<std::vector<int>> squares_future = task.get_future();
@@ -78,7 +86,8 @@ int main() {
     done_future.wait();
     bool then_ready = done_future.wait_for(std::chrono::seconds(0)) == std::future_status::ready;
     setter.join();
-    std::printf("promise<void>: timeout first=%d ready after=%d\n", first_timeout ? 1 : 0, then_ready ? 1 : 0);
+    std::printf("promise<void>: timeout first=%d ready after=%d\n", first_timeout ? 1 : 0,
+                then_ready ? 1 : 0);
     failures += !first_timeout || !then_ready;
 
     std::printf("%s\n", failures == 0 ? "ok" : "FAILED");

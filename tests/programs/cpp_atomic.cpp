@@ -22,7 +22,8 @@ std::atomic<bool> published{false};
 
 }  // namespace
 
-int main() {
+int main()
+{
     std::vector<std::thread> threads;
     for (int t = 0; t < kThreads; t++) {
         threads.emplace_back([t] {
@@ -41,7 +42,8 @@ int main() {
             }
         });
     }
-    for (auto &t : threads) t.join();
+    for (auto &t : threads)
+        t.join();
     const long expected = static_cast<long>(kThreads) * kIterations;
     std::printf("fetch_add=%d expected=%ld\n", added.load(), expected);
     std::printf("64-bit fetch_add=%016llx expected=%016llx\n", static_cast<unsigned long long>(wide.load()),
@@ -52,14 +54,16 @@ int main() {
 
     // Data written before a release store is visible after an acquire load.
     std::thread writer([] {
-        for (int i = 0; i < 64; i++) payload[i] = i * 3;
+        for (int i = 0; i < 64; i++)
+            payload[i] = i * 3;
         published.store(true, std::memory_order_release);
     });
     std::thread reader_thread([] {
         while (!published.load(std::memory_order_acquire)) {
         }
         int sum = 0;
-        for (int i = 0; i < 64; i++) sum += payload[i];
+        for (int i = 0; i < 64; i++)
+            sum += payload[i];
         std::printf("message passing payload sum=%d\n", sum);
     });
     writer.join();

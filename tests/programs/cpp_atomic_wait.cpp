@@ -4,7 +4,8 @@
 #include <cstdio>
 #include <thread>
 
-int main() {
+int main()
+{
     constexpr int kRounds = 2000;
     std::atomic<int> turn{0};
     long pings = 0, pongs = 0;

@@ -5,7 +5,8 @@
 #include <string>
 #include <vector>
 
-int main() {
+int main()
+{
     int count = 0;
     if (!(std::cin >> count)) {
         std::cout << "no count" << std::endl;
@@ -24,9 +25,11 @@ int main() {
     std::string line;
     std::getline(std::cin, line);  // the rest of the numbers' line
     std::vector<std::string> lines;
-    while (std::getline(std::cin, line)) lines.push_back(line);
+    while (std::getline(std::cin, line))
+        lines.push_back(line);
     std::reverse(lines.begin(), lines.end());
-    for (const auto &l : lines) std::cout << '<' << l << ">\n";
+    for (const auto &l : lines)
+        std::cout << '<' << l << ">\n";
     std::cout << "eof=" << std::cin.eof() << std::endl;
     return 0;
 }

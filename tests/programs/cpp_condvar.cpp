@@ -12,10 +12,11 @@
 namespace {
 
 class BoundedQueue {
-public:
+  public:
     explicit BoundedQueue(size_t capacity) : capacity_(capacity) {}
 
-    void push(uint32_t value) {
+    void push(uint32_t value)
+    {
         std::unique_lock<std::mutex> lock(mutex_);
         not_full_.wait(lock, [this] { return items_.size() < capacity_; });
         items_.push_back(value);
@@ -23,23 +24,26 @@ public:
     }
 
     // Returns false once the queue is closed and drained.
-    bool pop(uint32_t &value) {
+    bool pop(uint32_t &value)
+    {
         std::unique_lock<std::mutex> lock(mutex_);
         not_empty_.wait(lock, [this] { return !items_.empty() || closed_; });
-        if (items_.empty()) return false;
+        if (items_.empty())
+            return false;
         value = items_.front();
         items_.pop_front();
         not_full_.notify_one();
         return true;
     }
 
-    void close() {
+    void close()
+    {
         std::lock_guard<std::mutex> lock(mutex_);
         closed_ = true;
         not_empty_.notify_all();
     }
 
-private:
+  private:
     std::mutex mutex_;
     std::condition_variable not_empty_, not_full_;
     std::deque<uint32_t> items_;
@@ -47,14 +51,16 @@ private:
     bool closed_ = false;
 };
 
-uint64_t mix(uint32_t v) {
+uint64_t mix(uint32_t v)
+{
     uint64_t x = v * 0x9E3779B97F4A7C15ull;
     return x ^ (x >> 31);
 }
 
 }  // namespace
 
-int main() {
+int main()
+{
     constexpr int kProducers = 2, kConsumers = 3;
     constexpr uint32_t kPerProducer = 8000;
     BoundedQueue queue(16);
@@ -72,12 +78,15 @@ int main() {
     }
     for (int p = 0; p < kProducers; p++) {
         producers.emplace_back([&, p] {
-            for (uint32_t i = 0; i < kPerProducer; i++) queue.push(p * kPerProducer + i);
+            for (uint32_t i = 0; i < kPerProducer; i++)
+                queue.push(p * kPerProducer + i);
         });
     }
-    for (auto &t : producers) t.join();
+    for (auto &t : producers)
+        t.join();
     queue.close();
-    for (auto &t : consumers) t.join();
+    for (auto &t : consumers)
+        t.join();
 
     uint64_t count = 0, sum = 0, mixed = 0, expected_sum = 0, expected_mix = 0;
     for (int c = 0; c < kConsumers; c++) {

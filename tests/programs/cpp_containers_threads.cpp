@@ -21,7 +21,8 @@ struct Summary {
     uint32_t string_hash = 2166136261u;
 };
 
-std::unique_ptr<std::unordered_map<std::string, std::vector<int>>> build(int seed) {
+std::unique_ptr<std::unordered_map<std::string, std::vector<int>>> build(int seed)
+{
     auto table = std::make_unique<std::unordered_map<std::string, std::vector<int>>>();
     for (int i = 0; i < 2000; i++) {
         std::string key = "key-" + std::to_string((i * 7919 + seed) % 1500);
@@ -30,28 +31,37 @@ std::unique_ptr<std::unordered_map<std::string, std::vector<int>>> build(int see
     return table;
 }
 
-Summary churn(int seed) {
+Summary churn(int seed)
+{
     Summary s;
     std::vector<uint64_t> numbers;
-    for (int i = 0; i < 50000; i++) numbers.push_back(static_cast<uint64_t>(i) * (seed + 1));
-    for (uint64_t n : numbers) s.vector_sum += n;
+    for (int i = 0; i < 50000; i++)
+        numbers.push_back(static_cast<uint64_t>(i) * (seed + 1));
+    for (uint64_t n : numbers)
+        s.vector_sum += n;
     std::map<int, std::string> ordered;
-    for (int i = 0; i < 3000; i++) ordered[(i * 31 + seed) % 2000] = std::string(static_cast<size_t>(i % 50), 'x');
+    for (int i = 0; i < 3000; i++)
+        ordered[(i * 31 + seed) % 2000] = std::string(static_cast<size_t>(i % 50), 'x');
     s.map_size = ordered.size();
-    for (const auto &entry : ordered) s.map_key_sum += static_cast<uint64_t>(entry.first);
+    for (const auto &entry : ordered)
+        s.map_key_sum += static_cast<uint64_t>(entry.first);
     std::string text;
-    for (int i = 0; i < 5000; i++) text += std::to_string(i * seed) + ",";
+    for (int i = 0; i < 5000; i++)
+        text += std::to_string(i * seed) + ",";
     s.string_length = text.size();
-    for (unsigned char c : text) s.string_hash = (s.string_hash ^ c) * 16777619u;
+    for (unsigned char c : text)
+        s.string_hash = (s.string_hash ^ c) * 16777619u;
     return s;
 }
 
 }  // namespace
 
-int main() {
+int main()
+{
     constexpr int kThreads = 4;
     std::vector<std::future<Summary>> futures;
-    for (int t = 0; t < kThreads; t++) futures.push_back(std::async(std::launch::async, churn, t + 1));
+    for (int t = 0; t < kThreads; t++)
+        futures.push_back(std::async(std::launch::async, churn, t + 1));
     bool all_match = true;
     for (int t = 0; t < kThreads; t++) {
         Summary got = futures[t].get();
@@ -73,7 +83,8 @@ int main() {
     std::thread consumer([&received, &entries, &values] {
         auto table = received.get();
         entries = table->size();
-        for (const auto &entry : *table) values += entry.second.size();
+        for (const auto &entry : *table)
+            values += entry.second.size();
         table.reset();  // freed on a thread that did not allocate it
     });
     producer.join();

@@ -24,14 +24,17 @@ struct noisy {
 
 int depth_reached = 0;
 
-void descend(int depth, int throw_at) {
+void descend(int depth, int throw_at)
+{
     noisy guard(depth == 1 ? "guard1" : depth == 2 ? "guard2" : "guard3");
     depth_reached = depth;
-    if (depth == throw_at) throw parse_error("bad token", depth * 10);
+    if (depth == throw_at)
+        throw parse_error("bad token", depth * 10);
     descend(depth + 1, throw_at);
 }
 
-int rethrow_count(int rounds) {
+int rethrow_count(int rounds)
+{
     int seen = 0;
     try {
         try {
@@ -46,16 +49,20 @@ int rethrow_count(int rounds) {
     return rounds > 1 ? seen + rethrow_count(rounds - 1) : seen;
 }
 
-long long sum_or_throw(int n) {
-    if (n < 0) throw std::invalid_argument("negative count");
+long long sum_or_throw(int n)
+{
+    if (n < 0)
+        throw std::invalid_argument("negative count");
     long long s = 0;
-    for (int i = 1; i <= n; i++) s += i;
+    for (int i = 1; i <= n; i++)
+        s += i;
     return s;
 }
 
 } // namespace
 
-int main() {
+int main()
+{
     int failures = 0;
 
     std::puts("across functions:");
@@ -101,7 +108,8 @@ int main() {
         threads.emplace_back([t, &caught] {
             for (int i = 0; i < 1000; i++) {
                 try {
-                    if (i % 2) throw std::runtime_error("odd");
+                    if (i % 2)
+                        throw std::runtime_error("odd");
                     throw t;
                 } catch (const std::runtime_error &) {
                     caught[t]++;
@@ -111,7 +119,8 @@ int main() {
             }
         });
     }
-    for (auto &th : threads) th.join();
+    for (auto &th : threads)
+        th.join();
     for (int t = 0; t < 4; t++) {
         std::printf("thread %d caught %d of 1000\n", t, caught[t]);
         failures += caught[t] != 1000;

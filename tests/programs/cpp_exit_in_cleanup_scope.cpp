@@ -11,12 +11,16 @@ struct announces_destruction {
     ~announces_destruction() { (void)!write(1, "destructor ran\n", 15); } // unbuffered
 };
 
-[[gnu::noinline]] void may_throw_or_exit(int argc) {
-    if (argc == 42) throw argc;
-    if (argc > 0) std::exit(3);
+[[gnu::noinline]] void may_throw_or_exit(int argc)
+{
+    if (argc == 42)
+        throw argc;
+    if (argc > 0)
+        std::exit(3);
 }
 
-[[gnu::noinline]] void with_cleanup(int argc) {
+[[gnu::noinline]] void with_cleanup(int argc)
+{
     announces_destruction local;
     may_throw_or_exit(argc);
 }
@@ -25,7 +29,8 @@ struct announces_destruction {
 
 } // namespace
 
-int main(int argc, char **) {
+int main(int argc, char **)
+{
     std::puts("before exit");
     std::fflush(stdout);
     no_throw(argc);

@@ -16,14 +16,16 @@ struct Announcer {
 Announcer first("first global");
 Announcer second("second global");
 
-Announcer &lazy() {
+Announcer &lazy()
+{
     static Announcer instance("function static");
     return instance;
 }
 
 }  // namespace
 
-int main() {
+int main()
+{
     std::printf("main starts\n");
     std::function<std::string()> describe = [] { return lazy().name + " ready"; };
     std::printf("%s\n", describe().c_str());

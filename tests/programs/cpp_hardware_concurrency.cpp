@@ -5,7 +5,8 @@
 #include <thread>
 #include <unistd.h>
 
-int main() {
+int main()
+{
     long online = sysconf(_SC_NPROCESSORS_ONLN);
     long configured = sysconf(_SC_NPROCESSORS_CONF);
     unsigned hardware = std::thread::hardware_concurrency();

@@ -11,17 +11,22 @@
 #include <thread>
 #include <vector>
 
-int main() {
+int main()
+{
     std::cout << "hello from std::cout" << std::endl;
-    std::cout << std::setw(8) << 42 << '|' << std::left << std::setw(6) << "ab" << '|' << std::right << std::endl;
-    std::cout << std::fixed << std::setprecision(3) << 3.14159265 << ' ' << std::scientific << 12345.678 << std::endl;
-    std::cout << std::defaultfloat << std::hex << 255 << ' ' << std::showbase << 255 << std::dec << std::noshowbase
-              << ' ' << std::boolalpha << true << std::endl;
+    std::cout << std::setw(8) << 42 << '|' << std::left << std::setw(6) << "ab" << '|' << std::right
+              << std::endl;
+    std::cout << std::fixed << std::setprecision(3) << 3.14159265 << ' ' << std::scientific << 12345.678
+              << std::endl;
+    std::cout << std::defaultfloat << std::hex << 255 << ' ' << std::showbase << 255 << std::dec
+              << std::noshowbase << ' ' << std::boolalpha << true << std::endl;
 
     std::map<std::string, int> word_counts;
     std::istringstream words("the cat and the hat and the bat");
-    for (std::string word; words >> word;) word_counts[word]++;
-    for (const auto &[word, count] : word_counts) std::cout << word << '=' << count << ' ';
+    for (std::string word; words >> word;)
+        word_counts[word]++;
+    for (const auto &[word, count] : word_counts)
+        std::cout << word << '=' << count << ' ';
     std::cout << '\n';
 
     // Threads each format a line into a string; main prints them in order.
@@ -31,14 +36,18 @@ int main() {
         threads.emplace_back([i, &lines] {
             std::ostringstream out;
             auto numbers = std::make_unique<std::vector<int>>();
-            for (int k = 0; k <= i; k++) numbers->push_back(k * k);
+            for (int k = 0; k <= i; k++)
+                numbers->push_back(k * k);
             out << "thread " << i << ':';
-            for (int n : *numbers) out << ' ' << n;
+            for (int n : *numbers)
+                out << ' ' << n;
             lines[i] = out.str();
         });
     }
-    for (auto &t : threads) t.join();
-    for (const auto &line : lines) std::cout << line << '\n';
+    for (auto &t : threads)
+        t.join();
+    for (const auto &line : lines)
+        std::cout << line << '\n';
 
     // Threads writing to std::cout directly, one after another.
     std::mutex cout_mutex;
@@ -54,7 +63,8 @@ int main() {
             turn_changed.notify_all();
         });
     }
-    for (auto &t : threads) t.join();
+    for (auto &t : threads)
+        t.join();
 
     std::cerr << "this line goes to std::cerr" << std::endl;
     std::cout << "done" << std::endl;

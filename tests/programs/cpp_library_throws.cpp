@@ -11,7 +11,8 @@
 #include <system_error>
 #include <vector>
 
-int main() {
+int main()
+{
     int failures = 0;
     auto expect = [&failures](bool ok, const char *what) {
         std::printf("%s %s\n", ok ? "caught" : "MISSED", what);

@@ -4,7 +4,8 @@
 #include <cstdio>
 #include <thread>
 
-int main() {
+int main()
+{
     using namespace std::chrono;
     int failures = 0;
 
@@ -25,9 +26,11 @@ int main() {
     auto previous = steady_clock::now();
     for (int i = 0; i < 10000; i++) {
         auto now = steady_clock::now();
-        if (now < previous) monotonic = false;
+        if (now < previous)
+            monotonic = false;
         previous = now;
-        if (i % 1000 == 0) std::this_thread::yield();
+        if (i % 1000 == 0)
+            std::this_thread::yield();
     }
     std::printf("steady_clock monotonic over 10000 reads: %d\n", monotonic ? 1 : 0);
     failures += !monotonic;
@@ -43,7 +46,8 @@ int main() {
     std::printf("two concurrent 50 ms sleeps both finished, at least 50 ms: %d\n", both_woke ? 1 : 0);
     failures += !both_woke;
 
-    bool system_clock_sane = duration_cast<seconds>(system_clock::now().time_since_epoch()).count() > 1577836800;
+    bool system_clock_sane =
+        duration_cast<seconds>(system_clock::now().time_since_epoch()).count() > 1577836800;
     std::printf("system_clock after 2020: %d\n", system_clock_sane ? 1 : 0);
     failures += !system_clock_sane;
 

@@ -6,13 +6,15 @@
 
 namespace {
 
-[[gnu::noinline]] void load_config(const char *path) {
+[[gnu::noinline]] void load_config(const char *path)
+{
     throw std::runtime_error(std::string("config file missing: ") + path);
 }
 
 } // namespace
 
-int main() {
+int main()
+{
     std::puts("loading");
     std::fflush(stdout);
     load_config("/etc/app.conf");

@@ -19,7 +19,8 @@ struct Tracker {
     int value;
     std::string name;
     Tracker() : value(0), name("tracker") { constructed++; }
-    ~Tracker() {
+    ~Tracker()
+    {
         destroyed++;
         destroyed_value_sum += value;
     }
@@ -32,7 +33,8 @@ std::atomic<int> static_constructions{0};
 
 struct Expensive {
     int payload;
-    Expensive() : payload(0) {
+    Expensive() : payload(0)
+    {
         static_constructions++;
         // Widen the race window so other threads arrive during construction.
         std::this_thread::sleep_for(std::chrono::milliseconds(20));
@@ -40,14 +42,16 @@ struct Expensive {
     }
 };
 
-int read_shared_static() {
+int read_shared_static()
+{
     static Expensive instance;
     return instance.payload;
 }
 
 }  // namespace
 
-int main() {
+int main()
+{
     constexpr int kUsers = 6, kNonUsers = 2;
     std::vector<std::thread> threads;
     std::vector<int> plain_start(kUsers + kNonUsers, -1), static_seen(kUsers + kNonUsers, -1);
@@ -66,7 +70,8 @@ int main() {
             static_seen[i] = read_shared_static();
         });
     }
-    for (auto &t : threads) t.join();
+    for (auto &t : threads)
+        t.join();
 
     bool plain_ok = true, static_ok = true;
     for (int i = 0; i < kUsers + kNonUsers; i++) {

@@ -27,15 +27,18 @@ long table_a = 0, table_b = 0;
 std::once_flag init_flag;
 int init_runs = 0;
 
-void recurse_locked(int depth) {
+void recurse_locked(int depth)
+{
     std::lock_guard<std::recursive_mutex> guard(recursive);
     recursion_hits++;
-    if (depth > 0) recurse_locked(depth - 1);
+    if (depth > 0)
+        recurse_locked(depth - 1);
 }
 
 }  // namespace
 
-int main() {
+int main()
+{
     int failures = 0;
 
     std::vector<std::thread> threads;
@@ -67,12 +70,15 @@ int main() {
             kIncrements);
     }
     for (auto &thread : threads) {
-        if (!thread.joinable()) failures++;
+        if (!thread.joinable())
+            failures++;
         thread.join();
-        if (thread.joinable()) failures++;
+        if (thread.joinable())
+            failures++;
     }
     long partial_sum = 0;
-    for (long p : partial) partial_sum += p;
+    for (long p : partial)
+        partial_sum += p;
     std::printf("mutex counter=%ld partial sum=%ld expected=%ld\n", counter, partial_sum,
                 static_cast<long>(kThreads) * kIncrements);
     std::printf("scoped_lock totals: %ld %ld\n", left_total, right_total);
@@ -98,14 +104,16 @@ int main() {
                 long mine = 0;
                 for (int i = 0; i < 20000; i++) {
                     std::shared_lock<std::shared_mutex> lock(table_mutex);
-                    if (table_a != table_b) mine++;
+                    if (table_a != table_b)
+                        mine++;
                 }
                 std::lock_guard<std::mutex> guard(torn_mutex);
                 torn += mine;
             });
         }
         writer.join();
-        for (auto &reader : readers) reader.join();
+        for (auto &reader : readers)
+            reader.join();
     }
     std::printf("shared_mutex: a=%ld b=%ld torn=%ld\n", table_a, table_b, torn);
     failures += table_a != 20000 || table_b != 20000 || torn != 0;

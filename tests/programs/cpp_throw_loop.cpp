@@ -7,14 +7,17 @@
 
 namespace {
 
-[[gnu::noinline]] int check(int i) {
-    if (i % 3 != 1) throw std::runtime_error("rejected");
+[[gnu::noinline]] int check(int i)
+{
+    if (i % 3 != 1)
+        throw std::runtime_error("rejected");
     return i;
 }
 
 } // namespace
 
-int main() {
+int main()
+{
     const int rounds = 1000000;
     long long accepted = 0, rejected = 0;
     auto start = std::chrono::steady_clock::now();

@@ -3,12 +3,14 @@
 #include <stdio.h>
 #include <unistd.h>
 
-static void *pid_of_thread(void *arg) {
+static void *pid_of_thread(void *arg)
+{
     *(pid_t *)arg = getpid();
     return NULL;
 }
 
-int main(void) {
+int main(void)
+{
     pid_t pid = getpid(), from_thread = 0;
     pthread_t thread;
     pthread_create(&thread, NULL, pid_of_thread, &from_thread);

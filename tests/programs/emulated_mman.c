@@ -10,12 +10,14 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-int main(void) {
+int main(void)
+{
     long page = sysconf(_SC_PAGESIZE);
     size_t size = 3 * (size_t)page + 100;
     unsigned char *anon = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     int zeroed = anon != MAP_FAILED;
-    for (size_t i = 0; zeroed && i < size; i++) zeroed = anon[i] == 0;
+    for (size_t i = 0; zeroed && i < size; i++)
+        zeroed = anon[i] == 0;
     printf("anonymous: mapped %d, page-aligned %d, zeroed %d\n", anon != MAP_FAILED,
            (uintptr_t)anon % (uintptr_t)page == 0, zeroed);
     memset(anon, 0xab, size);
@@ -26,12 +28,14 @@ int main(void) {
     int fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0644);
     for (long i = 0; i < page + 10; i++) {
         unsigned char b = (unsigned char)(i % 251);
-        if (write(fd, &b, 1) != 1) return 1;
+        if (write(fd, &b, 1) != 1)
+            return 1;
     }
     // The second page of the file: 10 bytes, then zeros to the end of the mapping.
     unsigned char *file = mmap(NULL, 64, PROT_READ, MAP_PRIVATE, fd, page);
     int bytes_ok = file != MAP_FAILED;
-    for (int i = 0; bytes_ok && i < 64; i++) bytes_ok = file[i] == (i < 10 ? (page + i) % 251 : 0);
+    for (int i = 0; bytes_ok && i < 64; i++)
+        bytes_ok = file[i] == (i < 10 ? (page + i) % 251 : 0);
     printf("file at offset one page: mapped %d, bytes %d\n", file != MAP_FAILED, bytes_ok);
     printf("munmap = %d\n", munmap(file, 64));
 

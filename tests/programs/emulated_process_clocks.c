@@ -8,19 +8,24 @@
 
 static volatile unsigned long sink;
 
-static void spin(void) {
+static void spin(void)
+{
     clock_t start = clock();
     while (clock() - start < CLOCKS_PER_SEC / 20) // 50 ms of computing
-        for (int i = 0; i < 10000; i++) sink += (unsigned long)i * i;
+        for (int i = 0; i < 10000; i++)
+            sink += (unsigned long)i * i;
 }
 
-static long long rusage_us(void) {
+static long long rusage_us(void)
+{
     struct rusage usage;
-    if (getrusage(RUSAGE_SELF, &usage) != 0) return -1;
+    if (getrusage(RUSAGE_SELF, &usage) != 0)
+        return -1;
     return (long long)usage.ru_utime.tv_sec * 1000000 + usage.ru_utime.tv_usec;
 }
 
-int main(void) {
+int main(void)
+{
     clock_t c0 = clock();
     struct tms t0;
     clock_t real0 = times(&t0);

@@ -10,19 +10,22 @@
 static volatile sig_atomic_t last_signal;
 static volatile sig_atomic_t count;
 
-static void on_signal(int sig) {
+static void on_signal(int sig)
+{
     last_signal = sig;
     count++;
 }
 
-static void *set_and_raise(void *arg) {
+static void *set_and_raise(void *arg)
+{
     int sig = (int)(long)arg;
     signal(sig, on_signal);
     raise(sig);
     return NULL;
 }
 
-int main(void) {
+int main(void)
+{
     printf("first signal() returns SIG_DFL: %d\n", signal(SIGUSR1, on_signal) == SIG_DFL);
     int r = raise(SIGUSR1);
     printf("raise(SIGUSR1) = %d, handler saw %d (%s)\n", r, (int)last_signal, strsignal((int)last_signal));
@@ -48,8 +51,10 @@ int main(void) {
     count = 0;
     pthread_t threads[4];
     int sigs[4] = {SIGUSR2, SIGALRM, SIGTERM, SIGHUP};
-    for (int i = 0; i < 4; i++) pthread_create(&threads[i], NULL, set_and_raise, (void *)(long)sigs[i]);
-    for (int i = 0; i < 4; i++) pthread_join(threads[i], NULL);
+    for (int i = 0; i < 4; i++)
+        pthread_create(&threads[i], NULL, set_and_raise, (void *)(long)sigs[i]);
+    for (int i = 0; i < 4; i++)
+        pthread_join(threads[i], NULL);
     printf("4 threads raised, handler calls %d\n", (int)count);
 
     signal(SIGTERM, SIG_DFL);

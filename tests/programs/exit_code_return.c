@@ -6,7 +6,8 @@
 static void first_registered(void) { printf("atexit: first registered, runs last\n"); }
 static void second_registered(void) { printf("atexit: second registered, runs first\n"); }
 
-int main(void) {
+int main(void)
+{
     atexit(first_registered);
     atexit(second_registered);
     printf("main: returning 42\n");

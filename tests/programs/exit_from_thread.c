@@ -4,13 +4,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-static void *leave_program(void *arg) {
+static void *leave_program(void *arg)
+{
     (void)arg;
     printf("worker: calling exit(7)\n");
     exit(7);
 }
 
-int main(void) {
+int main(void)
+{
     // Not flushed on purpose: exit() in the other thread must flush it.
     printf("main: waiting for worker\n");
     pthread_t t;

@@ -7,7 +7,8 @@
 
 static atomic_int main_is_spinning;
 
-static void *leave_program(void *arg) {
+static void *leave_program(void *arg)
+{
     (void)arg;
     while (!atomic_load(&main_is_spinning)) {
     }
@@ -15,12 +16,14 @@ static void *leave_program(void *arg) {
     exit(9);
 }
 
-int main(void) {
+int main(void)
+{
     printf("main: starting worker\n");
     pthread_t t;
     pthread_create(&t, NULL, leave_program, NULL);
     atomic_store(&main_is_spinning, 1);
     // Spin forever on an atomic (a side effect, so the loop is well defined).
     atomic_uint spins = 0;
-    for (;;) atomic_fetch_add_explicit(&spins, 1, memory_order_relaxed);
+    for (;;)
+        atomic_fetch_add_explicit(&spins, 1, memory_order_relaxed);
 }

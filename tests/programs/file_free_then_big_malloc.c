@@ -8,20 +8,33 @@
 
 #define MIB ((size_t)1 << 20)
 
-int main(void) {
-  static char chunk[MIB];
-  memset(chunk, 'x', sizeof chunk);
-  FILE *f = fopen("big.dat", "wb");
-  if (!f) { perror("fopen"); return 1; }
-  for (int i = 0; i < 900; i++)
-    if (fwrite(chunk, 1, MIB, f) != MIB) { perror("fwrite"); return 1; }
-  if (fclose(f) || remove("big.dat")) { perror("close/remove"); return 1; }
-  size_t want = 960 * MIB;
-  char *big = malloc(want);
-  if (!big) { printf("malloc(960 MiB) after removing a 900 MiB file failed\n"); return 1; }
-  big[0] = 1;
-  big[want - 1] = 2;
-  printf("malloc(960 MiB) after removing a 900 MiB file: ok\n");
-  free(big);
-  return 0;
+int main(void)
+{
+    static char chunk[MIB];
+    memset(chunk, 'x', sizeof chunk);
+    FILE *f = fopen("big.dat", "wb");
+    if (!f) {
+        perror("fopen");
+        return 1;
+    }
+    for (int i = 0; i < 900; i++)
+        if (fwrite(chunk, 1, MIB, f) != MIB) {
+            perror("fwrite");
+            return 1;
+        }
+    if (fclose(f) || remove("big.dat")) {
+        perror("close/remove");
+        return 1;
+    }
+    size_t want = 960 * MIB;
+    char *big = malloc(want);
+    if (!big) {
+        printf("malloc(960 MiB) after removing a 900 MiB file failed\n");
+        return 1;
+    }
+    big[0] = 1;
+    big[want - 1] = 2;
+    printf("malloc(960 MiB) after removing a 900 MiB file: ok\n");
+    free(big);
+    return 0;
 }

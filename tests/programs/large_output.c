@@ -5,7 +5,8 @@
 
 #define LINES 200000
 
-int main(void) {
+int main(void)
+{
     uint64_t checksum = 1469598103934665603ull;
     long bytes = 0;
     char line[128];
@@ -13,7 +14,8 @@ int main(void) {
         int n = snprintf(line, sizeof line, "line %06ld value %08lx mixed %+.3f %s\n", i,
                          (unsigned long)((uint32_t)(i * 2654435761u)), (double)(i % 1000) / 7.0,
                          i % 3 == 0 ? "fizz" : "buzz");
-        for (int k = 0; k < n; k++) checksum = (checksum ^ (unsigned char)line[k]) * 1099511628211ull;
+        for (int k = 0; k < n; k++)
+            checksum = (checksum ^ (unsigned char)line[k]) * 1099511628211ull;
         bytes += n;
         fputs(line, stdout);
     }

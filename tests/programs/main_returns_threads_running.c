@@ -10,7 +10,8 @@ static atomic_int started;
 static atomic_int keep_running = 1;
 static pthread_mutex_t never_unlocked = PTHREAD_MUTEX_INITIALIZER;
 
-static void *spin_forever(void *arg) {
+static void *spin_forever(void *arg)
+{
     (void)arg;
     atomic_fetch_add(&started, 1);
     while (atomic_load_explicit(&keep_running, memory_order_relaxed)) {
@@ -18,14 +19,17 @@ static void *spin_forever(void *arg) {
     return NULL;
 }
 
-static void *sleep_forever(void *arg) {
+static void *sleep_forever(void *arg)
+{
     (void)arg;
     atomic_fetch_add(&started, 1);
-    while (atomic_load(&keep_running)) usleep(1000);
+    while (atomic_load(&keep_running))
+        usleep(1000);
     return NULL;
 }
 
-static void *block_forever(void *arg) {
+static void *block_forever(void *arg)
+{
     (void)arg;
     atomic_fetch_add(&started, 1);
     pthread_mutex_lock(&never_unlocked);
@@ -33,7 +37,8 @@ static void *block_forever(void *arg) {
     return NULL;
 }
 
-int main(void) {
+int main(void)
+{
     pthread_mutex_lock(&never_unlocked);
     void *(*bodies[])(void *) = {spin_forever, sleep_forever, block_forever};
     for (int i = 0; i < 3; i++) {
@@ -41,7 +46,8 @@ int main(void) {
         pthread_create(&t, NULL, bodies[i], NULL);
         pthread_detach(t);
     }
-    while (atomic_load(&started) < 3) usleep(1000);
+    while (atomic_load(&started) < 3)
+        usleep(1000);
     printf("main: 3 threads running, returning 5\n");
     return 5;
 }

@@ -18,7 +18,8 @@ struct result {
     int failed;
 };
 
-static void *allocate_aligned(void *arg) {
+static void *allocate_aligned(void *arg)
+{
     struct result *r = arg;
     void *blocks[BLOCKS];
     size_t sizes[BLOCKS];
@@ -31,7 +32,8 @@ static void *allocate_aligned(void *arg) {
             sizes[i] = (sizes[i] + alignment - 1) / alignment * alignment;
             p = aligned_alloc(alignment, sizes[i]);
         } else if (i % 3 == 1) {
-            if (posix_memalign(&p, alignment, sizes[i]) != 0) p = NULL;
+            if (posix_memalign(&p, alignment, sizes[i]) != 0)
+                p = NULL;
         } else {
             p = malloc(sizes[i]);
             alignment = alignof(max_align_t);
@@ -41,13 +43,15 @@ static void *allocate_aligned(void *arg) {
             blocks[i] = NULL;
             continue;
         }
-        if ((uintptr_t)p % alignment != 0) r->misaligned++;
+        if ((uintptr_t)p % alignment != 0)
+            r->misaligned++;
         memset(p, i & 0xff, sizes[i]);
         blocks[i] = p;
     }
     for (int i = 0; i < BLOCKS; i++) {
         unsigned char *p = blocks[i];
-        if (!p) continue;
+        if (!p)
+            continue;
         for (size_t k = 0; k < sizes[i]; k++)
             if (p[k] != (unsigned char)(i & 0xff)) {
                 r->corrupted++;
@@ -58,20 +62,23 @@ static void *allocate_aligned(void *arg) {
     return NULL;
 }
 
-int main(void) {
+int main(void)
+{
     pthread_t threads[THREADS];
     struct result results[THREADS];
     memset(results, 0, sizeof results);
-    for (int i = 0; i < THREADS; i++) pthread_create(&threads[i], NULL, allocate_aligned, &results[i]);
-    for (int i = 0; i < THREADS; i++) pthread_join(threads[i], NULL);
+    for (int i = 0; i < THREADS; i++)
+        pthread_create(&threads[i], NULL, allocate_aligned, &results[i]);
+    for (int i = 0; i < THREADS; i++)
+        pthread_join(threads[i], NULL);
     struct result total = {0, 0, 0};
     for (int i = 0; i < THREADS; i++) {
         total.misaligned += results[i].misaligned;
         total.corrupted += results[i].corrupted;
         total.failed += results[i].failed;
     }
-    printf("blocks=%d misaligned=%d corrupted=%d failed=%d\n", THREADS * BLOCKS, total.misaligned, total.corrupted,
-           total.failed);
+    printf("blocks=%d misaligned=%d corrupted=%d failed=%d\n", THREADS * BLOCKS, total.misaligned,
+           total.corrupted, total.failed);
     int ok = total.misaligned == 0 && total.corrupted == 0 && total.failed == 0;
     printf("%s\n", ok ? "ok" : "FAILED");
     return ok ? 0 : 1;

@@ -17,7 +17,8 @@ static int (*volatile call_posix_memalign)(void **, size_t, size_t) = posix_mema
 
 static const char *name(int e) { return e == ENOMEM ? "ENOMEM" : e == 0 ? "0" : "other"; }
 
-int main(void) {
+int main(void)
+{
     int failures = 0;
     // Far beyond any address space the program has, on 32 and 64 bits alike.
     size_t huge = SIZE_MAX / 2 + 1;
@@ -59,8 +60,10 @@ int main(void) {
     int usable = 1;
     for (int i = 0; i < 1000; i++) {
         unsigned char *q = call_malloc((size_t)(i * 37 % 5000) + 1);
-        if (!q) usable = 0;
-        else q[0] = (unsigned char)i;
+        if (!q)
+            usable = 0;
+        else
+            q[0] = (unsigned char)i;
         free(q);
     }
     printf("allocator usable afterwards: %d\n", usable);

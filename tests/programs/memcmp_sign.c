@@ -5,7 +5,8 @@
 
 static int sign(int v) { return (v > 0) - (v < 0); }
 
-int main(void) {
+int main(void)
+{
     static unsigned char a[128], b[128];
     unsigned long long signature = 0, zeros = 0;
     for (int off = 0; off < 8; off++)

@@ -6,7 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-int main(void) {
+int main(void)
+{
     enum { BLOCK = 64 * 1024, BLOCKS = 3072 };
     static void *blocks[BLOCKS];
     size_t before = spindle_memory_grow_count();

@@ -10,7 +10,8 @@ static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static long counter;
 static long per_thread[THREADS];
 
-static void *increment_many(void *arg) {
+static void *increment_many(void *arg)
+{
     int index = (int)(size_t)arg;
     for (int i = 0; i < INCREMENTS; i++) {
         pthread_mutex_lock(&lock);
@@ -21,12 +22,16 @@ static void *increment_many(void *arg) {
     return NULL;
 }
 
-int main(void) {
+int main(void)
+{
     pthread_t threads[THREADS];
-    for (int i = 0; i < THREADS; i++) pthread_create(&threads[i], NULL, increment_many, (void *)(size_t)i);
-    for (int i = 0; i < THREADS; i++) pthread_join(threads[i], NULL);
+    for (int i = 0; i < THREADS; i++)
+        pthread_create(&threads[i], NULL, increment_many, (void *)(size_t)i);
+    for (int i = 0; i < THREADS; i++)
+        pthread_join(threads[i], NULL);
     long per_thread_total = 0;
-    for (int i = 0; i < THREADS; i++) per_thread_total += per_thread[i];
+    for (int i = 0; i < THREADS; i++)
+        per_thread_total += per_thread[i];
     printf("counter = %ld (expected %ld)\n", counter, (long)THREADS * INCREMENTS);
     printf("per-thread counts add up: %d\n", per_thread_total == counter);
     int ok = counter == (long)THREADS * INCREMENTS && per_thread_total == counter;

@@ -7,31 +7,42 @@
 static pthread_mutex_t recursive_lock;
 static pthread_mutex_t normal_lock = PTHREAD_MUTEX_INITIALIZER;
 
-static const char *errname(int rc) {
+static const char *errname(int rc)
+{
     switch (rc) {
-    case 0: return "0";
-    case EBUSY: return "EBUSY";
-    case EDEADLK: return "EDEADLK";
-    case EPERM: return "EPERM";
-    default: return "other";
+    case 0:
+        return "0";
+    case EBUSY:
+        return "EBUSY";
+    case EDEADLK:
+        return "EDEADLK";
+    case EPERM:
+        return "EPERM";
+    default:
+        return "other";
     }
 }
 
-static void *trylock_recursive_from_other(void *arg) {
+static void *trylock_recursive_from_other(void *arg)
+{
     (void)arg;
     int rc = pthread_mutex_trylock(&recursive_lock);
-    if (rc == 0) pthread_mutex_unlock(&recursive_lock);
+    if (rc == 0)
+        pthread_mutex_unlock(&recursive_lock);
     return (void *)(size_t)rc;
 }
 
-static void *trylock_normal_from_other(void *arg) {
+static void *trylock_normal_from_other(void *arg)
+{
     (void)arg;
     int rc = pthread_mutex_trylock(&normal_lock);
-    if (rc == 0) pthread_mutex_unlock(&normal_lock);
+    if (rc == 0)
+        pthread_mutex_unlock(&normal_lock);
     return (void *)(size_t)rc;
 }
 
-static int run_and_get(void *(*fn)(void *)) {
+static int run_and_get(void *(*fn)(void *))
+{
     pthread_t t;
     void *ret;
     pthread_create(&t, NULL, fn, NULL);
@@ -39,7 +50,8 @@ static int run_and_get(void *(*fn)(void *)) {
     return (int)(size_t)ret;
 }
 
-int main(void) {
+int main(void)
+{
     int failures = 0;
     pthread_mutexattr_t attr;
     pthread_mutexattr_init(&attr);
@@ -81,7 +93,8 @@ int main(void) {
     int relock = pthread_mutex_lock(&checking_lock);
     pthread_mutex_unlock(&checking_lock);
     int unlock_unowned = pthread_mutex_unlock(&checking_lock);
-    printf("errorcheck: relock by owner=%s unlock when unlocked=%s\n", errname(relock), errname(unlock_unowned));
+    printf("errorcheck: relock by owner=%s unlock when unlocked=%s\n", errname(relock),
+           errname(unlock_unowned));
     failures += relock != EDEADLK || unlock_unowned != EPERM;
     pthread_mutex_destroy(&checking_lock);
     pthread_mutexattr_destroy(&attr);

@@ -38,13 +38,13 @@ int main(void)
     snprintf(link, sizeof link, "/dev/fd/%d", f);
     int again = open(link, O_RDONLY);
     char buf[8] = {0};
-    printf("open /dev/fd/N reads from the start: %zd %.3s; the fd's own position: %lld\n", read(again, buf, 3), buf,
-           (long long)lseek(f, 0, SEEK_CUR));
+    printf("open /dev/fd/N reads from the start: %zd %.3s; the fd's own position: %lld\n",
+           read(again, buf, 3), buf, (long long)lseek(f, 0, SEEK_CUR));
     struct stat st, lst;
     stat(link, &st);
     lstat(link, &lst);
-    printf("stat follows (regular %d, size %lld), lstat does not (link %d)\n", S_ISREG(st.st_mode), (long long)st.st_size,
-           S_ISLNK(lst.st_mode));
+    printf("stat follows (regular %d, size %lld), lstat does not (link %d)\n", S_ISREG(st.st_mode),
+           (long long)st.st_size, S_ISLNK(lst.st_mode));
 
     int p[2];
     pipe(p);
@@ -58,8 +58,8 @@ int main(void)
     n = read(p[0], text, sizeof text);
     printf("written through /dev/fd/N of the write end, read: %.*s\n", (int)n, text);
 
-    printf("/proc/self/fd lists the file %d, the pipe %d; /dev/fd lists them too: %d\n", listed("/proc/self/fd", f),
-           listed("/proc/self/fd", p[1]), listed("/dev/fd", again));
+    printf("/proc/self/fd lists the file %d, the pipe %d; /dev/fd lists them too: %d\n",
+           listed("/proc/self/fd", f), listed("/proc/self/fd", p[1]), listed("/dev/fd", again));
     close(w2);
     close(p[0]);
     close(p[1]);

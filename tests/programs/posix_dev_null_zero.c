@@ -9,10 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static const char *err_name(void)
-{
-    return errno == ENOSPC ? "ENOSPC" : strerror(errno);
-}
+static const char *err_name(void) { return errno == ENOSPC ? "ENOSPC" : strerror(errno); }
 
 int main(void)
 {
@@ -49,7 +46,8 @@ int main(void)
         int fd = open(randoms[i], O_RDONLY);
         unsigned char a[32] = {0}, b[32] = {0};
         ssize_t na = read(fd, a, sizeof a), nb = read(fd, b, sizeof b);
-        printf("%s: read %zd + %zd, the two reads differ: %s\n", randoms[i], na, nb, memcmp(a, b, 32) ? "yes" : "no");
+        printf("%s: read %zd + %zd, the two reads differ: %s\n", randoms[i], na, nb,
+               memcmp(a, b, 32) ? "yes" : "no");
         close(fd);
     }
 
@@ -72,7 +70,8 @@ int main(void)
     closedir(dev);
     printf("listing /dev shows all five as DT_CHR: %s\n", seen == 31 ? "yes" : "no");
     errno = 0;
-    printf("creating /dev/null anew with O_EXCL: %d %s\n", open("/dev/null", O_WRONLY | O_CREAT | O_EXCL, 0644),
+    printf("creating /dev/null anew with O_EXCL: %d %s\n",
+           open("/dev/null", O_WRONLY | O_CREAT | O_EXCL, 0644),
            errno == EEXIST ? "EEXIST" : strerror(errno));
     return 0;
 }

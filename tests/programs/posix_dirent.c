@@ -29,19 +29,21 @@ static const char *path_of(const char *name)
     return path;
 }
 
-static void touch(const char *name)
-{
-    close(open(path_of(name), O_CREAT | O_WRONLY, 0644));
-}
+static void touch(const char *name) { close(open(path_of(name), O_CREAT | O_WRONLY, 0644)); }
 
 static const char *type_name(unsigned char type)
 {
     switch (type) {
-    case DT_REG: return "DT_REG";
-    case DT_DIR: return "DT_DIR";
-    case DT_LNK: return "DT_LNK";
-    case DT_UNKNOWN: return "DT_UNKNOWN";
-    default: return "(other)";
+    case DT_REG:
+        return "DT_REG";
+    case DT_DIR:
+        return "DT_DIR";
+    case DT_LNK:
+        return "DT_LNK";
+    case DT_UNKNOWN:
+        return "DT_UNKNOWN";
+    default:
+        return "(other)";
     }
 }
 
@@ -86,7 +88,8 @@ static void entries(void)
         size_t formula = (offsetof(struct dirent, d_name) + strlen(e->d_name) + 1 + 7) & ~(size_t)7;
         char line[400];
         snprintf(line, sizeof line, "%-8s %-7s d_reclen %u (formula: %s) d_ino is st_ino: %s", e->d_name,
-                 type_name(e->d_type), e->d_reclen, e->d_reclen == formula ? "yes" : "no", same_ino ? "yes" : "no");
+                 type_name(e->d_type), e->d_reclen, e->d_reclen == formula ? "yes" : "no",
+                 same_ino ? "yes" : "no");
         l.names[l.n++] = strdup(line);
     }
     closedir(d);
@@ -118,7 +121,8 @@ static void positions(void)
     printf("seekdir(d_off of entry k) reads entry k+1, for all %d: %s\n", n, resumes ? "yes" : "no");
     seekdir(d, start);
     e = readdir(d);
-    printf("seekdir(telldir at the start) reads the first entry: %s\n", e && !strcmp(e->d_name, name[0]) ? "yes" : "no");
+    printf("seekdir(telldir at the start) reads the first entry: %s\n",
+           e && !strcmp(e->d_name, name[0]) ? "yes" : "no");
     rewinddir(d);
     e = readdir(d);
     printf("rewinddir reads the first entry: %s\n", e && !strcmp(e->d_name, name[0]) ? "yes" : "no");
@@ -134,7 +138,8 @@ static void with_readdir_r(void)
     struct listing l = {0};
     int err, own = 1;
     while ((err = readdir_r(d, &entry, &result)) == 0 && result != NULL && l.n < MAX_NAMES) {
-        own &= result == &entry && entry.d_reclen == ((offsetof(struct dirent, d_name) + strlen(entry.d_name) + 8) & ~7u);
+        own &= result == &entry &&
+               entry.d_reclen == ((offsetof(struct dirent, d_name) + strlen(entry.d_name) + 8) & ~7u);
         l.names[l.n++] = strdup(entry.d_name);
     }
     report_errnum("readdir_r at the end", err);
@@ -145,7 +150,9 @@ static void with_readdir_r(void)
     d = opendir(work);
     struct dirent64 *e64 = readdir64(d);
     printf("readdir64: d_reclen is the formula: %s\n",
-           e64 && e64->d_reclen == ((offsetof(struct dirent64, d_name) + strlen(e64->d_name) + 8) & ~7u) ? "yes" : "no");
+           e64 && e64->d_reclen == ((offsetof(struct dirent64, d_name) + strlen(e64->d_name) + 8) & ~7u)
+               ? "yes"
+               : "no");
     closedir(d);
 }
 
@@ -169,7 +176,8 @@ static void scanning(void)
     print_scan("scandir(files, alphasort)", scandir(work, &list, visible_file, alphasort), list);
     print_scan("scandir(files, versionsort)", scandir(work, &list, visible_file, versionsort), list);
     int dfd = open(work, O_RDONLY | O_DIRECTORY);
-    print_scan("scandirat(dirfd, \"sub\", all, alphasort)", scandirat(dfd, "sub", &list, NULL, alphasort), list);
+    print_scan("scandirat(dirfd, \"sub\", all, alphasort)", scandirat(dfd, "sub", &list, NULL, alphasort),
+               list);
     close(dfd);
     print_scan("scandir(missing)", scandir(path_of("missing"), &list, NULL, alphasort), list);
     print_scan("scandir(a file)", scandir(path_of("alpha"), &list, NULL, alphasort), list);
@@ -179,7 +187,8 @@ static void streams_and_errors(void)
 {
     int fd = open(work, O_RDONLY | O_DIRECTORY);
     DIR *d = fdopendir(fd);
-    printf("fdopendir: %s, dirfd is the fd: %s\n", d ? "ok" : errno_name(errno), d && dirfd(d) == fd ? "yes" : "no");
+    printf("fdopendir: %s, dirfd is the fd: %s\n", d ? "ok" : errno_name(errno),
+           d && dirfd(d) == fd ? "yes" : "no");
     closedir(d);
     struct stat st;
     errno = 0;
@@ -210,7 +219,8 @@ static void streams_and_errors(void)
         left++;
     printf("a directory removed after opendir lists %d entries\n", left);
     closedir(d);
-    printf("DT_DIR %d DT_REG %d DT_LNK %d DT_CHR %d DT_FIFO %d; IFTODT(S_IFDIR) is DT_DIR: %d, DTTOIF(DT_REG) is S_IFREG: %d\n",
+    printf("DT_DIR %d DT_REG %d DT_LNK %d DT_CHR %d DT_FIFO %d; IFTODT(S_IFDIR) is DT_DIR: %d, "
+           "DTTOIF(DT_REG) is S_IFREG: %d\n",
            DT_DIR, DT_REG, DT_LNK, DT_CHR, DT_FIFO, IFTODT(S_IFDIR) == DT_DIR, DTTOIF(DT_REG) == S_IFREG);
 }
 
@@ -260,8 +270,8 @@ static void changed_while_listing(void)
         once += seen[i] == 1;
         twice += seen[i] > 1;
     }
-    printf("changed while listing: originals read once %d, more than once %d, never %d; others %d\n", once, twice,
-           ORIGINALS - once - twice, others);
+    printf("changed while listing: originals read once %d, more than once %d, never %d; others %d\n", once,
+           twice, ORIGINALS - once - twice, others);
     rewinddir(d);
     list_sorted("after rewinddir", d);
     closedir(d);

@@ -23,8 +23,11 @@ static int set(int fd, int cmd, short type, off_t start, off_t len)
 
 static const char *result(int err)
 {
-    return err == 0 ? "ok" : err == EAGAIN || err == EACCES ? "busy" : err == EBADF ? "EBADF"
-                           : err == EINVAL ? "EINVAL" : strerror(err);
+    return err == 0                         ? "ok"
+           : err == EAGAIN || err == EACCES ? "busy"
+           : err == EBADF                   ? "EBADF"
+           : err == EINVAL                  ? "EINVAL"
+                                            : strerror(err);
 }
 
 /* what F_OFD_GETLK on fd reports for a write lock over [start, start+len) */
@@ -39,14 +42,18 @@ static void show(const char *what, int fd, off_t start, off_t len)
         printf("%s: free\n", what);
     else
         printf("%s: %s lock at %lld len %lld, holder %s\n", what, l.l_type == F_WRLCK ? "write" : "read",
-               (long long)l.l_start, (long long)l.l_len, l.l_pid == -1 ? "an OFD lock (-1)" : l.l_pid > 0 ? "the process" : "?");
+               (long long)l.l_start, (long long)l.l_len,
+               l.l_pid == -1 ? "an OFD lock (-1)"
+               : l.l_pid > 0 ? "the process"
+                             : "?");
 }
 
 static int shared_fd;
 static void *lock_from_thread(void *arg)
 {
     (void)arg;
-    printf("other thread, classic write lock on the same bytes: %s\n", result(set(shared_fd, F_SETLK, F_WRLCK, 0, 100)));
+    printf("other thread, classic write lock on the same bytes: %s\n",
+           result(set(shared_fd, F_SETLK, F_WRLCK, 0, 100)));
     return NULL;
 }
 

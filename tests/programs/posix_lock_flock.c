@@ -17,8 +17,13 @@
 
 static const char *result(int rc)
 {
-    return rc == 0 ? "ok" : errno == EWOULDBLOCK ? "EWOULDBLOCK" : errno == EACCES ? "EACCES"
-                          : errno == EAGAIN ? "EAGAIN" : errno == EINVAL ? "EINVAL" : errno == EBADF ? "EBADF" : strerror(errno);
+    return rc == 0                ? "ok"
+           : errno == EWOULDBLOCK ? "EWOULDBLOCK"
+           : errno == EACCES      ? "EACCES"
+           : errno == EAGAIN      ? "EAGAIN"
+           : errno == EINVAL      ? "EINVAL"
+           : errno == EBADF       ? "EBADF"
+                                  : strerror(errno);
 }
 
 static int waiter_fd;
@@ -27,7 +32,8 @@ static void *wait_for_flock(void *arg)
 {
     (void)arg;
     int rc = flock(waiter_fd, LOCK_EX);
-    printf("blocking LOCK_EX got the lock after the holder let go: %s %s\n", result(rc), released ? "yes" : "no");
+    printf("blocking LOCK_EX got the lock after the holder let go: %s %s\n", result(rc),
+           released ? "yes" : "no");
     flock(waiter_fd, LOCK_UN);
     return NULL;
 }

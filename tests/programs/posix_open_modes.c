@@ -13,7 +13,6 @@
 
 #include "posix_report.h"
 
-
 static void show_mode(const char *path)
 {
     struct stat st;
@@ -30,9 +29,10 @@ static void check_statx(int dirfd, const char *path, int flags)
     struct statx sx;
     struct stat st;
     int rc = statx(dirfd, path, flags, STATX_BASIC_STATS, &sx);
-    int rs = flags & AT_EMPTY_PATH ? fstat(dirfd, &st) : fstatat(dirfd, path, &st, flags & AT_SYMLINK_NOFOLLOW);
-    printf("statx(%s) %d: mask has basic stats %d, agrees with stat %d (mode %06o nlink %u)\n", path,
-           rc, (sx.stx_mask & STATX_BASIC_STATS) == STATX_BASIC_STATS,
+    int rs =
+        flags & AT_EMPTY_PATH ? fstat(dirfd, &st) : fstatat(dirfd, path, &st, flags & AT_SYMLINK_NOFOLLOW);
+    printf("statx(%s) %d: mask has basic stats %d, agrees with stat %d (mode %06o nlink %u)\n", path, rc,
+           (sx.stx_mask & STATX_BASIC_STATS) == STATX_BASIC_STATS,
            rc == 0 && rs == 0 && sx.stx_mode == st.st_mode && sx.stx_ino == st.st_ino &&
                sx.stx_size == (unsigned long long)st.st_size && sx.stx_nlink == st.st_nlink &&
                sx.stx_uid == st.st_uid && sx.stx_mtime.tv_sec == st.st_mtim.tv_sec &&

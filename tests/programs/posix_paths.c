@@ -12,7 +12,6 @@
 
 #include "posix_report.h"
 
-
 int main(void)
 {
     printf("errno at main: %d\n", errno);

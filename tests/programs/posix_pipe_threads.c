@@ -109,24 +109,29 @@ static void errors_and_flags(void)
 {
     int fds[2];
     pipe(fds);
-    printf("read end O_RDONLY: %d, write end O_WRONLY: %d\n", (fcntl(fds[0], F_GETFL) & O_ACCMODE) == O_RDONLY,
+    printf("read end O_RDONLY: %d, write end O_WRONLY: %d\n",
+           (fcntl(fds[0], F_GETFL) & O_ACCMODE) == O_RDONLY,
            (fcntl(fds[1], F_GETFL) & O_ACCMODE) == O_WRONLY);
     errno = 0;
-    printf("lseek: %lld %s\n", (long long)lseek(fds[0], 0, SEEK_CUR), errno == ESPIPE ? "ESPIPE" : strerror(errno));
+    printf("lseek: %lld %s\n", (long long)lseek(fds[0], 0, SEEK_CUR),
+           errno == ESPIPE ? "ESPIPE" : strerror(errno));
     char c = 0;
     errno = 0;
     printf("pwrite: %zd %s\n", pwrite(fds[1], &c, 1, 0), errno == ESPIPE ? "ESPIPE" : strerror(errno));
-    printf("write to the read end: %zd %s\n", write(fds[0], "x", 1), errno == EBADF ? "EBADF" : strerror(errno));
+    printf("write to the read end: %zd %s\n", write(fds[0], "x", 1),
+           errno == EBADF ? "EBADF" : strerror(errno));
 
     fcntl(fds[0], F_SETFL, fcntl(fds[0], F_GETFL) | O_NONBLOCK);
     printf("F_SETFL O_NONBLOCK shows in F_GETFL: %d\n", (fcntl(fds[0], F_GETFL) & O_NONBLOCK) != 0);
     errno = 0;
-    printf("empty non-blocking read: %zd %s\n", read(fds[0], &c, 1), errno == EAGAIN ? "EAGAIN" : strerror(errno));
+    printf("empty non-blocking read: %zd %s\n", read(fds[0], &c, 1),
+           errno == EAGAIN ? "EAGAIN" : strerror(errno));
     printf("zero-byte write: %zd\n", write(fds[1], &c, 0));
 
     close(fds[0]);
     errno = 0;
-    printf("write with no reader: %zd %s\n", write(fds[1], "x", 1), errno == EPIPE ? "EPIPE" : strerror(errno));
+    printf("write with no reader: %zd %s\n", write(fds[1], "x", 1),
+           errno == EPIPE ? "EPIPE" : strerror(errno));
     close(fds[1]);
 
     pipe2(fds, O_NONBLOCK | O_CLOEXEC);
@@ -136,7 +141,8 @@ static void errors_and_flags(void)
     ssize_t n;
     while ((n = write(fds[1], block, sizeof block)) > 0)
         stored += (size_t)n;
-    printf("pipe2(O_NONBLOCK) holds %zu bytes, then write gives %s\n", stored, errno == EAGAIN ? "EAGAIN" : strerror(errno));
+    printf("pipe2(O_NONBLOCK) holds %zu bytes, then write gives %s\n", stored,
+           errno == EAGAIN ? "EAGAIN" : strerror(errno));
     size_t drained = 0;
     while ((n = read(fds[0], block, sizeof block)) > 0)
         drained += (size_t)n;
@@ -144,7 +150,8 @@ static void errors_and_flags(void)
     close(fds[0]);
     close(fds[1]);
     errno = 0;
-    printf("pipe2 with a bad flag: %d %s\n", pipe2(fds, 0x40000000), errno == EINVAL ? "EINVAL" : strerror(errno));
+    printf("pipe2 with a bad flag: %d %s\n", pipe2(fds, 0x40000000),
+           errno == EINVAL ? "EINVAL" : strerror(errno));
 }
 
 int main(void)

@@ -46,7 +46,8 @@ int main(void)
     pipe(p);
     struct pollfd both[2] = {{p[0], POLLIN, 0}, {p[1], POLLOUT, 0}};
     int n = poll(both, 2, 0);
-    printf("new pipe: %d ready; read end %swrite end %s\n", n, events(both[0].revents), events(both[1].revents));
+    printf("new pipe: %d ready; read end %swrite end %s\n", n, events(both[0].revents),
+           events(both[1].revents));
 
     double t0 = now_ms();
     struct pollfd rd = {p[0], POLLIN, 0};
@@ -59,7 +60,8 @@ int main(void)
     t0 = now_ms();
     n = poll(&rd, 1, -1);
     pthread_join(t, NULL);
-    printf("no timeout, another thread writes: %d %s(waited: %s)\n", n, events(rd.revents), now_ms() - t0 >= 20 ? "yes" : "no");
+    printf("no timeout, another thread writes: %d %s(waited: %s)\n", n, events(rd.revents),
+           now_ms() - t0 >= 20 ? "yes" : "no");
 
     char buf[1024];
     memset(buf, 'x', sizeof buf);
@@ -107,7 +109,8 @@ int main(void)
     FD_ZERO(&r);
     FD_SET(p[0], &r);
     struct timeval tv = {0, 20000};
-    printf("select, 20 ms on an empty pipe: %d, still set: %d\n", select(p[0] + 1, &r, NULL, NULL, &tv), FD_ISSET(p[0], &r));
+    printf("select, 20 ms on an empty pipe: %d, still set: %d\n", select(p[0] + 1, &r, NULL, NULL, &tv),
+           FD_ISSET(p[0], &r));
     write(p[1], "y", 1);
     FD_SET(p[0], &r);
     printf("pselect after a write: %d\n", pselect(p[0] + 1, &r, NULL, NULL, &ts, NULL));

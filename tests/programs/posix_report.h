@@ -8,26 +8,46 @@
 static const char *errno_name(int e)
 {
     switch (e) {
-    case 0: return "";
-    case EPERM: return "EPERM";
-    case ENOENT: return "ENOENT";
-    case EBADF: return "EBADF";
-    case EACCES: return "EACCES";
-    case EBUSY: return "EBUSY";
-    case EEXIST: return "EEXIST";
-    case ENOTDIR: return "ENOTDIR";
-    case EISDIR: return "EISDIR";
-    case EINVAL: return "EINVAL";
-    case EMFILE: return "EMFILE";
-    case ENOTTY: return "ENOTTY";
-    case ENOSYS: return "ENOSYS";
-    case ENOTEMPTY: return "ENOTEMPTY";
-    case ENOTSOCK: return "ENOTSOCK";
-    case EAFNOSUPPORT: return "EAFNOSUPPORT";
-    case EOPNOTSUPP: return "EOPNOTSUPP";
-    case ENXIO: return "ENXIO";
-    case ERANGE: return "ERANGE";
-    default: return "(other errno)";
+    case 0:
+        return "";
+    case EPERM:
+        return "EPERM";
+    case ENOENT:
+        return "ENOENT";
+    case EBADF:
+        return "EBADF";
+    case EACCES:
+        return "EACCES";
+    case EBUSY:
+        return "EBUSY";
+    case EEXIST:
+        return "EEXIST";
+    case ENOTDIR:
+        return "ENOTDIR";
+    case EISDIR:
+        return "EISDIR";
+    case EINVAL:
+        return "EINVAL";
+    case EMFILE:
+        return "EMFILE";
+    case ENOTTY:
+        return "ENOTTY";
+    case ENOSYS:
+        return "ENOSYS";
+    case ENOTEMPTY:
+        return "ENOTEMPTY";
+    case ENOTSOCK:
+        return "ENOTSOCK";
+    case EAFNOSUPPORT:
+        return "EAFNOSUPPORT";
+    case EOPNOTSUPP:
+        return "EOPNOTSUPP";
+    case ENXIO:
+        return "ENXIO";
+    case ERANGE:
+        return "ERANGE";
+    default:
+        return "(other errno)";
     }
 }
 

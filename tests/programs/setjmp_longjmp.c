@@ -10,8 +10,10 @@
 
 static jmp_buf simple;
 
-static int nested(int depth) {
-    if (depth == 0) longjmp(simple, 0); // 0 arrives as 1
+static int nested(int depth)
+{
+    if (depth == 0)
+        longjmp(simple, 0); // 0 arrives as 1
     return nested(depth - 1) + 1;
 }
 
@@ -28,40 +30,48 @@ struct state {
     int cleanups;
 };
 
-static _Noreturn void raise_error(struct state *s, int status, const char *message) {
+static _Noreturn void raise_error(struct state *s, int status, const char *message)
+{
     snprintf(s->message, sizeof s->message, "%s", message);
     s->current->status = status;
     longjmp(s->current->buf, 1);
 }
 
-static int protected_call(struct state *s, void (*fn)(struct state *, int), int arg) {
+static int protected_call(struct state *s, void (*fn)(struct state *, int), int arg)
+{
     struct handler h = {.previous = s->current, .status = 0};
     s->current = &h;
-    if (setjmp(h.buf) == 0) fn(s, arg);
+    if (setjmp(h.buf) == 0)
+        fn(s, arg);
     s->current = h.previous;
     return h.status;
 }
 
-static void parse(struct state *s, int depth) {
+static void parse(struct state *s, int depth)
+{
     char scratch[32]; // stack frames being jumped over
     memset(scratch, depth, sizeof scratch);
-    if (depth == 0) raise_error(s, 2, "syntax error near 'end'");
+    if (depth == 0)
+        raise_error(s, 2, "syntax error near 'end'");
     parse(s, depth - 1);
 }
 
-static void inner_then_outer(struct state *s, int depth) {
+static void inner_then_outer(struct state *s, int depth)
+{
     int inner = protected_call(s, parse, depth); // handled here, then go on
     s->cleanups += inner == 2;
     raise_error(s, 3, "outer error after inner one"); // reaches the outer handler
 }
 
-static int run_all(int rounds) {
+static int run_all(int rounds)
+{
     int ok = 1;
     for (int r = 0; r < rounds; r++) {
         volatile int counter = 0;
         int v = setjmp(simple);
         counter++;
-        if (v == 0) nested(10);
+        if (v == 0)
+            nested(10);
         ok &= v == 1 && counter == 2;
 
         struct state s = {0};
@@ -72,7 +82,8 @@ static int run_all(int rounds) {
     return ok;
 }
 
-static void *thread_main(void *arg) {
+static void *thread_main(void *arg)
+{
     (void)arg;
     // each thread gets its own jmp_buf for the `simple` case
     int ok = 1;
@@ -81,7 +92,8 @@ static void *thread_main(void *arg) {
         volatile int depth = r % 7;
         int v = setjmp(mine);
         if (v == 0) {
-            if (depth > 0) longjmp(mine, depth);
+            if (depth > 0)
+                longjmp(mine, depth);
             ok &= depth == 0;
         } else {
             ok &= v == depth;
@@ -93,7 +105,8 @@ static void *thread_main(void *arg) {
     return (void *)(long)ok;
 }
 
-int main(void) {
+int main(void)
+{
     int value = setjmp(simple);
     if (value == 0) {
         printf("setjmp returned 0, jumping from 10 calls down\n");
@@ -112,7 +125,8 @@ int main(void) {
     printf("1000 rounds on the main thread: %s\n", run_all(1000) ? "ok" : "FAILED");
 
     pthread_t threads[4];
-    for (int i = 0; i < 4; i++) pthread_create(&threads[i], NULL, thread_main, NULL);
+    for (int i = 0; i < 4; i++)
+        pthread_create(&threads[i], NULL, thread_main, NULL);
     int all = 1;
     for (int i = 0; i < 4; i++) {
         void *ok;

@@ -2,7 +2,8 @@
 #include <stdio.h>
 #include <unistd.h>
 
-int main(void) {
+int main(void)
+{
     char buffer[16];
     ssize_t n = read(STDIN_FILENO, buffer, sizeof buffer);
     int c = getchar();

@@ -4,7 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
-int main(void) {
+int main(void)
+{
     char line[4096];
     long lines = 0, bytes = 0, partial_last_line = 0;
     while (fgets(line, sizeof line, stdin)) {
@@ -17,10 +18,11 @@ int main(void) {
         } else {
             partial_last_line = 1;
         }
-        for (char *c = line; *c; c++) *c = (char)toupper((unsigned char)*c);
+        for (char *c = line; *c; c++)
+            *c = (char)toupper((unsigned char)*c);
         printf("%ld: %s%s\n", lines + (complete ? 0 : 1), line, complete ? "" : " (no newline)");
     }
-    printf("lines=%ld bytes=%ld unterminated_last_line=%ld eof=%d error=%d\n", lines, bytes, partial_last_line,
-           feof(stdin) != 0, ferror(stdin) != 0);
+    printf("lines=%ld bytes=%ld unterminated_last_line=%ld eof=%d error=%d\n", lines, bytes,
+           partial_last_line, feof(stdin) != 0, ferror(stdin) != 0);
     return 0;
 }

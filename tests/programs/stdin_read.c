@@ -4,7 +4,8 @@
 #include <stdio.h>
 #include <unistd.h>
 
-int main(void) {
+int main(void)
+{
     unsigned char chunk[7]; // deliberately odd and small: many reads per line
     long bytes = 0, newlines = 0, reads = 0;
     uint32_t hash = 2166136261u;
@@ -14,7 +15,8 @@ int main(void) {
             perror("read");
             return 1;
         }
-        if (n == 0) break;
+        if (n == 0)
+            break;
         reads++;
         for (ssize_t i = 0; i < n; i++) {
             hash = (hash ^ chunk[i]) * 16777619u;

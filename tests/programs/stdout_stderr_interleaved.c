@@ -3,7 +3,8 @@
 #include <pthread.h>
 #include <stdio.h>
 
-static void write_both(const char *who, int rounds) {
+static void write_both(const char *who, int rounds)
+{
     for (int i = 0; i < rounds; i++) {
         fprintf(stdout, "%s out %d\n", who, i);
         fflush(stdout);
@@ -12,13 +13,15 @@ static void write_both(const char *who, int rounds) {
     }
 }
 
-static void *from_thread(void *arg) {
+static void *from_thread(void *arg)
+{
     (void)arg;
     write_both("thread", 5);
     return NULL;
 }
 
-int main(void) {
+int main(void)
+{
     write_both("main", 5);
     pthread_t t;
     pthread_create(&t, NULL, from_thread, NULL);

@@ -12,20 +12,25 @@ static atomic_int arrived[ROUNDS];
 static atomic_int serial_threads[ROUNDS];
 static atomic_int saw_everyone[ROUNDS];
 
-static void *meet(void *arg) {
+static void *meet(void *arg)
+{
     (void)arg;
     for (int round = 0; round < ROUNDS; round++) {
         atomic_fetch_add(&arrived[round], 1);
         int rc = pthread_barrier_wait(&barrier);
-        if (rc == PTHREAD_BARRIER_SERIAL_THREAD) atomic_fetch_add(&serial_threads[round], 1);
-        else if (rc != 0) return (void *)1;
+        if (rc == PTHREAD_BARRIER_SERIAL_THREAD)
+            atomic_fetch_add(&serial_threads[round], 1);
+        else if (rc != 0)
+            return (void *)1;
         // Past the barrier, every thread of this round must already have arrived.
-        if (atomic_load(&arrived[round]) == THREADS) atomic_fetch_add(&saw_everyone[round], 1);
+        if (atomic_load(&arrived[round]) == THREADS)
+            atomic_fetch_add(&saw_everyone[round], 1);
     }
     return NULL;
 }
 
-int main(void) {
+int main(void)
+{
     pthread_barrier_init(&barrier, NULL, THREADS);
     pthread_t threads[THREADS];
     int created = 0;
@@ -41,7 +46,8 @@ int main(void) {
     for (int i = 0; i < created; i++) {
         void *ret;
         pthread_join(threads[i], &ret);
-        if (ret != NULL) errors++;
+        if (ret != NULL)
+            errors++;
     }
     pthread_barrier_destroy(&barrier);
     int ok = errors == 0;

@@ -8,23 +8,27 @@
 
 #define THREADS 200
 
-static void *touch(void *arg) {
+static void *touch(void *arg)
+{
     *(int *)arg += 1;
     return NULL;
 }
 
-static int64_t now_ns(void) {
+static int64_t now_ns(void)
+{
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
-static int compare_int64(const void *a, const void *b) {
+static int compare_int64(const void *a, const void *b)
+{
     int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
     return (x > y) - (x < y);
 }
 
-int main(void) {
+int main(void)
+{
     static int64_t elapsed[THREADS];
     int touched = 0;
     for (int i = 0; i < THREADS; i++) {

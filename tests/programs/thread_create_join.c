@@ -13,17 +13,20 @@ struct job {
     long sum;
 };
 
-static void *sum_range(void *arg) {
+static void *sum_range(void *arg)
+{
     struct job *job = arg;
     job->self_seen_by_thread = pthread_self();
     long sum = 0;
-    for (int i = 0; i <= (job->index + 1) * 1000; i++) sum += i;
+    for (int i = 0; i <= (job->index + 1) * 1000; i++)
+        sum += i;
     job->sum = sum;
     // The return value travels back through pthread_join.
     return (void *)(intptr_t)(job->index * 10);
 }
 
-int main(void) {
+int main(void)
+{
     pthread_t threads[THREADS];
     struct job jobs[THREADS];
     for (int i = 0; i < THREADS; i++) {
@@ -42,8 +45,8 @@ int main(void) {
         long expected = (long)((i + 1) * 1000) * ((i + 1) * 1000 + 1) / 2;
         int self_matches = pthread_equal(threads[i], jobs[i].self_seen_by_thread) != 0;
         int differs_from_main = pthread_equal(pthread_self(), jobs[i].self_seen_by_thread) == 0;
-        printf("thread %d: join=%d ret=%d sum=%ld expected=%ld self_matches=%d differs_from_main=%d\n",
-               i, rc, (int)(intptr_t)ret, jobs[i].sum, expected, self_matches, differs_from_main);
+        printf("thread %d: join=%d ret=%d sum=%ld expected=%ld self_matches=%d differs_from_main=%d\n", i, rc,
+               (int)(intptr_t)ret, jobs[i].sum, expected, self_matches, differs_from_main);
         if (rc != 0 || (intptr_t)ret != i * 10 || jobs[i].sum != expected || !self_matches ||
             !differs_from_main)
             failures++;

@@ -16,14 +16,16 @@ static pthread_cond_t done_cond = PTHREAD_COND_INITIALIZER;
 static int done_count;
 static long done_sum;
 
-static void *square_then_post(void *arg) {
+static void *square_then_post(void *arg)
+{
     long n = (long)(size_t)arg;
     results[n] = n * n;
     sem_post(&finished);
     return NULL;
 }
 
-static void *detach_self_then_signal(void *arg) {
+static void *detach_self_then_signal(void *arg)
+{
     long n = (long)(size_t)arg;
     int rc = pthread_detach(pthread_self());
     pthread_mutex_lock(&done_lock);
@@ -34,7 +36,8 @@ static void *detach_self_then_signal(void *arg) {
     return NULL;
 }
 
-int main(void) {
+int main(void)
+{
     if (sem_init(&finished, 0, 0) != 0) {
         printf("sem_init failed\n");
         return 1;
@@ -57,9 +60,11 @@ int main(void) {
         }
     }
     pthread_attr_destroy(&attr);
-    for (int i = 0; i < BY_ATTRIBUTE; i++) sem_wait(&finished);
+    for (int i = 0; i < BY_ATTRIBUTE; i++)
+        sem_wait(&finished);
     long sum = 0;
-    for (int i = 0; i < BY_ATTRIBUTE; i++) sum += results[i];
+    for (int i = 0; i < BY_ATTRIBUTE; i++)
+        sum += results[i];
     printf("detached by attribute: sum of squares = %ld\n", sum);
 
     for (long i = 0; i < BY_DETACH; i++) {
@@ -70,7 +75,8 @@ int main(void) {
         }
     }
     pthread_mutex_lock(&done_lock);
-    while (done_count < BY_DETACH) pthread_cond_wait(&done_cond, &done_lock);
+    while (done_count < BY_DETACH)
+        pthread_cond_wait(&done_cond, &done_lock);
     long detach_sum = done_sum;
     pthread_mutex_unlock(&done_lock);
     printf("detached by pthread_detach: count = %d sum = %ld\n", BY_DETACH, detach_sum);

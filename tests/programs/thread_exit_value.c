@@ -9,12 +9,14 @@ static atomic_int destructor_runs;
 static atomic_int cleanup_runs;
 static int after_exit_reached;
 
-static void count_destructor(void *value) {
+static void count_destructor(void *value)
+{
     (void)value;
     atomic_fetch_add(&destructor_runs, 1);
 }
 
-static void count_cleanup(void *arg) {
+static void count_cleanup(void *arg)
+{
     (void)arg;
     atomic_fetch_add(&cleanup_runs, 1);
 }
@@ -25,12 +27,15 @@ static void leave_from_depth(int depth, long value);
 static void (*volatile descend)(int, long) = leave_from_depth;
 
 // The innermost call exits, several frames below the thread's start routine.
-static void leave_from_depth(int depth, long value) {
-    if (depth > 0) descend(depth - 1, value);
+static void leave_from_depth(int depth, long value)
+{
+    if (depth > 0)
+        descend(depth - 1, value);
     pthread_exit((void *)(size_t)value);
 }
 
-static void *exit_early(void *arg) {
+static void *exit_early(void *arg)
+{
     long value = (long)(size_t)arg;
     static int marker;
     pthread_setspecific(key, &marker);
@@ -41,10 +46,12 @@ static void *exit_early(void *arg) {
     return NULL;
 }
 
-int main(void) {
+int main(void)
+{
     pthread_key_create(&key, count_destructor);
     pthread_t threads[4];
-    for (long i = 0; i < 4; i++) pthread_create(&threads[i], NULL, exit_early, (void *)(size_t)(i + 40));
+    for (long i = 0; i < 4; i++)
+        pthread_create(&threads[i], NULL, exit_early, (void *)(size_t)(i + 40));
     long sum = 0;
     for (int i = 0; i < 4; i++) {
         void *ret;

@@ -11,31 +11,38 @@ static atomic_int init_runs;
 static pthread_barrier_t start_gate;
 static int table[64];
 
-static void build_table(void) {
+static void build_table(void)
+{
     atomic_fetch_add(&init_runs, 1);
-    for (int i = 0; i < 64; i++) table[i] = i * i;
+    for (int i = 0; i < 64; i++)
+        table[i] = i * i;
 }
 
-static void *call_once_and_read(void *arg) {
+static void *call_once_and_read(void *arg)
+{
     (void)arg;
     // Release all threads at the same moment so they really race (a barrier,
     // not a spin: spinning threads would starve the others on few cores).
     pthread_barrier_wait(&start_gate);
     pthread_once(&once, build_table);
     int sum = 0;
-    for (int i = 0; i < 64; i++) sum += table[i];
+    for (int i = 0; i < 64; i++)
+        sum += table[i];
     return (void *)(size_t)sum;
 }
 
-int main(void) {
+int main(void)
+{
     pthread_t threads[THREADS];
     pthread_barrier_init(&start_gate, NULL, THREADS);
-    for (int i = 0; i < THREADS; i++) pthread_create(&threads[i], NULL, call_once_and_read, NULL);
+    for (int i = 0; i < THREADS; i++)
+        pthread_create(&threads[i], NULL, call_once_and_read, NULL);
     int all_saw_full_table = 1;
     for (int i = 0; i < THREADS; i++) {
         void *ret;
         pthread_join(threads[i], &ret);
-        if ((int)(size_t)ret != 85344) all_saw_full_table = 0;
+        if ((int)(size_t)ret != 85344)
+            all_saw_full_table = 0;
     }
     pthread_barrier_destroy(&start_gate);
     pthread_once(&once, build_table);

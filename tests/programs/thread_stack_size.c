@@ -8,32 +8,39 @@
 #define STACK_SIZE (2u * 1024 * 1024)
 #define BUFFER_SIZE (512u * 1024)
 
-static void *use_big_stack(void *arg) {
+static void *use_big_stack(void *arg)
+{
     (void)arg;
     volatile unsigned char buffer[BUFFER_SIZE];
-    for (unsigned i = 0; i < BUFFER_SIZE; i++) buffer[i] = (unsigned char)(i * 7u + 3u);
+    for (unsigned i = 0; i < BUFFER_SIZE; i++)
+        buffer[i] = (unsigned char)(i * 7u + 3u);
     unsigned long sum = 0;
-    for (unsigned i = 0; i < BUFFER_SIZE; i++) sum += buffer[i];
+    for (unsigned i = 0; i < BUFFER_SIZE; i++)
+        sum += buffer[i];
     return (void *)(size_t)sum;
 }
 
 // Each frame hands its own buffer to the next call, so every frame stays live
 // and the compiler cannot turn the recursion into a loop.
-static unsigned recurse(unsigned depth, volatile unsigned char *caller_frame) {
+static unsigned recurse(unsigned depth, volatile unsigned char *caller_frame)
+{
     volatile unsigned char frame[256];
     frame[0] = 1;
     frame[255] = caller_frame[0];
-    if (depth == 0) return frame[255];
+    if (depth == 0)
+        return frame[255];
     return recurse(depth - 1, frame) + frame[0];
 }
 
-static void *deep_recursion(void *arg) {
+static void *deep_recursion(void *arg)
+{
     unsigned depth = (unsigned)(size_t)arg;
     volatile unsigned char first[1] = {1};
     return (void *)(size_t)recurse(depth, first);
 }
 
-int main(void) {
+int main(void)
+{
     pthread_attr_t attr;
     pthread_attr_init(&attr);
     int rc = pthread_attr_setstacksize(&attr, STACK_SIZE);
@@ -42,7 +49,8 @@ int main(void) {
     printf("setstacksize rc=%d getstacksize matches=%d\n", rc, reported == STACK_SIZE);
 
     unsigned long expected = 0;
-    for (unsigned i = 0; i < BUFFER_SIZE; i++) expected += (unsigned char)(i * 7u + 3u);
+    for (unsigned i = 0; i < BUFFER_SIZE; i++)
+        expected += (unsigned char)(i * 7u + 3u);
 
     pthread_t t;
     void *ret = NULL;

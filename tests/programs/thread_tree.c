@@ -11,10 +11,12 @@
 static atomic_int nodes_started;
 static atomic_int creation_failures;
 
-static void *grow(void *arg) {
+static void *grow(void *arg)
+{
     long label = (long)(size_t)arg;
     int depth = 0;
-    for (long l = label; l > 0; l = (l - 1) / FANOUT) depth++;
+    for (long l = label; l > 0; l = (l - 1) / FANOUT)
+        depth++;
     atomic_fetch_add(&nodes_started, 1);
     long sum = label;
     if (depth < DEPTH) {
@@ -23,17 +25,20 @@ static void *grow(void *arg) {
         for (int i = 0; i < FANOUT; i++) {
             long child = label * FANOUT + 1 + i;
             created[i] = pthread_create(&children[i], NULL, grow, (void *)(size_t)child) == 0;
-            if (!created[i]) atomic_fetch_add(&creation_failures, 1);
+            if (!created[i])
+                atomic_fetch_add(&creation_failures, 1);
         }
         for (int i = 0; i < FANOUT; i++) {
             void *ret;
-            if (created[i] && pthread_join(children[i], &ret) == 0) sum += (long)(size_t)ret;
+            if (created[i] && pthread_join(children[i], &ret) == 0)
+                sum += (long)(size_t)ret;
         }
     }
     return (void *)(size_t)sum;
 }
 
-int main(void) {
+int main(void)
+{
     // Label 0 is the root thread; children of node n are 3n+1..3n+3 (heap order).
     pthread_t root;
     void *ret;

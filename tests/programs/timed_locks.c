@@ -11,7 +11,8 @@ static pthread_mutex_t mutex = PTHREAD_MUTEX_INITIALIZER;
 static pthread_rwlock_t rwlock = PTHREAD_RWLOCK_INITIALIZER;
 static sem_t empty_semaphore;
 
-static struct timespec deadline_after_ms(long ms) {
+static struct timespec deadline_after_ms(long ms)
+{
     struct timespec ts;
     clock_gettime(CLOCK_REALTIME, &ts);
     ts.tv_nsec += ms * 1000000L;
@@ -20,16 +21,19 @@ static struct timespec deadline_after_ms(long ms) {
     return ts;
 }
 
-static int deadline_passed(const struct timespec *deadline) {
+static int deadline_passed(const struct timespec *deadline)
+{
     struct timespec now;
     clock_gettime(CLOCK_REALTIME, &now);
-    return now.tv_sec > deadline->tv_sec || (now.tv_sec == deadline->tv_sec && now.tv_nsec >= deadline->tv_nsec);
+    return now.tv_sec > deadline->tv_sec ||
+           (now.tv_sec == deadline->tv_sec && now.tv_nsec >= deadline->tv_nsec);
 }
 
 static const char *name(int e) { return e == 0 ? "0" : e == ETIMEDOUT ? "ETIMEDOUT" : "other"; }
 
 // Runs in a second thread while main holds the locks.
-static void *try_timed(void *arg) {
+static void *try_timed(void *arg)
+{
     int *failures = arg;
     struct timespec d = deadline_after_ms(30);
     int rc = pthread_mutex_timedlock(&mutex, &d);
@@ -53,7 +57,8 @@ static void *try_timed(void *arg) {
     return NULL;
 }
 
-static void *try_timed_read_against_writer(void *arg) {
+static void *try_timed_read_against_writer(void *arg)
+{
     int *failures = arg;
     struct timespec d = deadline_after_ms(30);
     int rc = pthread_rwlock_timedrdlock(&rwlock, &d);
@@ -63,7 +68,8 @@ static void *try_timed_read_against_writer(void *arg) {
     return NULL;
 }
 
-int main(void) {
+int main(void)
+{
     int failures = 0;
     sem_init(&empty_semaphore, 0, 0);
     pthread_t t;
@@ -83,9 +89,11 @@ int main(void) {
     // Free locks are taken at once, well before a 10 s deadline.
     struct timespec d = deadline_after_ms(10000);
     int m = pthread_mutex_timedlock(&mutex, &d);
-    if (m == 0) pthread_mutex_unlock(&mutex);
+    if (m == 0)
+        pthread_mutex_unlock(&mutex);
     int w = pthread_rwlock_timedwrlock(&rwlock, &d);
-    if (w == 0) pthread_rwlock_unlock(&rwlock);
+    if (w == 0)
+        pthread_rwlock_unlock(&rwlock);
     sem_post(&empty_semaphore);
     int s = sem_timedwait(&empty_semaphore, &d);
     printf("free locks: mutex %s, rwlock %s, semaphore %d, before deadline: %d\n", name(m), name(w), s,

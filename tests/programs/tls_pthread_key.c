@@ -13,19 +13,22 @@ static atomic_int destructor_runs;
 static atomic_int destructor_value_sum;
 static atomic_int unused_destructor_runs;
 
-static void destroy_value(void *value) {
+static void destroy_value(void *value)
+{
     int *number = value;
     atomic_fetch_add(&destructor_runs, 1);
     atomic_fetch_add(&destructor_value_sum, *number);
     free(number);
 }
 
-static void destroy_unused(void *value) {
+static void destroy_unused(void *value)
+{
     (void)value;
     atomic_fetch_add(&unused_destructor_runs, 1);
 }
 
-static void *set_value(void *arg) {
+static void *set_value(void *arg)
+{
     int index = (int)(size_t)arg;
     int before = pthread_getspecific(key) == NULL;
     // Odd threads leave the key NULL, so their destructor must not run.
@@ -39,20 +42,24 @@ static void *set_value(void *arg) {
     return (void *)(size_t)ok;
 }
 
-int main(void) {
-    if (pthread_key_create(&key, destroy_value) != 0 || pthread_key_create(&unused_key, destroy_unused) != 0) {
+int main(void)
+{
+    if (pthread_key_create(&key, destroy_value) != 0 ||
+        pthread_key_create(&unused_key, destroy_unused) != 0) {
         printf("pthread_key_create failed\n");
         return 1;
     }
     static int main_value = 1000;
     pthread_setspecific(key, &main_value);
     pthread_t threads[THREADS];
-    for (int i = 0; i < THREADS; i++) pthread_create(&threads[i], NULL, set_value, (void *)(size_t)i);
+    for (int i = 0; i < THREADS; i++)
+        pthread_create(&threads[i], NULL, set_value, (void *)(size_t)i);
     int all_saw_own_value = 1;
     for (int i = 0; i < THREADS; i++) {
         void *ret;
         pthread_join(threads[i], &ret);
-        if (!ret) all_saw_own_value = 0;
+        if (!ret)
+            all_saw_own_value = 0;
     }
     int *main_seen = pthread_getspecific(key);
     printf("threads saw their own value: %d\n", all_saw_own_value);
@@ -62,8 +69,8 @@ int main(void) {
     printf("main still sees its value: %d\n", main_seen == &main_value);
     pthread_key_delete(unused_key);
     int ok = all_saw_own_value && atomic_load(&destructor_runs) == THREADS / 2 &&
-             atomic_load(&destructor_value_sum) == 1 + 3 + 5 + 7 && atomic_load(&unused_destructor_runs) == 0 &&
-             main_seen == &main_value;
+             atomic_load(&destructor_value_sum) == 1 + 3 + 5 + 7 &&
+             atomic_load(&unused_destructor_runs) == 0 && main_seen == &main_value;
     printf("%s\n", ok ? "ok" : "FAILED");
     // main's destructor is deliberately not expected: exit() does not run it.
     pthread_setspecific(key, NULL);

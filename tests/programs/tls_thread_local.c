@@ -23,7 +23,8 @@ struct report {
     int errno_kept;
 };
 
-static void *bump_locals(void *arg) {
+static void *bump_locals(void *arg)
+{
     struct report *report = arg;
     report->started_with = counter;
     report->zeroed_started_with = zeroed;
@@ -42,7 +43,8 @@ static void *bump_locals(void *arg) {
     return NULL;
 }
 
-int main(void) {
+int main(void)
+{
     // The main thread's copies must be initialised like any other thread's.
     int main_started_with = counter;
     int main_scratch_start_sum = scratch[0] + scratch[1] + scratch[2] + scratch[15];
@@ -57,15 +59,17 @@ int main(void) {
     errno = EINVAL;
     pthread_t threads[THREADS];
     struct report reports[THREADS];
-    for (int i = 0; i < THREADS; i++) pthread_create(&threads[i], NULL, bump_locals, &reports[i]);
-    for (int i = 0; i < THREADS; i++) pthread_join(threads[i], NULL);
+    for (int i = 0; i < THREADS; i++)
+        pthread_create(&threads[i], NULL, bump_locals, &reports[i]);
+    for (int i = 0; i < THREADS; i++)
+        pthread_join(threads[i], NULL);
     int main_errno_kept = errno == EINVAL;
     for (int i = 0; i < THREADS; i++) {
         printf("thread %d: start=%d zeroed_start=%d scratch_start_sum=%d final=%d own_copy=%d "
                "address_differs_from_main=%d errno_kept=%d\n",
                i, reports[i].started_with, reports[i].zeroed_started_with, reports[i].scratch_start_sum,
-               reports[i].final_counter, reports[i].pointer_saw_own_copy, reports[i].address_differs_from_main,
-               reports[i].errno_kept);
+               reports[i].final_counter, reports[i].pointer_saw_own_copy,
+               reports[i].address_differs_from_main, reports[i].errno_kept);
         failures += reports[i].started_with != 5 || reports[i].zeroed_started_with != 0 ||
                     reports[i].scratch_start_sum != 6 || reports[i].final_counter != 1005 ||
                     !reports[i].pointer_saw_own_copy || !reports[i].address_differs_from_main ||

@@ -3,7 +3,8 @@
 #include <pthread.h>
 #include <stdio.h>
 
-static void *crash(void *arg) {
+static void *crash(void *arg)
+{
     (void)arg;
     printf("worker: about to trap\n");
     // A trap skips stdio's exit-time flush, so flush by hand.
@@ -11,7 +12,8 @@ static void *crash(void *arg) {
     __builtin_trap();
 }
 
-int main(void) {
+int main(void)
+{
     printf("main: waiting for worker\n");
     fflush(stdout);
     pthread_t t;

@@ -6,7 +6,8 @@
 #include <string.h>
 #include <unistd.h>
 
-int main(int argc, char **argv) {
+int main(int argc, char **argv)
+{
     int raw = argc > 1 && strcmp(argv[1], "raw") == 0;
     char line[64];
     for (unsigned long i = 0;; i++) {

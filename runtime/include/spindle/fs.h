@@ -178,8 +178,7 @@ int spindle_fs_fstat(int fd, struct spindle_stat *st);
  * for a mount's file (isatty and fopen ask this for every stream). */
 int spindle_fs_ftype(int fd);
 int spindle_fs_fstatat(int dirfd, const char *path, struct spindle_stat *st, int flags);
-int spindle_fs_utimensat(int dirfd, const char *path, const struct spindle_timespec times[2],
-                         int flags);
+int spindle_fs_utimensat(int dirfd, const char *path, const struct spindle_timespec times[2], int flags);
 int spindle_fs_futimens(int fd, const struct spindle_timespec times[2]);
 /* Permission bits (07777) and owner; nothing is enforced, they are stored and reported.
  * A uid or gid of (uint32_t)-1 leaves it unchanged. Files of a mount: -SPINDLE_EPERM
@@ -192,8 +191,7 @@ int spindle_fs_fchown(int fd, uint32_t uid, uint32_t gid);
 int spindle_fs_mkdirat(int dirfd, const char *path, uint32_t mode);
 int spindle_fs_unlinkat(int dirfd, const char *path, int flags);
 int spindle_fs_renameat(int olddirfd, const char *oldpath, int newdirfd, const char *newpath);
-int spindle_fs_linkat(int olddirfd, const char *oldpath, int newdirfd, const char *newpath,
-                      int flags);
+int spindle_fs_linkat(int olddirfd, const char *oldpath, int newdirfd, const char *newpath, int flags);
 int spindle_fs_symlinkat(const char *target, int dirfd, const char *linkpath);
 /* Returns the number of bytes placed in buf (not NUL-terminated). */
 int64_t spindle_fs_readlinkat(int dirfd, const char *path, char *buf, size_t size);
@@ -219,8 +217,8 @@ int spindle_fs_readdir(int fd, uint64_t cookie, struct spindle_dirent *out, int 
 #define SPINDLE_COPY_IN 1
 #define SPINDLE_COPY_OUT 2
 typedef void spindle_piece_fn(void *piece, size_t n, int64_t at, void *ctx);
-int64_t spindle_fs_copy_pieces(int fd, int64_t offset, int64_t len, int direction,
-                               spindle_piece_fn *visit, void *ctx);
+int64_t spindle_fs_copy_pieces(int fd, int64_t offset, int64_t len, int direction, spindle_piece_fn *visit,
+                               void *ctx);
 
 /* ---- pipes, readiness and advisory locks (pipe.c, fs_poll.c, file_lock.c) ---- */
 

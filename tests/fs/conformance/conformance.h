@@ -23,52 +23,75 @@
 static inline const char *errno_name(int e)
 {
     switch (e) {
-    case 0: return "0";
-    case EPERM: return "EPERM";
-    case ENOENT: return "ENOENT";
-    case EIO: return "EIO";
-    case EBADF: return "EBADF";
-    case ENOMEM: return "ENOMEM";
-    case EACCES: return "EACCES";
-    case EBUSY: return "EBUSY";
-    case EEXIST: return "EEXIST";
-    case EXDEV: return "EXDEV";
-    case ENOTDIR: return "ENOTDIR";
-    case EISDIR: return "EISDIR";
-    case EINVAL: return "EINVAL";
-    case EMFILE: return "EMFILE";
-    case EFBIG: return "EFBIG";
-    case ENOSPC: return "ENOSPC";
-    case ESPIPE: return "ESPIPE";
-    case ENAMETOOLONG: return "ENAMETOOLONG";
-    case ENOTEMPTY: return "ENOTEMPTY";
-    case ELOOP: return "ELOOP";
-    case EOVERFLOW: return "EOVERFLOW";
-    case ENOTSUP: return "ENOTSUP";
-    default: return "E(other)";
+    case 0:
+        return "0";
+    case EPERM:
+        return "EPERM";
+    case ENOENT:
+        return "ENOENT";
+    case EIO:
+        return "EIO";
+    case EBADF:
+        return "EBADF";
+    case ENOMEM:
+        return "ENOMEM";
+    case EACCES:
+        return "EACCES";
+    case EBUSY:
+        return "EBUSY";
+    case EEXIST:
+        return "EEXIST";
+    case EXDEV:
+        return "EXDEV";
+    case ENOTDIR:
+        return "ENOTDIR";
+    case EISDIR:
+        return "EISDIR";
+    case EINVAL:
+        return "EINVAL";
+    case EMFILE:
+        return "EMFILE";
+    case EFBIG:
+        return "EFBIG";
+    case ENOSPC:
+        return "ENOSPC";
+    case ESPIPE:
+        return "ESPIPE";
+    case ENAMETOOLONG:
+        return "ENAMETOOLONG";
+    case ENOTEMPTY:
+        return "ENOTEMPTY";
+    case ELOOP:
+        return "ELOOP";
+    case EOVERFLOW:
+        return "EOVERFLOW";
+    case ENOTSUP:
+        return "ENOTSUP";
+    default:
+        return "E(other)";
     }
 }
 
 /* Prints "label: ok" or "label: ERRNAME" for a call returning < 0 on error. */
-#define SHOW(label, expr)                                                        \
-    do {                                                                         \
-        errno = 0;                                                               \
-        long long show_rc_ = (long long)(expr);                                  \
-        if (show_rc_ < 0)                                                        \
-            printf("%s: %s\n", (label), errno_name(errno));                      \
-        else                                                                     \
-            printf("%s: ok\n", (label));                                         \
+#define SHOW(label, expr)                                                                                    \
+    do {                                                                                                     \
+        errno = 0;                                                                                           \
+        long long show_rc_ = (long long)(expr);                                                              \
+        if (show_rc_ < 0)                                                                                    \
+            printf("%s: %s\n", (label), errno_name(errno));                                                  \
+        else                                                                                                 \
+            printf("%s: ok\n", (label));                                                                     \
     } while (0)
 
 /* Prints the value of a call, or its errno name. */
-#define SHOW_VALUE(label, expr)                                                  \
-    do {                                                                         \
-        errno = 0;                                                               \
-        long long show_rc_ = (long long)(expr);                                  \
-        if (show_rc_ < 0)                                                        \
-            printf("%s: %s\n", (label), errno_name(errno));                      \
-        else                                                                     \
-            printf("%s: %lld\n", (label), show_rc_);                             \
+#define SHOW_VALUE(label, expr)                                                                              \
+    do {                                                                                                     \
+        errno = 0;                                                                                           \
+        long long show_rc_ = (long long)(expr);                                                              \
+        if (show_rc_ < 0)                                                                                    \
+            printf("%s: %s\n", (label), errno_name(errno));                                                  \
+        else                                                                                                 \
+            printf("%s: %lld\n", (label), show_rc_);                                                         \
     } while (0)
 
 static char scratch_dir[512];

@@ -114,7 +114,8 @@ int main(void)
     fclose(f);
     printf("stdio.txt size: %lld\n", size_of("stdio.txt"));
     SHOW("fopen missing for reading", fopen("nope.txt", "r") ? 0 : -1);
-    printf("posix_fallocate: %s\n", errno_name(posix_fallocate(open("fa", O_RDWR | O_CREAT, 0644), 0, 10000)));
+    printf("posix_fallocate: %s\n",
+           errno_name(posix_fallocate(open("fa", O_RDWR | O_CREAT, 0644), 0, 10000)));
     printf("posix_fallocate on bad fd: %s\n", errno_name(posix_fallocate(-1, 0, 10)));
     printf("size after fallocate: %lld\n", size_of("fa"));
     return 0;

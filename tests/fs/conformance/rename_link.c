@@ -65,7 +65,8 @@ int main(void)
     SHOW("rmdir file with trailing slash", rmdir("l1/"));
     SHOW("unlink dir with trailing slash", unlink("back/"));
     SHOW("unlink l1", unlink("l1"));
-    printf("l2: %s nlink %lld\n", read_text("l2", buf, sizeof buf), (long long)(lstat("l2", &st), st.st_nlink));
+    printf("l2: %s nlink %lld\n", read_text("l2", buf, sizeof buf),
+           (long long)(lstat("l2", &st), st.st_nlink));
     SHOW("rename over a hard link of itself", rename("l2", "l2"));
     link("l2", "l3");
     SHOW("rename l2 over l3 (same inode)", rename("l2", "l3"));

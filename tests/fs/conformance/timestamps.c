@@ -33,10 +33,8 @@ static void show_moved(const char *label, const char *path)
 {
     struct stat st = st_of(path);
     int ctime_moved = st.st_ctim.tv_sec != ctime_before.tv_sec || st.st_ctim.tv_nsec != ctime_before.tv_nsec;
-    printf("%s: atime %s, mtime %s, ctime %s\n", label,
-           st.st_atim.tv_sec == OLD_ATIME ? "kept" : "moved",
-           st.st_mtim.tv_sec == OLD_MTIME ? "kept" : "moved",
-           ctime_moved ? "moved" : "kept");
+    printf("%s: atime %s, mtime %s, ctime %s\n", label, st.st_atim.tv_sec == OLD_ATIME ? "kept" : "moved",
+           st.st_mtim.tv_sec == OLD_MTIME ? "kept" : "moved", ctime_moved ? "moved" : "kept");
 }
 
 int main(void)
@@ -45,8 +43,8 @@ int main(void)
     write_text("f", "abc");
     make_old("f");
     struct stat st = st_of("f");
-    printf("explicit: atime %lld.%09ld mtime %lld.%09ld\n", (long long)st.st_atim.tv_sec,
-           st.st_atim.tv_nsec, (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec);
+    printf("explicit: atime %lld.%09ld mtime %lld.%09ld\n", (long long)st.st_atim.tv_sec, st.st_atim.tv_nsec,
+           (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec);
     struct timespec omit_now[2] = {{0, UTIME_OMIT}, {0, UTIME_NOW}};
     SHOW("utimensat OMIT/NOW", utimensat(AT_FDCWD, "f", omit_now, 0));
     show_moved("after OMIT/NOW", "f");
@@ -67,7 +65,8 @@ int main(void)
     make_old("f");
     SHOW("futimens NULL", futimens(fd, NULL));
     st = st_of("f");
-    printf("futimens NULL sets both to now: %d\n", st.st_atim.tv_sec > OLD_MTIME && st.st_mtim.tv_sec > OLD_MTIME);
+    printf("futimens NULL sets both to now: %d\n",
+           st.st_atim.tv_sec > OLD_MTIME && st.st_mtim.tv_sec > OLD_MTIME);
     struct timespec both_omit[2] = {{0, UTIME_OMIT}, {0, UTIME_OMIT}};
     make_old("f");
     SHOW("futimens both OMIT", futimens(fd, both_omit));

@@ -117,11 +117,16 @@ static void op_open(const uint8_t *a)
     if (access == 3)
         access = SPINDLE_O_RDWR;
     int flags = access;
-    if (bits & 4) flags |= SPINDLE_O_CREAT;
-    if (bits & 8) flags |= SPINDLE_O_EXCL;
-    if (bits & 16) flags |= SPINDLE_O_TRUNC;
-    if (bits & 32) flags |= SPINDLE_O_APPEND;
-    if ((bits & 64) && !(flags & SPINDLE_O_CREAT)) flags |= SPINDLE_O_DIRECTORY;
+    if (bits & 4)
+        flags |= SPINDLE_O_CREAT;
+    if (bits & 8)
+        flags |= SPINDLE_O_EXCL;
+    if (bits & 16)
+        flags |= SPINDLE_O_TRUNC;
+    if (bits & 32)
+        flags |= SPINDLE_O_APPEND;
+    if ((bits & 64) && !(flags & SPINDLE_O_CREAT))
+        flags |= SPINDLE_O_DIRECTORY;
     char path[128];
     slot_path(slot, path, sizeof path);
     int rc = spindle_fs_openat(SPINDLE_AT_FDCWD, path, flags, 0644);
@@ -139,7 +144,8 @@ static void op_open(const uint8_t *a)
             } else {
                 node = new_node(M_FILE);
                 if (node < 0) { /* model full: undo the real creation */
-                    if (rc >= 0) spindle_fs_close(rc);
+                    if (rc >= 0)
+                        spindle_fs_close(rc);
                     spindle_fs_unlinkat(SPINDLE_AT_FDCWD, path, 0);
                     return;
                 }
@@ -151,7 +157,9 @@ static void op_open(const uint8_t *a)
         } else if ((flags & SPINDLE_O_CREAT) && (flags & SPINDLE_O_EXCL)) {
             want = -SPINDLE_EEXIST;
         } else if (nodes[node].type == M_DIR) {
-            want = (access != SPINDLE_O_RDONLY || (flags & (SPINDLE_O_CREAT | SPINDLE_O_TRUNC))) ? -SPINDLE_EISDIR : 0;
+            want = (access != SPINDLE_O_RDONLY || (flags & (SPINDLE_O_CREAT | SPINDLE_O_TRUNC)))
+                       ? -SPINDLE_EISDIR
+                       : 0;
         } else if (flags & SPINDLE_O_DIRECTORY) {
             want = -SPINDLE_ENOTDIR;
         } else {
@@ -164,8 +172,13 @@ static void op_open(const uint8_t *a)
     }
     expect("open", rc < 0 ? rc : 0, want);
     if (rc >= 0) {
-        fds[k] = (struct mfd){1, node, rc, (flags & SPINDLE_O_APPEND) != 0, access != SPINDLE_O_WRONLY,
-                              access != SPINDLE_O_RDONLY, 0};
+        fds[k] = (struct mfd){1,
+                              node,
+                              rc,
+                              (flags & SPINDLE_O_APPEND) != 0,
+                              access != SPINDLE_O_WRONLY,
+                              access != SPINDLE_O_RDONLY,
+                              0};
     }
 }
 
@@ -209,7 +222,8 @@ static void op_write(const uint8_t *a, int positional)
         return;
     static unsigned char buf[9000];
     fill(buf, len, a[3]);
-    int64_t got = positional ? spindle_fs_pwrite(f->real, buf, len, off) : spindle_fs_write(f->real, buf, len);
+    int64_t got =
+        positional ? spindle_fs_pwrite(f->real, buf, len, off) : spindle_fs_write(f->real, buf, len);
     model_write(f, off, len, a[3], positional ? "pwrite" : "write", got);
     if (!positional && got >= 0)
         f->offset = (f->append ? nodes[f->node].size : off + (int64_t)len);
@@ -254,7 +268,9 @@ static void op_seek(const uint8_t *a)
     int whence = a[1] % 3;
     int64_t off = (int64_t)(a[2] * 257 % 20000) - 5000;
     int64_t got = spindle_fs_lseek(f->real, off, whence);
-    int64_t basepos = whence == 0 ? 0 : whence == 1 ? f->offset : (nodes[f->node].type == M_FILE ? nodes[f->node].size : 0);
+    int64_t basepos = whence == 0   ? 0
+                      : whence == 1 ? f->offset
+                                    : (nodes[f->node].type == M_FILE ? nodes[f->node].size : 0);
     int64_t want = basepos + off;
     if (want < 0) {
         expect("lseek", got, -SPINDLE_EINVAL);
@@ -530,21 +546,53 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     for (size_t i = 0; i + 5 <= size && i < 5 * 400; i += 5) {
         const uint8_t *a = data + i + 1;
         switch (data[i] % 16) {
-        case 0: case 1: op_open(a); break;
-        case 2: op_write(a, 0); break;
-        case 3: op_write(a, 1); break;
-        case 4: op_read(a, 0); break;
-        case 5: op_read(a, 1); break;
-        case 6: op_seek(a); break;
-        case 7: op_truncate(a); break;
-        case 8: op_close(a); break;
-        case 9: op_unlink(a, 0); break;
-        case 10: op_unlink(a, 1); break;
-        case 11: op_mkdir(a); break;
-        case 12: op_rename(a); break;
-        case 13: op_link(a); break;
-        case 14: op_stat(a); op_fstat(a + 1); break;
-        case 15: op_list(a); break;
+        case 0:
+        case 1:
+            op_open(a);
+            break;
+        case 2:
+            op_write(a, 0);
+            break;
+        case 3:
+            op_write(a, 1);
+            break;
+        case 4:
+            op_read(a, 0);
+            break;
+        case 5:
+            op_read(a, 1);
+            break;
+        case 6:
+            op_seek(a);
+            break;
+        case 7:
+            op_truncate(a);
+            break;
+        case 8:
+            op_close(a);
+            break;
+        case 9:
+            op_unlink(a, 0);
+            break;
+        case 10:
+            op_unlink(a, 1);
+            break;
+        case 11:
+            op_mkdir(a);
+            break;
+        case 12:
+            op_rename(a);
+            break;
+        case 13:
+            op_link(a);
+            break;
+        case 14:
+            op_stat(a);
+            op_fstat(a + 1);
+            break;
+        case 15:
+            op_list(a);
+            break;
         }
     }
     for (int k = 0; k < MAX_FDS; k++)

@@ -31,16 +31,19 @@ struct record {
 
 static atomic_int failures;
 
-#define EXPECT(cond, ...)                                  \
-    do {                                                   \
-        if (!(cond)) {                                     \
-            fprintf(stderr, "stress: " __VA_ARGS__);       \
-            fprintf(stderr, " (line %d)\n", __LINE__);     \
-            atomic_fetch_add(&failures, 1);                \
-        }                                                  \
+#define EXPECT(cond, ...)                                                                                    \
+    do {                                                                                                     \
+        if (!(cond)) {                                                                                       \
+            fprintf(stderr, "stress: " __VA_ARGS__);                                                         \
+            fprintf(stderr, " (line %d)\n", __LINE__);                                                       \
+            atomic_fetch_add(&failures, 1);                                                                  \
+        }                                                                                                    \
     } while (0)
 
-static uint32_t record_check(const struct record *r) { return r->magic ^ (r->thread * 2654435761u) ^ (r->seq * 40503u); }
+static uint32_t record_check(const struct record *r)
+{
+    return r->magic ^ (r->thread * 2654435761u) ^ (r->seq * 40503u);
+}
 
 /* Content of object (thread, n): a header line then bytes derived from it. */
 static size_t make_object(int thread, int n, unsigned char *buf)
@@ -273,7 +276,8 @@ static bool nlink_consistent(const char *path)
     spindle_fs_fstat(dir, &st);
     spindle_fs_close(dir);
     if (st.nlink != (uint64_t)(2 + subdirs))
-        fprintf(stderr, "%s: nlink %llu with %d subdirectories\n", path, (unsigned long long)st.nlink, subdirs);
+        fprintf(stderr, "%s: nlink %llu with %d subdirectories\n", path, (unsigned long long)st.nlink,
+                subdirs);
     return st.nlink == (uint64_t)(2 + subdirs);
 }
 

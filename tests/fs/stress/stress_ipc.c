@@ -25,12 +25,12 @@ static int pipe_fds[2];
 static atomic_int failures, records_seen, writers_left = WRITERS, readers_done;
 static atomic_int seen_count[WRITERS][RECORDS];
 
-#define EXPECT(cond, what)                                                    \
-    do {                                                                      \
-        if (!(cond)) {                                                        \
-            fprintf(stderr, "stress_ipc: %s (line %d)\n", what, __LINE__);    \
-            atomic_fetch_add(&failures, 1);                                   \
-        }                                                                     \
+#define EXPECT(cond, what)                                                                                   \
+    do {                                                                                                     \
+        if (!(cond)) {                                                                                       \
+            fprintf(stderr, "stress_ipc: %s (line %d)\n", what, __LINE__);                                   \
+            atomic_fetch_add(&failures, 1);                                                                  \
+        }                                                                                                    \
     } while (0)
 
 static void *write_records(void *arg)
@@ -115,7 +115,8 @@ int main(void)
     CHECK(spindle_fs_init() == 0);
     CHECK(spindle_fs_pipe(pipe_fds, 0) == 0);
     for (int i = 0; i < 2; i++) {
-        int fd = spindle_fs_openat(D, i ? "/flock-counter" : "/ofd-counter", SPINDLE_O_RDWR | SPINDLE_O_CREAT, 0644);
+        int fd = spindle_fs_openat(D, i ? "/flock-counter" : "/ofd-counter", SPINDLE_O_RDWR | SPINDLE_O_CREAT,
+                                   0644);
         int64_t zero = 0;
         spindle_fs_write(fd, &zero, 8);
         spindle_fs_close(fd);

@@ -104,8 +104,11 @@ static void test_poll(void)
     int p[2];
     CHECK_OK(spindle_fs_pipe(p, 0));
     int file = CHECK_OK(spindle_fs_openat(D, "/tmp/poll-file", SPINDLE_O_RDWR | SPINDLE_O_CREAT, 0644));
-    struct spindle_pollfd set[5] = {{p[0], SPINDLE_POLLIN, 9}, {p[1], SPINDLE_POLLOUT, 9}, {file, SPINDLE_POLLIN | SPINDLE_POLLOUT, 9},
-                                    {-1, SPINDLE_POLLIN, 9}, {4000, SPINDLE_POLLIN, 9}};
+    struct spindle_pollfd set[5] = {{p[0], SPINDLE_POLLIN, 9},
+                                    {p[1], SPINDLE_POLLOUT, 9},
+                                    {file, SPINDLE_POLLIN | SPINDLE_POLLOUT, 9},
+                                    {-1, SPINDLE_POLLIN, 9},
+                                    {4000, SPINDLE_POLLIN, 9}};
     CHECK(spindle_fs_poll(set, 5, 0) == 3);
     CHECK(set[0].revents == 0 && set[1].revents == SPINDLE_POLLOUT);
     CHECK(set[2].revents == (SPINDLE_POLLIN | SPINDLE_POLLOUT) && set[3].revents == 0);

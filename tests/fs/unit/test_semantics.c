@@ -211,18 +211,21 @@ static void test_holes_and_truncate(void)
     spindle_fs_fstat(fd, &st);
     CHECK(st.blocks == 1);
     CHECK(spindle_fs_ftruncate(fd, 3000) == 0); /* size only */
-    CHECK(spindle_fs_pread(fd, back, 3000, 0) == 3000 && memcmp(back, "twenty", 6) == 0 && back[2999] == 0 && back[100] == 0);
+    CHECK(spindle_fs_pread(fd, back, 3000, 0) == 3000 && memcmp(back, "twenty", 6) == 0 && back[2999] == 0 &&
+          back[100] == 0);
     CHECK(spindle_fs_pwrite(fd, "x", 1, 1000) == 1);
     spindle_fs_fstat(fd, &st);
     CHECK(st.blocks == 1024 / 512); /* 1001 bytes fit a 1 KiB chunk */
     CHECK(spindle_fs_pwrite(fd, "far", 3, 9000) == 3);
     CHECK(spindle_fs_pread(fd, back, 9003, 0) == 9003);
-    ok = memcmp(back, "twenty bytes of data", 20) == 0 && back[1000] == 'x' && memcmp(back + 9000, "far", 3) == 0;
+    ok = memcmp(back, "twenty bytes of data", 20) == 0 && back[1000] == 'x' &&
+         memcmp(back + 9000, "far", 3) == 0;
     for (int i = 20; i < 9000; i++)
         ok &= i == 1000 || back[i] == 0;
     CHECK(ok);
     CHECK(spindle_fs_ftruncate(fd, 10) == 0 && spindle_fs_ftruncate(fd, 100) == 0);
-    CHECK(spindle_fs_pread(fd, back, 100, 0) == 100 && memcmp(back, "twenty byt", 10) == 0 && back[10] == 0 && back[99] == 0);
+    CHECK(spindle_fs_pread(fd, back, 100, 0) == 100 && memcmp(back, "twenty byt", 10) == 0 && back[10] == 0 &&
+          back[99] == 0);
     spindle_fs_close(fd);
     spindle_fs_unlinkat(D, "/tiny", 0);
 }
@@ -290,8 +293,8 @@ static void test_dupfd_ftype_modes(void)
     CHECK_OK(spindle_fs_fchmod(fd, 0600));
     CHECK_OK(spindle_fs_fchown(fd, 1000, (uint32_t)-1));
     CHECK_OK(spindle_fs_fchownat(dir, "dm", (uint32_t)-1, 2000, 0));
-    CHECK(spindle_fs_fstatat(D, "/dm", &st, 0) == 0 && st.mode == (SPINDLE_S_IFREG | 0600) && st.uid == 1000 &&
-          st.gid == 2000);
+    CHECK(spindle_fs_fstatat(D, "/dm", &st, 0) == 0 && st.mode == (SPINDLE_S_IFREG | 0600) &&
+          st.uid == 1000 && st.gid == 2000);
     CHECK_ERR(spindle_fs_fchmodat(D, "/missing", 0644, 0), SPINDLE_ENOENT);
     CHECK_ERR(spindle_fs_fchown(9999, 0, 0), SPINDLE_EBADF);
     spindle_fs_close(dir);
@@ -683,11 +686,16 @@ static int run_op(int op)
         if (fd >= 0)
             spindle_fs_close(fd);
         return fd;
-    case 1: return spindle_fs_mkdirat(D, "/fi/dir", 0755);
-    case 2: return spindle_fs_symlinkat("target", D, "/fi/sym");
-    case 3: return spindle_fs_linkat(D, "/fi/base", D, "/fi/hard", 0);
-    case 4: return spindle_fs_renameat(D, "/fi/base", D, "/fi/renamed");
-    case 5: return spindle_fs_renameat(D, "/fi/base", D, "/tmp/moved-base");
+    case 1:
+        return spindle_fs_mkdirat(D, "/fi/dir", 0755);
+    case 2:
+        return spindle_fs_symlinkat("target", D, "/fi/sym");
+    case 3:
+        return spindle_fs_linkat(D, "/fi/base", D, "/fi/hard", 0);
+    case 4:
+        return spindle_fs_renameat(D, "/fi/base", D, "/fi/renamed");
+    case 5:
+        return spindle_fs_renameat(D, "/fi/base", D, "/tmp/moved-base");
     case 6:
         fd = spindle_fs_openat(D, "/fi/base", O_WR, 0);
         if (fd < 0)
@@ -695,19 +703,32 @@ static int run_op(int op)
         rc = (int)spindle_fs_pwrite(fd, big, sizeof big, 0);
         spindle_fs_close(fd);
         return rc < 0 ? rc : 0;
-    default: return spindle_fs_dup(3);
+    default:
+        return spindle_fs_dup(3);
     }
 }
 
 static void undo_op(int op)
 {
     switch (op) {
-    case 0: spindle_fs_unlinkat(D, "/fi/new", 0); break;
-    case 1: spindle_fs_unlinkat(D, "/fi/dir", SPINDLE_AT_REMOVEDIR); break;
-    case 2: spindle_fs_unlinkat(D, "/fi/sym", 0); break;
-    case 3: spindle_fs_unlinkat(D, "/fi/hard", 0); break;
-    case 4: spindle_fs_renameat(D, "/fi/renamed", D, "/fi/base"); break;
-    case 5: spindle_fs_renameat(D, "/tmp/moved-base", D, "/fi/base"); break;
+    case 0:
+        spindle_fs_unlinkat(D, "/fi/new", 0);
+        break;
+    case 1:
+        spindle_fs_unlinkat(D, "/fi/dir", SPINDLE_AT_REMOVEDIR);
+        break;
+    case 2:
+        spindle_fs_unlinkat(D, "/fi/sym", 0);
+        break;
+    case 3:
+        spindle_fs_unlinkat(D, "/fi/hard", 0);
+        break;
+    case 4:
+        spindle_fs_renameat(D, "/fi/renamed", D, "/fi/base");
+        break;
+    case 5:
+        spindle_fs_renameat(D, "/tmp/moved-base", D, "/fi/base");
+        break;
     }
 }
 

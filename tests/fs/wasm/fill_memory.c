@@ -57,7 +57,8 @@ int main(void)
            "unlink while full: %d; write after unlink: %d\n",
            total >> 20, err == ENOSPC ? "ENOSPC" : strerror(err), size_ok, data_ok, more_ok, unlinked,
            again == (ssize_t)sizeof block);
-    int ok = unlinked && access("/tmp/filler", F_OK) != 0 && err == ENOSPC && size_ok && data_ok && more_ok && again == (ssize_t)sizeof block && total > (8 << 20);
+    int ok = unlinked && access("/tmp/filler", F_OK) != 0 && err == ENOSPC && size_ok && data_ok && more_ok &&
+             again == (ssize_t)sizeof block && total > (8 << 20);
     printf("fill_memory: %s\n", ok ? "ok" : "FAILED");
     return ok ? 0 : 1;
 }

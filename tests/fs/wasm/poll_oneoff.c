@@ -10,12 +10,12 @@
 #include <wasi/api.h>
 
 static int failures;
-#define EXPECT(cond)                                                      \
-    do {                                                                  \
-        if (!(cond)) {                                                    \
-            printf("FAIL line %d: %s\n", __LINE__, #cond);                \
-            failures++;                                                   \
-        }                                                                 \
+#define EXPECT(cond)                                                                                         \
+    do {                                                                                                     \
+        if (!(cond)) {                                                                                       \
+            printf("FAIL line %d: %s\n", __LINE__, #cond);                                                   \
+            failures++;                                                                                      \
+        }                                                                                                    \
     } while (0)
 
 static __wasi_subscription_t fd_sub(uint64_t userdata, __wasi_eventtype_t type, int fd)
@@ -54,7 +54,8 @@ int main(void)
     __wasi_event_t ev[4];
     __wasi_size_t n = 0;
 
-    __wasi_subscription_t subs[3] = {fd_sub(1, __WASI_EVENTTYPE_FD_READ, file), fd_sub(2, __WASI_EVENTTYPE_FD_READ, p[0]),
+    __wasi_subscription_t subs[3] = {fd_sub(1, __WASI_EVENTTYPE_FD_READ, file),
+                                     fd_sub(2, __WASI_EVENTTYPE_FD_READ, p[0]),
                                      clock_sub(3, 5 * 1000000000ull)};
     EXPECT(__wasi_poll_oneoff(subs, ev, 3, &n) == 0);
     EXPECT(n == 1 && ev[0].userdata == 1 && ev[0].error == 0 && ev[0].type == __WASI_EVENTTYPE_FD_READ);

@@ -12,7 +12,16 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static const char *err(int rc) { return rc >= 0 ? "ok" : errno == EXDEV ? "EXDEV" : errno == ENOENT ? "ENOENT" : errno == EACCES ? "EACCES" : errno == ELOOP ? "ELOOP" : errno == ENOTDIR ? "ENOTDIR" : "E?"; }
+static const char *err(int rc)
+{
+    return rc >= 0            ? "ok"
+           : errno == EXDEV   ? "EXDEV"
+           : errno == ENOENT  ? "ENOENT"
+           : errno == EACCES  ? "EACCES"
+           : errno == ELOOP   ? "ELOOP"
+           : errno == ENOTDIR ? "ENOTDIR"
+                              : "E?";
+}
 
 static void try_open(const char *path)
 {
@@ -116,7 +125,7 @@ int main(int argc, char **argv)
     pthread_join(o2, NULL);
     atomic_store(&stop, 1);
     pthread_join(s, NULL);
-    printf("race: %d opens, escaped %d, some inside reads: %s\n", atomic_load(&attempts), atomic_load(&escaped),
-           atomic_load(&inside_reads) > 0 ? "yes" : "no");
+    printf("race: %d opens, escaped %d, some inside reads: %s\n", atomic_load(&attempts),
+           atomic_load(&escaped), atomic_load(&inside_reads) > 0 ? "yes" : "no");
     return 0;
 }
