@@ -69,7 +69,8 @@ const definitions = {
     label: `${hostName[h]}: Spindle FS speed / JS FS speed, on a pthread`, op: '>=', limit: 32,
     measure: (ms) => ms(`js-fs@${h}`, 'thread') / ms(`spindle-fs@${h}`, 'thread'),
   }, {
-    label: `${hostName[h]}: Spindle FS speed / JS FS speed, on the main thread`, op: '>=', limit: 2,
+    // On the main thread the JS FS makes no proxied calls, so this is the per-call cost alone.
+    label: `${hostName[h]}: Spindle FS speed / JS FS speed, on the main thread`, op: '>=', limit: 3,
     measure: (ms) => ms(`js-fs@${h}`, 'main') / ms(`spindle-fs@${h}`, 'main'),
   }, {
     label: `${hostName[h]}: Spindle FS time on a pthread / on the main thread`, op: '<=', limit: 1.25,
