@@ -91,13 +91,13 @@ enum inode_type {
     INODE_TYPE_COUNT
 };
 
-/* A pipe's state (pipe.c): a ring of SPINDLE_PIPE_CAPACITY bytes. Readers and
- * writers count the open file descriptions of each end. */
+/* A pipe's state (pipe.c): a ring of `capacity` bytes (SPINDLE_PIPE_CAPACITY until
+ * F_SETPIPE_SZ changes it). Readers and writers count the open file descriptions of each end. */
 struct pipe_data {
     pthread_mutex_t lock;
     pthread_cond_t changed; /* broadcast when data, room or an end goes away */
     uint8_t *ring;
-    size_t head, used;
+    size_t capacity, head, used;
     uint32_t readers, writers;
 };
 

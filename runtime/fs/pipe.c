@@ -1,5 +1,5 @@
 /* Pipes between the threads of the program, with Linux's rules: a ring of
- * 64 KiB; read blocks until data arrives and returns 0 (EOF) once every write
+ * 64 KiB (F_SETPIPE_SZ resizes it); read blocks until data arrives and returns 0 (EOF) once every write
  * end is closed; write blocks for room and fails with EPIPE when no read end
  * is left (there is no SIGPIPE: the program is not a process that signals
  * can reach); writes of at most PIPE_BUF bytes go in whole, never interleaved
@@ -65,11 +65,11 @@ static size_t ring_take(struct pipe_data *p, const struct spindle_iovec *iov, in
     for (int i = 0; i < iovcnt && done < len; i++) {
         size_t want = iov[i].len < len - done ? iov[i].len : len - done;
         for (size_t got = 0; got < want;) {
-            size_t run = SPINDLE_PIPE_CAPACITY - p->head;
+            size_t run = p->capacity - p->head;
             if (run > want - got)
                 run = want - got;
             memcpy((uint8_t *)iov[i].base + got, p->ring + p->head, run);
-            p->head = (p->head + run) % SPINDLE_PIPE_CAPACITY;
+            p->head = (p->head + run) % p->capacity;
             p->used -= run;
             got += run;
         }
@@ -92,8 +92,8 @@ static void ring_put(struct pipe_data *p, const struct spindle_iovec *iov, int i
         size_t at = from - seen;
         size_t n = iov[i].len - at < len ? iov[i].len - at : len;
         for (size_t put = 0; put < n;) {
-            size_t tail = (p->head + p->used) % SPINDLE_PIPE_CAPACITY;
-            size_t run = SPINDLE_PIPE_CAPACITY - tail;
+            size_t tail = (p->head + p->used) % p->capacity;
+            size_t run = p->capacity - tail;
             if (run > n - put)
                 run = n - put;
             memcpy(p->ring + tail, (const uint8_t *)iov[i].base + at + put, run);
@@ -145,7 +145,7 @@ static int64_t pipe_write(struct open_file *file, const struct spindle_iovec *io
             rc = -SPINDLE_EPIPE;
             break;
         }
-        size_t room = SPINDLE_PIPE_CAPACITY - p->used;
+        size_t room = p->capacity - p->used;
         if (room < whole || room == 0) {
             if (nonblocking(file)) {
                 rc = -SPINDLE_EAGAIN;
@@ -177,7 +177,7 @@ short pipe_poll_state(struct open_file *file)
             ready |= SPINDLE_POLLHUP;
     }
     if (open_file_writable(file)) { /* as Linux: room and no reader can both be reported */
-        if (SPINDLE_PIPE_CAPACITY - p->used >= SPINDLE_PIPE_BUF)
+        if (p->capacity - p->used >= SPINDLE_PIPE_BUF)
             ready |= SPINDLE_POLLOUT | SPINDLE_POLLWRNORM;
         if (p->readers == 0)
             ready |= SPINDLE_POLLERR;
@@ -186,13 +186,86 @@ short pipe_poll_state(struct open_file *file)
     return ready;
 }
 
+/* Linux's rounding for F_SETPIPE_SZ: one page (4 KiB, Linux's page and PIPE_BUF) at least, else
+ * the next power of two; 0 for a request beyond 2 GiB. */
+static size_t rounded_capacity(uint32_t request)
+{
+    if (request > (1u << 31))
+        return 0;
+    size_t size = SPINDLE_PIPE_BUF;
+    while (size < request)
+        size <<= 1;
+    return size;
+}
+
+/* The description open as fd if it is a pipe's (a reference the caller drops), else NULL. */
+static struct open_file *pipe_file(int fd)
+{
+    struct open_file *file = fd_get(fd);
+    if (file != NULL && file->inode->type != INODE_PIPE) {
+        open_file_unref(file);
+        return NULL;
+    }
+    return file;
+}
+
+int spindle_fs_get_pipe_size(int fd)
+{
+    struct open_file *file = pipe_file(fd);
+    if (file == NULL)
+        return -SPINDLE_EBADF; /* as Linux, for an fd that is not a pipe too */
+    struct pipe_data *p = &file->inode->u.pipe;
+    pthread_mutex_lock(&p->lock);
+    int size = (int)p->capacity;
+    pthread_mutex_unlock(&p->lock);
+    open_file_unref(file);
+    return size;
+}
+
+int spindle_fs_set_pipe_size(int fd, uint32_t request)
+{
+    struct open_file *file = pipe_file(fd);
+    if (file == NULL)
+        return -SPINDLE_EBADF;
+    size_t size = rounded_capacity(request);
+    int rc = size == 0 ? -SPINDLE_EINVAL : size > SPINDLE_PIPE_MAX_SIZE ? -SPINDLE_EPERM : (int)size;
+    /* the new ring is allocated before the pipe's lock is taken, and the unused one freed after */
+    uint8_t *ring = rc > 0 ? fs_malloc(size) : NULL;
+    if (rc > 0 && ring == NULL)
+        rc = -SPINDLE_ENOMEM;
+    struct pipe_data *p = &file->inode->u.pipe;
+    if (ring != NULL) {
+        pthread_mutex_lock(&p->lock);
+        if (p->used > size) {
+            rc = -SPINDLE_EBUSY; /* the bytes it holds would not fit */
+        } else {
+            struct spindle_iovec into = {ring, size};
+            size_t held = ring_take(p, &into, 1, p->used); /* in order, from the start of the new ring */
+            uint8_t *old = p->ring;
+            p->ring = ring;
+            p->capacity = size;
+            p->head = 0;
+            p->used = held;
+            ring = old;
+            announce(p); /* writers waiting for room may have it now */
+        }
+        pthread_mutex_unlock(&p->lock);
+        fs_free(ring);
+        if (rc > 0)
+            fs_poll_notify();
+    }
+    open_file_unref(file);
+    return rc;
+}
+
 static struct inode *pipe_inode_new(void)
 {
     struct inode *inode = inode_new(INODE_PIPE, 0600);
     if (inode == NULL)
         return NULL;
     struct pipe_data *p = &inode->u.pipe;
-    p->ring = fs_malloc(SPINDLE_PIPE_CAPACITY);
+    p->capacity = SPINDLE_PIPE_CAPACITY;
+    p->ring = fs_malloc(p->capacity);
     if (p->ring == NULL || pthread_mutex_init(&p->lock, NULL) != 0) {
         fs_free(p->ring);
         p->ring = NULL; /* nothing of a pipe to free */

@@ -1,5 +1,5 @@
-/* dup, dup2, dup3 and fcntl(F_DUPFD, F_DUPFD_CLOEXEC) on Spindle's fd table (wasi-libc has
- * none of them). stdio belongs to the host: duplicating fds 0-2 gives ENOTSUP, and they
+/* dup, dup2, dup3 and fcntl(F_DUPFD, F_DUPFD_CLOEXEC, F_GETPIPE_SZ, F_SETPIPE_SZ) on Spindle's
+ * fd table (wasi-libc has none of them). stdio belongs to the host: duplicating fds 0-2 gives ENOTSUP, and they
  * cannot be replaced by dup2 (EBADF then, as for a closed fd). Other --fs modes: ENOSYS.
  * fcntl is linked with --wrap=fcntl; the record-lock commands go to runtime/posix-ipc, the
  * others to libc. */
@@ -77,6 +77,14 @@ int __wrap_fcntl(int fd, int cmd, ...)
             return -1;
         }
         return dup_from(fd, (int)arg);
+    }
+    if (cmd == F_GETPIPE_SZ || cmd == F_SETPIPE_SZ) {
+        if (!posix_core_ready()) { /* no core, no pipes: fd is not one */
+            errno = EBADF;
+            return -1;
+        }
+        return (int)posix_core_result(cmd == F_GETPIPE_SZ ? spindle_fs_get_pipe_size(fd)
+                                                          : spindle_fs_set_pipe_size(fd, (uint32_t)arg));
     }
     if (is_lock_command(cmd) && spindle_fcntl_lock)
         return spindle_fcntl_lock(fd, cmd, (void *)arg);

@@ -22,6 +22,8 @@
 #pragma weak spindle_fs_close
 #pragma weak spindle_fs_getfl
 #pragma weak spindle_fs_ftype
+#pragma weak spindle_fs_get_pipe_size
+#pragma weak spindle_fs_set_pipe_size
 int32_t wasi_fs_ready(void) __attribute__((weak));
 int32_t wasi_errno_from_linux(int linux_errno) __attribute__((weak));
 

@@ -1,7 +1,8 @@
 /* Pipes between threads, compared with Linux: a stream across threads with
  * EOF, PIPE_BUF-sized writes from four threads never interleaved, EPIPE,
- * O_NONBLOCK (EAGAIN, 64 KiB capacity), fcntl F_GETFL/F_SETFL and ESPIPE. */
-#define _GNU_SOURCE /* pipe2 */
+ * O_NONBLOCK (EAGAIN, 64 KiB capacity), fcntl F_GETFL/F_SETFL and ESPIPE,
+ * F_GETPIPE_SZ/F_SETPIPE_SZ and what a changed capacity holds. */
+#define _GNU_SOURCE /* pipe2, F_GETPIPE_SZ */
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -154,6 +155,114 @@ static void errors_and_flags(void)
            errno == EINVAL ? "EINVAL" : strerror(errno));
 }
 
+/* "" for a call that succeeded, else its errno's name after a space. */
+static const char *failure(long rc)
+{
+    int e = errno;
+    return rc >= 0       ? ""
+           : e == EBUSY  ? " EBUSY"
+           : e == EPERM  ? " EPERM"
+           : e == EINVAL ? " EINVAL"
+           : e == EBADF  ? " EBADF"
+           : e == EAGAIN ? " EAGAIN"
+                         : " another error";
+}
+
+/* F_SETPIPE_SZ's result (or errno's name) and the capacity after it. */
+static void set_size(int fd, int request)
+{
+    int got = fcntl(fd, F_SETPIPE_SZ, request);
+    const char *why = failure(got);
+    printf("F_SETPIPE_SZ %d: %d%s, F_GETPIPE_SZ %d\n", request, got, why, fcntl(fd, F_GETPIPE_SZ));
+}
+
+/* The alphabet from its `from`th letter on, over and over. */
+static void pattern(char *bytes, size_t len, size_t from)
+{
+    for (size_t i = 0; i < len; i++)
+        bytes[i] = (char)('a' + (from + i) % 26);
+}
+
+/* What a non-blocking write of `len` bytes stores. Linux counts a pipe's capacity in 4 KiB
+ * pages, Spindle in bytes: writes into an empty pipe fill both alike. */
+static void fill(int fd, size_t len)
+{
+    static char bytes[1 << 18];
+    pattern(bytes, len, 0);
+    ssize_t n = write(fd, bytes, len);
+    printf("write %zu: %zd%s\n", len, n, failure(n));
+}
+
+/* Reads `len` bytes and checks they continue the alphabet from `from`. */
+static void drain(int fd, size_t len, size_t from)
+{
+    static char bytes[1 << 18];
+    ssize_t n = read(fd, bytes, len);
+    size_t wrong = 0;
+    for (ssize_t i = 0; i < n; i++)
+        wrong += bytes[i] != (char)('a' + (from + (size_t)i) % 26);
+    printf("read %zu: %zd, %zu wrong\n", len, n, wrong);
+}
+
+static int blocked_fds[2];
+static ssize_t blocked_written;
+
+static void *write_past_capacity(void *arg)
+{
+    (void)arg;
+    static char page[4096];
+    pattern(page, sizeof page, 4096);
+    blocked_written = write(blocked_fds[1], page, sizeof page); /* blocks until the pipe grows */
+    return NULL;
+}
+
+static void capacity(void)
+{
+    int fds[2];
+    pipe2(fds, O_NONBLOCK);
+    printf("F_GETPIPE_SZ read end %d, write end %d\n", fcntl(fds[0], F_GETPIPE_SZ),
+           fcntl(fds[1], F_GETPIPE_SZ));
+    fill(fds[1], 10000);
+    set_size(fds[1], 8192);  /* less than it holds */
+    set_size(fds[0], 10000); /* rounded up to a power of two */
+    drain(fds[0], 3000, 0);
+    set_size(fds[1], 32768); /* the 7000 bytes left move to the new ring in order */
+    drain(fds[0], 7000, 3000);
+    set_size(fds[1], 5000);
+    fill(fds[1], 20000); /* stops at the new capacity */
+    fill(fds[1], 1);
+    drain(fds[0], 8192, 0);
+    set_size(fds[1], 0); /* one page at least */
+    set_size(fds[1], 1 << 20);
+    set_size(fds[1], -1);
+    int file = open("/tmp", O_RDONLY);
+    int rc = fcntl(file, F_GETPIPE_SZ);
+    printf("F_GETPIPE_SZ of a directory: %d%s\n", rc, failure(rc));
+    close(file);
+    rc = fcntl(file, F_SETPIPE_SZ, 4096);
+    printf("F_SETPIPE_SZ of a closed fd: %d%s\n", rc, failure(rc));
+#ifndef __wasi__
+    if (setuid(65534) != 0 && geteuid() == 0) /* root may go past pipe-max-size; Spindle never does */
+        printf("cannot drop root\n");
+#endif
+    set_size(fds[1], (1 << 20) + 1);
+    close(fds[0]);
+    close(fds[1]);
+
+    pipe(blocked_fds); /* a blocking writer wakes when the pipe grows */
+    set_size(blocked_fds[1], 4096);
+    fill(blocked_fds[1], 4096);
+    pthread_t t;
+    pthread_create(&t, NULL, write_past_capacity, NULL);
+    usleep(20000);
+    set_size(blocked_fds[1], 8192);
+    pthread_join(t, NULL);
+    printf("the blocked write ended: %zd\n", blocked_written);
+    drain(blocked_fds[0], 8192, 0);
+    close(blocked_fds[0]);
+    close(blocked_fds[1]);
+}
+
 int main(void)
 {
 #ifndef __wasi__
@@ -162,5 +271,6 @@ int main(void)
     stream_to_reader();
     records_never_interleave();
     errors_and_flags();
+    capacity(); /* last: natively, it gives up root */
     return 0;
 }

@@ -229,6 +229,15 @@ int64_t spindle_fs_copy_pieces(int fd, int64_t offset, int64_t len, int directio
  * close-on-exec is the libc layer's business (there is no exec). */
 int spindle_fs_pipe(int fds[2], int flags);
 
+/* fcntl F_GETPIPE_SZ: the capacity of the pipe open as fd. F_SETPIPE_SZ: changes it to
+ * `request` bytes rounded up as Linux does (one 4 KiB page at least, else the next power of two)
+ * and returns the new capacity; -SPINDLE_EINVAL beyond 2 GiB, -SPINDLE_EPERM beyond
+ * SPINDLE_PIPE_MAX_SIZE, -SPINDLE_EBUSY if fewer bytes than the pipe holds now. Both give
+ * -SPINDLE_EBADF for an fd that is not a pipe. */
+#define SPINDLE_PIPE_MAX_SIZE 1048576 /* Linux's default pipe-max-size for unprivileged users */
+int spindle_fs_get_pipe_size(int fd);
+int spindle_fs_set_pipe_size(int fd, uint32_t request);
+
 /* poll(2) event bits (Linux numbering) */
 #define SPINDLE_POLLIN 0x001
 #define SPINDLE_POLLPRI 0x002

@@ -1,6 +1,6 @@
 /* What wasi-libc's headers leave out for pipes and advisory locks, which
- * Spindle provides (runtime/posix-ipc): the fcntl lock commands (Linux's
- * numbers; wasi-libc's own fcntl commands are 1-4, so they cannot clash) and
+ * Spindle provides (runtime/posix-ipc): the fcntl lock and pipe-size commands
+ * (Linux's numbers; wasi-libc's own fcntl commands are 1-4, so they cannot clash) and
  * the declarations of pipe, pipe2 and lockf. Reached through the fcntl.h and
  * unistd.h of runtime/include/ipc, which `spindle cc --fs=spindle` puts first
  * on the include path. */
@@ -18,6 +18,10 @@
 #define F_OFD_GETLK 36
 #define F_OFD_SETLK 37
 #define F_OFD_SETLKW 38
+#endif
+#ifndef F_SETPIPE_SZ
+#define F_SETPIPE_SZ 1031
+#define F_GETPIPE_SZ 1032
 #endif
 #ifndef F_RDLCK
 #define F_RDLCK 0

@@ -1,7 +1,8 @@
 /* Threads on pipes and locks, run under ThreadSanitizer and ASan+UBSan:
  *  - 4 writers put 512-byte records into one pipe while 2 readers take them
  *    out 512 bytes at a time and a poller waits on the read end: every record
- *    arrives once and intact, and the readers see EOF after the writers close;
+ *    arrives once and intact, and the readers see EOF after the writers close,
+ *    while another thread keeps resizing the pipe (F_SETPIPE_SZ);
  *  - 4 threads with their own open file description increment a counter in a
  *    file under a blocking OFD write lock (F_OFD_SETLKW), 4 more do the same
  *    under a blocking flock: no increment is lost (mutual exclusion);
@@ -81,6 +82,17 @@ static void *poll_reader_end(void *arg)
     return NULL;
 }
 
+static void *resize_pipe(void *arg)
+{
+    (void)arg;
+    static const uint32_t sizes[] = {4096, 65536, 8192, 16384};
+    for (unsigned i = 0; atomic_load(&readers_done) < READERS; i++) {
+        int rc = spindle_fs_set_pipe_size(pipe_fds[0], sizes[i % 4]);
+        EXPECT(rc == (int)sizes[i % 4] || rc == -SPINDLE_EBUSY, "a resize failed");
+    }
+    return NULL;
+}
+
 /* one increment of the 8-byte counter at offset 0 of fd's file */
 static void increment(int fd)
 {
@@ -121,10 +133,11 @@ int main(void)
         spindle_fs_write(fd, &zero, 8);
         spindle_fs_close(fd);
     }
-    pthread_t writers[WRITERS], readers[READERS], poller, lockers[2 * LOCKERS];
+    pthread_t writers[WRITERS], readers[READERS], poller, resizer, lockers[2 * LOCKERS];
     for (int i = 0; i < READERS; i++)
         pthread_create(&readers[i], NULL, read_records, NULL);
     pthread_create(&poller, NULL, poll_reader_end, NULL);
+    pthread_create(&resizer, NULL, resize_pipe, NULL);
     for (int i = 0; i < WRITERS; i++)
         pthread_create(&writers[i], NULL, write_records, (void *)(intptr_t)i);
     for (int i = 0; i < 2 * LOCKERS; i++)
@@ -134,6 +147,7 @@ int main(void)
     for (int i = 0; i < READERS; i++)
         pthread_join(readers[i], NULL);
     pthread_join(poller, NULL);
+    pthread_join(resizer, NULL);
     for (int i = 0; i < 2 * LOCKERS; i++)
         pthread_join(lockers[i], NULL);
     spindle_fs_close(pipe_fds[0]);

@@ -85,6 +85,42 @@ static void test_pipe_capacity(void)
     CHECK_OK(spindle_fs_close(p[1]));
 }
 
+/* F_SETPIPE_SZ: rounding, the limits, and bytes that wrap around the ring's end staying in
+ * order when it moves; an allocation failure changes nothing. */
+static void test_pipe_resize(void)
+{
+    int p[2];
+    static char block[SPINDLE_PIPE_CAPACITY], back[SPINDLE_PIPE_CAPACITY];
+    for (size_t i = 0; i < sizeof block; i++)
+        block[i] = (char)(i * 7 % 253);
+    CHECK_OK(spindle_fs_pipe(p, SPINDLE_O_NONBLOCK));
+    CHECK(spindle_fs_get_pipe_size(p[0]) == SPINDLE_PIPE_CAPACITY);
+    CHECK(spindle_fs_set_pipe_size(p[1], 1) == SPINDLE_PIPE_BUF);
+    CHECK(spindle_fs_set_pipe_size(p[1], 5000) == 8192);
+    CHECK(spindle_fs_write(p[1], block, 6000) == 6000);
+    CHECK(spindle_fs_read(p[0], back, 5000) == 5000);
+    CHECK(spindle_fs_write(p[1], block + 6000, 6000) == 6000); /* wraps: head 5000, 7000 held */
+    CHECK_ERR(spindle_fs_set_pipe_size(p[1], 4096), SPINDLE_EBUSY);
+    CHECK_ERR(spindle_fs_set_pipe_size(p[1], SPINDLE_PIPE_MAX_SIZE + 1), SPINDLE_EPERM);
+    CHECK_ERR(spindle_fs_set_pipe_size(p[1], 0x80000001u), SPINDLE_EINVAL);
+    atomic_store(&spindle_fs_fault_countdown, 0);
+    CHECK_ERR(spindle_fs_set_pipe_size(p[1], 16384), SPINDLE_ENOMEM);
+    atomic_store(&spindle_fs_fault_countdown, -1);
+    CHECK(spindle_fs_get_pipe_size(p[1]) == 8192);
+    CHECK(spindle_fs_read(p[0], back + 5000, 3000) == 3000);
+    CHECK(spindle_fs_set_pipe_size(p[0], 4096) == 4096); /* the 4000 left move */
+    CHECK(spindle_fs_write(p[1], block + 12000, 4097) == 96); /* a big write takes what fits */
+    CHECK(spindle_fs_read(p[0], back + 8000, 8192) == 4096);
+    CHECK(memcmp(back, block, 12096) == 0);
+    int dir = CHECK_OK(spindle_fs_openat(D, "/", SPINDLE_O_RDONLY, 0));
+    CHECK_ERR(spindle_fs_get_pipe_size(dir), SPINDLE_EBADF);
+    CHECK_ERR(spindle_fs_set_pipe_size(dir, 4096), SPINDLE_EBADF);
+    CHECK_OK(spindle_fs_close(dir));
+    CHECK_OK(spindle_fs_close(p[0]));
+    CHECK_OK(spindle_fs_close(p[1]));
+    CHECK_ERR(spindle_fs_get_pipe_size(p[0]), SPINDLE_EBADF);
+}
+
 struct delayed_write {
     int fd;
     int delay_ms;
@@ -340,6 +376,7 @@ int main(void)
     CHECK(spindle_fs_init() == 0);
     test_pipe_basics();
     test_pipe_capacity();
+    test_pipe_resize();
     test_poll();
     test_record_locks();
     test_flock();
