@@ -253,7 +253,11 @@ export class OpfsBackend {
 
   async statOpen(o, knownMtimeMs = 0) {
     await ready(o);
-    if (o.kind === 'dir') return { ino: o.ino, dir: true, size: 0, mtimeMs: 0 };
+    if (o.kind === 'dir') {
+      // OPFS keeps no link count: 0 once the directory is gone from its path, as after rmdir
+      const nlink = (await this.#openDir(o)) ? 2 : 0;
+      return { ino: o.ino, dir: true, size: 0, mtimeMs: 0, nlink };
+    }
     if (o.detached) return { ino: o.ino, size: o.detachedSize, mtimeMs: Date.now(), nlink: 0 };
     let mtimeMs = knownMtimeMs;
     if (!mtimeMs) {
@@ -295,9 +299,10 @@ export class OpfsBackend {
   async readdir(view, o, cookie, ptr, len) {
     if (o.kind !== 'dir') throw new Errno(E.ENOTDIR);
     if (indexFrom(cookie) === 0 || !o.entries) {
-      const dir = await this.walker.dirOf(splitPath(o.path));
+      const dir = await this.#openDir(o);
       o.entries = [];
-      for await (const [name, h] of dir.entries()) o.entries.push({ name, dir: h.kind === 'directory' });
+      // a removed directory is empty (the C layer then leaves out "." and ".." too)
+      for await (const [name, h] of dir?.entries() ?? []) o.entries.push({ name, dir: h.kind === 'directory' });
     }
     const base = o.path === '' ? '' : `${o.path}/`;
     let i = indexFrom(cookie);
@@ -310,6 +315,16 @@ export class OpfsBackend {
     }
     if (at === 0 && i < o.entries.length) throw new Errno(E.EINVAL); // buffer too small for one
     return at;
+  }
+
+  /** The handle of the open directory o, or null once nothing is at its path (it was removed). */
+  async #openDir(o) {
+    try {
+      return await this.walker.dirOf(splitPath(o.path));
+    } catch (err) {
+      if (err instanceof Errno && (err.code === E.ENOENT || err.code === E.ENOTDIR)) return null;
+      throw err;
+    }
   }
 
   // ---- namespace (worker 0) ----
