@@ -16,9 +16,9 @@ const out = join(root, 'build', 'tests', 'run');
 const hosts = process.env.SPINDLE_TEST_BROWSER === '0' ? [[]] : [[], ['--browser']];
 const hostName = (flags) => (flags.length ? 'Chromium' : 'Node');
 
-async function build(name) {
-  const wasm = join(out, `${name}.wasm`);
-  const r = await exec(spindle, ['cc', '-O2', join(src, `${name}.c`), '-o', wasm]);
+async function build(name, fs = 'spindle') {
+  const wasm = join(out, `${name}.${fs}.wasm`);
+  const r = await exec(spindle, ['cc', '-O2', `--fs=${fs}`, join(src, `${name}.c`), '-o', wasm]);
   assert.equal(r.code, 0, r.stderr);
   return wasm;
 }
@@ -46,16 +46,18 @@ function runClosingStdout(args, keep) {
 const expectedHead = (n) => Array.from({ length: 40 }, (_, i) => `line ${i}\n`).join('').slice(0, n);
 
 describe('a closed stdout', () => {
-  let wasm;
+  // --fs=js in Node runs the C main on Node's main thread (host/jsfs/host-thread.js), not a worker
+  const filesystems = ['spindle', 'js'];
+  const wasm = {};
   before(async () => {
     mkdirSync(out, { recursive: true });
-    wasm = await build('endless_output');
+    for (const fs of filesystems) wasm[fs] = await build('endless_output', fs);
   });
 
   for (const flags of hosts) {
-    for (const mode of ['printf', 'raw']) {
-      it(`ends the run with 141 like SIGPIPE, output intact, no stack (${hostName(flags)}, ${mode})`, async () => {
-        const r = await runClosingStdout(['run', ...flags, wasm, mode], 100);
+    for (const [fs, mode] of filesystems.flatMap((f) => ['printf', 'raw'].map((m) => [f, m]))) {
+      it(`ends the run with 141 like SIGPIPE, output intact, no stack (${hostName(flags)}, --fs=${fs}, ${mode})`, async () => {
+        const r = await runClosingStdout(['run', ...flags, wasm[fs], mode], 100);
         assert.equal(r.code, 141, r.stderr);
         assert.equal(r.head, expectedHead(100));
         assert.equal(r.stderr, ''); // neither a JS stack nor the program's own "write failed"

@@ -4,7 +4,7 @@
 // libc wait goes through runtime/jsfs's hook into jsfs_host_thread_wait) this thread serves
 // them, starts workers that spawners asked for, and notices when another thread ended the
 // program (it then unwinds the C main).
-import { FATE, HEADER, settleFate, SLOT, slotCount, slotIndex, spawnThread } from '../control.js';
+import { BROKEN_PIPE_EXIT, FATE, HEADER, programEnded, settleFate, SLOT, slotCount, slotIndex, spawnThread } from '../control.js';
 import { terminateIfUncaughtCxx } from '../cxx-exceptions.js';
 import { uncatchableByWasm } from '../uncatchable.js';
 import { ProgramExit, wasiImports } from '../wasi.js';
@@ -111,7 +111,12 @@ export function instantiateOnHostThread({ module, memory, control, channel, cpuC
     settleFate(control, FATE.EXITED, code);
     throw uncatchableByWasm(new ProgramExit(code));
   };
-  const stdio = wasiImports({ memory, args, env, platform: threadIo, exit, sleep });
+  // A closed stdout/stderr ends the program with 141 at that write, as SIGPIPE would
+  // (docs/HOST.md). Workers answer EPIPE and are stopped by the coordinator; nothing can stop this
+  // thread from outside, so it unwinds at once.
+  const brokenPipe = () => exit(BROKEN_PIPE_EXIT);
+  const stdio = wasiImports({ memory, args, env, platform: threadIo, exit, sleep, brokenPipe,
+    ended: () => programEnded(control) });
   const host = jsFsHost(channel, memory, stdio);
   server = host.server;
   // The C main's own file calls: direct; serve waiting threads first so none starves while
