@@ -30,9 +30,9 @@ class Open {
     this.fh = null;         // its FileSystemFileHandle
     this.detached = null;   // Uint8Array: the bytes of an unlinked file, now only here
     this.detachedSize = 0;
-    this.pending = null;    // a rename in progress: requests wait for it (opfs-detach.js)
-    this.settled = null;    // resolves `pending`'s wait once the move is done
-    this.moving = null;     // { from, to } of the rename it was detached for
+    this.pending = null;    // an unlink or rename in progress: requests wait for it (opfs-detach.js)
+    this.settled = null;    // resolves `pending`'s wait once it is done
+    this.moving = null;     // { from, to } of the rename it was detached for (to: null for an unlink)
     this.entries = null;    // a directory's listing, taken at cookie 0
     this.ino = 0n;          // fixed at open, as a file keeps its inode across renames
     this.truncatedAt = 0;   // Date.now() of an O_TRUNC at open (its mtime, without a round trip)
@@ -351,10 +351,18 @@ export class OpfsBackend {
       await dir.removeEntry(name);
     } catch (err) {
       if (err.name !== 'NoModificationAllowedError' || rmdir) throw new Errno(errnoOf(err));
-      // open somewhere: its open descriptions keep the bytes, then remove it
-      await this.detachEverywhere({ kind: 'unlink', path: rel });
-      await dir.removeEntry(name);
-      await this.settleEverywhere({ path: rel, ok: true });
+      // open somewhere: its open descriptions keep the bytes, then remove it (or, if either step
+      // fails, they go back to the file)
+      let ok = false;
+      try {
+        await this.detachEverywhere({ kind: 'unlink', path: rel });
+        await dir.removeEntry(name);
+        ok = true;
+      } catch (failure) {
+        throw new Errno(errnoOf(failure));
+      } finally {
+        await this.settleEverywhere({ path: rel, ok });
+      }
     }
     this.bump(rel);
     if (rmdir) this.identity.dirsChanged();
@@ -411,7 +419,7 @@ export class OpfsBackend {
       throw new Errno(errnoOf(err, { typeMismatch: E.ENOTDIR }));
     } finally {
       await this.settleEverywhere({ path: from, ok });
-      if (target?.kind === 'file') await this.settleEverywhere({ path: to, ok: true });
+      if (target?.kind === 'file') await this.settleEverywhere({ path: to, ok });
     }
     return 0;
   }

@@ -1,11 +1,13 @@
 // The detach protocol of the OPFS backend (docs/OPFS.md). OPFS refuses to remove or move a file
 // while any sync access handle on it is open (NoModificationAllowedError), so worker 0, which
-// runs the namespace operations, first asks every worker to *detach* the file: an unlinked
-// file's open descriptions keep its bytes in JavaScript memory (readable and writable until
-// closed, as on Linux); a renamed file's handles are closed, and reopened at the new name once
-// the move is done (*settle*). Worker 0 reaches the others over MessagePorts; like the mailboxes
-// (mailbox.js), a worker that died is not asked and one that does not answer in time fails the
-// operation with EIO: never a hang.
+// runs the namespace operations, first asks every worker to *detach* the file: its handles are
+// closed (an unlinked file's open descriptions first copy its bytes into JavaScript memory) and
+// requests on them wait. Once the operation is done or has failed, worker 0 asks every worker to
+// *settle*: an unlinked file's descriptions then live on in their copy (readable and writable
+// until closed, as on Linux), a renamed file's reopen at the new name, and after a failure every
+// description reopens where it was, so a failed unlink or rename changes nothing. Worker 0
+// reaches the others over MessagePorts; like the mailboxes (mailbox.js), a worker that died is not
+// asked and one that does not answer in time fails the operation with EIO: never a hang.
 import { ERRNO as E } from '../abi/linux.js';
 import { Errno } from './opfs-errors.js';
 import { splitPath } from './opfs-paths.js';
@@ -22,24 +24,23 @@ export async function detach(opens, { kind, path, to }) {
     if (!under || o.kind !== 'file') continue;
     await ready(o);
     if (!o.sah) continue;
-    if (kind === 'unlink') {
+    if (kind === 'unlink') { // the bytes it keeps if the unlink is done
       const size = o.sah.getSize();
       o.detached = new Uint8Array(Math.max(size, 64));
       o.sah.read(o.detached.subarray(0, size), { at: 0 });
       o.detachedSize = size;
-      o.sah.close(); o.sah = null; o.fh = null;
-      o.path = `${o.path}\0unlinked`;
-    } else {
-      o.sah.flush(); o.sah.close(); o.sah = null;
-      o.pending = new Promise((resolve) => { o.settled = resolve; });
-      o.moving = { from: path, to };
     }
+    o.sah.flush(); o.sah.close(); o.sah = null;
+    o.pending = new Promise((resolve) => { o.settled = resolve; });
+    o.moving = { from: path, to: kind === 'unlink' ? null : to };
   }
 }
 
 /**
- * After the move: reopens the handles detached for it at their new place (or, if the move
- * failed, the old one). reattach(o) opens o's handle at o.path.
+ * After the unlink or move of `path` (ok: it was done): an unlinked file's descriptions keep
+ * their copy; the others reopen their handles at the new place, or, if the operation failed, at
+ * the old one (a copy that nothing used, since requests waited, is dropped). reattach(o) opens
+ * o's handle at o.path.
  */
 export async function settle(opens, { path, ok }, reattach) {
   const reopening = [];
@@ -47,12 +48,20 @@ export async function settle(opens, { path, ok }, reattach) {
     if (!o.moving || o.moving.from !== path) continue;
     const { from, to } = o.moving;
     o.moving = null;
-    if (ok) o.path = to + o.path.slice(from.length);
     const wake = o.settled;
     o.settled = null;
-    o.pending = reattach(o).finally(() => { o.pending = null; });
+    if (ok && to === null) {
+      o.fh = null;
+      o.path = `${o.path}\0unlinked`;
+      o.pending = null;
+    } else {
+      o.detached = null;
+      o.detachedSize = 0;
+      if (ok) o.path = to + o.path.slice(from.length);
+      o.pending = reattach(o).finally(() => { o.pending = null; });
+      reopening.push(o.pending);
+    }
     wake();
-    reopening.push(o.pending);
   }
   await Promise.all(reopening);
 }
@@ -119,9 +128,14 @@ export function peersOverPorts(ports, { timeoutMs, alive = () => true }) {
   };
 }
 
-/** Another worker: detaches and settles on worker 0's request (over `port`), then answers. */
+/**
+ * Another worker: detaches and settles on worker 0's request (over `port`), then answers. One
+ * request at a time, in order: a settle that follows a detach worker 0 gave up waiting for must
+ * not overtake it, or what that detach closes would wait for a settle that already went by.
+ */
 export function answerPeers(port, backend) {
-  port.onmessage = async (m) => {
+  let previous = Promise.resolve();
+  const answer = async (m) => {
     let error = null;
     try {
       if (m.data.type === 'detach') await backend.detach(m.data);
@@ -132,4 +146,5 @@ export function answerPeers(port, backend) {
     }
     port.postMessage({ id: m.data.id, error });
   };
+  port.onmessage = (m) => { previous = previous.then(() => answer(m)); };
 }
