@@ -1,6 +1,6 @@
 // spindle cc's output is lean unless asked: no DWARF or names without -g, names with
 // --keep-names, everything with -g; and the threaded hello world with files stays within 60 KiB
-// (61,211 B with the stack check, /dev, /proc, the files API and lock-free path walks;
+// (61,248 B with the stack check, /dev, /proc, the files API and lock-free path walks;
 // docs/TOOLCHAIN.md, "Output size").
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
