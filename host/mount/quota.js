@@ -48,6 +48,8 @@ export function quotaCounter(quota) {
     full: () => Atomics.load(added, 0) >= limit,
     /** pwrite(len bytes at offset) through write() -> bytes written. */
     write(fd, offset, len, write) {
+      // (no offset -1, "at the current position": its growth could not be known before)
+      if (offset < 0) throw Object.assign(new Error('negative offset'), { code: 'EINVAL' });
       let written = 0;
       sized(fd, offset + len, (before) => {
         written = write();
