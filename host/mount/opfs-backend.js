@@ -17,7 +17,9 @@ import { Errno, errnoOf } from './opfs-errors.js';
 import { Identity } from './opfs-identity.js';
 import { lookup, PathWalker, splitPath } from './opfs-paths.js';
 
-const decoder = new TextDecoder();
+// OPFS names are strings: bytes that are not UTF-8 are refused (EILSEQ), never decoded leniently
+// (`bad\xff` and `bad\xef\xbf\xbd` would be one file)
+const decoder = new TextDecoder('utf-8', { fatal: true });
 const encoder = new TextEncoder();
 
 /** An open file or directory of this worker. */
@@ -60,7 +62,13 @@ export class OpfsBackend {
 
   bytes(ptr, len) { return new Uint8Array(this.memory.buffer, ptr, len); }
 
-  str(ptr, len) { return decoder.decode(this.bytes(ptr, len).slice()); }
+  str(ptr, len) {
+    try {
+      return decoder.decode(this.bytes(ptr, len).slice());
+    } catch {
+      throw new Errno(E.EILSEQ);
+    }
+  }
 
   /** Serves one request (see docs/MOUNTS.md); writes result and outputs, not state. */
   async handle(view, req) {
