@@ -8,9 +8,9 @@
 //   (a name of the attacker's that now resolves to 127.0.0.1) sends its own name;
 // - its Origin, when sent, is the server's own and its Sec-Fetch-Site, when sent, is
 //   same-origin or none, else 403: a page of another origin cannot even send a no-cors POST.
-// The one exception is the top-level navigation to the page itself (GET /<secret>/), which a
-// browser marks cross-site when the CLI's start file (cli/browser-process.js) makes it. No CORS
-// headers are ever sent.
+// The one exception is a top-level navigation to a page (a GET that loads a document, with the
+// secret), which a browser marks cross-site when the CLI's start file (cli/browser-process.js)
+// makes it. No CORS headers are ever sent.
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer } from 'node:http';
 
@@ -30,7 +30,7 @@ function refusal(req, path, port, secret) {
   if (req.headers.origin !== undefined && req.headers.origin !== `http://${host}`) return 403;
   if (!carriesSecret(path, secret)) return 404;
   const site = req.headers['sec-fetch-site'];
-  const pageNavigation = req.method === 'GET' && path === `/${secret}/` && req.headers['sec-fetch-mode'] === 'navigate' &&
+  const pageNavigation = req.method === 'GET' && req.headers['sec-fetch-mode'] === 'navigate' &&
     req.headers['sec-fetch-dest'] === 'document';
   if (site !== undefined && site !== 'same-origin' && site !== 'none' && !pageNavigation) return 403;
   return 0;

@@ -178,7 +178,11 @@ describe('the static server of the Playwright pages (serveIsolated)', () => {
       assert.equal(r.status, 403, JSON.stringify(headers));
       assert.equal(r.headers['access-control-allow-origin'], undefined);
     }
-    for (const headers of [{ Host: `localhost:${port}` }, { Origin: origin() }, { 'Sec-Fetch-Site': 'same-origin' }, { 'Sec-Fetch-Site': 'none' }]) {
+    const frame = { 'Sec-Fetch-Site': 'cross-site', 'Sec-Fetch-Mode': 'navigate', 'Sec-Fetch-Dest': 'iframe' };
+    assert.equal((await probe(`${server.url}/host/index.js`, { headers: frame })).status, 403, 'a frame of another site');
+    // the CLI's start file (a file: page) sends its browser on with a top-level navigation
+    const startFile = { 'Sec-Fetch-Site': 'cross-site', 'Sec-Fetch-Mode': 'navigate', 'Sec-Fetch-Dest': 'document' };
+    for (const headers of [{ Host: `localhost:${port}` }, { Origin: origin() }, { 'Sec-Fetch-Site': 'same-origin' }, { 'Sec-Fetch-Site': 'none' }, startFile]) {
       assert.equal((await probe(`${server.url}/host/index.js`, { headers })).status, 200, JSON.stringify(headers));
     }
   });
