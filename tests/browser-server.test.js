@@ -3,8 +3,8 @@
 // the tests' and benchmarks' Playwright pages use (cli/isolated-server.js). Each attack is one that
 // another local process, a page of another origin or a DNS-rebinding page can make.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { chmodSync, chownSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -22,12 +22,15 @@ const apiToken = 'API_TOKEN=do-not-leak-7f3a';
 
 /**
  * Starts `spindle run --browser` on tests/browser-server/read_line.c with its own TMPDIR (where
- * the browser's profile goes); resolves once the program waits for its line, with the port its
- * server listens on and a `finished` promise of { code, stdout, stderr }.
+ * the browser's profile goes), as the user `uid` when given; `printed(text)` resolves once
+ * stdout has `text` (`ready`: the program waits for input), `port()` is the port its server
+ * listens on, `finished` resolves { code, stdout, stderr }.
  */
-function startRun(wasm, temp, env = {}) {
-  const child = spawn(spindle, ['run', '--browser', `--env=${apiToken}`, wasm],
-    { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, TMPDIR: temp, ...env } });
+function startRun(wasm, temp, env = {}, uid = null) {
+  const command = [spindle, 'run', '--browser', `--env=${apiToken}`, wasm];
+  const asUser = uid === null ? [] : ['setpriv', `--reuid=${uid}`, `--regid=${uid}`, '--clear-groups'];
+  const [program, ...args] = [...asUser, ...command];
+  const child = spawn(program, args, { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, TMPDIR: temp, ...env } });
   const stdout = []; const stderr = [];
   child.stderr.on('data', (c) => stderr.push(c));
   const timer = setTimeout(() => child.kill('SIGKILL'), 60000);
@@ -37,13 +40,14 @@ function startRun(wasm, temp, env = {}) {
       resolve({ code, stdout: Buffer.concat(stdout).toString(), stderr: Buffer.concat(stderr).toString() });
     });
   });
-  const ready = new Promise((resolve) => {
-    child.stdout.on('data', (c) => {
-      stdout.push(c);
-      if (Buffer.concat(stdout).toString().includes('ready\n')) resolve();
-    });
-  });
-  return { child, finished, ready, port: () => listeningPorts(child.pid)[0] };
+  const watchers = [];
+  const check = () => {
+    const text = Buffer.concat(stdout).toString();
+    for (const w of watchers.filter((x) => text.includes(x.text))) watchers.splice(watchers.indexOf(w), 1)[0].resolve();
+  };
+  child.stdout.on('data', (c) => { stdout.push(c); check(); });
+  const printed = (text) => new Promise((resolve) => { watchers.push({ text, resolve }); check(); });
+  return { child, finished, printed, ready: printed('ready\n'), port: () => listeningPorts(child.pid)[0] };
 }
 
 /** The address the CLI gave its browser, as a process that can read the profile would learn it. */
@@ -106,12 +110,14 @@ describe('the server of spindle run --browser', { skip: skipBrowser }, () => {
     assert.ok(!JSON.stringify(second).includes('do-not-leak'));
     const badExit = await probe(`${page}exit/1`, { method: 'POST', body: '{not json' });
     assert.equal(badExit.status, 400, 'an exit that is not JSON');
+    // waiting behind the program's own request; then the program asks for its next line
     const givenUp = await probe(`${page}io/1/stdin?max=100`, { timeoutMs: 500 });
     assert.equal(givenUp.status, 'no answer');
-    await new Promise((resolve) => { setTimeout(resolve, 200); });
-    run.child.stdin.end('hello\n');
+    run.child.stdin.write('hello\n');
+    await run.printed('got: hello\n');
+    run.child.stdin.end('world\n');
     const r = await run.finished;
-    assert.deepEqual(r, { code: 0, stdout: 'ready\ngot: hello\n', stderr: '' });
+    assert.deepEqual(r, { code: 0, stdout: 'ready\ngot: hello\ngot: world\n', stderr: '' });
   });
 
   it('prints trap text posted to /exit with its control characters escaped', async () => {
@@ -188,8 +194,48 @@ describe('the static server of the Playwright pages (serveIsolated)', () => {
   });
 });
 
+/** The Seccomp mode (2: a filter) and user namespace of each Chromium renderer under `temp`. */
+function renderers(temp) {
+  return readdirSync('/proc').filter((pid) => /^\d+$/.test(pid)).flatMap((pid) => {
+    try {
+      const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+      if (!cmdline.includes(temp) || !cmdline.includes('--type=renderer')) return [];
+      const seccomp = Number(/^Seccomp:\s+(\d)/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]);
+      return [{ seccomp, userNamespace: readlinkSync(`/proc/${pid}/ns/user`) }];
+    } catch {
+      return []; // gone meanwhile
+    }
+  });
+}
+
 describe('Chromium\'s sandbox', () => {
   it('is turned off only when the CLI runs as root', () => {
     assert.equal(chromiumArgs.includes('--no-sandbox'), process.getuid() === 0);
   });
+
+  // as root, the run goes as the unprivileged user nobody (65534), whom setpriv lets it become
+  const asRoot = process.getuid() === 0;
+  const noSetpriv = asRoot && spawnSync('setpriv', ['--version']).error;
+  it('is on for a run as another user than root: its renderers are under seccomp, in a user namespace of their own',
+    { skip: skipBrowser || (noSetpriv && 'no setpriv to run as a user other than root') }, async () => {
+      const temp = mkdtempSync(join(tmpdir(), 'spindle-bs-'));
+      try {
+        const wasm = join(temp, 'read_line.wasm');
+        const r = await exec(spindle, ['cc', '-O2', join(root, 'tests', 'browser-server', 'read_line.c'), '-o', wasm]);
+        assert.equal(r.code, 0, r.stderr);
+        if (asRoot) chownSync(temp, 65534, 65534);
+        const run = startRun(wasm, temp, { HOME: temp }, asRoot ? 65534 : null);
+        await run.ready;
+        const found = renderers(temp);
+        run.child.stdin.end('hello\n');
+        assert.deepEqual(await run.finished, { code: 0, stdout: 'ready\ngot: hello\n', stderr: '' });
+        assert.ok(found.length > 0, 'a renderer runs');
+        for (const renderer of found) {
+          assert.equal(renderer.seccomp, 2, 'a seccomp filter');
+          assert.notEqual(renderer.userNamespace, readlinkSync('/proc/self/ns/user'));
+        }
+      } finally {
+        rmSync(temp, { recursive: true, force: true });
+      }
+    });
 });

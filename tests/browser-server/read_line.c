@@ -1,4 +1,4 @@
-// Says it is ready, then echoes one line of stdin: the run the attacks in
+// Says it is ready, then echoes each line of stdin to its end: the run the attacks in
 // tests/browser-server.test.js aim at while it waits for its input.
 #include <stdio.h>
 
@@ -7,8 +7,9 @@ int main(void)
     printf("ready\n");
     fflush(stdout);
     char line[256];
-    if (!fgets(line, sizeof line, stdin))
-        return 2;
-    printf("got: %s", line);
+    while (fgets(line, sizeof line, stdin)) {
+        printf("got: %s", line);
+        fflush(stdout);
+    }
     return 0;
 }
