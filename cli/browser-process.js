@@ -2,22 +2,29 @@
 // cli/browser-watchdog.js, which kills Chromium's whole tree and removes its profile when the
 // CLI stops it, is interrupted (cli/interrupt.js) or dies in any other way.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { onInterrupt } from './interrupt.js';
 
 const watchdog = join(import.meta.dirname, 'browser-watchdog.js');
 const STOP_WAIT_MS = 5000;
 
 /**
- * Starts `chromium args...` with a fresh profile (`--user-data-dir`). Returns { profile, exited,
- * stop() }: `exited` resolves with a message when the browser ended by itself (or could not
- * start); `stop()` ends it and resolves when its processes and profile are gone.
+ * Starts `chromium args...` with a fresh profile (`--user-data-dir`), opening `url`. Returns
+ * { profile, exited, stop() }: `exited` resolves with a message when the browser ended by itself
+ * (or could not start); `stop()` ends it and resolves when its processes and profile are gone.
  */
-export function launchBrowser(chromium, args, { showStderr = false, profilePrefix = 'spindle-chromium-' } = {}) {
+export function launchBrowser(chromium, args, { url, showStderr = false, profilePrefix = 'spindle-chromium-' } = {}) {
   const profile = mkdtempSync(join(tmpdir(), profilePrefix));
-  const child = spawn(process.execPath, [watchdog, profile, chromium, ...args],
+  // Any local user can read a process's command line, so `url` and the server's secret in it
+  // (cli/local-server.js) stay out of it: Chromium opens a file in the profile (mkdtemp makes it
+  // the user's alone) that sends it on.
+  const start = join(profile, 'start.html');
+  const attribute = url.replaceAll('&', '&amp;').replaceAll('"', '&quot;');
+  writeFileSync(start, `<!doctype html><meta http-equiv="refresh" content="0;url=${attribute}">`);
+  const child = spawn(process.execPath, [watchdog, profile, chromium, ...args, pathToFileURL(start).href],
     { detached: true, stdio: ['pipe', 'pipe', showStderr ? 'inherit' : 'ignore'] });
   const said = [];
   child.stdout.on('data', (c) => said.push(c));

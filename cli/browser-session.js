@@ -1,13 +1,17 @@
 // A headless Chromium that runs Spindle modules one after another: a server on 127.0.0.1 with
 // cross-origin isolation serves the host, the modules and a job queue; each job's stdout/stderr
 // go to the sinks the caller gives. `spindle run --browser` runs one job, `spindle bench` many.
+// The server answers only the page of the browser it started (cli/local-server.js), and that
+// page only once: the first claim of a job gets a token that every later claim must carry.
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:http';
 import { join, normalize } from 'node:path';
 import { READER_GONE } from '../host/platform/browser.js';
 import { launchBrowser } from './browser-process.js';
 import { chromiumFlags, chromiumPath, v8FlagsSwitch } from './chromium.js';
 import { isolation, sendFile } from './isolated-server.js';
+import { startLocalServer } from './local-server.js';
+import { escapeControls } from './terminal-text.js';
 import { root } from './toolchain.js';
 
 const hostDir = join(root, 'host');
@@ -18,11 +22,29 @@ async function body(req) {
   return Buffer.concat(parts);
 }
 
+/** What the page posts to /exit: { exitCode, trap? } or { error }; null when it is not that. */
+function parseOutcome(bytes) {
+  let outcome;
+  try {
+    outcome = JSON.parse(bytes);
+  } catch {
+    return null;
+  }
+  if (typeof outcome !== 'object' || outcome === null) return null;
+  if (typeof outcome.error === 'string') return outcome;
+  const trapOk = outcome.trap === undefined || outcome.trap === null || typeof outcome.trap === 'string';
+  return Number.isInteger(outcome.exitCode) && outcome.exitCode >= 0 && trapOk ? outcome : null;
+}
+
 export const optimizedFromStartFlags = ['--no-liftoff'];
+
+// How long a job may wait for the page while none runs (a live page asks for its next job at
+// once): then the page never loaded, or died, and the run fails instead of hanging.
+const claimTimeoutS = Number(process.env.SPINDLE_PAGE_CLAIM_TIMEOUT_S) || 15;
 
 export class BrowserSession {
   #server; #browser; #jobs = []; #waitingPage = []; #running = new Map(); #nextId = 1;
-  #failed = null;
+  #failed = null; #pageToken = null; #claimTimer = null;
 
   /**
    * `optimizedFromStart`: V8 compiles the whole module with its optimizing tier before it runs
@@ -39,32 +61,47 @@ export class BrowserSession {
   }
 
   async #start(extraFlags) {
-    this.#server = createServer((req, res) => this.#route(req, res).catch((err) => {
-      if (!res.headersSent) res.writeHead(500, isolation);
-      res.end(String(err));
-    }));
-    await new Promise((resolve) => this.#server.listen(0, '127.0.0.1', resolve));
+    this.#server = await startLocalServer((req, res, path) => this.#route(req, res, path));
     // Ended with its whole tree and profile however the CLI ends (cli/browser-process.js).
-    this.#browser = launchBrowser(chromiumPath, [...chromiumFlags, ...extraFlags, `http://127.0.0.1:${this.#server.address().port}/`],
-      { showStderr: Boolean(process.env.SPINDLE_DEBUG) });
-    this.#browser.exited.then((why) => { if (why) this.#fail(why); });
+    this.#browser = launchBrowser(chromiumPath, [...chromiumFlags, ...extraFlags],
+      { url: this.#server.url, showStderr: Boolean(process.env.SPINDLE_DEBUG) });
+    this.#browser.exited.then((why) => { if (why) this.#fail(`browser run failed: ${why}`); });
   }
 
   #fail(message) {
     this.#failed = message;
-    for (const job of this.#running.values()) job.finish({ error: message });
+    this.#jobs.length = 0;
+    for (const job of this.#running.values()) job.fail(new Error(message));
   }
 
-  async #route(req, res) {
+  /** The page's first claim takes the token; every later one must show it. */
+  #mayClaim(token) {
+    if (this.#pageToken) return token === this.#pageToken;
+    this.#pageToken = randomBytes(16).toString('base64url');
+    return token === null;
+  }
+
+  #watchClaims() {
+    clearTimeout(this.#claimTimer);
+    const busy = [...this.#running.values()].some((job) => job.claimed);
+    if (this.#jobs.length === 0 || busy) return;
+    this.#claimTimer = setTimeout(() => this.#fail(`the browser's page did not start the run within ${claimTimeoutS} s` +
+      ' (a slow machine can raise the limit with SPINDLE_PAGE_CLAIM_TIMEOUT_S)'), claimTimeoutS * 1000);
+  }
+
+  async #route(req, res, path) {
     const url = new URL(req.url, 'http://127.0.0.1');
-    const path = url.pathname;
-    if (process.env.SPINDLE_DEBUG) process.stderr.write(`[spindle] ${req.method} ${req.url}\n`);
+    if (process.env.SPINDLE_DEBUG) process.stderr.write(`[spindle] ${req.method} ${path}${url.search}\n`);
     const [, kind, id, rest] = /^\/(io|exit|wasm|preload)\/(\d+)(\/.*)?$/.exec(path) ?? [];
     const job = id && this.#running.get(Number(id));
     if (path === '/') return sendFile(res, join(hostDir, 'browser', 'run-page.html'));
     if (path === '/job') {
+      if (!this.#mayClaim(url.searchParams.get('page'))) return res.writeHead(403, isolation).end();
       const next = this.#jobs.length ? this.#jobs.shift() : await new Promise((r) => this.#waitingPage.push(r));
-      return res.writeHead(200, { ...isolation, 'Content-Type': 'application/json' }).end(JSON.stringify(next.describe));
+      next.claimed = true;
+      this.#watchClaims();
+      const claim = { ...next.describe, page: this.#pageToken };
+      return res.writeHead(200, { ...isolation, 'Content-Type': 'application/json' }).end(JSON.stringify(claim));
     }
     if (path.startsWith('/host/')) {
       const file = normalize(join(hostDir, path.slice('/host/'.length)));
@@ -76,8 +113,10 @@ export class BrowserSession {
       return res.writeHead(200, { ...isolation, 'Content-Type': 'application/octet-stream' }).end(job.preload);
     }
     if (kind === 'exit') {
+      const outcome = parseOutcome(await body(req));
+      if (!outcome) return res.writeHead(400, isolation).end();
       res.writeHead(200, isolation).end();
-      return job.finish(JSON.parse(await body(req)));
+      return job.finish(outcome);
     }
     if (rest === '/fd/1' || rest === '/fd/2') {
       // a sink that answers false has lost its reader (EPIPE): the page's write answers EPIPE
@@ -85,7 +124,11 @@ export class BrowserSession {
       return res.writeHead(written ? 200 : READER_GONE, isolation).end();
     }
     if (rest === '/stdin') {
-      const data = await job.readStdin(Math.max(1, Number(url.searchParams.get('max')) || 65536));
+      // a request that gives up before input comes takes none: the next request gets it
+      const gaveUp = new AbortController();
+      res.on('close', () => { if (!res.writableFinished) gaveUp.abort(); });
+      const data = await job.readStdin(Math.max(1, Number(url.searchParams.get('max')) || 65536), gaveUp.signal);
+      if (gaveUp.signal.aborted) return undefined;
       return res.writeHead(200, { ...isolation, 'Content-Type': 'application/octet-stream' }).end(data);
     }
     return res.writeHead(404, isolation).end();
@@ -93,35 +136,41 @@ export class BrowserSession {
 
   /**
    * Runs one module to its end. `write(fd, bytes)` takes its output (false: the reader is
-   * gone, and the program's write answers EPIPE), `readStdin(max)` gives its
-   * input (empty at end); `preload`: packed files (host/files/preload.js) the page fetches once.
-   * Resolves { exitCode, trap }; rejects if the browser or page failed.
+   * gone, and the program's write answers EPIPE), `readStdin(max, signal)` gives its input
+   * (empty at end; when `signal` aborts, the request is gone and must take no input);
+   * `preload`: packed files (host/files/preload.js) the page fetches once. Resolves
+   * { exitCode, trap }; rejects if the module could not run or the browser or page failed.
+   * Text from the page (trap, error) comes with its control characters escaped.
    */
   run(wasmPath, { args, env = {}, poolSize, maxThreads, preload, mounts, write, readStdin = async () => Buffer.alloc(0) }) {
-    if (this.#failed) return Promise.reject(new Error(`browser run failed: ${this.#failed}`));
+    if (this.#failed) return Promise.reject(new Error(this.#failed));
     const id = this.#nextId++;
     return new Promise((resolve, reject) => {
+      const settled = () => { this.#running.delete(id); this.#watchClaims(); };
       const job = {
-        wasm: readFileSync(wasmPath), write, readStdin, preload,
-        describe: { id, wasmUrl: `/wasm/${id}`, preloadUrl: preload ? `/preload/${id}` : undefined, options: { args, env, poolSize, maxThreads, mounts } },
+        wasm: readFileSync(wasmPath), write, readStdin, preload, claimed: false,
+        // URLs relative to the page (host/browser/run-page.js)
+        describe: { id, wasmUrl: `wasm/${id}`, preloadUrl: preload ? `preload/${id}` : undefined, options: { args, env, poolSize, maxThreads, mounts } },
+        fail: (err) => { settled(); reject(err); },
         finish: (outcome) => {
-          this.#running.delete(id);
-          if (outcome.error) reject(new Error(`browser run failed: ${outcome.error}`));
+          settled();
+          if (outcome.error !== undefined) reject(new Error(escapeControls(outcome.error)));
           else if (outcome.crossOriginIsolated === false) reject(new Error('the page was not cross-origin isolated'));
-          else resolve({ exitCode: outcome.exitCode, trap: outcome.trap });
+          else resolve({ exitCode: outcome.exitCode, trap: outcome.trap == null ? undefined : escapeControls(outcome.trap) });
         },
       };
       this.#running.set(id, job);
       const page = this.#waitingPage.shift();
       if (page) page(job);
       else this.#jobs.push(job);
+      this.#watchClaims();
     });
   }
 
   async close() {
+    clearTimeout(this.#claimTimer);
     for (const page of this.#waitingPage.splice(0)) page({ describe: { done: true } });
     await this.#browser.stop();
-    this.#server.closeAllConnections();
     this.#server.close();
   }
 }

@@ -3,8 +3,17 @@
 // (cli/browser-process.js) and for the tests and benchmarks that launch it through Playwright.
 export const chromiumPath = process.env.SPINDLE_CHROMIUM || '/usr/bin/chromium';
 
-/** For Playwright's launch, which adds --headless and the rest of its own switches. */
-export const chromiumArgs = ['--no-sandbox', '--disable-gpu', '--disable-background-networking',
+/**
+ * Chromium's sandbox (each renderer in namespaces of its own, under seccomp) stays on, except
+ * as root, where Chromium refuses to start with it (docs/HOST.md, "Chromium's sandbox").
+ */
+export const chromiumSandbox = process.getuid?.() !== 0;
+
+/**
+ * For Playwright's launch, which adds --headless and the rest of its own switches (launch it
+ * with { chromiumSandbox } too: Playwright turns the sandbox off unless told).
+ */
+export const chromiumArgs = [...(chromiumSandbox ? [] : ['--no-sandbox']), '--disable-gpu', '--disable-background-networking',
   '--disable-component-update', '--disable-dev-shm-usage'];
 
 /**
@@ -16,3 +25,6 @@ export const v8FlagsSwitch = (v8Flags) => (v8Flags.length ? [`--js-flags=${v8Fla
 /** For a plain launch: headless, and none of a first run's or a profile's extras. */
 export const chromiumFlags = ['--headless', ...chromiumArgs, '--disable-quic', '--no-first-run', '--disable-sync',
   ...(process.env.SPINDLE_DEBUG ? ['--enable-logging=stderr', '--v=0'] : [])];
+
+/** Playwright's launch options for this Chromium. */
+export const playwrightLaunch = { executablePath: chromiumPath, args: chromiumArgs, chromiumSandbox };

@@ -2,10 +2,11 @@
 // SharedArrayBuffer) for the benchmarks and tests that drive pages with Playwright. 127.0.0.1 is
 // a secure context, so OPFS is there. Serves the caller's routes ({ '/': page, '/x.wasm': path }),
 // else `/` as an empty page and files under the repository's host/, bench/opfs/, bench/report/,
-// tests/opfs/ and build/.
+// tests/opfs/ and build/; all under the server's secret path, to its own pages only
+// (cli/local-server.js), so pages use relative URLs.
 import { createReadStream, existsSync, statSync } from 'node:fs';
-import { createServer } from 'node:http';
 import { extname, join, normalize } from 'node:path';
+import { startLocalServer } from './local-server.js';
 
 const root = join(import.meta.dirname, '..');
 export const isolation = {
@@ -25,10 +26,9 @@ export function sendFile(res, path) {
   return createReadStream(path).on('error', () => res.end()).pipe(res);
 }
 
-/** Starts the server; resolves { url, close() }. */
+/** Starts the server; resolves { url (with the secret, no trailing /), close() }. */
 export async function serveIsolated(routes = {}) {
-  const server = createServer((req, res) => {
-    const path = new URL(req.url, 'http://127.0.0.1').pathname;
+  const server = await startLocalServer((req, res, path) => {
     let file = routes[path];
     if (!file && path === '/') {
       return res.writeHead(200, { ...isolation, 'Content-Type': 'text/html' })
@@ -41,9 +41,5 @@ export async function serveIsolated(routes = {}) {
     }
     return sendFile(res, file);
   });
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${server.address().port}`,
-    close: () => { server.closeAllConnections(); server.close(); },
-  };
+  return { url: server.url.slice(0, -1), close: server.close };
 }

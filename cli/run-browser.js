@@ -3,22 +3,27 @@
 import { writeAllSync } from '../host/platform/node.js';
 import { BrowserSession } from './browser-session.js';
 
-/** Standard input of the CLI, handed out on request: up to `max` bytes, empty at end of input. */
+/**
+ * Standard input of the CLI, handed out on request: up to `max` bytes, empty at end of input.
+ * A request whose `signal` aborts while it waits gets nothing and takes nothing.
+ */
 function terminalStdin() {
   const chunks = [];
   let ended = false;
   let started = false;
   const waiting = [];
   const wake = () => { while (waiting.length) waiting.shift()(); };
-  return async function read(max) {
+  return async function read(max, signal) {
     if (!started) {
       started = true;
       process.stdin.on('data', (c) => { chunks.push(c); wake(); });
       process.stdin.on('end', () => { ended = true; wake(); });
       process.stdin.on('error', () => { ended = true; wake(); });
     }
-    while (chunks.length === 0 && !ended) await new Promise((r) => waiting.push(r));
-    if (chunks.length === 0) return Buffer.alloc(0);
+    while (chunks.length === 0 && !ended && !signal?.aborted) {
+      await new Promise((r) => { waiting.push(r); signal?.addEventListener('abort', r, { once: true }); });
+    }
+    if (chunks.length === 0 || signal?.aborted) return Buffer.alloc(0);
     const head = chunks.shift();
     if (head.length > max) chunks.unshift(head.subarray(max));
     return head.subarray(0, max);
@@ -36,7 +41,7 @@ export async function runInBrowser(opts) {
       write: (fd, bytes) => writeAllSync(fd, bytes),
       readStdin: terminalStdin(),
     });
-    if (result.trap) process.stderr.write(`spindle: ${result.trap}\n`);
+    if (result.trap) process.stderr.write(`spindle: ${result.trap}\n`); // escaped by the session
     return result.exitCode;
   } finally {
     await session.close();

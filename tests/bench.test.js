@@ -7,7 +7,7 @@ import { existsSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { chromium } from 'playwright-core';
-import { chromiumArgs, chromiumPath } from '../cli/chromium.js';
+import { playwrightLaunch } from '../cli/chromium.js';
 import { exec } from './lib/exec.js';
 
 const root = join(import.meta.dirname, '..');
@@ -65,7 +65,7 @@ describe('spindle bench --quick', () => {
     for (const f of svgs) assert.match(readFileSync(join(out, f), 'utf8'), /<polyline|<rect x=/, f);
 
     if (!browser) return;
-    const b = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
+    const b = await chromium.launch(playwrightLaunch);
     try {
       const page = await b.newPage({ viewport: { width: 1100, height: 900 } });
       await page.goto(`file://${join(out, 'report.html')}`);

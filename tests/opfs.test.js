@@ -35,13 +35,13 @@ async function cc(src, name, extra = []) {
   const wasm = join(out, `${name}.wasm`);
   const r = await exec(spindle, ['cc', '-O1', ...extra, src, '-o', wasm]);
   assert.equal(r.code, 0, `spindle cc ${src}:\n${r.stderr}`);
-  return `/build/tests/opfs/${name}.wasm`;
+  return `build/tests/opfs/${name}.wasm`;
 }
 
 /** Opens a page of the profile with bench/opfs/run-page.js loaded. */
 async function runPage(profile) {
   const b = await openProfile(profile, `${server.url}/`);
-  await b.page.addScriptTag({ type: 'module', url: '/bench/opfs/run-page.js' });
+  await b.page.addScriptTag({ type: 'module', url: 'bench/opfs/run-page.js' });
   await b.page.waitForFunction(() => window.spindleReady, null, { timeout: 30000 });
   return b;
 }
@@ -65,7 +65,7 @@ describe('OPFS backend operations (host/mount/opfs-backend.js, no C)', { skip },
     const b = await openProfile(newProfile(), `${server.url}/`);
     try {
       const r = await b.page.evaluate(() => new Promise((resolve) => {
-        const w = new Worker('/tests/opfs/backend-worker.js', { type: 'module' });
+        const w = new Worker('tests/opfs/backend-worker.js', { type: 'module' });
         w.onmessage = (e) => resolve(e.data);
         w.onerror = (e) => resolve({ error: e.message });
         w.postMessage({ subdir: 'backend-test' });

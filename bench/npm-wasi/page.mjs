@@ -6,11 +6,11 @@
 //                  pthread_join there waits with memory.atomic.wait, which a page may not do)
 //   ?cMain=worker  the C main runs on a worker; the page only serves file calls and spawns
 // The outcome is window.npmWasiDone: { stdout, stderr, exitCode, na? }.
-import { WASIThreads } from '/node_modules/@emnapi/wasi-threads/dist/wasi-threads.mjs';
-import { createOnMessage } from '/node_modules/@napi-rs/wasm-runtime/fs-proxy.js';
-import { memfs } from '/node_modules/@napi-rs/wasm-runtime/dist/fs.js';
-import { WASI } from '/node_modules/@tybys/wasm-util/dist/wasm-util.esm.js';
-import { importedMemory } from '/host/module-info.js';
+import { WASIThreads } from '../../node_modules/@emnapi/wasi-threads/dist/wasi-threads.mjs';
+import { createOnMessage } from '../../node_modules/@napi-rs/wasm-runtime/fs-proxy.js';
+import { memfs } from '../../node_modules/@napi-rs/wasm-runtime/dist/fs.js';
+import { WASI } from '../../node_modules/@tybys/wasm-util/dist/wasm-util.esm.js';
+import { importedMemory } from '../../host/module-info.js';
 
 const POOL = 4;
 const q = new URLSearchParams(location.search);

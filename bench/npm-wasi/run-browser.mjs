@@ -1,17 +1,19 @@
 // The npm WASI host baseline in headless Chromium: a server on 127.0.0.1 with cross-origin
-// isolation serves page.html, its workers, the npm packages' browser builds and the module; each
-// run gets a Chromium of its own (so a fresh memfs volume and fresh workers), started plainly as
-// cli/browser-session.js does (no DevTools protocol attached), and the page POSTs its outcome
-// back. Used by `spindle bench --browser`; alone:
+// isolation (to its own pages only, under a secret path: cli/local-server.js) serves page.html,
+// its workers, the npm packages' browser builds and the module; each run gets a Chromium of its
+// own (so a fresh memfs volume and fresh workers), started plainly as cli/browser-session.js
+// does (no DevTools protocol attached), and the page POSTs its outcome back. Used by
+// `spindle bench --browser`; alone:
 //   node bench/npm-wasi/run-browser.mjs [--c-main=main|worker] app.wasm [args...]
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:http';
 import { join, normalize, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isolation, sendFile } from '../../cli/isolated-server.js';
 import { optimizedFromStartFlags } from '../../cli/browser-session.js';
 import { chromiumFlags, chromiumPath, v8FlagsSwitch } from '../../cli/chromium.js';
 import { launchBrowser } from '../../cli/browser-process.js';
+import { startLocalServer } from '../../cli/local-server.js';
+import { escapeControls } from '../../cli/terminal-text.js';
 
 const root = join(fileURLToPath(import.meta.url), '..', '..', '..');
 // What the page may load: itself, the packages it imports, and the host's module-info.js.
@@ -24,13 +26,11 @@ export class NpmWasiBrowser {
 
   static async open() {
     const session = new NpmWasiBrowser();
-    session.#server = createServer((req, res) => session.#route(req, res));
-    await new Promise((resolve) => session.#server.listen(0, '127.0.0.1', resolve));
+    session.#server = await startLocalServer((req, res, path) => session.#route(req, res, decodeURIComponent(path).slice(1)));
     return session;
   }
 
-  #route(req, res) {
-    const path = decodeURIComponent(new URL(req.url, 'http://127.0.0.1').pathname).slice(1);
+  #route(req, res, path) {
     const [, kind, id] = /^(wasm|result)\/(\d+)$/.exec(path) ?? [];
     const run = id && this.#runs.get(Number(id));
     if (run && kind === 'wasm') return res.writeHead(200, { ...isolation, 'Content-Type': 'application/wasm' }).end(run.wasm);
@@ -38,8 +38,14 @@ export class NpmWasiBrowser {
       const parts = [];
       req.on('data', (c) => parts.push(c));
       req.on('end', () => {
+        let outcome;
+        try {
+          outcome = JSON.parse(Buffer.concat(parts).toString());
+        } catch {
+          return res.writeHead(400, isolation).end();
+        }
         res.writeHead(200, isolation).end();
-        run.finish(JSON.parse(Buffer.concat(parts).toString()));
+        return run.finish(outcome);
       });
       return undefined;
     }
@@ -51,15 +57,16 @@ export class NpmWasiBrowser {
   /** Runs one module; resolves { stdout, stderr, exitCode, na?, trap? }. */
   async run(wasmPath, { cMain = 'worker', args = [] } = {}) {
     const id = this.#nextId++;
-    const query = new URLSearchParams({ cMain, wasm: `/wasm/${id}`, report: `/result/${id}`,
+    const base = this.#server.url;
+    const query = new URLSearchParams({ cMain, wasm: `${base}wasm/${id}`, report: `${base}result/${id}`,
       args: JSON.stringify([wasmPath.split('/').pop(), ...args]) });
-    const url = `http://127.0.0.1:${this.#server.address().port}/bench/npm-wasi/page.html?${query}`;
+    const url = `${base}bench/npm-wasi/page.html?${query}`;
     let browser; let timer;
     try {
       return await new Promise((resolve, reject) => {
         this.#runs.set(id, { wasm: readFileSync(wasmPath), finish: resolve });
         // ended with its whole tree and profile however the CLI ends (cli/browser-process.js)
-        browser = launchBrowser(chromiumPath, [...chromiumFlags, ...v8FlagsSwitch(optimizedFromStartFlags), url], { profilePrefix: 'spindle-npm-wasi-' });
+        browser = launchBrowser(chromiumPath, [...chromiumFlags, ...v8FlagsSwitch(optimizedFromStartFlags)], { url, profilePrefix: 'spindle-npm-wasi-' });
         browser.exited.then((why) => { if (why) reject(new Error(`${why} (before the page reported)`)); });
         timer = setTimeout(() => reject(new Error(`no outcome after ${RUN_TIMEOUT_MS / 1000} s`)), RUN_TIMEOUT_MS);
       }).then((outcome) => {
@@ -74,7 +81,6 @@ export class NpmWasiBrowser {
   }
 
   async close() {
-    this.#server?.closeAllConnections();
     this.#server?.close();
   }
 }
@@ -89,7 +95,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     process.stdout.write(r.stdout);
     process.stderr.write(r.stderr);
     if (r.na) process.stdout.write(`NA ${r.na}\n`);
-    if (r.trap) process.stderr.write(`trap: ${r.trap}\n`);
+    if (r.trap) process.stderr.write(`trap: ${escapeControls(r.trap)}\n`);
     process.exitCode = r.na ? 3 : r.exitCode;
   } finally {
     await session.close();

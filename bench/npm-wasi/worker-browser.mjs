@@ -2,10 +2,10 @@
 // ThreadMessageHandler) or, with role 'main', the C main. As in Node (worker.mjs), each worker
 // has its own WASI object, so its own fd table, and its file calls are proxied to the page's
 // main thread (createFsProxy), which owns the memfs volume.
-import { ThreadMessageHandler, WASIThreads } from '/node_modules/@emnapi/wasi-threads/dist/wasi-threads.mjs';
-import { createFsProxy } from '/node_modules/@napi-rs/wasm-runtime/fs-proxy.js';
-import { memfsExported } from '/node_modules/@napi-rs/wasm-runtime/dist/fs.js';
-import { WASI } from '/node_modules/@tybys/wasm-util/dist/wasm-util.esm.js';
+import { ThreadMessageHandler, WASIThreads } from '../../node_modules/@emnapi/wasi-threads/dist/wasi-threads.mjs';
+import { createFsProxy } from '../../node_modules/@napi-rs/wasm-runtime/fs-proxy.js';
+import { memfsExported } from '../../node_modules/@napi-rs/wasm-runtime/dist/fs.js';
+import { WASI } from '../../node_modules/@tybys/wasm-util/dist/wasm-util.esm.js';
 
 const fs = createFsProxy(memfsExported);
 const out = (fd) => (text) => postMessage({ npmWasiPrint: { fd, text } });

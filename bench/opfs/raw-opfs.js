@@ -13,7 +13,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
-import { chromiumArgs, chromiumPath } from '../../cli/chromium.js';
+import { playwrightLaunch } from '../../cli/chromium.js';
 import { serveIsolated } from '../../cli/isolated-server.js';
 import { median } from '../report/stats.js';
 
@@ -26,7 +26,7 @@ async function pageSide(page) {
     let next = 1;
     const pending = new Map();
     const start = () => new Promise((resolve) => {
-      const w = new Worker('/bench/opfs/raw-opfs-worker.js', { type: 'module' });
+      const w = new Worker('bench/opfs/raw-opfs-worker.js', { type: 'module' });
       w.onmessage = (e) => {
         if (e.data.ready) return resolve(w);
         const p = pending.get(e.data.id);
@@ -91,8 +91,8 @@ export async function rawOpfsBench({ runs = 5, mib = 64, probe = true, incognito
   // is off the record, where OPFS lives in memory behind an IPC per call (100x slower, see
   // docs/OPFS.md), which is not what a user's browser does. incognito: true measures that one.
   const profile = mkdtempSync(join(tmpdir(), 'spindle-opfs-bench-'));
-  const browser = incognito ? await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs })
-    : await chromium.launchPersistentContext(profile, { executablePath: chromiumPath, args: chromiumArgs });
+  const browser = incognito ? await chromium.launch(playwrightLaunch)
+    : await chromium.launchPersistentContext(profile, playwrightLaunch);
   try {
     const page = incognito ? await browser.newPage() : (browser.pages()[0] ?? await browser.newPage());
     await page.goto(`${server.url}/`);

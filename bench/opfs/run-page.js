@@ -1,7 +1,7 @@
 // Loaded into a page by bench/opfs/spindle-opfs.js and tests/opfs.test.js: runs Spindle modules through the host API with
 // OPFS mounts. window.spindleRun(url, options) resolves { exitCode, trap, stdout, stderr };
 // window.spindleOut holds the stdout so far (a test can wait for a line while the program runs).
-import { run } from '/host/index.js';
+import { run } from '../../host/index.js';
 
 window.spindleOut = '';
 window.spindleRun = async (url, options) => {

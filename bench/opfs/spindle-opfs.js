@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { chromium } from 'playwright-core';
 import { measureRawOpfs } from './raw-opfs.js';
-import { chromiumArgs, chromiumPath } from '../../cli/chromium.js';
+import { playwrightLaunch } from '../../cli/chromium.js';
 import { serveIsolated } from '../../cli/isolated-server.js';
 import { median } from '../report/stats.js';
 
@@ -31,7 +31,7 @@ export function buildOpfsBench() {
 
 /** One run of opfs_io on an OPFS mount in `page` (with bench/opfs/run-page.js loaded). */
 export async function measureSpindleOpfs(page, { mib = 64, mount = {} } = {}) {
-  const r = await page.evaluate(([m, extra]) => window.spindleRun('/build/bench/opfs/opfs_io.wasm', {
+  const r = await page.evaluate(([m, extra]) => window.spindleRun('build/bench/opfs/opfs_io.wasm', {
     args: ['opfs_io', 'bench', '/data', String(m)], mounts: [{ path: '/data', opfs: 'spindle-bench', ...extra }],
   }), [mib, mount]);
   const line = r.stdout?.split('\n').find((l) => l.startsWith('RESULT '));
@@ -53,11 +53,11 @@ export async function spindleOpfsBench({ runs = 5, mib = 64, build = true, mount
   if (build) buildOpfsBench();
   const server = await serveIsolated();
   const profile = mkdtempSync(join(tmpdir(), 'spindle-opfs-bench-'));
-  const context = await chromium.launchPersistentContext(profile, { executablePath: chromiumPath, args: chromiumArgs });
+  const context = await chromium.launchPersistentContext(profile, playwrightLaunch);
   try {
     const page = context.pages()[0] ?? await context.newPage();
     await page.goto(`${server.url}/`);
-    await page.addScriptTag({ type: 'module', url: '/bench/opfs/run-page.js' });
+    await page.addScriptTag({ type: 'module', url: 'bench/opfs/run-page.js' });
     await page.waitForFunction(() => window.spindleReady, null, { timeout: 30000 });
     const all = [];
     for (let i = 0; i < runs; i++) {

@@ -1,12 +1,12 @@
 // Loads a test page (a cross-origin isolated server over `files`) in headless Chromium and
 // returns what the page left in window.spindleResult.
 import { chromium } from 'playwright-core';
-import { chromiumArgs, chromiumPath } from '../../cli/chromium.js';
+import { playwrightLaunch } from '../../cli/chromium.js';
 import { serveIsolated } from '../../cli/isolated-server.js';
 
 export async function pageResult(files, { timeout = 60000 } = {}) {
   const server = await serveIsolated(files);
-  const browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
+  const browser = await chromium.launch(playwrightLaunch);
   try {
     const page = await browser.newPage();
     await page.goto(`${server.url}/`);

@@ -3,7 +3,7 @@
 // a crash, as far as the browser is concerned), open again on the same profile and look.
 import { readdirSync, readFileSync } from 'node:fs';
 import { chromium } from 'playwright-core';
-import { chromiumArgs, chromiumPath } from '../../cli/chromium.js';
+import { playwrightLaunch } from '../../cli/chromium.js';
 
 // Our own descendants whose command line names this profile: the browser and its children.
 function browserPids(profile) {
@@ -26,7 +26,7 @@ function browserPids(profile) {
 
 /** Opens the profile; resolves { context, page, kill(), close() }. */
 export async function openProfile(profile, url) {
-  const context = await chromium.launchPersistentContext(profile, { executablePath: chromiumPath, args: chromiumArgs });
+  const context = await chromium.launchPersistentContext(profile, playwrightLaunch);
   const page = context.pages()[0] ?? await context.newPage();
   if (url) await page.goto(url);
   return {
