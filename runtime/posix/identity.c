@@ -1,4 +1,5 @@
-/* Who the program is: one process run as root (uid and gid 0), with no login session. */
+/* Who the program is: one process run as root (uid and gid 0), with no login session, that
+ * cannot switch to another identity (uid 0 grants no privilege here). */
 #include <errno.h>
 #include <string.h>
 #include <unistd.h>
