@@ -72,7 +72,7 @@ static int signal_owner(int fd, int cmd, long owner)
 {
     if (__real_fcntl(fd, F_GETFL) < 0)
         return -1;
-    if (cmd == F_GETOWN || owner == 0 || owner == getpid() || owner == -getpgrp())
+    if (cmd == F_GETOWN || owner == 0 || owner == getpid() || owner == -getpid()) /* its group is its pid */
         return 0;
     errno = ESRCH;
     return -1;

@@ -1,6 +1,9 @@
 /* The host name: "localhost", the name Linux systems use when none was configured (wasi-libc
  * says "(none)", the kernel's unset value, which reads as an error in a program's output).
- * uname is linked with --wrap=uname so that its nodename says the same. */
+ * uname says the same in nodename; its other fields are wasi-libc's. Both replace libc's
+ * definitions (a --wrap would force libc's uname into every module, and with it stderr's
+ * buffer). */
+#define _GNU_SOURCE /* utsname's domainname */
 #include <errno.h>
 #include <string.h>
 #include <sys/utsname.h>
@@ -8,13 +11,15 @@
 
 static const char host_name[] = "localhost";
 
-int __real_uname(struct utsname *out);
-
-int __wrap_uname(struct utsname *out)
+int uname(struct utsname *out)
 {
-    if (__real_uname(out) < 0)
-        return -1;
+    memset(out, 0, sizeof *out);
+    strcpy(out->sysname, "wasi");
     strcpy(out->nodename, host_name);
+    strcpy(out->release, "0.0.0");
+    strcpy(out->version, "0.0.0");
+    strcpy(out->machine, "wasm32");
+    strcpy(out->domainname, "(none)");
     return 0;
 }
 
