@@ -37,7 +37,7 @@ long __wrap_sysconf(int name)
         return -1; // no limit, errno untouched
     case _SC_MQ_PRIO_MAX:
         return 32768;
-    // names glibc does not know (EINVAL), which libc answered as unsupported options
+    // names glibc refuses (EINVAL), which libc answered as unsupported options
     case _SC_SS_REPL_MAX:
     case _SC_THREAD_ROBUST_PRIO_INHERIT:
     case _SC_THREAD_ROBUST_PRIO_PROTECT:

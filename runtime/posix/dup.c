@@ -1,8 +1,8 @@
-/* dup, dup2, dup3 and fcntl(F_DUPFD, F_DUPFD_CLOEXEC, F_GETPIPE_SZ, F_SETPIPE_SZ, F_GETOWN, F_SETOWN) on Spindle's
- * fd table (wasi-libc has none of them). stdio belongs to the host: duplicating fds 0-2 gives ENOTSUP, and they
- * cannot be replaced by dup2 (EBADF then, as for a closed fd). Other --fs modes: ENOSYS.
- * fcntl is linked with --wrap=fcntl; the record-lock commands go to runtime/posix-ipc, the
- * others to libc. */
+/* dup, dup2, dup3 and fcntl(F_DUPFD, F_DUPFD_CLOEXEC, F_GETPIPE_SZ, F_SETPIPE_SZ, F_GETOWN,
+ * F_SETOWN) on Spindle's fd table (wasi-libc has none of them). stdio belongs to the host:
+ * duplicating fds 0-2 gives ENOTSUP, and they cannot be replaced by dup2 (EBADF then, as for a
+ * closed fd). Other --fs modes: ENOSYS. fcntl is linked with --wrap=fcntl; the record-lock
+ * commands go to runtime/posix-ipc, the others to libc. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdbool.h>
