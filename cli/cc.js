@@ -161,7 +161,8 @@ export async function runtimeLinkArgs(opts) {
   // POSIX layer's is weak). From posix-ipc it links the record locks, so a program whose own code
   // never calls fcntl (stdio's calls come from libc) does without them (docs/TOOLCHAIN.md).
   const ipc = opts.fs === 'spindle' ? [await componentArchive('posix-ipc')] : [];
-  const args = ['-Wl,--wrap=sysconf,--wrap=pthread_create,--wrap=_pthread_cleanup_push,--wrap=_pthread_cleanup_pop',
+  // --wrap=abort and std::terminate's name: runtime/core/abort_after_terminate.c
+  const args = ['-Wl,--wrap=sysconf,--wrap=pthread_create,--wrap=_pthread_cleanup_push,--wrap=_pthread_cleanup_pop,--wrap=abort,--wrap=_ZSt9terminatev',
     ...(stackCheckWanted(opts) ? stackCheckLinkArgs : []), settingsObject(opts.threadStackSize), ...ipc,
     ...(await posixLinkArgs()), await componentArchive('core')];
   if (opts.malloc === 'spindle') args.push(await componentArchive('alloc'));

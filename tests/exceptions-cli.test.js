@@ -10,6 +10,7 @@ import { exec } from './lib/exec.js';
 const root = join(import.meta.dirname, '..');
 const spindle = join(root, 'bin', 'spindle');
 const out = join(root, 'build', 'tests', 'exceptions-cli');
+const noTrapAfterTerminate = /trap|wasm-function/;
 const switchNamed = /C\+\+ exceptions are off because the command line has -fno-exceptions/;
 
 function source(name, text) {
@@ -36,7 +37,24 @@ describe('spindle c++ and exceptions', () => {
     const caught = await exec(spindle, ['run', join(out, 'hello-eh.wasm'), 'x']);
     assert.equal(caught.code, 134);
     assert.match(caught.stderr, /uncaught exception of type std::invalid_argument/);
+    assert.doesNotMatch(caught.stderr, noTrapAfterTerminate, 'std::terminate ends as natively: its message, then 134');
     assert.equal((await exec(spindle, ['run', join(out, 'hello-noeh.wasm'), 'x'])).code, 134);
+  });
+
+  it('an exception no thread catches ends the run with its message and 134, no trap or trace', async () => {
+    const program = source('thread-throws.cpp', '#include <stdexcept>\n#include <thread>\n#include <cstdlib>\n' +
+      'int main(int argc, char **) {\n  if (argc > 1) std::abort();\n' +
+      '  std::thread t([] { throw std::logic_error("lost in a thread"); });\n  t.join();\n}\n');
+    const wasm = join(out, 'thread-throws.wasm');
+    const built = await exec(spindle, ['c++', '-O2', program, '-o', wasm]);
+    assert.equal(built.code, 0, built.stderr);
+    const thrown = await exec(spindle, ['run', wasm]);
+    assert.equal(thrown.code, 134);
+    assert.equal(thrown.stderr, 'libc++abi: terminating due to uncaught exception of type std::logic_error: lost in a thread\n');
+    // abort() anywhere else still traps, so its trace shows where it was called
+    const aborted = await exec(spindle, ['run', wasm, 'abort']);
+    assert.equal(aborted.code, 134);
+    assert.match(aborted.stderr, /trap: unreachable/);
   });
 
   it('names -fno-exceptions when code needs exceptions, compiling or linking', async () => {

@@ -162,21 +162,30 @@ describe('host-directory mounts', () => {
     assert.match(await runOnMount('fd_queries'), /failures 0/);
   });
 
-  it('directory streams on a mount give Linux\'s output (tests/programs/posix_dirent.c: d_reclen, d_off, seekdir, scandir...)', async () => {
-    const src = join(root, 'tests', 'programs', 'posix_dirent.c');
-    const wasm = join(out, 'posix_dirent.wasm');
-    const native = join(out, 'posix_dirent.native');
+  // A tests/programs program run with a directory on a mount, and natively with the host directory.
+  async function sameOnMountAsNative(name) {
+    const src = join(root, 'tests', 'programs', `${name}.c`);
+    const wasm = join(out, `${name}.wasm`);
+    const native = join(out, `${name}.native`);
     const cc = await exec(spindle, ['cc', '-O2', src, '-o', wasm]);
     assert.equal(cc.code, 0, cc.stderr);
     const nat = await exec('clang-22', ['-O2', '-pthread', '-w', src, '-o', native]);
     assert.equal(nat.code, 0, nat.stderr);
-    const dir = join(host, 'posix_dirent');
+    const dir = join(host, name);
     mkdirSync(dir);
     const expected = await exec(native, [dir]);
     assert.equal(expected.code, 0, expected.stderr);
     const r = await exec(spindle, ['run', `--mount=/m=${dir}`, wasm, '/m']);
     assert.equal(r.code, 0, r.stdout + r.stderr);
     assert.equal(r.stdout, expected.stdout);
+  }
+
+  it('directory streams on a mount give Linux\'s output (tests/programs/posix_dirent.c: d_reclen, d_off, seekdir, scandir...)', async () => {
+    await sameOnMountAsNative('posix_dirent');
+  });
+
+  it('getdents64 on a mount gives Linux\'s output (tests/programs/posix_getdents.c: positions, lseek, errors)', async () => {
+    await sameOnMountAsNative('posix_getdents');
   });
 
   it('the host API takes mounts: [{ path, hostDir }]', async () => {

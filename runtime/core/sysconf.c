@@ -2,7 +2,8 @@
 // thread pools (std::thread::hardware_concurrency, OpenMP-style code) use one thread. Linked
 // with --wrap=sysconf, so every caller, libc++ included, comes here first.
 // Also what libc gets wrong: the memory sizes and MINSIGSTKSZ came back as its internal table
-// codes (negative numbers), and OPEN_MAX as -1 though Spindle's fd table has 8192 slots.
+// codes (negative numbers), and OPEN_MAX as -1 though Spindle's fd table has 8192 slots; and
+// whether errno is set follows glibc (docs/POSIX.md).
 #include <errno.h>
 #include <unistd.h>
 
@@ -29,6 +30,19 @@ long __wrap_sysconf(int name)
         return wasm_pages - (long)__builtin_wasm_memory_size(0);
     case _SC_MINSIGSTKSZ:
         return 2048; // Linux's MINSIGSTKSZ
+    case _SC_SIGSTKSZ:
+        return 8192; // Linux's SIGSTKSZ
+    // names glibc answers that libc refused with EINVAL: no message queues, Linux's priority limit
+    case _SC_MQ_OPEN_MAX:
+        return -1; // no limit, errno untouched
+    case _SC_MQ_PRIO_MAX:
+        return 32768;
+    // names glibc refuses (EINVAL), which libc answered as unsupported options
+    case _SC_SS_REPL_MAX:
+    case _SC_THREAD_ROBUST_PRIO_INHERIT:
+    case _SC_THREAD_ROBUST_PRIO_PROTECT:
+        errno = EINVAL;
+        return -1;
     default:
         break;
     }

@@ -15,6 +15,8 @@
 #include <unistd.h>
 #include <wasi/api.h>
 
+#include "posix_internal.h"
+
 /* enough for ~200 short names per fd_readdir; grows when one entry does not fit */
 #define FIRST_BUFFER_SIZE 8192
 
@@ -30,11 +32,15 @@ struct _DIR {
 };
 
 /* WASI file types (index) as Linux DT_* values */
-static const unsigned char linux_type[8] = {
-    DT_UNKNOWN, DT_BLK, DT_CHR, DT_DIR, DT_REG, DT_SOCK, DT_SOCK, DT_LNK,
-};
+unsigned char posix_dirent_type(uint8_t wasi_type)
+{
+    static const unsigned char linux_type[8] = {
+        DT_UNKNOWN, DT_BLK, DT_CHR, DT_DIR, DT_REG, DT_SOCK, DT_SOCK, DT_LNK,
+    };
+    return wasi_type < sizeof linux_type ? linux_type[wasi_type] : DT_UNKNOWN;
+}
 
-static size_t record_length(size_t name_len)
+size_t posix_dirent_length(size_t name_len)
 {
     return (offsetof(struct dirent, d_name) + name_len + 1 + 7) & ~(size_t)7;
 }
@@ -161,7 +167,7 @@ static struct dirent *next_entry(DIR *dir)
             return NULL;
     }
     const char *name = (const char *)dir->buffer + dir->at + sizeof head;
-    size_t reclen = record_length(head.d_namlen);
+    size_t reclen = posix_dirent_length(head.d_namlen);
     if (reclen > USHRT_MAX) {
         errno = EOVERFLOW;
         return NULL;
@@ -179,7 +185,7 @@ static struct dirent *next_entry(DIR *dir)
     entry->d_ino = head.d_ino;
     entry->d_off = (off_t)head.d_next;
     entry->d_reclen = (unsigned short)reclen;
-    entry->d_type = head.d_type < sizeof linux_type ? linux_type[head.d_type] : DT_UNKNOWN;
+    entry->d_type = posix_dirent_type(head.d_type);
     memcpy(entry->d_name, name, head.d_namlen);
     entry->d_name[head.d_namlen] = '\0';
     dir->at += sizeof head + head.d_namlen;

@@ -1,8 +1,8 @@
-/* dup, dup2, dup3 and fcntl(F_DUPFD, F_DUPFD_CLOEXEC, F_GETPIPE_SZ, F_SETPIPE_SZ) on Spindle's
- * fd table (wasi-libc has none of them). stdio belongs to the host: duplicating fds 0-2 gives ENOTSUP, and they
- * cannot be replaced by dup2 (EBADF then, as for a closed fd). Other --fs modes: ENOSYS.
- * fcntl is linked with --wrap=fcntl; the record-lock commands go to runtime/posix-ipc, the
- * others to libc. */
+/* dup, dup2, dup3 and fcntl(F_DUPFD, F_DUPFD_CLOEXEC, F_GETPIPE_SZ, F_SETPIPE_SZ, F_GETOWN,
+ * F_SETOWN) on Spindle's fd table (wasi-libc has none of them). stdio belongs to the host:
+ * duplicating fds 0-2 gives ENOTSUP, and they cannot be replaced by dup2 (EBADF then, as for a
+ * closed fd). Other --fs modes: ENOSYS. fcntl is linked with --wrap=fcntl; the record-lock
+ * commands go to runtime/posix-ipc, the others to libc. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdbool.h>
@@ -65,6 +65,19 @@ int dup2(int oldfd, int newfd)
     return newfd;
 }
 
+/* F_GETOWN/F_SETOWN: who gets SIGIO and SIGURG for fd. No signal is ever sent, so no owner is
+ * kept: F_GETOWN is 0; F_SETOWN accepts none (0), this process or its group, and any other
+ * process or group is one that does not exist (ESRCH). */
+static int signal_owner(int fd, int cmd, long owner)
+{
+    if (__real_fcntl(fd, F_GETFL) < 0)
+        return -1;
+    if (cmd == F_GETOWN || owner == 0 || owner == getpid() || owner == -getpid()) /* its group is its pid */
+        return 0;
+    errno = ESRCH;
+    return -1;
+}
+
 int __wrap_fcntl(int fd, int cmd, ...)
 {
     va_list ap;
@@ -86,6 +99,8 @@ int __wrap_fcntl(int fd, int cmd, ...)
         return (int)posix_core_result(cmd == F_GETPIPE_SZ ? spindle_fs_get_pipe_size(fd)
                                                           : spindle_fs_set_pipe_size(fd, (uint32_t)arg));
     }
+    if (cmd == F_GETOWN || cmd == F_SETOWN)
+        return signal_owner(fd, cmd, arg);
     if (is_lock_command(cmd) && spindle_fcntl_lock)
         return spindle_fcntl_lock(fd, cmd, (void *)arg);
     /* libc answers F_GETFD/F_SETFD without looking at the fd; Linux gives EBADF for a closed one */

@@ -1,4 +1,5 @@
-/* Who the program is: one process run as root (uid and gid 0), with no login session. */
+/* Who the program is: one process run as root (uid and gid 0), with no login session, that
+ * cannot switch to another identity (uid 0 grants no privilege here). */
 #include <errno.h>
 #include <string.h>
 #include <unistd.h>
@@ -8,6 +9,59 @@ uid_t geteuid(void) { return 0; }
 gid_t getgid(void) { return 0; }
 gid_t getegid(void) { return 0; }
 pid_t getppid(void) { return 0; } /* nothing started it that it can see */
+
+/* There is no other identity to switch to. As for an unprivileged Linux process, setting an id
+ * to the one it has succeeds and any other gives EPERM; (uid_t)-1 is not an id (EINVAL). The
+ * ids are read through getuid()/getgid(), so these follow whatever those report. */
+static int keep_id(unsigned requested, unsigned current)
+{
+    if (requested == (unsigned)-1) {
+        errno = EINVAL;
+        return -1;
+    }
+    if (requested != current) {
+        errno = EPERM;
+        return -1;
+    }
+    return 0;
+}
+
+int setuid(uid_t uid) { return keep_id(uid, getuid()); }
+int seteuid(uid_t uid) { return keep_id(uid, geteuid()); }
+int setgid(gid_t gid) { return keep_id(gid, getgid()); }
+int setegid(gid_t gid) { return keep_id(gid, getegid()); }
+
+/* setreuid/setregid: -1 leaves an id as it is */
+static int keep_pair(unsigned real, unsigned effective, unsigned current)
+{
+    if ((real != (unsigned)-1 && real != current) || (effective != (unsigned)-1 && effective != current)) {
+        errno = EPERM;
+        return -1;
+    }
+    return 0;
+}
+
+int setreuid(uid_t real, uid_t effective) { return keep_pair(real, effective, getuid()); }
+int setregid(gid_t real, gid_t effective) { return keep_pair(real, effective, getgid()); }
+
+/* No supplementary groups; only a privileged process may set them. */
+int getgroups(int size, gid_t list[])
+{
+    (void)list;
+    if (size < 0) {
+        errno = EINVAL;
+        return -1;
+    }
+    return 0;
+}
+
+int setgroups(size_t size, const gid_t *list)
+{
+    (void)size;
+    (void)list;
+    errno = EPERM;
+    return -1;
+}
 
 /* Like a daemon's: no controlling terminal, so no login name (ENXIO, as glibc without utmp). */
 char *getlogin(void)

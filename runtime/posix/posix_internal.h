@@ -4,6 +4,7 @@
 #define SPINDLE_POSIX_INTERNAL_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <sys/stat.h>
 
@@ -42,6 +43,11 @@ int posix_resolve(int dirfd, const char *path, const char **relative, char **to_
 
 /* the core's stat as libc's struct stat */
 void posix_stat_from_core(const struct spindle_stat *in, struct stat *out);
+
+/* Linux's struct dirent from WASI's (directory_stream.c): a WASI file type as a DT_* value, and
+ * d_reclen for a name of name_len bytes */
+unsigned char posix_dirent_type(uint8_t wasi_type);
+size_t posix_dirent_length(size_t name_len);
 
 /* the permission bits a newly created file or directory gets: requested & ~umask */
 uint32_t posix_apply_umask(uint32_t requested);

@@ -33,11 +33,12 @@ static int stat_at(int dirfd, const char *path, struct stat *st, int flags)
 {
     if ((flags & AT_EMPTY_PATH) && path[0] == '\0')
         return dirfd == AT_FDCWD ? stat_at(AT_FDCWD, ".", st, 0) : __wrap_fstat(dirfd, st);
-    if (flags & ~(AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH)) {
+    /* AT_NO_AUTOMOUNT: there are no automount points to leave untriggered */
+    if (flags & ~(AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH | AT_NO_AUTOMOUNT)) {
         errno = EINVAL;
         return -1;
     }
-    flags &= ~AT_EMPTY_PATH;
+    flags &= ~(AT_EMPTY_PATH | AT_NO_AUTOMOUNT);
     if (path[0] == '\0') {
         errno = ENOENT;
         return -1;

@@ -46,20 +46,26 @@ static const char *errno_name(int e)
         return "ENXIO";
     case ERANGE:
         return "ERANGE";
+    case ESRCH:
+        return "ESRCH";
+    case ENAMETOOLONG:
+        return "ENAMETOOLONG";
+    case ECHILD:
+        return "ECHILD";
     default:
         return "(other errno)";
     }
 }
 
 // rc < 0: the call failed, errno says why; errno is cleared for the next call
-static void report(const char *what, long rc)
+__attribute__((unused)) static void report(const char *what, long rc)
 {
     printf("%-36s %s %s\n", what, rc < 0 ? "-1" : "ok", rc < 0 ? errno_name(errno) : "");
     errno = 0;
 }
 
 // the same for calls that return an error number (posix_fadvise, ttyname_r, readdir_r...)
-static void report_errnum(const char *what, int err)
+__attribute__((unused)) static void report_errnum(const char *what, int err)
 {
     printf("%-36s %s\n", what, err ? errno_name(err) : "0");
 }

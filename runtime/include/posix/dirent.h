@@ -55,9 +55,13 @@ int alphasort(const struct dirent **, const struct dirent **) __SPINDLE_DIRENT_C
 #ifdef _GNU_SOURCE
 int versionsort(const struct dirent **, const struct dirent **) __SPINDLE_DIRENT_CALL(versionsort);
 #endif
-/* wasi-libc declares getdents but defines it nowhere; a clear error instead of a link failure */
-int getdents(int, struct dirent *, size_t)
-    __attribute__((unavailable("not in Spindle: a WASI directory fd has no read position; use readdir")));
+/* Linux's raw reads of a directory fd from its position (runtime/posix/getdents.c): records of
+ * struct dirent, which is struct linux_dirent64. getdents is musl's declaration, getdents64
+ * glibc's (the sysroot's macro that maps it to getdents is undone below). */
+int getdents(int, struct dirent *, size_t);
+#if defined(_LARGEFILE64_SOURCE) || defined(_GNU_SOURCE)
+#define __SPINDLE_GETDENTS64
+#endif
 #ifdef __cplusplus
 }
 #endif
@@ -69,6 +73,19 @@ int getdents(int, struct dirent *, size_t)
 
 #if defined(_LARGEFILE64_SOURCE) || defined(_GNU_SOURCE)
 #define readdir64_r readdir_r
+#endif
+#ifdef __SPINDLE_GETDENTS64
+#undef getdents64
+#undef __SPINDLE_GETDENTS64
+#define __NEED_ssize_t
+#include <bits/alltypes.h>
+#ifdef __cplusplus
+extern "C" {
+#endif
+ssize_t getdents64(int, void *, size_t);
+#ifdef __cplusplus
+}
+#endif
 #endif
 
 /* Linux's DT_* values, not WASI's file types */

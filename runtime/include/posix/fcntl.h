@@ -13,6 +13,15 @@
 #ifndef AT_EMPTY_PATH
 #define AT_EMPTY_PATH 0x1000
 #endif
+/* Linux's numbers, hidden by wasi-libc or under feature macros (runtime/posix/dup.c answers the
+ * commands; there is no automounting to suppress) */
+#ifndef F_SETOWN
+#define F_SETOWN 8
+#define F_GETOWN 9
+#endif
+#ifndef AT_NO_AUTOMOUNT
+#define AT_NO_AUTOMOUNT 0x800
+#endif
 /* statx's synchronisation hints (nothing to synchronise: accepted and ignored) */
 #ifndef AT_STATX_SYNC_AS_STAT
 #define AT_STATX_SYNC_TYPE 0x6000

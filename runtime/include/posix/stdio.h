@@ -15,6 +15,9 @@ extern "C" {
 #endif
 FILE *tmpfile(void);
 char *tmpnam(char *);
+/* no shell: the command's output is empty and its status 127 (runtime/posix/popen.c) */
+FILE *popen(const char *, const char *);
+int pclose(FILE *);
 #ifndef L_tmpnam
 #define L_tmpnam 20
 #endif
