@@ -11,6 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { exec } from './lib/exec.js';
+import { serveIsolated } from '../cli/isolated-server.js';
+import { openProfile } from './opfs/profile.js';
 
 const root = join(import.meta.dirname, '..');
 const spindle = join(root, 'bin', 'spindle');
@@ -18,6 +20,7 @@ const out = join(root, 'build', 'tests', 'hostile');
 const wasm = join(out, 'hostile.wasm');
 const long = process.env.SPINDLE_TEST_LONG === '1';
 const fuzzMs = long ? 60000 : 3000;
+const skipBrowser = process.env.SPINDLE_TEST_BROWSER === '0' ? 'SPINDLE_TEST_BROWSER=0' : false;
 const work = [];
 
 before(async () => {
@@ -78,6 +81,86 @@ describe('a hostile module in Node (host-directory mounts)', () => {
   });
   it(`random requests (seed 21, ${fuzzMs / 1000} s): no forged handle accepted, no damage`, async () => {
     const r = await runInNode(['fuzz', '21', String(fuzzMs)]);
+    assert.equal(r.exitCode, 0, r.stdout);
+    assert.match(r.stdout, /^fuzz: many calls, 0 forged handles accepted, some succeeded\n$/);
+  });
+});
+
+// The page side: OPFS mounts /m0 and /m1 (subdirectories of hostile/), a canary file in the
+// origin's OPFS outside both, the module run through the host API (bench/opfs/run-page.js).
+async function runInPage(page, args) {
+  const url = '/build/tests/hostile/hostile.wasm';
+  return page.evaluate(async ([url, argv]) => {
+    const root = await navigator.storage.getDirectory();
+    const dir = async (path) => {
+      let d = root;
+      for (const name of path.split('/')) d = await d.getDirectoryHandle(name, { create: true });
+      return d;
+    };
+    const write = async (d, name, text) => {
+      const w = await (await d.getFileHandle(name, { create: true })).createWritable();
+      await w.write(text);
+      await w.close();
+    };
+    const canaryText = 'canary: nobody may touch this file\n'.repeat(4);
+    await write(await dir('hostile/m0'), 'in.txt', 'inside');
+    await dir('hostile/m1');
+    await write(await dir('outside'), 'canary', canaryText);
+    const r = await window.spindleRun(url, { args: ['hostile', ...argv],
+      mounts: [{ path: '/m0', opfs: 'hostile/m0' }, { path: '/m1', opfs: 'hostile/m1' }] });
+    const canary = await (await (await dir('outside')).getFileHandle('canary')).getFile();
+    r.damage = (await canary.text()) === canaryText ? [] : ['the OPFS canary outside the mounts changed'];
+    await root.removeEntry('hostile', { recursive: true });
+    return r;
+  }, [url, args]);
+}
+
+describe('a hostile module in Chromium (OPFS mounts)', { skip: skipBrowser }, () => {
+  let server;
+  let browser;
+  let profile;
+  before(async () => {
+    server = await serveIsolated();
+    profile = mkdtempSync(join(tmpdir(), 'spindle-hostile-opfs-'));
+    work.push(profile);
+    browser = await openProfile(profile, `${server.url}/`);
+    await browser.page.addScriptTag({ type: 'module', url: '/bench/opfs/run-page.js' });
+    await browser.page.waitForFunction(() => window.spindleReady, null, { timeout: 30000 });
+  });
+  after(async () => {
+    await browser?.close();
+    server?.close();
+  });
+  const clean = (r) => {
+    assert.equal(r.error, undefined, r.error);
+    assert.deepEqual(r.damage, []);
+    assert.equal(r.trap, undefined, `the program trapped:\n${r.stdout}`);
+  };
+
+  it('forged handles are EBADF', async () => {
+    const r = await runInPage(browser.page, ['forge']);
+    clean(r);
+    assert.equal(r.stdout, 'forge: 0 of 1108 handles accepted\n');
+  });
+  it('a real handle: bit flips, after close, on another mount are EBADF', async () => {
+    const r = await runInPage(browser.page, ['stale']);
+    clean(r);
+    assert.equal(r.stdout, STALE);
+  });
+  it('requests, buffers and paths outside memory: clear errors, no trap', async () => {
+    const r = await runInPage(browser.page, ['pointers']);
+    clean(r);
+    assert.equal(r.exitCode, 0);
+    const expected = readFileSync(join(root, 'tests', 'hostile', 'pointers.expected'), 'utf8').split('\n');
+    const got = r.stdout.split('\n');
+    // OPFS answers some out-of-range values its own way; every line is still an answer
+    const differ = /^(pread at offset 2\^63-1|ftruncate to 2\^63-1)/;
+    assert.deepEqual(got.filter((l) => !differ.test(l)), expected.filter((l) => !differ.test(l)));
+    for (const line of got.filter((l) => differ.test(l))) assert.match(line, /: -\d+$/);
+  });
+  it(`random requests (seed 21, ${fuzzMs / 1000} s): no forged handle accepted`, async () => {
+    const r = await runInPage(browser.page, ['fuzz', '21', String(fuzzMs)]);
+    clean(r);
     assert.equal(r.exitCode, 0, r.stdout);
     assert.match(r.stdout, /^fuzz: many calls, 0 forged handles accepted, some succeeded\n$/);
   });

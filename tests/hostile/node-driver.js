@@ -13,7 +13,7 @@ const ioWorkers = Number(process.env.HOSTILE_IO_WORKERS || 0);
 for (const d of ['m0', 'm1', 'outside']) mkdirSync(join(work, d), { recursive: true });
 writeFileSync(join(work, 'm0', 'in.txt'), 'inside');
 const canaryText = 'canary: nobody may touch this file\n'.repeat(4);
-const canaries = ['r', 'r+', 'a'].map((flags, i) => {
+const canaries = ['r', 'r+', 'a+'].map((flags, i) => {
   const path = join(work, 'outside', `canary${i}`);
   writeFileSync(path, canaryText);
   const fd = openSync(path, flags);
