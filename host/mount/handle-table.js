@@ -25,6 +25,9 @@ const BUSY = -1;
 const HEADER = INTS; // [0] the serial counter, [1] where the next free slot is looked for
 const MAX_TAG = 0xff;
 
+// A handle's serial as the int32 its slot's WORD holds.
+const serialOf = (handle) => Number((handle >> 16n) & 0xffffffffn) | 0;
+
 export class HandleError extends Error {
   constructor(errno) { super(`errno ${errno}`); this.errno = errno; }
 }
@@ -57,18 +60,19 @@ export class HandleTable {
     throw new HandleError(E.EMFILE);
   }
 
-  // { at, serial } of a handle with this mount's tag and a slot in range; EBADF otherwise.
-  #parts(handle) {
-    const h = BigInt.asUintN(64, BigInt(handle));
-    if (h >> 48n !== this.tag) throw new HandleError(E.EBADF);
-    return { at: HEADER + Number(h & BigInt(SLOTS - 1)) * INTS, serial: Number((h >> 16n) & 0xffffffffn) | 0 };
+  // The word index of a handle's slot, or -1 unless it has this mount's tag; its serial: serialOf.
+  // (plain numbers from here: the low 48 bits fit a double; no BigInt work per call beyond two)
+  #at(handle) {
+    if (handle >> 48n !== this.tag) return -1;
+    return HEADER + (Number(handle & 0xffffn)) * INTS;
   }
 
   /** Runs fn(value) for a live handle (EBADF otherwise); the slot cannot be closed meanwhile. */
   use(handle, fn) {
     const w = this.words;
-    const { at, serial } = this.#parts(handle);
-    if (serial === 0 || serial === BUSY || Atomics.load(w, at + WORD) !== serial) throw new HandleError(E.EBADF);
+    const at = this.#at(handle);
+    const serial = serialOf(handle);
+    if (at < 0 || serial === 0 || serial === BUSY || Atomics.load(w, at + WORD) !== serial) throw new HandleError(E.EBADF);
     Atomics.add(w, at + USERS, 1);
     try {
       // a close may have taken the slot between the check and the count: check again
@@ -85,8 +89,9 @@ export class HandleTable {
    */
   remove(handle, close) {
     const w = this.words;
-    const { at, serial } = this.#parts(handle);
-    if (serial === 0 || serial === BUSY || Atomics.compareExchange(w, at + WORD, serial, BUSY) !== serial) {
+    const at = this.#at(handle);
+    const serial = serialOf(handle);
+    if (at < 0 || serial === 0 || serial === BUSY || Atomics.compareExchange(w, at + WORD, serial, BUSY) !== serial) {
       throw new HandleError(E.EBADF);
     }
     for (let users; (users = Atomics.load(w, at + USERS)) !== 0;) Atomics.wait(w, at + USERS, users, 50);
