@@ -17,7 +17,7 @@ const TARGET_ENV = target.toUpperCase().replace(/-/g, '_');
 const TARGET_CC_ENV = target.replace(/-/g, '_');
 const spindle = join(root, 'bin', 'spindle');
 
-const runnerFlags = new Set(['--browser', '--env', '--mount', '--preload', '--pool', '--compile']);
+const runnerFlags = new Set(['--browser', '--env', '--mount', '--preload', '--pool', '--max-threads', '--compile']);
 
 /** Splits Spindle's build and run options from cargo's arguments. */
 export function parseCargoArgs(argv) {

@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync 
 import { join } from 'node:path';
 import { wantsDebugInfo } from './debug-info.js';
 import { probeStartupBytes, startupBytes, tooSmall } from './memory-minimum.js';
-import { readOption } from './options.js';
+import { parseSize, readOption } from './options.js';
 import { exceptionCompileFlags, exceptionLinkFlags, exceptionsEnabled, exceptionsOffHint } from './exceptions.js';
 import { appendPreloadSection, collectPreload } from './preload-files.js';
 import { componentArchive } from './runtime-lib.js';
@@ -39,13 +39,6 @@ const anySource = /\.(c|i|cc|cpp|cxx|c\+\+|C|CC|CPP|m|mm)$/;
 const errnoSafeAllocation = ['malloc', 'calloc', 'realloc', 'aligned_alloc', 'strdup', 'strndup']
   .map((f) => `-fno-builtin-${f}`);
 const compileOnlyFlags = new Set(['-c', '-S', '-E', '-fsyntax-only', '-M', '-MM']);
-
-export function parseSize(text, what) {
-  const m = /^(\d+)([kKmMgG]i?[bB]?)?$/.exec(text);
-  if (!m) throw new Error(`${what}: '${text}' is not a size (e.g. 65536, 512K, 64M, 1G)`);
-  const unit = { k: 1 << 10, m: 1 << 20, g: 1 << 30 }[(m[2] || '').charAt(0).toLowerCase()] || 1;
-  return Number(m[1]) * unit;
-}
 
 const options = {
   '--malloc': 'an allocator', '--fs': 'a file system', '--max-memory': 'a size', '--stack-size': 'a size',

@@ -35,3 +35,11 @@ export function readOption(args, i, table) {
   if (following === undefined) throw new Error(`${flag}: give ${kind} (${flag}=VALUE or ${flag} VALUE)`);
   return { flag, value: following, next: i + 2 };
 }
+
+/** A size option's value in bytes: 65536, 512K, 64M, 1G (KiB, MiB, GiB). */
+export function parseSize(text, what) {
+  const m = /^(\d+)([kKmMgG]i?[bB]?)?$/.exec(text);
+  if (!m) throw new Error(`${what}: '${text}' is not a size (e.g. 65536, 512K, 64M, 1G)`);
+  const unit = { k: 1 << 10, m: 1 << 20, g: 1 << 30 }[(m[2] || '').charAt(0).toLowerCase()] || 1;
+  return Number(m[1]) * unit;
+}

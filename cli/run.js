@@ -5,7 +5,7 @@ import { basename, resolve } from 'node:path';
 import { compile, runProgram } from '../host/index.js';
 import { COMPILATION_MODES } from '../host/compilation.js';
 import { checkMountPaths } from '../host/mount/index.js';
-import { readOption } from './options.js';
+import { parseSize, readOption } from './options.js';
 import { packPreloadFiles } from './preload-files.js';
 import { runUsage } from './usage.js';
 
@@ -18,11 +18,12 @@ const options = {
   '--compile': 'auto, eager or lazy',
   '--preload': 'a file or directory, HOSTPATH[@/PATH]',
   '--mount': 'a mount, /PATH=HOSTDIR or /PATH=opfs[:SUBDIR]',
+  '--max-threads': 'a number of threads',
 };
 
 /** The options before app.wasm, then the module and its arguments; `help` if --help was asked. */
 export function parseRunArgs(argv) {
-  const opts = { browser: false, env: {}, inheritEnv: false, poolSize: undefined, compilation: 'auto', preload: [], mounts: [], help: false };
+  const opts = { browser: false, env: {}, inheritEnv: false, poolSize: undefined, maxThreads: undefined, compilation: 'auto', preload: [], mounts: [], help: false };
   let i = 0;
   while (i < argv.length && argv[i].startsWith('-')) {
     if (argv[i] === '--') { i++; break; }
@@ -41,6 +42,10 @@ export function parseRunArgs(argv) {
     } else if (flag === '--pool') {
       opts.poolSize = Number(value);
       if (!Number.isInteger(opts.poolSize) || opts.poolSize < 1) throw new Error(`--pool=${value}: expected a positive integer`);
+    } else if (flag === '--max-threads') {
+      // most threads alive at once (the host's maxThreads, docs/HOST.md)
+      opts.maxThreads = Number(value);
+      if (!Number.isInteger(opts.maxThreads) || opts.maxThreads < 1) throw new Error(`--max-threads=${value}: expected a positive integer`);
     } else if (flag === '--compile') {
       // when V8 compiles the module's functions (host/compilation.js, docs/HOST.md)
       if (!COMPILATION_MODES.includes(value)) throw new Error(`--compile=${value}: expected ${COMPILATION_MODES.join(', ')}`);
@@ -61,14 +66,25 @@ export function parseRunArgs(argv) {
   return opts;
 }
 
-/** `/PATH=HOSTDIR` or `/PATH=opfs[:SUBDIR]` -> a host API mount spec. */
+/**
+ * `/PATH=HOSTDIR[,symlinks=any][,quota=SIZE]` or `/PATH=opfs[:SUBDIR]` -> a host API mount spec.
+ * The options are read from the end, so a directory name may hold commas.
+ */
 export function parseMount(spec) {
   const eq = spec ? spec.indexOf('=') : -1;
   if (eq <= 0 || eq === spec.length - 1) throw new Error(`--mount ${spec ?? ''}: expected /PATH=HOSTDIR or /PATH=opfs[:SUBDIR]`);
   const path = spec.slice(0, eq);
-  const target = spec.slice(eq + 1);
-  if (target === 'opfs' || target.startsWith('opfs:')) return { path, opfs: target.slice(5) };
-  return { path, hostDir: resolve(target) };
+  let target = spec.slice(eq + 1);
+  const options = {};
+  for (let m; (m = /,(symlinks|quota)=([^,]*)$/.exec(target)) && target.length > m[0].length;) {
+    options[m[1]] = m[1] === 'quota' ? parseSize(m[2], `--mount ${path}: quota`) : m[2];
+    target = target.slice(0, m.index);
+  }
+  if (target === 'opfs' || target.startsWith('opfs:')) {
+    if (Object.keys(options).length) throw new Error(`--mount ${path}=opfs: symlinks= and quota= are options of host directories`);
+    return { path, opfs: target.slice(5) };
+  }
+  return { path, hostDir: resolve(target), ...options };
 }
 
 // What can be told before the module runs: the host's own check of the mount points, then what
@@ -94,7 +110,7 @@ export async function run(argv) {
   if (opts.browser) return (await import('./run-browser.js')).runInBrowser(opts);
   const compiled = await compile(readFileSync(opts.wasm), { compilation: opts.compilation });
   if (process.env.SPINDLE_DEBUG) process.stderr.write(`[spindle] compilation: ${compiled.compilation} (--compile=${opts.compilation})\n`);
-  const result = await runProgram(compiled, { args: opts.args, env: opts.env, poolSize: opts.poolSize,
+  const result = await runProgram(compiled, { args: opts.args, env: opts.env, poolSize: opts.poolSize, maxThreads: opts.maxThreads,
     preload: opts.preloadBytes, mounts: opts.mounts });
   if (result.trap) process.stderr.write(`spindle: ${result.trap}\n`);
   return result.exitCode;

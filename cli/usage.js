@@ -27,10 +27,16 @@ export const runUsage = `usage: spindle run [options] app.wasm [args...]
     --env                      pass the whole environment (none by default)
     --env=NAME=VALUE           set one variable (repeatable)
     --pool=N                   workers started before main (default max(4, cores))
+    --max-threads=N            most threads alive at once, main excluded (default 1024); the
+                               next pthread_create fails with EAGAIN
     --compile=auto|eager|lazy  V8 compiles every function before main (eager) or each at its first
                                call (lazy); auto (default): eager from 256 KiB of code (docs/HOST.md)
     --preload=HOSTPATH[@/PATH] put a host file or directory into the tree before main (repeatable)
-    --mount=/PATH=HOSTDIR      a host directory as /PATH, read and written in place (Node)
+    --mount=/PATH=HOSTDIR[,symlinks=any][,quota=SIZE]
+                               a host directory as /PATH, read and written in place (Node);
+                               symlinks=any lets the program make symlinks that point outside
+                               it (refused by default), quota=SIZE (e.g. 1G) caps the bytes it
+                               may add to the directory's files (then ENOSPC); docs/MOUNTS.md
     --mount=/PATH=opfs[:SUBDIR]  the browser's origin-private file system as /PATH (--browser)
     --help                     this text
     --                         ends the options (for a module whose name starts with --)
@@ -62,7 +68,8 @@ export const cargoUsage = `usage: spindle cargo [options] <cargo command> [cargo
   build options (as spindle cc): --malloc=spindle|dlmalloc|mimalloc --fs=spindle|js|none
       --max-memory=SIZE --initial-memory=SIZE --stack-size=SIZE --thread-stack-size=SIZE --preload-file=HOSTPATH[@/PATH]
   run options (as spindle run, for cargo run/test/bench): --browser --env[=NAME=VALUE]
-      --mount=/PATH=HOSTDIR|opfs[:SUBDIR] --preload=HOSTPATH[@/PATH] --pool=N --compile=auto|eager|lazy
+      --mount=/PATH=HOSTDIR[,symlinks=any][,quota=SIZE]|opfs[:SUBDIR] --preload=HOSTPATH[@/PATH]
+      --pool=N --max-threads=N --compile=auto|eager|lazy
 `;
 
 export const overview = `usage: spindle <command> [args]     (spindle <command> --help: that command's usage)

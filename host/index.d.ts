@@ -51,7 +51,7 @@ export interface RunOptions {
   stdioUrl?: string;
   /** Workers started (and instantiated) before main runs; pthread_create takes one. Default max(4, cores). */
   poolSize?: number;
-  /** Most threads alive at once, main excluded. Default 1024. */
+  /** Most threads alive at once, main excluded. Default 1024 (`spindle run --max-threads=N`); a smaller one also caps the default pool. */
   maxThreads?: number;
   /** What sysconf(_SC_NPROCESSORS_ONLN) answers. Default: the host's core count. */
   cpuCount?: number;
@@ -69,7 +69,10 @@ export interface RunOptions {
   mounts?: MountSpec[];
 }
 
-export type MountSpec = { path: string; hostDir: string }
+export type MountSpec = { path: string; hostDir: string;
+      /** which symlinks the program may create: 'inside' (default; others EPERM) or 'any' (docs/MOUNTS.md) */ symlinks?: 'inside' | 'any';
+      /** bytes the program may add to the directory's files during the run (then ENOSPC); default none */ quota?: number;
+      /** serve requests on N I/O workers (tests and measurements) */ ioWorkers?: number }
   | { path: string; opfs: string; /** I/O workers (default 2-4, by core count) */ workers?: number; /** callers that poll for answers (default cores/4; docs/OPFS.md) */ pollers?: number;
       /** ms an I/O worker polls its ring after each answer (default 0.2) */ spinMs?: number;
       /** ms worker 0 waits for another to let go of a file being removed or renamed, then EIO (default 10000) */ detachTimeoutMs?: number;

@@ -79,7 +79,8 @@ export async function createProgram(compiled, options = {}) {
   const platform = await loadPlatform();
   const { module, memoryLimits } = compiled;
   const cpuCount = options.cpuCount ?? platform.cpuCount();
-  const poolSize = options.poolSize ?? Math.max(4, cpuCount);
+  // (a thread limit below the default pool also makes the pool smaller)
+  const poolSize = options.poolSize ?? Math.min(Math.max(4, cpuCount), options.maxThreads ?? Infinity);
   const maxThreads = Math.max(options.maxThreads ?? 1024, poolSize);
   const memory = new WebAssembly.Memory({
     initial: memoryLimits.initial, maximum: memoryLimits.maximum, shared: true,

@@ -152,7 +152,7 @@ describe('options and help', () => {
     const flags = {
       cc: ['--malloc', '--fs', '--max-memory', '--stack-size', '--thread-stack-size', '--preload-file', '--bare', '--help-clang'],
       'c++': ['--malloc', '--max-memory', '--help-clang'],
-      run: ['--browser', '--env', '--pool', '--preload', '--mount'],
+      run: ['--browser', '--env', '--pool', '--max-threads', '--preload', '--mount'],
       bench: ['--node', '--browser', '--threads', '--runs', '--quick', '--only', '--variants', '--out', '--open',
         '--build-only', '--prebuilt', '--from'],
     };

@@ -86,7 +86,7 @@ describe('a hostile module in Node (host-directory mounts)', () => {
   });
 });
 
-// The page side: OPFS mounts /m0 and /m1 (subdirectories of hostile/), a canary file in the
+// The page side: OPFS mounts /m0 and /m1 (in a fresh directory), a canary file in the
 // origin's OPFS outside both, the module run through the host API (bench/opfs/run-page.js).
 async function runInPage(page, args) {
   const url = '/build/tests/hostile/hostile.wasm';
@@ -103,14 +103,16 @@ async function runInPage(page, args) {
       await w.close();
     };
     const canaryText = 'canary: nobody may touch this file\n'.repeat(4);
-    await write(await dir('hostile/m0'), 'in.txt', 'inside');
-    await dir('hostile/m1');
+    // a fresh directory per run: the last run's I/O workers may still hold its files a moment
+    const base = `hostile-${Math.random().toString(36).slice(2)}`;
+    await write(await dir(`${base}/m0`), 'in.txt', 'inside');
+    await dir(`${base}/m1`);
     await write(await dir('outside'), 'canary', canaryText);
     const r = await window.spindleRun(url, { args: ['hostile', ...argv],
-      mounts: [{ path: '/m0', opfs: 'hostile/m0' }, { path: '/m1', opfs: 'hostile/m1' }] });
+      mounts: [{ path: '/m0', opfs: `${base}/m0` }, { path: '/m1', opfs: `${base}/m1` }] });
     const canary = await (await (await dir('outside')).getFileHandle('canary')).getFile();
     r.damage = (await canary.text()) === canaryText ? [] : ['the OPFS canary outside the mounts changed'];
-    await root.removeEntry('hostile', { recursive: true });
+    await root.removeEntry(base, { recursive: true }).catch(() => {}); // (the profile goes anyway)
     return r;
   }, [url, args]);
 }

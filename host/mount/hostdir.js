@@ -19,6 +19,9 @@ import { createMailboxes, failWorker, submit } from './mailbox.js';
 import { AT, ERRNO as E, DT, O, UTIME } from '../abi/linux.js';
 import { FSYNC_DATASYNC, ioHandle, ioHandleParts, ioWorkerOf, MAX_IO_WORKERS, memoryBytes, OP, REQ, setResult } from '../abi/mount-request.js';
 import { cookieAfter, direntBytes, indexFrom, STAT as WIRE_STAT, writeDirent, writeStat as writeWireStat } from '../abi/mount-wire.js';
+import { checkMountOptions, symlinkLeaves } from './hostdir-options.js';
+import { checkHostDirsApart } from './hostdir-overlap.js';
+import { quotaCounter } from './quota.js';
 
 class Errno extends Error {
   constructor(code) { super(`errno ${code}`); this.errno = code; }
@@ -41,9 +44,21 @@ function hostFlags(flags) {
 
 const RETRIES = 8;
 const hasProcFd = process.platform === 'linux' && existsSync('/proc/self/fd');
-const decoder = new TextDecoder();
+// names that are not valid UTF-8 are refused (EILSEQ): a lenient decoding would give `bad\xff`
+// and `bad\xef\xbf\xbd` the same host name
+const decoder = new TextDecoder('utf-8', { fatal: true });
+const decodeName = (bytes) => {
+  try { return decoder.decode(bytes); } catch { return fail(E.EILSEQ); }
+};
+// host files get no setuid, setgid or sticky bit from a program (docs/MOUNTS.md)
+const PERMISSIONS = 0o777;
 
 class Retry extends Error {}
+
+// whether a name exists (a dangling symlink too)
+const present = (p) => {
+  try { return Boolean(lstatSync(p)); } catch { return false; }
+};
 
 /**
  * Validates a mount spec on the coordinator; the config every thread gets. With
@@ -57,7 +72,7 @@ export async function prepare(spec, ctx = {}) {
   try { st = statSync(dir); } catch { throw new Error(`mount ${spec.path}: host directory ${dir} does not exist`); }
   if (!st.isDirectory()) throw new Error(`mount ${spec.path}: ${dir} is not a directory`);
   // handles: the fds this mount opened, the only ones a request can name (handle-table.js)
-  const config = { root: realpathSync(dir), mountId: spec.mountId ?? 0, handles: createHandleTable() };
+  const config = { root: realpathSync(dir), ...checkMountOptions(spec), mountId: spec.mountId ?? 0, handles: createHandleTable() };
   // the program is over: what it left open is closed
   const closeLeftovers = () => new HandleTable(config.handles, config.mountId).closeAll(closeSync);
   const n = Math.min(MAX_IO_WORKERS, Number(spec.ioWorkers) | 0);
@@ -109,6 +124,7 @@ function workerClient(config, memory) {
 function inlineClient(config, ioWorker) {
   const root = config.root;
   const table = new HandleTable(config.handles, config.mountId);
+  const quota = quotaCounter(config.quota);
   // an I/O worker's handles carry its index; a handle of another worker is not ours
   const opaqueOf = (handle) => (ioWorker === undefined ? handle : ioHandle(handle, ioWorker));
   const tableHandle = (handle) => {
@@ -224,6 +240,26 @@ function inlineClient(config, ioWorker) {
     }
   }
 
+  // The root is opened like any other component: not through a symlink, and it must still be
+  // the directory that was resolved at start.
+  function openRoot() {
+    let fd;
+    try {
+      fd = openSync(root, C.O_RDONLY | C.O_DIRECTORY | C.O_NOFOLLOW);
+    } catch (err) {
+      if (err.code === 'ELOOP' || err.code === 'ENOTDIR') throw new Retry(); // a symlink put in its place
+      throw err;
+    }
+    if (hasProcFd && readlinkSync(`/proc/self/fd/${fd}`) !== root) {
+      closeSync(fd);
+      throw new Retry();
+    }
+    return fd;
+  }
+
+  // A new name (directory, symlink, hard link) on a mount whose quota is used up: ENOSPC.
+  const creating = () => { if (quota?.full()) fail(E.ENOSPC); };
+
   // a node:fs BigIntStats
   const writeStat = (view, ptr, st) => writeWireStat(view, ptr, { ...st, blocks: st.blocks ?? 0 });
 
@@ -245,9 +281,10 @@ function inlineClient(config, ioWorker) {
       const dir = hasProcFd ? `/proc/self/fd/${fd}` : paths.get(handle);
       // d_ino must be what stat reports (st_ino), which a Dirent does not carry: one lstat each,
       // once per listing. An entry removed meanwhile keeps ino 0.
-      list = readdirSync(dir, { withFileTypes: true }).map((e) => {
+      // names as the host's bytes: one that is not UTF-8 is listed as it is (opening it gives EILSEQ)
+      list = readdirSync(dir, { withFileTypes: true, encoding: 'buffer' }).map((e) => {
         let ino = 0n;
-        try { ino = lstatSync(`${dir}/${e.name}`, { bigint: true }).ino; } catch { /* gone since */ }
+        try { ino = lstatSync(Buffer.concat([Buffer.from(`${dir}/`), e.name]), { bigint: true }).ino; } catch { /* gone since */ }
         return { name: e.name, ino, type: e.isDirectory() ? DT.DIR : e.isSymbolicLink() ? DT.LNK : e.isFile() ? DT.REG : DT.UNKNOWN };
       });
       dirs.set(handle, list);
@@ -277,7 +314,7 @@ function inlineClient(config, ioWorker) {
     const ptr = view.getUint32(req + REQ.PTR, true);
     const len = view.getUint32(req + REQ.LEN, true);
     const span = (at, n) => memoryBytes(view, at, n) ?? fail(E.EFAULT);
-    const str = (at, lenAt) => decoder.decode(span(view.getUint32(req + at, true), view.getUint32(req + lenAt, true)).slice());
+    const str = (at, lenAt) => decodeName(span(view.getUint32(req + at, true), view.getUint32(req + lenAt, true)).slice());
     const path = () => str(REQ.PATH, REQ.PATH_LEN);
     const path2 = () => str(REQ.PATH2, REQ.PATH2_LEN);
     const mode = view.getUint32(req + REQ.MODE, true);
@@ -297,17 +334,21 @@ function inlineClient(config, ioWorker) {
           if (r.name === null) {
             if (flags & O.CREAT) fail(E.EISDIR);
             if ((flags & O.ACCMODE) !== O.RDONLY) fail(E.EISDIR);
-            return openSync(root, C.O_RDONLY | C.O_DIRECTORY);
+            return openRoot();
           }
           return inParent(r.dir, (at) => {
+            if (quota && (flags & O.CREAT) && quota.full() && !present(at(r.name))) fail(E.ENOSPC);
+            // with a quota, O_TRUNC is an ftruncate after the open, so the bytes it frees count
+            const truncateAfter = quota !== null && (flags & O.TRUNC) !== 0 && (flags & O.ACCMODE) !== O.RDONLY;
             let fd;
             try {
-              fd = openSync(at(r.name), hostFlags(flags) | C.O_NOFOLLOW, mode & 0o7777);
+              fd = openSync(at(r.name), hostFlags(truncateAfter ? flags & ~O.TRUNC : flags) | C.O_NOFOLLOW, mode & PERMISSIONS);
             } catch (err) {
               if (err.code === 'ELOOP' && !userNoFollow) throw new Retry(); // became a symlink
               throw err;
             }
             checkOpened(fd);
+            if (truncateAfter) quota.truncate(fd, 0, () => ftruncateSync(fd, 0));
             return fd;
           });
         });
@@ -331,9 +372,19 @@ function inlineClient(config, ioWorker) {
         return 0;
       }
       case OP.PREAD: return withFd((fd) => readSync(fd, bytes(), 0, len, position()));
-      case OP.PWRITE: return withFd((fd) => writeSync(fd, bytes(), 0, len, position()));
+      case OP.PWRITE: return withFd((fd) => {
+        const at = position();
+        const write = () => writeSync(fd, bytes(), 0, len, at);
+        return quota ? quota.write(fd, at, len, write) : write();
+      });
       case OP.FSTAT: return withFd((fd) => writeStat(view, statOut(), fstatSync(fd, { bigint: true })) ?? 0);
-      case OP.FTRUNCATE: return withFd((fd) => ftruncateSync(fd, position()) ?? 0);
+      case OP.FTRUNCATE: return withFd((fd) => {
+        const length = position();
+        const truncate = () => ftruncateSync(fd, length);
+        if (quota) quota.truncate(fd, length, truncate);
+        else truncate();
+        return 0;
+      });
       case OP.FSYNC: return withFd((fd) => (flags & FSYNC_DATASYNC ? fdatasyncSync : fsyncSync)(fd) ?? 0);
       case OP.READDIR: return withFd((fd) => readdirInto(view, handle(), fd, offset, ptr, len));
       case OP.STAT: {
@@ -347,7 +398,10 @@ function inlineClient(config, ioWorker) {
         writeStat(view, statOut(), st);
         return 0;
       }
-      case OP.MKDIR: confined(path(), false, (r) => inParent(r.dir, (at) => mkdirSync(at(r.name ?? fail(E.EEXIST)), mode & 0o7777))); return 0;
+      case OP.MKDIR: confined(path(), false, (r) => inParent(r.dir, (at) => {
+        creating();
+        mkdirSync(at(r.name ?? fail(E.EEXIST)), mode & PERMISSIONS);
+      })); return 0;
       case OP.UNLINK: confined(path(), false, (r) => inParent(r.dir, (at) => {
         if (r.name === null) fail(E.EBUSY);
         (flags & AT.REMOVEDIR ? rmdirSync : unlinkSync)(at(r.name));
@@ -358,13 +412,19 @@ function inlineClient(config, ioWorker) {
         const careful = { fast: false }; // two paths: resolved carefully
         confined(path(), follow, (a) => confined(to, false, (b) => inParent(a.dir, (atA) => inParent(b.dir, (atB) => {
           if (a.name === null || b.name === null) fail(E.EBUSY);
+          if (op === OP.LINK) creating();
           (op === OP.RENAME ? renameSync : linkSync)(atA(a.name), atB(b.name));
         })), careful), careful);
         return 0;
       }
       case OP.SYMLINK: { // path = target text, path2 = the link
         const target = path();
-        confined(path2(), false, (r) => inParent(r.dir, (at) => symlinkSync(target, at(r.name ?? fail(E.EEXIST)))));
+        confined(path2(), false, (r) => inParent(r.dir, (at) => {
+          const link = at(r.name ?? fail(E.EEXIST));
+          if (config.symlinks !== 'any' && symlinkLeaves(target, r.dir)) fail(present(link) ? E.EEXIST : E.EPERM);
+          creating();
+          symlinkSync(target, link);
+        }));
         return 0;
       }
       case OP.READLINK: {
@@ -407,4 +467,4 @@ function inlineClient(config, ioWorker) {
   return call;
 }
 
-export const hostdirBackend = { prepare, client };
+export const hostdirBackend = { prepare, client, checkTogether: checkHostDirsApart };

@@ -1,8 +1,10 @@
 // Mounts (docs/MOUNTS.md): the backend registry, the coordinator's preparation of the
 // `mounts` option, and the `spindle.mount_list` / `spindle.mount_call` imports of each thread.
-// A backend is { prepare(spec, ctx) -> { config, dispose? }, client(config, memory) -> call }:
-// prepare runs on the coordinator before the workers start, client in every thread worker, and
-// call(view, request) performs one request synchronously (writing result and outputs, not state).
+// A backend is { prepare(spec, ctx) -> { config, dispose? }, client(config, memory) -> call,
+// checkTogether?(mounts) }: prepare runs on the coordinator before the workers start, client in
+// every thread worker, and call(view, request) performs one request synchronously (writing
+// result and outputs, not state); checkTogether (coordinator, after every prepare) may refuse a
+// combination of its mounts ([{ path, config }]) with an Error.
 import { ERRNO } from '../abi/linux.js';
 import { REQ, requestInMemory, setResult } from '../abi/mount-request.js';
 import { importsFromSpindle } from '../module-info.js';
@@ -95,6 +97,8 @@ export async function prepareMounts(specs = [], ctx) {
       if (prepared.dispose) disposers.push(prepared.dispose);
       list.push({ kind, path: paths[i], config: prepared.config });
     }
+    // checks that need every mount of a kind at once (hostdir: no two host directories overlap)
+    for (const [kind, backend] of registry) backend.checkTogether?.(list.filter((m) => m.kind === kind));
   } catch (err) {
     disposers.forEach((d) => d());
     throw err;

@@ -17,7 +17,9 @@ import { Errno, errnoOf } from './opfs-errors.js';
 import { Identity } from './opfs-identity.js';
 import { lookup, PathWalker, splitPath } from './opfs-paths.js';
 
-const decoder = new TextDecoder();
+// OPFS names are strings: bytes that are not UTF-8 are refused (EILSEQ), never decoded leniently
+// (`bad\xff` and `bad\xef\xbf\xbd` would be one file)
+const decoder = new TextDecoder('utf-8', { fatal: true });
 const encoder = new TextEncoder();
 // A handle is ioHandle(tag << ID_BITS | id, w): id numbers this worker's opens and is never reused
 // (a closed handle stays EBADF); tag, 1 + the mount's id, makes it EBADF on another mount.
@@ -71,7 +73,14 @@ export class OpfsBackend {
     return bytes;
   }
 
-  str(ptr, len) { return decoder.decode(this.bytes(ptr, len).slice()); }
+  str(ptr, len) {
+    const bytes = this.bytes(ptr, len).slice(); // (EFAULT outside memory)
+    try {
+      return decoder.decode(bytes);
+    } catch {
+      throw new Errno(E.EILSEQ);
+    }
+  }
 
   /** Serves one request (see docs/MOUNTS.md); writes result and outputs, not state. */
   async handle(view, req) {

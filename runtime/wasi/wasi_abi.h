@@ -16,6 +16,7 @@ enum {
     WASI_EEXIST = 20,
     WASI_EFAULT = 21,
     WASI_EFBIG = 22,
+    WASI_EILSEQ = 25,
     WASI_EINVAL = 28,
     WASI_EIO = 29,
     WASI_EISDIR = 31,

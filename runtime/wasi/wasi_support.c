@@ -67,6 +67,8 @@ int32_t wasi_errno_from_linux(int linux_errno)
         return WASI_ELOOP;
     case SPINDLE_EOVERFLOW:
         return WASI_EOVERFLOW;
+    case SPINDLE_EILSEQ:
+        return WASI_EILSEQ;
     case SPINDLE_ENOTSUP:
         return WASI_ENOTSUP;
     default:

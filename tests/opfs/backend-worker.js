@@ -16,7 +16,8 @@ for (const [name, n] of Object.entries(ERRNO)) names[-n] ??= name;
 function request(op, { path = '', path2 = '', flags = 0, handle = 0n, offset = 0, ptr = DATA, len = 0 } = {}) {
   const v = new DataView(memory.buffer);
   new Uint8Array(memory.buffer, AT_REQ, REQ.BYTES).fill(0);
-  const p = enc.encode(path); const p2 = enc.encode(path2);
+  const bytes = (s) => (typeof s === 'string' ? enc.encode(s) : s); // (a Uint8Array: a name that is not UTF-8)
+  const p = bytes(path); const p2 = bytes(path2);
   new Uint8Array(memory.buffer, PATH, p.length).set(p);
   new Uint8Array(memory.buffer, PATH2, p2.length).set(p2);
   v.setInt32(AT_REQ + REQ.OP, op, true); v.setInt32(AT_REQ + REQ.FLAGS, flags, true);
@@ -61,6 +62,7 @@ self.onmessage = async (e) => {
     await open('open under a file', 'a/x', O_RDWR | O_CREAT);
     await open('open ..', '../x', 0);
     await open('open long name', 'n'.repeat(256), O_RDWR | O_CREAT);
+    await open('open not UTF-8', new Uint8Array([0x62, 0x61, 0x64, 0xff]), O_RDWR | O_CREAT);
     await show('mkdir d', OP.MKDIR, { path: 'd' });
     await show('mkdir d again', OP.MKDIR, { path: 'd' });
     await show('mkdir root', OP.MKDIR, { path: '' });

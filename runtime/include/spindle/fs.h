@@ -64,6 +64,7 @@ extern "C" {
 #define SPINDLE_ENOTEMPTY 39
 #define SPINDLE_ELOOP 40
 #define SPINDLE_EOVERFLOW 75
+#define SPINDLE_EILSEQ 84
 #define SPINDLE_ENOTSUP 95
 
 /* open flags (Linux numbering) */
