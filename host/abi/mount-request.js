@@ -27,8 +27,11 @@ export const requestInMemory = (buffer, request) => request % 8 === 0 && request
  * module sent a bad address: the backend answers EFAULT).
  */
 export function memoryBytes(view, ptr, len) {
-  return ptr + len <= view.buffer.byteLength ? new Uint8Array(view.buffer, ptr, len) : null;
+  return inMemory(view, ptr, len) ? new Uint8Array(view.buffer, ptr, len) : null;
 }
+
+/** Whether the `len` bytes at `ptr` lie inside the request's memory (no view made). */
+export const inMemory = (view, ptr, len) => ptr + len <= view.byteLength;
 
 /** Writes a request's result (a BigInt or a number: >= 0, or -errno). Not its state. */
 export function setResult(view, request, value) {

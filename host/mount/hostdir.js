@@ -17,7 +17,7 @@ import {
 import { createHandleTable, HandleError, HandleTable } from './handle-table.js';
 import { createMailboxes, failWorker, submit } from './mailbox.js';
 import { AT, ERRNO as E, DT, O, UTIME } from '../abi/linux.js';
-import { FSYNC_DATASYNC, ioHandle, ioHandleParts, ioWorkerOf, MAX_IO_WORKERS, memoryBytes, OP, REQ, setResult } from '../abi/mount-request.js';
+import { FSYNC_DATASYNC, ioHandle, ioHandleParts, ioWorkerOf, inMemory, MAX_IO_WORKERS, memoryBytes, OP, REQ, setResult } from '../abi/mount-request.js';
 import { cookieAfter, direntBytes, indexFrom, STAT as WIRE_STAT, writeDirent, writeStat as writeWireStat } from '../abi/mount-wire.js';
 import { checkMountOptions, symlinkLeaves } from './hostdir-options.js';
 import { checkHostDirsApart } from './hostdir-overlap.js';
@@ -319,7 +319,7 @@ function inlineClient(config, ioWorker) {
     const path2 = () => str(REQ.PATH2, REQ.PATH2_LEN);
     const mode = view.getUint32(req + REQ.MODE, true);
     const bytes = () => span(ptr, len);
-    const statOut = () => span(ptr, WIRE_STAT.BYTES) && ptr; // where a stat goes, checked first
+    const statOut = () => (inMemory(view, ptr, WIRE_STAT.BYTES) ? ptr : fail(E.EFAULT)); // where a stat goes, checked first
     // an offset or length must be >= 0 (-1 would mean "the current position" to node:fs)
     const position = () => (offset < 0n ? fail(E.EINVAL) : offset > BigInt(Number.MAX_SAFE_INTEGER) ? fail(E.EFBIG) : Number(offset));
     switch (op) {

@@ -9,7 +9,7 @@
 // path walking: opfs-paths.js.
 
 import { AT, DT, ERRNO as E, O, S } from '../abi/linux.js';
-import { ioHandle, ioHandleParts, memoryBytes, OP, REQ, setResult } from '../abi/mount-request.js';
+import { inMemory, ioHandle, ioHandleParts, memoryBytes, OP, REQ, setResult } from '../abi/mount-request.js';
 import { cookieAfter, direntBytes, indexFrom, STAT, writeDirent, writeStat } from '../abi/mount-wire.js';
 import { createGenerations } from '../abi/opfs-generations.js';
 import { detach, reattach, ready, settle } from './opfs-detach.js';
@@ -110,7 +110,10 @@ export class OpfsBackend {
     };
     // an offset must be >= 0; a stat's place is checked before the operation
     const at = () => (offset < 0n ? -E.EINVAL : Number(offset));
-    const statOut = () => this.bytes(ptr, STAT.BYTES) && ptr;
+    const statOut = () => {
+      if (!inMemory(view, ptr, STAT.BYTES)) throw new Errno(E.EFAULT);
+      return ptr;
+    };
     switch (op) {
       case OP.OPEN: {
         const statAt = statOut();
