@@ -12,7 +12,7 @@ const browserOnly = [
   'tests/opfs/*-worker.js', 'tests/opfs/profile.js',
 ];
 // Node files that hand functions to Playwright's page.evaluate: those run in the page.
-const drivingPages = ['bench/opfs/raw-opfs.js', 'bench/opfs/spindle-opfs.js', 'tests/lib/page-result.js', 'tests/opfs.test.js', 'tests/real.test.js'];
+const drivingPages = ['bench/opfs/raw-opfs.js', 'bench/opfs/spindle-opfs.js', 'tests/lib/page-result.js', 'tests/opfs.test.js', 'tests/real.test.js', 'tests/hostile.test.js'];
 
 export default [
   { ignores: ['.toolchain/', 'build/', 'results/', 'node_modules/', 'bin/spindle-cc', 'bin/spindle-c++'] },

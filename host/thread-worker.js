@@ -63,6 +63,8 @@ function instantiate(init) {
       // runtime/jsfs: threads on workers wait as usual (only the host thread serves files)
       jsfs_on_host_thread: () => 0,
       jsfs_host_thread_wait: (addr, expected, timeoutNs) => {
+        addr >>>= 0;
+        if (addr % 4 !== 0 || addr + 4 > memory.buffer.byteLength) return -28; // (a module's bad address: EINVAL)
         const r = Atomics.wait(new Int32Array(memory.buffer), addr >>> 2, expected,
           timeoutNs < 0n ? Infinity : Number(timeoutNs) / 1e6);
         return r === 'ok' ? 0 : r === 'not-equal' ? -6 : -73;

@@ -6,7 +6,7 @@
 //
 // Threads share the fd table: it lives in a SharedArrayBuffer (createFdTable), and Node file
 // descriptors belong to the process, so a file opened by one thread is used by any other.
-import { readlinkSync } from 'node:fs';
+import { HandleError } from './mount/handle-table.js';
 import { backendClient } from './mount/index.js';
 import { AT, O } from './abi/linux.js';
 import { FSYNC_DATASYNC, OP, REQ } from './abi/mount-request.js';
@@ -18,7 +18,9 @@ import {
 
 const FIRST_FD = 3;
 const MAX_FDS = 1024;
-const SLOT_INTS = 8; // kind, host fd, mount, fdflags, position (i64 at ints 4-5), spare
+// kind, spare, mount, fdflags, position (i64 at ints 4-5), the mount's handle (i64 at ints 6-7:
+// what the backend's OPEN gave, never a Node fd; docs/MOUNTS.md)
+const SLOT_INTS = 8;
 const KIND = { FREE: 0, CLAIMED: 1, FILE: 2, DIR: 3, PREOPEN: 4 };
 
 // The scratch request: the protocol's request block, two paths and a data area.
@@ -39,7 +41,7 @@ export function createFdTable(mountCount) {
   const table = new Int32Array(new SharedArrayBuffer(MAX_FDS * SLOT_INTS * 4));
   for (let m = 0; m < mountCount; m++) {
     table[m * SLOT_INTS] = KIND.PREOPEN;
-    table[m * SLOT_INTS + 1] = -1; // its host fd, opened when first needed
+    new BigInt64Array(table.buffer)[m * SLOT_INTS / 2 + 3] = -1n; // its handle, opened when first needed
     table[m * SLOT_INTS + 2] = m;
   }
   return table.buffer;
@@ -51,7 +53,8 @@ export function createFdTable(mountCount) {
  */
 export function withHostFiles(base, { memory, mounts, table: tableBuffer }) {
   const table = new Int32Array(tableBuffer);
-  const positions = new BigInt64Array(tableBuffer);
+  const wide = new BigInt64Array(tableBuffer); // a slot's i64 fields
+  const positions = wide;
   const calls = mounts.map((m) => backendClient(m, memory));
   const roots = mounts.map((m) => m.config.root);
   const scratch = new ArrayBuffer(DATA + DATA_SIZE);
@@ -71,7 +74,7 @@ export function withHostFiles(base, { memory, mounts, table: tableBuffer }) {
   const entry = (fd) => {
     const s = slotOf(fd);
     if (s < 0) fail(ERRNO.BADF);
-    return { s, kind: table[s], hostFd: table[s + 1], mount: table[s + 2], flags: table[s + 3] };
+    return { s, kind: table[s], handle: wide[s / 2 + 3], mount: table[s + 2], flags: table[s + 3] };
   };
   const position = (s) => positions[s / 2 + 2];
   const setPosition = (s, value) => { positions[s / 2 + 2] = value; };
@@ -121,7 +124,7 @@ export function withHostFiles(base, { memory, mounts, table: tableBuffer }) {
     const e = entry(fd);
     if (e.kind === KIND.PREOPEN) return { m: e.mount, base: '' };
     if (e.kind !== KIND.DIR) fail(ERRNO.NOTDIR);
-    const real = readlinkSync(`/proc/self/fd/${e.hostFd}`);
+    const real = calls[e.mount].realPath(e.handle);
     const root = roots[e.mount];
     if (real !== root && !real.startsWith(`${root}/`)) fail(ERRNO.NOTCAPABLE);
     return { m: e.mount, base: real.slice(root.length + 1) };
@@ -133,21 +136,21 @@ export function withHostFiles(base, { memory, mounts, table: tableBuffer }) {
     return { m, rel: relative(base, decoder.decode(mem().slice(ptr, ptr + len))) };
   }
 
-  function hostFdOf(e) {
-    if (e.kind !== KIND.PREOPEN || e.hostFd >= 0) return e.hostFd;
+  function handleOf(e) {
+    if (e.kind !== KIND.PREOPEN || e.handle >= 0n) return e.handle;
     request(e.mount, OP.OPEN, { path: '', flags: O.DIRECTORY });
-    const opened = Number(sv.getBigUint64(AT_REQ + REQ.HANDLE, true));
-    const had = Atomics.compareExchange(table, e.s + 1, -1, opened);
-    if (had === -1) return opened;
+    const opened = sv.getBigInt64(AT_REQ + REQ.HANDLE, true);
+    const had = Atomics.compareExchange(wide, e.s / 2 + 3, -1n, opened);
+    if (had === -1n) return opened;
     request(e.mount, OP.CLOSE, { handle: opened }); // another thread opened it first
     return had;
   }
 
-  function allocate(kind, hostFd, m, flags) {
+  function allocate(kind, handle, m, flags) {
     for (let i = mounts.length; i < MAX_FDS; i++) {
       const s = i * SLOT_INTS;
       if (Atomics.compareExchange(table, s, KIND.FREE, KIND.CLAIMED) !== KIND.FREE) continue;
-      table[s + 1] = hostFd;
+      wide[s / 2 + 3] = handle;
       table[s + 2] = m;
       table[s + 3] = flags;
       setPosition(s, 0n);
@@ -192,7 +195,7 @@ export function withHostFiles(base, { memory, mounts, table: tableBuffer }) {
       for (let at = 0; at < len;) {
         const n = Math.min(DATA_SIZE, len - at);
         if (writing) su8.set(mem().subarray(ptr + at, ptr + at + n), DATA);
-        const got = Number(request(e.mount, writing ? OP.PWRITE : OP.PREAD, { handle: e.hostFd, offset: offset + BigInt(done), len: n }));
+        const got = Number(request(e.mount, writing ? OP.PWRITE : OP.PREAD, { handle: e.handle, offset: offset + BigInt(done), len: n }));
         if (!writing) mem().set(su8.subarray(DATA, DATA + got), ptr + at);
         done += got;
         at += got;
@@ -215,6 +218,7 @@ export function withHostFiles(base, { memory, mounts, table: tableBuffer }) {
       return ERRNO.SUCCESS;
     } catch (err) {
       if (err instanceof WasiError) return err.errno;
+      if (err instanceof HandleError) return errnoFromLinux(err.errno);
       // (a host call outside the backend, or a pointer out of bounds: an error, never a trap)
       return err instanceof RangeError ? ERRNO.FAULT : err?.code === 'ENOENT' ? ERRNO.NOENT : ERRNO.IO;
     }
@@ -249,11 +253,11 @@ export function withHostFiles(base, { memory, mounts, table: tableBuffer }) {
       if (oflags & OFLAGS.DIRECTORY) flags |= O.DIRECTORY;
       if (!(dirFlags & LOOKUPFLAGS.SYMLINK_FOLLOW)) flags |= O.NOFOLLOW;
       request(m, OP.OPEN, { path: rel, flags, mode: 0o666 });
-      const hostFd = Number(sv.getBigUint64(AT_REQ + REQ.HANDLE, true));
+      const handle = sv.getBigInt64(AT_REQ + REQ.HANDLE, true);
       const isDir = filetypeOfMode(statMode()) === FILETYPE.DIRECTORY;
-      const fd = allocate(isDir ? KIND.DIR : KIND.FILE, hostFd, m, fdflags & FDFLAGS.APPEND);
+      const fd = allocate(isDir ? KIND.DIR : KIND.FILE, handle, m, fdflags & FDFLAGS.APPEND);
       if (fd < 0) {
-        request(m, OP.CLOSE, { handle: hostFd });
+        request(m, OP.CLOSE, { handle: handle });
         fail(ERRNO.MFILE);
       }
       view().setUint32(fdPtr, fd, true);
@@ -263,7 +267,7 @@ export function withHostFiles(base, { memory, mounts, table: tableBuffer }) {
       const e = entry(fd);
       if (e.kind === KIND.PREOPEN) return ERRNO.SUCCESS; // (kept: other threads resolve paths through it)
       Atomics.store(table, e.s, KIND.FREE);
-      return guard(() => request(e.mount, OP.CLOSE, { handle: e.hostFd }))();
+      return guard(() => request(e.mount, OP.CLOSE, { handle: e.handle }))();
     },
     fd_read: (fd, iovs, count, nPtr) => (slotOf(fd) < 0 ? base.fd_read(fd, iovs, count, nPtr) : guard(() => {
       const e = fileEntry(fd);
@@ -275,7 +279,7 @@ export function withHostFiles(base, { memory, mounts, table: tableBuffer }) {
       const e = fileEntry(fd);
       let at = position(e.s);
       if (e.flags & FDFLAGS.APPEND) {
-        request(e.mount, OP.FSTAT, { handle: e.hostFd });
+        request(e.mount, OP.FSTAT, { handle: e.handle });
         at = statSize();
       }
       const n = transfer(e, true, iovecs(iovs, count), at);
@@ -293,7 +297,7 @@ export function withHostFiles(base, { memory, mounts, table: tableBuffer }) {
       let from = 0n;
       if (whence === 1) from = position(e.s);
       else if (whence === 2) {
-        request(e.mount, OP.FSTAT, { handle: e.hostFd });
+        request(e.mount, OP.FSTAT, { handle: e.handle });
         from = statSize();
       } else if (whence !== 0) fail(ERRNO.INVAL);
       const to = from + offset;
@@ -318,25 +322,25 @@ export function withHostFiles(base, { memory, mounts, table: tableBuffer }) {
     })()),
     fd_filestat_get: (fd, ptr) => (slotOf(fd) < 0 ? base.fd_filestat_get(fd, ptr) : guard(() => {
       const e = entry(fd);
-      request(e.mount, OP.FSTAT, { handle: hostFdOf(e) });
+      request(e.mount, OP.FSTAT, { handle: handleOf(e) });
       putFilestat(ptr);
     })()),
     fd_filestat_set_size: guard((fd, size) => {
       const e = fileEntry(fd);
-      request(e.mount, OP.FTRUNCATE, { handle: e.hostFd, offset: size });
+      request(e.mount, OP.FTRUNCATE, { handle: e.handle, offset: size });
     }),
     fd_sync: (fd) => (slotOf(fd) < 0 ? base.fd_sync(fd) : guard(() => {
       const e = fileEntry(fd);
-      request(e.mount, OP.FSYNC, { handle: e.hostFd });
+      request(e.mount, OP.FSYNC, { handle: e.handle });
     })()),
     fd_datasync: (fd) => (slotOf(fd) < 0 ? base.fd_datasync(fd) : guard(() => {
       const e = fileEntry(fd);
-      request(e.mount, OP.FSYNC, { handle: e.hostFd, flags: FSYNC_DATASYNC });
+      request(e.mount, OP.FSYNC, { handle: e.handle, flags: FSYNC_DATASYNC });
     })()),
     fd_readdir: guard((fd, buf, len, cookie, usedPtr) => {
       const e = entry(fd);
       if (e.kind === KIND.FILE) fail(ERRNO.NOTDIR);
-      const got = Number(request(e.mount, OP.READDIR, { handle: hostFdOf(e), offset: cookie, len: DATA_SIZE }));
+      const got = Number(request(e.mount, OP.READDIR, { handle: handleOf(e), offset: cookie, len: DATA_SIZE }));
       // the protocol's entries as WASI dirents, each followed by its name (a last one may be cut)
       const out = new Uint8Array(len);
       let used = 0;

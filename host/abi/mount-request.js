@@ -19,6 +19,20 @@ export const FSYNC_DATASYNC = 1;
 /** The ops that carry a handle (and go to the I/O worker that made it). */
 export const HANDLE_OPS = new Set([OP.CLOSE, OP.PREAD, OP.PWRITE, OP.FSTAT, OP.FTRUNCATE, OP.FSYNC, OP.READDIR, OP.FUTIMENS]);
 
+/** Whether `request` is a whole, 8-byte aligned request inside the memory `buffer`. */
+export const requestInMemory = (buffer, request) => request % 8 === 0 && request + REQ.BYTES <= buffer.byteLength;
+
+/**
+ * The `len` bytes at `ptr` of the request's memory, or null when they are not all inside it (the
+ * module sent a bad address: the backend answers EFAULT).
+ */
+export function memoryBytes(view, ptr, len) {
+  return inMemory(view, ptr, len) ? new Uint8Array(view.buffer, ptr, len) : null;
+}
+
+/** Whether the `len` bytes at `ptr` lie inside the request's memory (no view made). */
+export const inMemory = (view, ptr, len) => ptr + len <= view.byteLength;
+
 /** Writes a request's result (a BigInt or a number: >= 0, or -errno). Not its state. */
 export function setResult(view, request, value) {
   view.setBigInt64(request + REQ.RESULT, BigInt(value), true);

@@ -5,6 +5,7 @@
 // chunks in linear memory; reads once, from the chunks into the Uint8Array returned.
 import { importsFromSpindle } from '../module-info.js';
 import { BOX, MAILBOX_BYTES, OP, PATHS_AT, PATH_MAX, STATE } from './mailbox.js';
+import { piecesFit } from './pieces.js';
 
 const encoder = new TextEncoder();
 // Linux numbering, as the runtime's results (runtime/include/spindle/fs.h)
@@ -97,13 +98,17 @@ export function createFilesClient({ module, memory, enabled }) {
     if (msg.type === 'files-fill') {
       const mem = new Uint8Array(memory.buffer);
       const { pieces } = msg;
-      for (let i = 0; i < pieces.length; i += 2) {
+      // (the service checked them; this thread does not take a worker's word for what to write)
+      const bytes = current?.op === OP.WRITE && pieces instanceof Uint32Array ? piecesFit(pieces, memory.buffer) : -1;
+      const fits = bytes >= 0 && current.at + bytes <= current.data.length;
+      for (let i = 0; fits && i < pieces.length; i += 2) {
         mem.set(current.data.subarray(current.at, current.at + pieces[i + 1]), pieces[i]);
         current.at += pieces[i + 1];
       }
       Atomics.store(box, BOX.STATE, STATE.FILLED);
       Atomics.notify(box, BOX.STATE);
     } else if (msg.type === 'files-done') {
+      if (!current) return; // (an answer nobody asked for)
       const done = current;
       current = null;
       if (msg.result < 0) {

@@ -20,6 +20,7 @@ import { importsFromSpindle } from '../module-info.js';
 const POLL_MS = 1;
 const EAGAIN = 6;
 const ETIMEDOUT = 73;
+const EINVAL = 28;
 
 /** True if the module was built with `spindle cc --fs=js` (runtime/jsfs imports this). */
 export function usesJsFs(module) {
@@ -71,6 +72,8 @@ export function instantiateOnHostThread({ module, memory, control, channel, cpuC
   };
 
   function hostThreadWait(addr, expected, timeoutNs) {
+    addr >>>= 0;
+    if (addr % 4 !== 0 || addr + 4 > memory.buffer.byteLength) return -EINVAL; // (a bad address from the module)
     const deadline = timeoutNs < 0n ? Infinity : performance.now() + Number(timeoutNs) / 1e6;
     const index = addr >>> 2;
     for (;;) {

@@ -14,10 +14,11 @@ import {
   realpathSync, renameSync, rmdirSync, statSync, symlinkSync, unlinkSync, utimesSync, writeSync,
   existsSync,
 } from 'node:fs';
+import { createHandleTable, HandleError, HandleTable } from './handle-table.js';
 import { createMailboxes, failWorker, submit } from './mailbox.js';
 import { AT, ERRNO as E, DT, O, UTIME } from '../abi/linux.js';
-import { FSYNC_DATASYNC, ioHandle, ioHandleParts, ioWorkerOf, MAX_IO_WORKERS, OP, REQ, setResult } from '../abi/mount-request.js';
-import { cookieAfter, direntBytes, indexFrom, writeDirent, writeStat as writeWireStat } from '../abi/mount-wire.js';
+import { FSYNC_DATASYNC, ioHandle, ioHandleParts, ioWorkerOf, inMemory, MAX_IO_WORKERS, memoryBytes, OP, REQ, setResult } from '../abi/mount-request.js';
+import { cookieAfter, direntBytes, indexFrom, STAT as WIRE_STAT, writeDirent, writeStat as writeWireStat } from '../abi/mount-wire.js';
 import { checkMountOptions, symlinkLeaves } from './hostdir-options.js';
 import { checkHostDirsApart } from './hostdir-overlap.js';
 import { quotaCounter } from './quota.js';
@@ -27,7 +28,7 @@ class Errno extends Error {
 }
 const fail = (code) => { throw new Errno(code); };
 // Node's error codes are Linux's names (the protocol's numbering, whatever the host OS)
-const errnoOf = (err) => (err instanceof Errno ? err.errno : E[err?.code] ?? E.EIO);
+const errnoOf = (err) => (err instanceof Errno || err instanceof HandleError ? err.errno : E[err?.code] ?? E.EIO);
 
 // Linux O_* bits -> this host's
 const LINUX_O = [
@@ -70,9 +71,12 @@ export async function prepare(spec, ctx = {}) {
   let st;
   try { st = statSync(dir); } catch { throw new Error(`mount ${spec.path}: host directory ${dir} does not exist`); }
   if (!st.isDirectory()) throw new Error(`mount ${spec.path}: ${dir} is not a directory`);
-  const config = { root: realpathSync(dir), ...checkMountOptions(spec) };
+  // handles: the fds this mount opened, the only ones a request can name (handle-table.js)
+  const config = { root: realpathSync(dir), ...checkMountOptions(spec), mountId: spec.mountId ?? 0, handles: createHandleTable() };
+  // the program is over: what it left open is closed
+  const closeLeftovers = () => new HandleTable(config.handles, config.mountId).closeAll(closeSync);
   const n = Math.min(MAX_IO_WORKERS, Number(spec.ioWorkers) | 0);
-  if (n <= 0) return { config };
+  if (n <= 0) return { config, dispose: closeLeftovers };
   const { Worker } = await import('node:worker_threads');
   const mailboxes = createMailboxes(n);
   let disposed = false;
@@ -90,7 +94,7 @@ export async function prepare(spec, ctx = {}) {
     config: { ...config, mailboxes, rr: new SharedArrayBuffer(4) },
     dispose() {
       disposed = true;
-      workers.forEach((worker) => worker.terminate());
+      Promise.all(workers.map((worker) => worker.terminate())).then(closeLeftovers);
     },
   };
 }
@@ -99,7 +103,8 @@ export async function prepare(spec, ctx = {}) {
  * A thread's call(view, request). With I/O workers it hands the request to one; otherwise (and
  * in I/O worker `ioWorker`, see hostdir-worker.js) it serves it here. An I/O worker's handles
  * carry its index (host/abi/mount-request.js), so a directory's requests come back to the
- * worker that keeps its listing; inline, a handle is the Node file descriptor itself.
+ * worker that keeps its listing. A handle names a slot of the mount's handle table, never a
+ * Node fd directly (handle-table.js): a number the mount did not hand out is EBADF.
  */
 export function client(config, memory, { ioWorker } = {}) {
   if (config.mailboxes) return workerClient(config, memory);
@@ -118,13 +123,14 @@ function workerClient(config, memory) {
 
 function inlineClient(config, ioWorker) {
   const root = config.root;
+  const table = new HandleTable(config.handles, config.mountId);
   const quota = quotaCounter(config.quota);
   // an I/O worker's handles carry its index; a handle of another worker is not ours
-  const handleOf = (fd) => (ioWorker === undefined ? BigInt(fd) : ioHandle(fd, ioWorker));
-  const fdOf = (handle) => {
-    if (ioWorker === undefined) return Number(handle);
+  const opaqueOf = (handle) => (ioWorker === undefined ? handle : ioHandle(handle, ioWorker));
+  const tableHandle = (handle) => {
+    if (ioWorker === undefined) return handle;
     const { id, w } = ioHandleParts(handle);
-    return w === ioWorker ? Number(id) : fail(E.EBADF);
+    return w === ioWorker ? id : fail(E.EBADF);
   };
   const dirs = new Map(); // readdir snapshots by handle (this thread's)
   const paths = new Map(); // without /proc: the path each handle was opened at
@@ -268,10 +274,11 @@ function inlineClient(config, ioWorker) {
     return t;
   }
 
-  function readdirInto(view, fd, cookie, ptr, len) {
-    let list = dirs.get(fd);
+  function readdirInto(view, handle, fd, cookie, ptr, len) {
+    if (!memoryBytes(view, ptr, len)) fail(E.EFAULT);
+    let list = dirs.get(handle);
     if (!list || cookie === 0n) {
-      const dir = hasProcFd ? `/proc/self/fd/${fd}` : paths.get(fd);
+      const dir = hasProcFd ? `/proc/self/fd/${fd}` : paths.get(handle);
       // d_ino must be what stat reports (st_ino), which a Dirent does not carry: one lstat each,
       // once per listing. An entry removed meanwhile keeps ino 0.
       // names as the host's bytes: one that is not UTF-8 is listed as it is (opening it gives EILSEQ)
@@ -280,7 +287,7 @@ function inlineClient(config, ioWorker) {
         try { ino = lstatSync(Buffer.concat([Buffer.from(`${dir}/`), e.name]), { bigint: true }).ino; } catch { /* gone since */ }
         return { name: e.name, ino, type: e.isDirectory() ? DT.DIR : e.isSymbolicLink() ? DT.LNK : e.isFile() ? DT.REG : DT.UNKNOWN };
       });
-      dirs.set(fd, list);
+      dirs.set(handle, list);
     }
     let at = 0;
     for (let i = indexFrom(cookie); i < list.length; i++) {
@@ -298,21 +305,29 @@ function inlineClient(config, ioWorker) {
   function dispatch(view, req) {
     const op = view.getInt32(req + REQ.OP, true);
     const flags = view.getInt32(req + REQ.FLAGS, true);
-    const handle = () => fdOf(view.getBigUint64(req + REQ.HANDLE, true));
+    // every field is read once: another thread of the module may change the request meanwhile
+    const sent = view.getBigUint64(req + REQ.HANDLE, true);
+    const handle = () => tableHandle(sent);
+    // runs fn(fd) on the fd the handle names (EBADF if none); it stays open meanwhile
+    const withFd = (fn) => table.use(handle(), fn);
     const offset = view.getBigInt64(req + REQ.OFFSET, true);
     const ptr = view.getUint32(req + REQ.PTR, true);
     const len = view.getUint32(req + REQ.LEN, true);
-    const str = (at, lenAt) => decodeName(new Uint8Array(view.buffer, view.getUint32(req + at, true),
-      view.getUint32(req + lenAt, true)).slice());
+    const span = (at, n) => memoryBytes(view, at, n) ?? fail(E.EFAULT);
+    const str = (at, lenAt) => decodeName(span(view.getUint32(req + at, true), view.getUint32(req + lenAt, true)).slice());
     const path = () => str(REQ.PATH, REQ.PATH_LEN);
     const path2 = () => str(REQ.PATH2, REQ.PATH2_LEN);
     const mode = view.getUint32(req + REQ.MODE, true);
-    const bytes = () => new Uint8Array(view.buffer, ptr, len);
+    const bytes = () => span(ptr, len);
+    const statOut = () => (inMemory(view, ptr, WIRE_STAT.BYTES) ? ptr : fail(E.EFAULT)); // where a stat goes, checked first
+    // an offset or length must be >= 0 (-1 would mean "the current position" to node:fs)
+    const position = () => (offset < 0n ? fail(E.EINVAL) : offset > BigInt(Number.MAX_SAFE_INTEGER) ? fail(E.EFBIG) : Number(offset));
     switch (op) {
       case OP.OPEN: {
         // O_CREAT|O_EXCL never follows a final symlink (Linux: EEXIST), like O_NOFOLLOW
         const exclusive = (flags & O.CREAT) !== 0 && (flags & O.EXCL) !== 0;
         const userNoFollow = (flags & O.NOFOLLOW) !== 0 || exclusive;
+        const statAt = statOut();
         let opened = root;
         const fd = confined(path(), !userNoFollow, (r) => {
           opened = r.name === null ? root : `${hostPath(r.dir)}/${r.name}`;
@@ -337,26 +352,41 @@ function inlineClient(config, ioWorker) {
             return fd;
           });
         });
-        if (!hasProcFd) paths.set(fd, opened);
-        view.setBigUint64(req + REQ.HANDLE, handleOf(fd), true);
-        writeStat(view, ptr, fstatSync(fd, { bigint: true }));
+        let added;
+        try {
+          writeStat(view, statAt, fstatSync(fd, { bigint: true }));
+          added = table.add(fd);
+        } catch (err) {
+          closeSync(fd);
+          throw err;
+        }
+        if (!hasProcFd) paths.set(added, opened);
+        view.setBigUint64(req + REQ.HANDLE, opaqueOf(added), true);
         return 0;
       }
-      case OP.CLOSE: closeSync(handle()); dirs.delete(handle()); return 0;
-      case OP.PREAD: return readSync(handle(), bytes(), 0, len, offset);
-      case OP.PWRITE: {
-        const write = () => writeSync(handle(), bytes(), 0, len, Number(offset));
-        return quota ? quota.write(handle(), Number(offset), len, write) : write();
+      case OP.CLOSE: {
+        const h = handle();
+        table.remove(h, closeSync);
+        dirs.delete(h);
+        paths.delete(h);
+        return 0;
       }
-      case OP.FSTAT: writeStat(view, ptr, fstatSync(handle(), { bigint: true })); return 0;
-      case OP.FTRUNCATE: {
-        const truncate = () => ftruncateSync(handle(), Number(offset));
-        if (quota) quota.truncate(handle(), Number(offset), truncate);
+      case OP.PREAD: return withFd((fd) => readSync(fd, bytes(), 0, len, position()));
+      case OP.PWRITE: return withFd((fd) => {
+        const at = position();
+        const write = () => writeSync(fd, bytes(), 0, len, at);
+        return quota ? quota.write(fd, at, len, write) : write();
+      });
+      case OP.FSTAT: return withFd((fd) => writeStat(view, statOut(), fstatSync(fd, { bigint: true })) ?? 0);
+      case OP.FTRUNCATE: return withFd((fd) => {
+        const length = position();
+        const truncate = () => ftruncateSync(fd, length);
+        if (quota) quota.truncate(fd, length, truncate);
         else truncate();
         return 0;
-      }
-      case OP.FSYNC: (flags & FSYNC_DATASYNC ? fdatasyncSync : fsyncSync)(handle()); return 0;
-      case OP.READDIR: return readdirInto(view, handle(), offset, ptr, len);
+      });
+      case OP.FSYNC: return withFd((fd) => (flags & FSYNC_DATASYNC ? fdatasyncSync : fsyncSync)(fd) ?? 0);
+      case OP.READDIR: return withFd((fd) => readdirInto(view, handle(), fd, offset, ptr, len));
       case OP.STAT: {
         // (the root through its /proc magic link needs stat; names were resolved already)
         const st = confined(path(), !(flags & AT.SYMLINK_NOFOLLOW), (r) =>
@@ -365,7 +395,7 @@ function inlineClient(config, ioWorker) {
             if (r.optimistic && r.follow && found.isSymbolicLink()) throw new Retry();
             return found;
           }));
-        writeStat(view, ptr, st);
+        writeStat(view, statOut(), st);
         return 0;
       }
       case OP.MKDIR: confined(path(), false, (r) => inParent(r.dir, (at) => {
@@ -414,17 +444,16 @@ function inlineClient(config, ioWorker) {
         }));
         return 0;
       }
-      case OP.FUTIMENS: {
-        const fd = handle();
+      case OP.FUTIMENS: return withFd((fd) => {
         const [a, m] = times(view, req, fstatSync(fd, { bigint: true }));
         futimesSync(fd, a, m);
         return 0;
-      }
+      });
       default: return -E.ENOTSUP;
     }
   }
 
-  return (view, req) => {
+  const call = (view, req) => {
     let result;
     try {
       result = dispatch(view, req);
@@ -433,6 +462,9 @@ function inlineClient(config, ioWorker) {
     }
     setResult(view, req, result);
   };
+  // host/wasi-files.js: where an open directory is (EBADF if the handle names none)
+  call.realPath = (handle) => table.use(tableHandle(handle), (fd) => readlinkSync(`/proc/self/fd/${fd}`));
+  return call;
 }
 
 export const hostdirBackend = { prepare, client, checkTogether: checkHostDirsApart };

@@ -6,7 +6,7 @@
 // result and outputs, not state); checkTogether (coordinator, after every prepare) may refuse a
 // combination of its mounts ([{ path, config }]) with an Error.
 import { ERRNO } from '../abi/linux.js';
-import { REQ, setResult } from '../abi/mount-request.js';
+import { REQ, requestInMemory, setResult } from '../abi/mount-request.js';
 import { importsFromSpindle } from '../module-info.js';
 import { isNode } from '../platform/current.js';
 
@@ -92,7 +92,8 @@ export async function prepareMounts(specs = [], ctx) {
       const kind = kindOf(specs[i]);
       const backend = registry.get(kind);
       if (!backend) throw new Error(`mount ${specs[i].path}: no '${kind}' backend on this host`);
-      const prepared = await backend.prepare({ ...specs[i], path: paths[i] }, ctx);
+      // mountId: the mount's handles carry it, so a handle of one mount is EBADF on another
+      const prepared = await backend.prepare({ ...specs[i], path: paths[i], mountId: i }, ctx);
       if (prepared.dispose) disposers.push(prepared.dispose);
       list.push({ kind, path: paths[i], config: prepared.config });
     }
@@ -116,14 +117,23 @@ export function mountImports(mounts = [], memory) {
   const calls = mounts.map((m) => backendClient(m, memory));
   return {
     mount_list(buf, len) {
+      buf >>>= 0; // (wasm's i32 arrives signed)
+      if (buf + encoded.length > memory.buffer.byteLength) return -ERRNO.EFAULT;
       if (encoded.length && encoded.length <= len) new Uint8Array(memory.buffer, buf, encoded.length).set(encoded);
       return encoded.length;
     },
     mount_call(request) {
+      request >>>= 0;
+      // (a request the module placed outside its memory is not touched: the call returns -EFAULT)
+      if (!requestInMemory(memory.buffer, request)) return -ERRNO.EFAULT;
       const view = new DataView(memory.buffer);
       const call = calls[view.getInt32(request + REQ.MOUNT, true)];
-      if (call) call(view, request);
-      else setResult(view, request, -ERRNO.ENODEV);
+      try {
+        if (call) call(view, request);
+        else setResult(view, request, -ERRNO.ENODEV);
+      } catch {
+        setResult(view, request, -ERRNO.EIO); // whatever the module sent, never an exception into it
+      }
       Atomics.store(new Int32Array(memory.buffer), (request + REQ.STATE) >>> 2, 1);
       return 0;
     },

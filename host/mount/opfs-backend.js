@@ -9,8 +9,8 @@
 // path walking: opfs-paths.js.
 
 import { AT, DT, ERRNO as E, O, S } from '../abi/linux.js';
-import { ioHandle, ioHandleParts, OP, REQ, setResult } from '../abi/mount-request.js';
-import { cookieAfter, direntBytes, indexFrom, writeDirent, writeStat } from '../abi/mount-wire.js';
+import { inMemory, ioHandle, ioHandleParts, memoryBytes, OP, REQ, setResult } from '../abi/mount-request.js';
+import { cookieAfter, direntBytes, indexFrom, STAT, writeDirent, writeStat } from '../abi/mount-wire.js';
 import { createGenerations } from '../abi/opfs-generations.js';
 import { detach, reattach, ready, settle } from './opfs-detach.js';
 import { Errno, errnoOf } from './opfs-errors.js';
@@ -21,6 +21,10 @@ import { lookup, PathWalker, splitPath } from './opfs-paths.js';
 // (`bad\xff` and `bad\xef\xbf\xbd` would be one file)
 const decoder = new TextDecoder('utf-8', { fatal: true });
 const encoder = new TextEncoder();
+// A handle is ioHandle(tag << ID_BITS | id, w): id numbers this worker's opens and is never reused
+// (a closed handle stays EBADF); tag, 1 + the mount's id, makes it EBADF on another mount.
+const ID_BITS = 40n;
+const ID_MASK = (1n << ID_BITS) - 1n;
 
 /** An open file or directory of this worker. */
 class Open {
@@ -46,10 +50,12 @@ export class OpfsBackend {
    * root: Promise<FileSystemDirectoryHandle> (the mount's directory); w: this worker's index;
    * memory: the program's WebAssembly.Memory; peers: { broadcast(msg) -> Promise } to the other
    * workers (worker 0 only, opfs-detach.js); generations: the mount's generations buffer
-   * (host/abi/opfs-generations.js); debug: log unexpected OPFS errors on the console.
+   * (host/abi/opfs-generations.js); debug: log unexpected OPFS errors on the console; mountId:
+   * the mount's position (its handles carry it).
    */
-  constructor({ root, w, memory, peers = null, generations = createGenerations(), debug = false }) {
+  constructor({ root, w, memory, peers = null, generations = createGenerations(), debug = false, mountId = 0 }) {
     this.root = root; this.w = w; this.memory = memory; this.peers = peers; this.debug = debug;
+    this.tag = BigInt(mountId + 1);
     this.identity = new Identity(generations);
     this.walker = new PathWalker(root, this.identity);
     this.opens = new Map();
@@ -60,11 +66,17 @@ export class OpfsBackend {
 
   bump(path) { this.identity.bump(path); }
 
-  bytes(ptr, len) { return new Uint8Array(this.memory.buffer, ptr, len); }
+  /** The module's memory at ptr; EFAULT if it is not all inside (a hostile module's address). */
+  bytes(ptr, len) {
+    const bytes = memoryBytes(new DataView(this.memory.buffer), ptr, len);
+    if (!bytes) throw new Errno(E.EFAULT);
+    return bytes;
+  }
 
   str(ptr, len) {
+    const bytes = this.bytes(ptr, len).slice(); // (EFAULT outside memory)
     try {
-      return decoder.decode(this.bytes(ptr, len).slice());
+      return decoder.decode(bytes);
     } catch {
       throw new Errno(E.EILSEQ);
     }
@@ -92,22 +104,35 @@ export class OpfsBackend {
     const path2 = () => this.str(view.getUint32(req + REQ.PATH2, true), view.getUint32(req + REQ.PATH2_LEN, true));
     const open = () => {
       const { id, w } = ioHandleParts(view.getBigUint64(req + REQ.HANDLE, true));
-      const o = this.opens.get(Number(id));
-      if (!o || w !== this.w) throw new Errno(E.EBADF);
+      const o = id >> ID_BITS === this.tag && w === this.w ? this.opens.get(Number(id & ID_MASK)) : undefined;
+      if (!o) throw new Errno(E.EBADF);
       return o;
+    };
+    // an offset must be >= 0; a stat's place is checked before the operation
+    const at = () => (offset < 0n ? -E.EINVAL : Number(offset));
+    const statOut = () => {
+      if (!inMemory(view, ptr, STAT.BYTES)) throw new Errno(E.EFAULT);
+      return ptr;
     };
     switch (op) {
       case OP.OPEN: {
+        const statAt = statOut();
         const o = await this.open(path(), flags);
-        view.setBigUint64(req + REQ.HANDLE, ioHandle(o.id, this.w), true);
+        view.setBigUint64(req + REQ.HANDLE, ioHandle((this.tag << ID_BITS) | BigInt(o.id), this.w), true);
         // a file just truncated by O_TRUNC was modified now: no getFile() round trip for its time
-        this.writeStat(view, ptr, await this.statOpen(o, o.truncatedAt));
+        this.writeStat(view, statAt, await this.statOpen(o, o.truncatedAt));
         return 0;
       }
       case OP.CLOSE: return this.close(open());
-      case OP.PREAD: return this.pread(open(), ptr, len, Number(offset));
-      case OP.PWRITE: return this.pwrite(open(), ptr, len, Number(offset));
-      case OP.FSTAT: this.writeStat(view, ptr, await this.statOpen(open())); return 0;
+      // (the handle is checked first: a forged one is EBADF whatever else the request says)
+      case OP.PREAD: { const o = open(); return at() < 0 ? at() : this.pread(o, ptr, len, at()); }
+      case OP.PWRITE: { const o = open(); return at() < 0 ? at() : this.pwrite(o, ptr, len, at()); }
+      case OP.FSTAT: {
+        const o = open();
+        const statAt = statOut();
+        this.writeStat(view, statAt, await this.statOpen(o));
+        return 0;
+      }
       case OP.FTRUNCATE: return this.ftruncate(open(), Number(offset));
       case OP.FSYNC: {
         const o = open();
@@ -116,7 +141,7 @@ export class OpfsBackend {
         return 0;
       }
       case OP.READDIR: return this.readdir(view, open(), Number(offset), ptr, len);
-      case OP.STAT: this.writeStat(view, ptr, await this.statPath(path())); return 0;
+      case OP.STAT: this.writeStat(view, statOut(), await this.statPath(path())); return 0;
       case OP.MKDIR: return this.mkdir(path());
       case OP.UNLINK: return this.unlink(path(), (flags & AT.REMOVEDIR) !== 0);
       case OP.RENAME: return this.rename(path(), path2());
@@ -218,13 +243,14 @@ export class OpfsBackend {
   async pwrite(o, ptr, len, at) {
     if (o.kind === 'dir') throw new Errno(E.EISDIR);
     await ready(o);
+    const src = this.bytes(ptr, len);
     if (o.detached) {
       this.#growDetached(o, at + len);
-      o.detached.set(this.bytes(ptr, len), at);
+      o.detached.set(src, at);
       return len;
     }
     try {
-      return o.sah.write(this.bytes(ptr, len), { at });
+      return o.sah.write(src, { at });
     } catch (err) {
       throw new Errno(errnoOf(err));
     }
@@ -305,6 +331,7 @@ export class OpfsBackend {
   }
 
   async readdir(view, o, cookie, ptr, len) {
+    this.bytes(ptr, len); // (EFAULT first, as the Node backend)
     if (o.kind !== 'dir') throw new Errno(E.ENOTDIR);
     if (indexFrom(cookie) === 0 || !o.entries) {
       const dir = await this.#openDir(o);

@@ -9,13 +9,13 @@ import { answerPeers, peersOverPorts } from './opfs-detach.js';
 import { ringAlive, serve } from './mailbox.js';
 
 self.onmessage = (e) => {
-  const { type, w, memory, mailboxes, subdir, ports, peerPort, generations, tunables } = e.data;
+  const { type, w, memory, mailboxes, subdir, ports, peerPort, generations, tunables, mountId } = e.data;
   if (type !== 'start') return;
   // worker 0: a port to each other worker
   const peers = ports
     ? peersOverPorts(ports, { timeoutMs: tunables.detachTimeoutMs, alive: (peer) => ringAlive(mailboxes, peer) })
     : null;
-  const backend = new OpfsBackend({ root: mountRoot(subdir), w, memory, peers, generations, debug: tunables.debug });
+  const backend = new OpfsBackend({ root: mountRoot(subdir), w, memory, peers, generations, debug: tunables.debug, mountId });
   if (peerPort) answerPeers(peerPort, backend);
   backend.root.then(() => self.postMessage({ type: 'ready', w }),
     (err) => self.postMessage({ type: 'failed', w, message: `OPFS mount root: ${err.name}: ${err.message}` }));

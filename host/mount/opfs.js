@@ -72,7 +72,7 @@ async function prepare(spec) {
         died(w, `failed: ${e.message || 'error event'}`);
       };
     }));
-    const start = { type: 'start', w, mailboxes, subdir, generations, tunables };
+    const start = { type: 'start', w, mailboxes, subdir, generations, tunables, mountId: spec.mountId ?? 0 };
     const transfer = [];
     if (w === 0) { start.ports = channels.map((c) => c.port1); transfer.push(...start.ports); }
     else { start.peerPort = channels[w - 1].port2; transfer.push(start.peerPort); }
