@@ -89,7 +89,7 @@ describe('a hostile module in Node (host-directory mounts)', () => {
 // The page side: OPFS mounts /m0 and /m1 (in a fresh directory), a canary file in the
 // origin's OPFS outside both, the module run through the host API (bench/opfs/run-page.js).
 async function runInPage(page, args) {
-  const url = '/build/tests/hostile/hostile.wasm';
+  const url = 'build/tests/hostile/hostile.wasm';
   return page.evaluate(async ([url, argv]) => {
     const root = await navigator.storage.getDirectory();
     const dir = async (path) => {
@@ -126,7 +126,7 @@ describe('a hostile module in Chromium (OPFS mounts)', { skip: skipBrowser }, ()
     profile = mkdtempSync(join(tmpdir(), 'spindle-hostile-opfs-'));
     work.push(profile);
     browser = await openProfile(profile, `${server.url}/`);
-    await browser.page.addScriptTag({ type: 'module', url: '/bench/opfs/run-page.js' });
+    await browser.page.addScriptTag({ type: 'module', url: 'bench/opfs/run-page.js' });
     await browser.page.waitForFunction(() => window.spindleReady, null, { timeout: 30000 });
   });
   after(async () => {
