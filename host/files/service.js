@@ -1,7 +1,7 @@
 // The "spindle" imports files_* of runtime/wasi/host_files.c, on the worker that runs the hidden
 // service thread: wait for the coordinator's next request, copy a file's pieces out to a JS
 // buffer (reads) or have the coordinator copy into them (writes), and post each result.
-import { BOX, COPY_OUT, MAILBOX_BYTES, OP, PATHS_AT, PATH_MAX, RQ, STATE } from './mailbox.js';
+import { BOX, COPY_OUT, MAILBOX_BYTES, OP, PATHS_AT, PATH_MAX, RQ, STATE, TIMES_AT } from './mailbox.js';
 
 const decoder = new TextDecoder();
 
@@ -14,6 +14,7 @@ export function filesImports(init, memory, post) {
   const box = new Int32Array(init.files.mailbox);
   const size64 = new BigInt64Array(init.files.mailbox, 0, 4);
   const boxBytes = new Uint8Array(init.files.mailbox, 0, MAILBOX_BYTES);
+  const times64 = new BigInt64Array(init.files.mailbox, TIMES_AT, 6);
   let announced = false;
   let reply = null;
 
@@ -44,6 +45,7 @@ export function filesImports(init, memory, post) {
       mem[rq + RQ.PATH + pathLen] = 0;
       mem.set(boxBytes.subarray(PATHS_AT + PATH_MAX, PATHS_AT + PATH_MAX + path2Len), rq + RQ.PATH2);
       mem[rq + RQ.PATH2 + path2Len] = 0;
+      times64.forEach((value, i) => view.setBigInt64(rq + RQ.TIMES + i * 8, value, true));
       reply = { op, stat: null, entries: [], data: null, at: 0 };
       return op;
     },
