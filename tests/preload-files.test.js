@@ -1,8 +1,9 @@
 // Preloaded files: `spindle cc --preload-file` (a custom section in the module) and
 // `spindle run --preload` put files and directory trees into the in-memory tree before main;
-// a C program sees them in Node and in Chromium. Bad inputs give clear errors.
+// a C program sees them in Node and in Chromium, symlinks as symlinks and every entry with the
+// host's mode and times, as native Linux sees the host tree. Bad inputs give clear errors.
 import assert from 'node:assert/strict';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, lutimesSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { exec } from './lib/exec.js';
@@ -114,4 +115,62 @@ describe('preloaded files', () => {
     assert.notEqual(r2.code, 0);
     assert.match(r2.stderr, /preloaded files need a module built with spindle cc --fs=spindle/);
   });
+});
+
+describe('preloaded files keep what the host has: symlinks, modes and times', () => {
+  // Preloaded at its own host path, so that the absolute link resolves the same in both.
+  const attrs = join(out, 'attrs');
+  const probeSrc = join(root, 'tests', 'files', 'preload_attrs.c');
+  const withTree = join(out, 'attrs-preloaded.wasm');
+  const bare = join(out, 'attrs.wasm');
+  const native = join(out, 'attrs.native');
+  const names = ['abs', 'dangling', 'loop', 'loop/loop/old.txt', 'old.txt', 'private.txt', 'rel', 'sub', 'sub/inner.txt'];
+  const times = {
+    '.': 1500000000.25, 'old.txt': 1000000000.123456, 'private.txt': 1600000000, sub: 1400000000.5,
+    'sub/inner.txt': 1300000000, abs: 1200000000, dangling: 1100000000.75, loop: 1050000000, rel: 1010000000,
+  };
+  // Reading the host tree (packing it) may move its atimes: every run starts from these times.
+  const setTimes = () => {
+    for (const [name, t] of Object.entries(times)) lutimesSync(join(attrs, name), t - 86400 * 30, t);
+  };
+  let expected;
+
+  before(async () => {
+    mkdirSync(join(attrs, 'sub'), { recursive: true });
+    writeFileSync(join(attrs, 'old.txt'), 'old\n');
+    writeFileSync(join(attrs, 'private.txt'), 'private\n');
+    chmodSync(join(attrs, 'private.txt'), 0o640);
+    writeFileSync(join(attrs, 'sub', 'inner.txt'), 'inner');
+    chmodSync(join(attrs, 'sub'), 0o750);
+    symlinkSync('sub/inner.txt', join(attrs, 'rel'));
+    symlinkSync(join(attrs, 'old.txt'), join(attrs, 'abs'));
+    symlinkSync('nowhere', join(attrs, 'dangling'));
+    symlinkSync('.', join(attrs, 'loop'));
+    const nat = await exec('clang-22', ['-O2', probeSrc, '-o', native]);
+    assert.equal(nat.code, 0, nat.stderr);
+    setTimes();
+    const r = await exec(spindle, ['cc', '-O2', probeSrc, '--preload-file', `${attrs}@${attrs}`, '-o', withTree]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal((await exec(spindle, ['cc', '-O2', probeSrc, '-o', bare])).code, 0);
+    setTimes();
+    const n = await exec(native, [attrs, ...names]);
+    assert.equal(n.code, 0, n.stderr);
+    expected = n.stdout;
+    assert.match(expected, /^dangling: lstat=link mode=0777 size=7 .* readlink=nowhere stat=ENOENT$/m, expected);
+  });
+
+  it('cc --preload-file: what the program sees equals what Linux sees (Node)', async () => {
+    const r = await exec(spindle, ['run', withTree, attrs, ...names]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout, expected);
+  });
+
+  for (const runFlags of [[], ['--browser']]) {
+    it(`run --preload${runFlags.length ? ' in Chromium' : ' in Node'}: the same`, { skip: runFlags.length > 0 && !browser }, async () => {
+      setTimes();
+      const r = await exec(spindle, ['run', ...runFlags, `--preload=${attrs}@${attrs}`, bare, attrs, ...names]);
+      assert.equal(r.code, 0, r.stderr);
+      assert.equal(r.stdout, expected);
+    });
+  }
 });
