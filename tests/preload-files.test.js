@@ -3,9 +3,11 @@
 // a C program sees them in Node and in Chromium, symlinks as symlinks and every entry with the
 // host's mode and times, as native Linux sees the host tree. Bad inputs give clear errors.
 import assert from 'node:assert/strict';
-import { chmodSync, lutimesSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, lstatSync, lutimesSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
+import { collectPreload, packPreloadFiles } from '../cli/preload-files.js';
+import { compile, createProgram } from '../host/index.js';
 import { exec } from './lib/exec.js';
 
 const root = join(import.meta.dirname, '..');
@@ -136,6 +138,7 @@ describe('preloaded files keep what the host has: symlinks, modes and times', ()
   let expected;
 
   before(async () => {
+    rmSync(attrs, { recursive: true, force: true });
     mkdirSync(join(attrs, 'sub'), { recursive: true });
     writeFileSync(join(attrs, 'old.txt'), 'old\n');
     writeFileSync(join(attrs, 'private.txt'), 'private\n');
@@ -173,4 +176,27 @@ describe('preloaded files keep what the host has: symlinks, modes and times', ()
       assert.equal(r.stdout, expected);
     });
   }
+
+  it('keeps ctime too (which Linux cannot set); setuid, setgid and sticky are dropped', async () => {
+    setTimes();
+    const host = lstatSync(join(attrs, 'old.txt'), { bigint: true });
+    const preload = packPreloadFiles([`${attrs}@/t`], '--preload');
+    const program = await createProgram(await compile(readFileSync(bare)), { args: ['attrs'], preload });
+    try {
+      const st = await program.files.stat('/t/old.txt');
+      assert.equal(st.ctimeMs, Number(host.ctimeNs) / 1e6);
+      assert.equal(st.mtimeMs, Number(host.mtimeNs) / 1e6);
+      const listing = await program.files.readdir('/t', { withFileTypes: true });
+      assert.deepEqual(listing.filter((e) => e.type === 'symlink').map((e) => e.name), ['abs', 'dangling', 'loop', 'rel']);
+      await program.files.symlink('old.txt', '/t/again');
+      assert.equal((await program.files.stat('/t/again')).size, 4);
+      await assert.rejects(program.files.symlink('x', '/t/again'), { code: 'EEXIST' });
+    } finally {
+      program.dispose();
+    }
+    const special = join(out, 'special');
+    writeFileSync(special, '');
+    chmodSync(special, 0o7755);
+    assert.equal(collectPreload([`${special}@/s`], '--preload').at(-1).mode, 0o755);
+  });
 });
