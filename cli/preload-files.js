@@ -75,7 +75,7 @@ export function collectPreload(specs, flag) {
       addDir(posix.dirname(target), 0o755);
       entries.push({ kind: KIND.SYMLINK, path: target, mode: 0o777, size: link.length, times, link });
     } else {
-      throw new Error(`${flag}=${spec}: ${host} is not a regular file or a directory`);
+      throw new Error(`${flag}=${spec}: ${host} is not a regular file, a directory or a symlink`);
     }
   };
   for (const spec of specs) {
