@@ -7,6 +7,7 @@ import { chmodSync, lstatSync, lutimesSync, mkdirSync, readFileSync, rmSync, sym
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { collectPreload, packPreloadFiles } from '../cli/preload-files.js';
+import { parsePreload } from '../host/files/preload.js';
 import { compile, createProgram } from '../host/index.js';
 import { exec } from './lib/exec.js';
 
@@ -198,5 +199,18 @@ describe('preloaded files keep what the host has: symlinks, modes and times', ()
     writeFileSync(special, '');
     chmodSync(special, 0o7755);
     assert.equal(collectPreload([`${special}@/s`], '--preload').at(-1).mode, 0o755);
+  });
+
+  it('still reads version 1 sections (no times, no links) of modules built before', () => {
+    const v1 = new Uint8Array(12 + 21 + 2 + 1);
+    const view = new DataView(v1.buffer);
+    [0x4c505053, 1, 1].forEach((n, i) => view.setUint32(i * 4, n, true));
+    view.setUint8(12, 2);
+    view.setUint32(13, 0o600, true);
+    view.setUint32(17, 2, true);
+    view.setBigUint64(21, 1n, true);
+    v1.set(text('/fx'), 33);
+    const [entry] = parsePreload(v1);
+    assert.deepEqual({ ...entry, data: [...entry.data] }, { kind: 2, mode: 0o600, path: '/f', data: [0x78], times: null });
   });
 });
