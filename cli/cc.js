@@ -251,7 +251,8 @@ export async function compile(args, { cxx }) {
   }
   const linking = isLinking(opts.clangArgs) && opts.clangArgs.length > 0;
   if (opts.preload.length && !linking) throw new Error('--preload-file applies when linking a module');
-  if (opts.preload.length) collectPreload(opts.preload, '--preload-file'); // bad specs fail before clang runs
+  // Bad specs fail before clang runs; the attributes packed are those of this moment.
+  const preloadEntries = opts.preload.length ? collectPreload(opts.preload, '--preload-file') : null;
   // With exceptions turned off, clang's output is read to add which switch did it.
   const explainExceptions = isCxx && !exceptionsEnabled(opts.clangArgs);
   const r = spawnSync(isCxx ? clangxx : clang, argv, { stdio: ['inherit', 'inherit', explainExceptions ? 'pipe' : 'inherit'] });
@@ -265,6 +266,6 @@ export async function compile(args, { cxx }) {
   if (r.status === 0 && linking && !wantsDebugInfo(opts.clangArgs)) {
     dropCustomSections(outputPath(opts.clangArgs), metadataSections.filter((s) => !(opts.keepNames && s === 'name')));
   }
-  if (r.status === 0 && opts.preload.length) appendPreloadSection(outputPath(opts.clangArgs), opts.preload);
+  if (r.status === 0 && opts.preload.length) appendPreloadSection(outputPath(opts.clangArgs), preloadEntries);
   return r.status ?? 1;
 }

@@ -1,8 +1,10 @@
 // Host files for preloading (`spindle cc --preload-file`, `spindle run --preload`): parses
 // HOSTPATH[@/PATH] specs, walks files and directory trees, packs them in the spindle.preload
 // format (host/files/preload.js), each file read straight into its place, and appends that as
-// a custom section to a linked module.
-import { appendFileSync, closeSync, existsSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
+// a custom section to a linked module. What a walk meets is taken as it is, as `cp -a` does:
+// symlinks stay symlinks (never followed, so dangling links and loops are fine), and every
+// entry keeps its permission bits (without setuid, setgid and sticky) and its times.
+import { appendFileSync, closeSync, existsSync, lstatSync, openSync, readdirSync, readlinkSync, readSync, statSync } from 'node:fs';
 import { posix } from 'node:path';
 import { KIND, packPreload, PRELOAD_SECTION } from '../host/files/preload.js';
 
@@ -36,44 +38,62 @@ function checkTarget(target, what) {
   if (long) throw new Error(`${what}: the name '${long.slice(0, 40)}...' is longer than ${NAME_MAX} bytes`);
 }
 
-/** Entries { kind, path, mode, size, host } for the specs: parents first, directories walked. */
+/**
+ * Entries { kind, path, mode, size, times, host, link } for the specs: parents first,
+ * directories walked. A spec's own path is followed if it is a symlink; what is under it is not.
+ */
 export function collectPreload(specs, flag) {
   const entries = [];
   const dirs = new Set(['/']);
-  const addDir = (path, mode) => {
+  // Parents made only to hold a spec's target have no times (they keep the load time).
+  const addDir = (path, mode, times = null) => {
     if (dirs.has(path)) return;
     addDir(posix.dirname(path), 0o755);
     dirs.add(path);
-    entries.push({ kind: KIND.DIR, path, mode, size: 0 });
+    entries.push({ kind: KIND.DIR, path, mode, size: 0, times });
   };
-  const walk = (host, target, spec) => {
-    checkTarget(target, `${flag}=${spec}`);
+  const walk = (host, target, spec, follow) => {
+    const what = `${flag}=${spec}`;
+    checkTarget(target, what);
     let st;
     try {
-      st = statSync(host);
+      st = (follow ? statSync : lstatSync)(host, { bigint: true });
     } catch (err) {
-      throw new Error(`${flag}=${spec}: ${host}: ${err.code === 'ENOENT' ? 'no such file or directory' : err.message}`);
+      throw new Error(`${what}: ${host}: ${err.code === 'ENOENT' ? 'no such file or directory' : err.message}`);
     }
+    const mode = Number(st.mode & 0o777n);
+    const times = [st.atimeNs, st.mtimeNs, st.ctimeNs];
     if (st.isDirectory()) {
-      addDir(target, st.mode & 0o7777);
-      for (const name of readdirSync(host).sort()) walk(`${host}/${name}`, posix.join(target, name), spec);
+      addDir(target, mode, times);
+      for (const name of readdirSync(host).sort()) walk(`${host}/${name}`, posix.join(target, name), spec, false);
     } else if (st.isFile()) {
       addDir(posix.dirname(target), 0o755);
-      entries.push({ kind: KIND.FILE, path: target, mode: st.mode & 0o7777, size: st.size, host });
+      entries.push({ kind: KIND.FILE, path: target, mode, size: Number(st.size), times, host });
+    } else if (st.isSymbolicLink()) {
+      const link = readlinkSync(host, { encoding: 'buffer' });
+      if (link.length >= PATH_MAX) throw new Error(`${what}: ${host}: the link's target is longer than ${PATH_MAX - 1} bytes`);
+      addDir(posix.dirname(target), 0o755);
+      entries.push({ kind: KIND.SYMLINK, path: target, mode: 0o777, size: link.length, times, link });
     } else {
-      throw new Error(`${flag}=${spec}: ${host} is not a regular file or a directory`);
+      throw new Error(`${flag}=${spec}: ${host} is not a regular file, a directory or a symlink`);
     }
   };
   for (const spec of specs) {
     const { host, target } = parsePreloadSpec(spec, flag);
-    walk(host, target, spec);
+    walk(host, target, spec, true);
   }
   return entries;
 }
 
 /** The packed spindle.preload bytes of the specs; each file is read once, into its place. */
 export function packPreloadFiles(specs, flag) {
-  return packPreload(collectPreload(specs, flag), (entry, bytes) => {
+  return packPreloadEntries(collectPreload(specs, flag));
+}
+
+/** The packed bytes of collected entries (their attributes as they were when collected). */
+function packPreloadEntries(entries) {
+  return packPreload(entries, (entry, bytes) => {
+    if (entry.link) return bytes.set(entry.link);
     const fd = openSync(entry.host, 'r');
     try {
       for (let done = 0; done < bytes.length;) {
@@ -106,6 +126,7 @@ export function appendCustomSection(wasmPath, name, payload) {
   appendFileSync(wasmPath, payload);
 }
 
-export function appendPreloadSection(wasmPath, specs) {
-  appendCustomSection(wasmPath, PRELOAD_SECTION, packPreloadFiles(specs, '--preload-file'));
+/** Collects before clang runs (bad specs fail first, and a walk reads no host atime it moved). */
+export function appendPreloadSection(wasmPath, entries) {
+  appendCustomSection(wasmPath, PRELOAD_SECTION, packPreloadEntries(entries));
 }

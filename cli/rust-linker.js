@@ -11,7 +11,7 @@ import { mkdirSync, renameSync, rmSync } from 'node:fs';
 
 import { fileURLToPath } from 'node:url';
 import { moduleLinkerFlags, runtimeLinkArgs } from './cc.js';
-import { appendPreloadSection } from './preload-files.js';
+import { appendPreloadSection, collectPreload } from './preload-files.js';
 import { componentArchive } from './runtime-lib.js';
 import { requireSetup, wasmLd } from './toolchain.js';
 import { buildBindings, directWasiImports, undefinedSymbols } from './wasi-import-bindings.js';
@@ -110,7 +110,7 @@ export async function linkRust(args, settings) {
     renameSync(first, out);
   }
   rmSync(work, { recursive: true, force: true });
-  if (settings.preload?.length) appendPreloadSection(out, settings.preload);
+  if (settings.preload?.length) appendPreloadSection(out, collectPreload(settings.preload, '--preload-file'));
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {

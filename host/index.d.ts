@@ -130,6 +130,8 @@ export interface ProgramFiles {
   unlink(path: string): Promise<void>;
   rmdir(path: string): Promise<void>;
   rename(from: string, to: string): Promise<void>;
+  /** A symlink at `path` holding `target` as given (it may dangle); EEXIST if `path` exists. */
+  symlink(target: string | Uint8Array, path: string): Promise<void>;
 }
 
 export interface Program {

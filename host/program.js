@@ -232,7 +232,7 @@ export async function createProgram(compiled, options = {}) {
   const created = program(() => files.releaseMain().catch(() => {}));
   try {
     const preload = [preloadSection(compiled), options.preload].filter(Boolean);
-    for (const bytes of preload) await applyPreload(files.api, bytes);
+    for (const bytes of preload) await applyPreload(files, bytes);
   } catch (err) {
     created.dispose();
     throw new Error(`preloading files failed: ${err.message}`, { cause: err });

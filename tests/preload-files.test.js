@@ -1,10 +1,14 @@
 // Preloaded files: `spindle cc --preload-file` (a custom section in the module) and
 // `spindle run --preload` put files and directory trees into the in-memory tree before main;
-// a C program sees them in Node and in Chromium. Bad inputs give clear errors.
+// a C program sees them in Node and in Chromium, symlinks as symlinks and every entry with the
+// host's mode and times, as native Linux sees the host tree. Bad inputs give clear errors.
 import assert from 'node:assert/strict';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, lstatSync, lutimesSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
+import { collectPreload, packPreloadFiles } from '../cli/preload-files.js';
+import { parsePreload } from '../host/files/preload.js';
+import { compile, createProgram } from '../host/index.js';
 import { exec } from './lib/exec.js';
 
 const root = join(import.meta.dirname, '..');
@@ -113,5 +117,100 @@ describe('preloaded files', () => {
     const r2 = await exec(spindle, ['run', `--preload=${single}@/x`, js, 'sum']);
     assert.notEqual(r2.code, 0);
     assert.match(r2.stderr, /preloaded files need a module built with spindle cc --fs=spindle/);
+  });
+});
+
+describe('preloaded files keep what the host has: symlinks, modes and times', () => {
+  // Preloaded at its own host path, so that the absolute link resolves the same in both.
+  const attrs = join(out, 'attrs');
+  const probeSrc = join(root, 'tests', 'files', 'preload_attrs.c');
+  const withTree = join(out, 'attrs-preloaded.wasm');
+  const bare = join(out, 'attrs.wasm');
+  const native = join(out, 'attrs.native');
+  const names = ['abs', 'dangling', 'loop', 'loop/loop/old.txt', 'old.txt', 'private.txt', 'rel', 'sub', 'sub/inner.txt'];
+  const times = {
+    '.': 1500000000.25, 'old.txt': 1000000000.123456, 'private.txt': 1600000000, sub: 1400000000.5,
+    'sub/inner.txt': 1300000000, abs: 1200000000, dangling: 1100000000.75, loop: 1050000000, rel: 1010000000,
+  };
+  // Reading the host tree (packing it) may move its atimes: every run starts from these times.
+  const setTimes = () => {
+    for (const [name, t] of Object.entries(times)) lutimesSync(join(attrs, name), t - 86400 * 30, t);
+  };
+  let expected;
+
+  before(async () => {
+    rmSync(attrs, { recursive: true, force: true });
+    mkdirSync(join(attrs, 'sub'), { recursive: true });
+    writeFileSync(join(attrs, 'old.txt'), 'old\n');
+    writeFileSync(join(attrs, 'private.txt'), 'private\n');
+    chmodSync(join(attrs, 'private.txt'), 0o640);
+    writeFileSync(join(attrs, 'sub', 'inner.txt'), 'inner');
+    chmodSync(join(attrs, 'sub'), 0o750);
+    symlinkSync('sub/inner.txt', join(attrs, 'rel'));
+    symlinkSync(join(attrs, 'old.txt'), join(attrs, 'abs'));
+    symlinkSync('nowhere', join(attrs, 'dangling'));
+    symlinkSync('.', join(attrs, 'loop'));
+    const nat = await exec('clang-22', ['-O2', probeSrc, '-o', native]);
+    assert.equal(nat.code, 0, nat.stderr);
+    setTimes();
+    const r = await exec(spindle, ['cc', '-O2', probeSrc, '--preload-file', `${attrs}@${attrs}`, '-o', withTree]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal((await exec(spindle, ['cc', '-O2', probeSrc, '-o', bare])).code, 0);
+    setTimes();
+    const n = await exec(native, [attrs, ...names]);
+    assert.equal(n.code, 0, n.stderr);
+    expected = n.stdout;
+    assert.match(expected, /^dangling: lstat=link mode=0777 size=7 .* readlink=nowhere stat=ENOENT$/m, expected);
+  });
+
+  it('cc --preload-file: what the program sees equals what Linux sees (Node)', async () => {
+    const r = await exec(spindle, ['run', withTree, attrs, ...names]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout, expected);
+  });
+
+  for (const runFlags of [[], ['--browser']]) {
+    it(`run --preload${runFlags.length ? ' in Chromium' : ' in Node'}: the same`, { skip: runFlags.length > 0 && !browser }, async () => {
+      setTimes();
+      const r = await exec(spindle, ['run', ...runFlags, `--preload=${attrs}@${attrs}`, bare, attrs, ...names]);
+      assert.equal(r.code, 0, r.stderr);
+      assert.equal(r.stdout, expected);
+    });
+  }
+
+  it('keeps ctime too (which Linux cannot set); setuid, setgid and sticky are dropped', async () => {
+    setTimes();
+    const host = lstatSync(join(attrs, 'old.txt'), { bigint: true });
+    const preload = packPreloadFiles([`${attrs}@/t`], '--preload');
+    const program = await createProgram(await compile(readFileSync(bare)), { args: ['attrs'], preload });
+    try {
+      const st = await program.files.stat('/t/old.txt');
+      assert.equal(st.ctimeMs, Number(host.ctimeNs) / 1e6);
+      assert.equal(st.mtimeMs, Number(host.mtimeNs) / 1e6);
+      const listing = await program.files.readdir('/t', { withFileTypes: true });
+      assert.deepEqual(listing.filter((e) => e.type === 'symlink').map((e) => e.name), ['abs', 'dangling', 'loop', 'rel']);
+      await program.files.symlink('old.txt', '/t/again');
+      assert.equal((await program.files.stat('/t/again')).size, 4);
+      await assert.rejects(program.files.symlink('x', '/t/again'), { code: 'EEXIST' });
+    } finally {
+      program.dispose();
+    }
+    const special = join(out, 'special');
+    writeFileSync(special, '');
+    chmodSync(special, 0o7755);
+    assert.equal(collectPreload([`${special}@/s`], '--preload').at(-1).mode, 0o755);
+  });
+
+  it('still reads version 1 sections (no times, no links) of modules built before', () => {
+    const v1 = new Uint8Array(12 + 21 + 2 + 1);
+    const view = new DataView(v1.buffer);
+    [0x4c505053, 1, 1].forEach((n, i) => view.setUint32(i * 4, n, true));
+    view.setUint8(12, 2);
+    view.setUint32(13, 0o600, true);
+    view.setUint32(17, 2, true);
+    view.setBigUint64(21, 1n, true);
+    v1.set(text('/fx'), 33);
+    const [entry] = parsePreload(v1);
+    assert.deepEqual({ ...entry, data: [...entry.data] }, { kind: 2, mode: 0o600, path: '/f', data: [0x78], times: null });
   });
 });

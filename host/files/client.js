@@ -4,7 +4,7 @@
 // thread never blocks. Writes are copied once, from the caller's bytes straight into the file's
 // chunks in linear memory; reads once, from the chunks into the Uint8Array returned.
 import { importsFromSpindle } from '../module-info.js';
-import { BOX, MAILBOX_BYTES, OP, PATHS_AT, PATH_MAX, STATE } from './mailbox.js';
+import { BOX, MAILBOX_BYTES, MODE_KEEP, OP, PATHS_AT, PATH_MAX, STATE, TIMES_AT } from './mailbox.js';
 import { piecesFit } from './pieces.js';
 
 const encoder = new TextEncoder();
@@ -16,7 +16,9 @@ const S_IFMT = 0o170000;
 const TYPES = { 0o040000: 'directory', 0o100000: 'file', 0o120000: 'symlink' };
 const DT_TYPES = { 4: 'directory', 8: 'file', 10: 'symlink' };
 const SYSCALLS = { [OP.READ]: 'open', [OP.WRITE]: 'open', [OP.STAT]: 'stat', [OP.READDIR]: 'scandir',
-  [OP.MKDIR]: 'mkdir', [OP.UNLINK]: 'unlink', [OP.RMDIR]: 'rmdir', [OP.RENAME]: 'rename' };
+  [OP.MKDIR]: 'mkdir', [OP.UNLINK]: 'unlink', [OP.RMDIR]: 'rmdir', [OP.RENAME]: 'rename', [OP.SYMLINK]: 'symlink',
+  [OP.RESTORE_ATTRS]: 'lutimes' };
+const NS_PER_S = 1000000000n;
 
 /** An Error like Node's fs errors: code ('ENOENT'...), errno, syscall, path. */
 export function filesError(code, syscall, path, detail) {
@@ -33,6 +35,22 @@ function pathBytes(path, syscall) {
   if (bytes.includes(0)) throw filesError('EINVAL', syscall, path, `${syscall}: the path contains a NUL`);
   if (bytes.length >= PATH_MAX) throw filesError('ENAMETOOLONG', syscall, path.slice(0, 64) + '...');
   return bytes;
+}
+
+/** A symlink's target: any bytes but NUL, relative or absolute, as symlink(2) takes them. */
+function targetBytes(target, path) {
+  const bytes = typeof target === 'string' ? encoder.encode(target) : target;
+  if (!(bytes instanceof Uint8Array) || bytes.length === 0 || bytes.includes(0)) {
+    throw filesError('EINVAL', 'symlink', path, 'symlink: the target must be a non-empty string or Uint8Array without NUL');
+  }
+  if (bytes.length >= PATH_MAX) throw filesError('ENAMETOOLONG', 'symlink', path);
+  return bytes;
+}
+
+/** [seconds, nanoseconds 0..999999999] of a BigInt count of nanoseconds since 1970. */
+function splitNs(ns) {
+  const nsec = ((ns % NS_PER_S) + NS_PER_S) % NS_PER_S;
+  return [(ns - nsec) / NS_PER_S, nsec];
 }
 
 function toBytes(data) {
@@ -60,6 +78,7 @@ export function createFilesClient({ module, memory, enabled }) {
   const box = mailbox && new Int32Array(mailbox);
   const boxBytes = mailbox && new Uint8Array(mailbox);
   const size64 = mailbox && new BigInt64Array(mailbox, 0, 4);
+  const times64 = mailbox && new BigInt64Array(mailbox, TIMES_AT, 6);
   const queue = [];
   let current = null;
   let failure = null;
@@ -74,11 +93,13 @@ export function createFilesClient({ module, memory, enabled }) {
     box[BOX.PATH_LEN] = current.path.length;
     boxBytes.set(current.path2 ?? [], PATHS_AT + PATH_MAX);
     box[BOX.PATH2_LEN] = current.path2?.length ?? 0;
+    (current.times ?? [0n, 0n, 0n]).forEach((ns, i) => times64.set(splitNs(ns), i * 2));
     Atomics.store(box, BOX.STATE, STATE.REQUEST);
     Atomics.notify(box, BOX.STATE);
   }
 
-  function request(op, path, { path2, mode, data } = {}) {
+  // path2: rename's new path; target: symlink's; times: [atime, mtime, ctime] in BigInt ns
+  function request(op, path, { path2, target, mode, data, times } = {}) {
     const syscall = SYSCALLS[op] ?? 'files';
     return new Promise((resolve, reject) => {
       if (!mailbox) {
@@ -87,8 +108,8 @@ export function createFilesClient({ module, memory, enabled }) {
           : 'this module has no Spindle filesystem (build it with spindle cc --fs=spindle)');
       }
       if (failure) throw failure;
-      const item = { op, path: pathBytes(path, syscall), path2: path2 === undefined ? undefined : pathBytes(path2, syscall),
-        mode, data, at: 0, resolve, reject, name: path };
+      const second = target !== undefined ? targetBytes(target, path) : path2 !== undefined ? pathBytes(path2, syscall) : undefined;
+      const item = { op, path: pathBytes(path, syscall), path2: second, mode, data, times, at: 0, resolve, reject, name: path };
       queue.push(item);
       pump();
     });
@@ -163,6 +184,7 @@ export function createFilesClient({ module, memory, enabled }) {
     unlink: simple(OP.UNLINK),
     rmdir: simple(OP.RMDIR),
     rename: (from, to) => simple(OP.RENAME)(from, { path2: to }),
+    symlink: (target, path) => simple(OP.SYMLINK)(path, { target }),
   };
 
   return {
@@ -172,6 +194,12 @@ export function createFilesClient({ module, memory, enabled }) {
     fail,
     /** The pool slot whose worker runs the service thread, or -1 (not started). */
     serviceSlot: () => (box ? Atomics.load(box, BOX.SERVICE_SLOT) - 1 : -1),
+    /**
+     * Gives what `path` names (a symlink itself, not followed) the permission bits `mode`
+     * (undefined: unchanged) and times [atime, mtime, ctime] in BigInt nanoseconds, ctime
+     * included: how preloading keeps a host file's attributes.
+     */
+    restoreAttributes: (path, mode, times) => simple(OP.RESTORE_ATTRS)(path, { mode: mode ?? MODE_KEEP, times }),
     /** Lets main run once every request made so far is done (see host_files.c). */
     releaseMain: () => request(OP.RELEASE_MAIN, '/'),
   };

@@ -3,64 +3,76 @@
 // puts such files into the tree before main (through the files API, so each file's bytes are
 // copied once, from the section straight into the file's chunks).
 //
-// Format, little-endian: "SPPL", u32 version (1), u32 entry count, then per entry:
-//   u8 kind (1 directory, 2 file), u32 mode (permission bits), u32 path length, u64 size,
-//   the path (UTF-8, absolute), then `size` bytes of content (files only).
-// Directories come before what they hold.
+// Format, little-endian: "SPPL", u32 version (2), u32 entry count, then per entry:
+//   u8 kind (1 directory, 2 file, 3 symlink), u32 mode (permission bits), u32 path length,
+//   u64 size, i64 atime, i64 mtime, i64 ctime (nanoseconds since 1970; all three NO_TIME for a
+//   directory made only to hold others: it keeps the load time), the path (UTF-8, absolute),
+//   then `size` bytes of content: a file's bytes, a symlink's target (none for a directory).
+// Directories come before what they hold. Version 1 (no times, no symlinks) is still read.
 export const PRELOAD_SECTION = 'spindle.preload';
-export const KIND = { DIR: 1, FILE: 2 };
+export const KIND = { DIR: 1, FILE: 2, SYMLINK: 3 };
+export const NO_TIME = -(2n ** 63n);
 const MAGIC = 0x4c505053; // "SPPL"
+const VERSION = 2;
 const HEADER = 12;
-const ENTRY = 21;
+const ENTRY = { 1: 21, 2: 45 }; // bytes before the path, by version
+const hasContent = (kind) => kind !== KIND.DIR;
 
 /**
- * Packs entries [{ kind, path, mode, size }] into one buffer; `fill(entry, bytes)` writes each
- * file's content into its place (so a reader can read straight into it, with no extra copy).
+ * Packs entries [{ kind, path, mode, size, times }] into one buffer (times: [atime, mtime,
+ * ctime] as BigInt ns, or null); `fill(entry, bytes)` writes each file's content or link's
+ * target into its place (so a reader can read straight into it, with no extra copy).
  */
 export function packPreload(entries, fill) {
   const encoder = new TextEncoder();
   const paths = entries.map((e) => encoder.encode(e.path));
-  const total = entries.reduce((n, e, i) => n + ENTRY + paths[i].length + (e.kind === KIND.FILE ? e.size : 0), HEADER);
+  const sizeOf = (e) => (hasContent(e.kind) ? e.size : 0);
+  const total = entries.reduce((n, e, i) => n + ENTRY[VERSION] + paths[i].length + sizeOf(e), HEADER);
   const out = new Uint8Array(total);
   const view = new DataView(out.buffer);
   view.setUint32(0, MAGIC, true);
-  view.setUint32(4, 1, true);
+  view.setUint32(4, VERSION, true);
   view.setUint32(8, entries.length, true);
   let at = HEADER;
   entries.forEach((e, i) => {
-    const size = e.kind === KIND.FILE ? e.size : 0;
+    const size = sizeOf(e);
     view.setUint8(at, e.kind);
     view.setUint32(at + 1, e.mode, true);
     view.setUint32(at + 5, paths[i].length, true);
     view.setBigUint64(at + 9, BigInt(size), true);
-    out.set(paths[i], at + ENTRY);
-    at += ENTRY + paths[i].length;
+    (e.times ?? [NO_TIME, NO_TIME, NO_TIME]).forEach((ns, t) => view.setBigInt64(at + 17 + t * 8, ns, true));
+    out.set(paths[i], at + ENTRY[VERSION]);
+    at += ENTRY[VERSION] + paths[i].length;
     if (size) fill(e, out.subarray(at, at + size));
     at += size;
   });
   return out;
 }
 
-/** Entries [{ kind, path, mode, data }] of packed bytes; data are views, not copies. */
+/** Entries [{ kind, path, mode, data, times }] of packed bytes; data are views, not copies. */
 export function parsePreload(bytes) {
   const u8 = bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes);
   const view = new DataView(u8.buffer, u8.byteOffset, u8.byteLength);
   const bad = (why) => new Error(`preload data is corrupt: ${why}`);
   if (u8.length < HEADER || view.getUint32(0, true) !== MAGIC) throw bad('no SPPL header');
-  if (view.getUint32(4, true) !== 1) throw bad(`version ${view.getUint32(4, true)} is not 1`);
+  const version = view.getUint32(4, true);
+  const entrySize = ENTRY[version];
+  if (!entrySize) throw bad(`version ${version} is not 1 or 2`);
   const decoder = new TextDecoder();
   const entries = [];
   let at = HEADER;
   for (let n = view.getUint32(8, true); n > 0; n--) {
-    if (at + ENTRY > u8.length) throw bad('truncated entry');
+    if (at + entrySize > u8.length) throw bad('truncated entry');
     const kind = view.getUint8(at);
+    if (!Object.values(KIND).includes(kind)) throw bad(`unknown entry kind ${kind}`);
     const mode = view.getUint32(at + 1, true);
     const pathLen = view.getUint32(at + 5, true);
     const size = Number(view.getBigUint64(at + 9, true));
-    const pathEnd = at + ENTRY + pathLen;
+    const times = version > 1 ? [0, 1, 2].map((t) => view.getBigInt64(at + 17 + t * 8, true)) : null;
+    const pathEnd = at + entrySize + pathLen;
     if (pathEnd + size > u8.length) throw bad('truncated entry');
-    const path = decoder.decode(u8.subarray(at + ENTRY, pathEnd));
-    entries.push({ kind, mode, path, data: u8.subarray(pathEnd, pathEnd + size) });
+    const path = decoder.decode(u8.subarray(at + entrySize, pathEnd));
+    entries.push({ kind, mode, path, data: u8.subarray(pathEnd, pathEnd + size), times: times?.[0] === NO_TIME ? null : times });
     at = pathEnd + size;
   }
   return entries;
@@ -78,10 +90,21 @@ export function preloadSection(compiled) {
   return compiled.preload;
 }
 
-/** Puts the entries of packed preload bytes into the tree; all requests are queued at once. */
+/**
+ * Puts the entries of packed preload bytes into the tree, with their modes and times, through
+ * the files client (host/files/client.js); all requests are queued at once, in order.
+ */
 export async function applyPreload(files, bytes) {
+  const { api } = files;
   const entries = parsePreload(bytes);
-  await Promise.all(entries.map((e) => (e.kind === KIND.DIR
-    ? files.mkdir(e.path, { recursive: true, mode: e.mode })
-    : files.writeFile(e.path, e.data, { mode: e.mode }))));
+  const restore = (e) => e.times && files.restoreAttributes(e.path, e.kind === KIND.SYMLINK ? undefined : e.mode, e.times);
+  const made = entries.map((e) => {
+    // Owner rwx until the directory's own mode comes last, so a read-only one can be filled.
+    if (e.kind === KIND.DIR) return api.mkdir(e.path, { recursive: true, mode: e.times ? e.mode | 0o700 : e.mode });
+    if (e.kind === KIND.FILE) return Promise.all([api.writeFile(e.path, e.data, { mode: e.mode }), restore(e)]);
+    // A link replaces what a module's own preload put there (a directory stays: symlink fails).
+    return Promise.all([api.unlink(e.path).catch(() => {}), api.symlink(e.data, e.path), restore(e)]);
+  });
+  // Directories' times last: putting something into a directory changes its mtime.
+  await Promise.all([...made, ...entries.filter((e) => e.kind === KIND.DIR).map(restore)]);
 }

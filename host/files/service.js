@@ -1,7 +1,7 @@
 // The "spindle" imports files_* of runtime/wasi/host_files.c, on the worker that runs the hidden
 // service thread: wait for the coordinator's next request, copy a file's pieces out to a JS
 // buffer (reads) or have the coordinator copy into them (writes), and post each result.
-import { BOX, COPY_IN, COPY_OUT, MAILBOX_BYTES, OP, PATHS_AT, PATH_MAX, RQ, STATE } from './mailbox.js';
+import { BOX, COPY_IN, COPY_OUT, MAILBOX_BYTES, OP, PATHS_AT, PATH_MAX, RQ, STATE, TIMES_AT } from './mailbox.js';
 import { fitsIn, piecesFit } from './pieces.js';
 
 const decoder = new TextDecoder();
@@ -15,6 +15,7 @@ export function filesImports(init, memory, post) {
   const box = new Int32Array(init.files.mailbox);
   const size64 = new BigInt64Array(init.files.mailbox, 0, 4);
   const boxBytes = new Uint8Array(init.files.mailbox, 0, MAILBOX_BYTES);
+  const times64 = new BigInt64Array(init.files.mailbox, TIMES_AT, 6);
   let announced = false;
   let reply = null;
 
@@ -27,7 +28,7 @@ export function filesImports(init, memory, post) {
     files_unavailable: (err) => post({ type: 'files-failed', message: `the file service thread could not start (error ${err})` }),
     files_wait: (rq) => {
       rq >>>= 0; // (wasm's i32 arrives signed)
-      if (!fitsIn(memory.buffer, rq, RQ.PATH2 + PATH_MAX)) return 0; // a bad address: no request taken
+      if (!fitsIn(memory.buffer, rq, RQ.TIMES + times64.byteLength)) return 0; // a bad address: no request taken
       if (!announced) { announced = true; Atomics.store(box, BOX.SERVICE_SLOT, init.slot + 1); }
       for (;;) {
         const state = Atomics.load(box, BOX.STATE);
@@ -47,6 +48,7 @@ export function filesImports(init, memory, post) {
       mem[rq + RQ.PATH + pathLen] = 0;
       mem.set(boxBytes.subarray(PATHS_AT + PATH_MAX, PATHS_AT + PATH_MAX + path2Len), rq + RQ.PATH2);
       mem[rq + RQ.PATH2 + path2Len] = 0;
+      times64.forEach((value, i) => view.setBigInt64(rq + RQ.TIMES + i * 8, value, true));
       // size: a write's bytes (they stay on the coordinator); at: how many were copied so far
       reply = { op, stat: null, entries: [], data: null, at: 0, size: Number(size64[BOX.SIZE64]) };
       return op;

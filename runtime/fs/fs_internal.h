@@ -247,6 +247,8 @@ void inode_unref(struct inode *inode);
 void inode_fill_stat(struct inode *inode, struct spindle_stat *st); /* caller holds lock */
 /* times: valid, each a time, UTIME_NOW or UTIME_OMIT (spindle_fs_futimens checks them) */
 void inode_set_times(struct inode *inode, const struct spindle_timespec times[2]);
+/* atime, mtime and ctime as given, and the permission bits unless mode is SPINDLE_MODE_KEEP */
+void inode_restore_attrs(struct inode *inode, uint32_t mode, const struct spindle_timespec times[3]);
 /* relatime: atime moves only when it is not newer than mtime or ctime, or a
  * day old (as Linux's default). Safe under a shared lock. */
 void inode_touch_atime(struct inode *inode);

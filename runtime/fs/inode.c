@@ -181,6 +181,17 @@ void inode_set_times(struct inode *inode, const struct spindle_timespec times[2]
     inode_unlock(inode);
 }
 
+void inode_restore_attrs(struct inode *inode, uint32_t mode, const struct spindle_timespec times[3])
+{
+    inode_write_lock(inode);
+    if (mode != SPINDLE_MODE_KEEP)
+        inode->perm = mode & 07777;
+    atomic_store(&inode->atime_ns, to_ns(&times[0]));
+    inode->mtime_ns = to_ns(&times[1]);
+    inode->ctime_ns = to_ns(&times[2]);
+    inode_unlock(inode);
+}
+
 void inode_touch_atime(struct inode *inode)
 {
     const int64_t day_ns = (int64_t)24 * 3600 * 1000000000;

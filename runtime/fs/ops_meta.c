@@ -144,6 +144,27 @@ int spindle_fs_futimens(int fd, const struct spindle_timespec times[2])
     return rc < 0 ? rc : 0;
 }
 
+int spindle_fs_restore_attrs(const char *path, uint32_t mode, const struct spindle_timespec times[3])
+{
+    for (int i = 0; i < 3; i++)
+        if (times[i].nsec < 0 || times[i].nsec >= 1000000000)
+            return -SPINDLE_EINVAL;
+    struct inode *inode;
+    struct walk mounted;
+    int rc = lookup_at(SPINDLE_AT_FDCWD, path, SPINDLE_AT_SYMLINK_NOFOLLOW, &inode, &mounted);
+    if (rc < 0)
+        return rc;
+    if (inode == NULL) {
+        rc = mount_utimens(&mounted, times, SPINDLE_AT_SYMLINK_NOFOLLOW);
+        walk_done(&mounted);
+        return rc;
+    }
+    if (!inode->ops->in_backend) /* a mount's root keeps the backend's attributes */
+        inode_restore_attrs(inode, mode, times);
+    inode_unref(inode);
+    return 0;
+}
+
 /* chmod / chown: what the inode stores is what stat reports. */
 struct attr_change {
     bool set_mode;

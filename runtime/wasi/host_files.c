@@ -1,6 +1,6 @@
 /* The host's file API (host/files, docs/FILES.md): a hidden service thread that
  * runs the host's file requests (read, write, readdir, stat, mkdir, unlink,
- * rmdir, rename) through the same spindle_fs_* calls, and so the same locks,
+ * rmdir, rename, symlink, and restoring a preloaded file's mode and times) through the same spindle_fs_* calls, and so the same locks,
  * as the program's threads. It exists only when the host asks for it
  * (spindle.files_wanted), so programs that never use the API pay nothing.
  *
@@ -24,10 +24,12 @@ struct request {
     uint32_t mode;
     int64_t size;
     char path[SPINDLE_FS_PATH_MAX];
-    char path2[SPINDLE_FS_PATH_MAX];
+    char path2[SPINDLE_FS_PATH_MAX]; /* rename's new path; symlink's target */
+    struct spindle_timespec times[3]; /* restore: atime, mtime, ctime */
 };
 _Static_assert(offsetof(struct request, path) == 16, "host/files/service.js");
 _Static_assert(offsetof(struct request, path2) == 16 + SPINDLE_FS_PATH_MAX, "host/files/service.js");
+_Static_assert(offsetof(struct request, times) == 16 + 2 * SPINDLE_FS_PATH_MAX, "host/files/service.js");
 
 enum op {
     OP_READ = 1,
@@ -38,7 +40,9 @@ enum op {
     OP_UNLINK,
     OP_RMDIR,
     OP_RENAME,
-    OP_RELEASE_MAIN
+    OP_RELEASE_MAIN,
+    OP_SYMLINK,
+    OP_RESTORE_ATTRS
 };
 
 /* A piece of a file for the host to copy: (address, length); address 0 = a hole. */
@@ -192,6 +196,10 @@ static int64_t serve_one(int op, const struct request *rq)
         return spindle_fs_unlinkat(SPINDLE_AT_FDCWD, rq->path, SPINDLE_AT_REMOVEDIR);
     case OP_RENAME:
         return spindle_fs_renameat(SPINDLE_AT_FDCWD, rq->path, SPINDLE_AT_FDCWD, rq->path2);
+    case OP_SYMLINK:
+        return spindle_fs_symlinkat(rq->path2, SPINDLE_AT_FDCWD, rq->path);
+    case OP_RESTORE_ATTRS:
+        return spindle_fs_restore_attrs(rq->path, rq->mode, rq->times);
     case OP_RELEASE_MAIN:
         pthread_mutex_lock(&release_lock);
         main_released = true;

@@ -186,6 +186,12 @@ int spindle_fs_futimens(int fd, const struct spindle_timespec times[2]);
  * (their backends keep no modes). Changing either updates ctime. */
 int spindle_fs_fchmodat(int dirfd, const char *path, uint32_t mode, int flags);
 int spindle_fs_fchmod(int fd, uint32_t mode);
+/* For copies of host files (preloading): the permission bits (SPINDLE_MODE_KEEP: unchanged)
+ * and atime, mtime and ctime as given, ctime too, which utimensat cannot set; a final symlink
+ * is not followed. On a mount only atime and mtime reach the backend, which keeps its own
+ * modes and ctime. */
+#define SPINDLE_MODE_KEEP 0xffffffffu
+int spindle_fs_restore_attrs(const char *path, uint32_t mode, const struct spindle_timespec times[3]);
 int spindle_fs_fchownat(int dirfd, const char *path, uint32_t uid, uint32_t gid, int flags);
 int spindle_fs_fchown(int fd, uint32_t uid, uint32_t gid);
 
