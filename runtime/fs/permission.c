@@ -1,15 +1,19 @@
 /* Permission checks as Linux makes them for an unprivileged process (docs/FILESYSTEM.md,
  * "Permissions"): the owner's, group's or others' bits of the mode, by who the caller is
  * (runtime/include/spindle/identity.h). A program linked --as-root is never checked, as
- * before checks existed. The mode and owner are read with relaxed atomic loads, so a check
+ * before checks existed, nor is the thread that acts for the host (the files API's). The mode and owner are read with relaxed atomic loads, so a check
  * needs no lock and fits the lock-free walks and reads; chmod/chown store them atomically. */
 #include "fs_internal.h"
 
 #include "../include/spindle/identity.h"
 
+static _Thread_local bool acts_for_host;
+
+void spindle_fs_thread_checks_no_permissions(void) { acts_for_host = true; }
+
 int fs_permission(const struct inode *inode, int want)
 {
-    if (spindle_runs_as_root())
+    if (spindle_runs_as_root() || acts_for_host)
         return 0;
     uint32_t perm = __atomic_load_n(&inode->perm, __ATOMIC_RELAXED);
     uint32_t bits = perm; /* others' */
