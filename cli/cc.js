@@ -43,12 +43,12 @@ const compileOnlyFlags = new Set(['-c', '-S', '-E', '-fsyntax-only', '-M', '-MM'
 const options = {
   '--malloc': 'an allocator', '--fs': 'a file system', '--max-memory': 'a size', '--stack-size': 'a size',
   '--thread-stack-size': 'a size', '--preload-file': 'a file or directory', '--bare': 'switch', '--help': 'switch', '--help-clang': 'switch',
-  '--initial-memory': 'a size', '--keep-names': 'switch', '--no-stack-check': 'switch',
+  '--initial-memory': 'a size', '--keep-names': 'switch', '--no-stack-check': 'switch', '--as-root': 'switch',
 };
 
 /** Splits Spindle's own options from the arguments that go to clang. */
 export function parseArgs(args) {
-  const opts = { ...defaults, clangArgs: [], bare: false, preload: [], help: false, keepNames: false };
+  const opts = { ...defaults, clangArgs: [], bare: false, preload: [], help: false, keepNames: false, asRoot: false };
   for (let i = 0; i < args.length;) {
     const option = readOption(args, i, options);
     if (!option) { opts.clangArgs.push(args[i++]); continue; }
@@ -76,6 +76,8 @@ export function parseArgs(args) {
       case '--keep-names': opts.keepNames = true; break;
       // Every thread's C stack is checked (cli/stack-check.js); this leaves modules unchecked.
       case '--no-stack-check': opts.stackCheck = false; break;
+      // The program is root (uid 0) and no permission is checked (docs/POSIX.md, "Permissions").
+      case '--as-root': opts.asRoot = true; break;
       // Files and directory trees placed in the in-memory tree before main (docs/FILES.md).
       // As Emscripten's: `--preload-file SPEC` or `--preload-file=SPEC`.
       case '--preload-file': opts.preload.push(value); break;
@@ -108,31 +110,42 @@ function isLinking(clangArgs) {
 // errno is saved around isatty (Linux programs expect 0 at main). The settings object also keeps
 // runtime/core's path resolver, which gives ENOENT for "" (libc's own resolves it to the cwd).
 function settingsObject(threadStackSize) {
+  return configObject(`settings-v2-${threadStackSize}`, [
+    '#include <errno.h>',
+    '#include <stddef.h>',
+    '#include <stdio.h>',
+    '#include <unistd.h>',
+    'int __wasilibc_find_relpath_alloc(const char *, const char **, char **, size_t *, int);',
+    '__attribute__((used)) static void *spindle_keep_resolver = (void *)__wasilibc_find_relpath_alloc;',
+    'extern unsigned int __default_stacksize;',
+    'static char stdout_buffer[16384]; // musl ignores setvbuf\'s size without a buffer',
+    '__attribute__((constructor)) static void spindle_apply_settings(void) {',
+    `  __default_stacksize = ${threadStackSize}u;`,
+    '  int saved_errno = errno;',
+    '  if (!isatty(1)) setvbuf(stdout, stdout_buffer, _IOFBF, sizeof stdout_buffer);',
+    '  errno = saved_errno;',
+    '}']);
+}
+
+// `--as-root`: defines the flag that runtime/include/spindle/identity.h reads (weakly), so
+// getuid() is 0 and the filesystem checks no permission.
+function asRootObject() {
+  return configObject('as-root-v1', ['#include <stdbool.h>', 'const bool spindle_link_as_root = true;']);
+}
+
+// A generated C object linked into modules, built once and cached under the toolchain.
+function configObject(name, lines) {
   const dir = join(toolchainDir, 'runtime', 'config');
-  const obj = join(dir, `settings-v2-${threadStackSize}.o`);
+  const obj = join(dir, `${name}.o`);
   if (!existsSync(obj)) {
     mkdirSync(dir, { recursive: true });
-    const src = join(dir, `settings-${threadStackSize}.${process.pid}.c`);
-    writeFileSync(src, [
-      '#include <errno.h>',
-      '#include <stddef.h>',
-      '#include <stdio.h>',
-      '#include <unistd.h>',
-      'int __wasilibc_find_relpath_alloc(const char *, const char **, char **, size_t *, int);',
-      '__attribute__((used)) static void *spindle_keep_resolver = (void *)__wasilibc_find_relpath_alloc;',
-      'extern unsigned int __default_stacksize;',
-      'static char stdout_buffer[16384]; // musl ignores setvbuf\'s size without a buffer',
-      '__attribute__((constructor)) static void spindle_apply_settings(void) {',
-      `  __default_stacksize = ${threadStackSize}u;`,
-      '  int saved_errno = errno;',
-      '  if (!isatty(1)) setvbuf(stdout, stdout_buffer, _IOFBF, sizeof stdout_buffer);',
-      '  errno = saved_errno;',
-      '}', ''].join('\n'));
+    const src = join(dir, `${name}.${process.pid}.c`);
+    writeFileSync(src, [...lines, ''].join('\n'));
     const tmp = `${obj}.${process.pid}`;
     const r = spawnSync(clang, [`--target=${target}`, `--sysroot=${sysroot}`, '-pthread', '-O2', '-c', src, '-o', tmp],
       { stdio: 'inherit' });
     rmSync(src, { force: true });
-    if (r.status !== 0) throw new Error('building the link-time settings object failed');
+    if (r.status !== 0) throw new Error(`building the link-time object ${name} failed`);
     renameSync(tmp, obj);
   }
   return obj;
@@ -163,7 +176,8 @@ export async function runtimeLinkArgs(opts) {
   const ipc = opts.fs === 'spindle' ? [await componentArchive('posix-ipc')] : [];
   // --wrap=abort and std::terminate's name: runtime/core/abort_after_terminate.c
   const args = ['-Wl,--wrap=sysconf,--wrap=pthread_create,--wrap=_pthread_cleanup_push,--wrap=_pthread_cleanup_pop,--wrap=abort,--wrap=_ZSt9terminatev',
-    ...(stackCheckWanted(opts) ? stackCheckLinkArgs : []), settingsObject(opts.threadStackSize), ...ipc,
+    ...(stackCheckWanted(opts) ? stackCheckLinkArgs : []), settingsObject(opts.threadStackSize),
+    ...(opts.asRoot ? [asRootObject()] : []), ...ipc,
     ...(await posixLinkArgs()), await componentArchive('core')];
   if (opts.malloc === 'spindle') args.push(await componentArchive('alloc'));
   // runtime/core/dlmalloc_memory_view.c: refresh a thread's view of grown memory (V8).

@@ -14,6 +14,7 @@ export const ccUsage = `usage: spindle cc [Spindle options] [clang args...]     
     --thread-stack-size=SIZE   each pthread's default stack (default 256K)
     --preload-file=HOSTPATH[@/PATH]  put a file or directory into the module, there before main
     --no-stack-check           leave thread stacks unchecked (checked by default)
+    --as-root                  run as root (uid 0): no permission checks (default: an ordinary user, uid 1000)
     --keep-names               keep function names (readable trap traces) without -g's DWARF
     --bare                     no Spindle runtime: a plain wasi-threads module for other hosts
     --help                     this text;  --help-clang  clang's own options

@@ -1,7 +1,8 @@
 // The foundation's end-to-end tests: every C/C++ program in tests/programs is built with
 // `spindle cc` and run with `spindle run` in Node and in headless Chromium; its stdout and exit
 // code must equal the same program built natively (or what its NAME.json expects). A spec with
-// "fsjs": true is also built with --fs=js (docs/JSFS.md) and must give the same results there.
+// "fsjs": true is also built with --fs=js (docs/JSFS.md) and must give the same results there;
+// "spindleFlags" go to `spindle cc` only, "cflags" to both compilers.
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
@@ -21,7 +22,7 @@ const programs = readdirSync(dir)
   .map((file) => {
     const name = file.replace(/\.(c|cpp)$/, '');
     const specPath = join(dir, `${name}.json`);
-    const spec = { args: [], env: {}, stdin: '', exit: 0, native: true, browser: true, fsjs: false, cflags: [],
+    const spec = { args: [], env: {}, stdin: '', exit: 0, native: true, browser: true, fsjs: false, cflags: [], spindleFlags: [],
       ...(existsSync(specPath) ? JSON.parse(readFileSync(specPath, 'utf8')) : {}) };
     return { name, file, cxx: file.endsWith('.cpp'), spec };
   })
@@ -31,7 +32,7 @@ const built = new Map();
 
 async function build(p) {
   const wasm = join(out, `${p.name}.wasm`);
-  const cc = await exec(spindle, ['cc', '-O2', ...p.spec.cflags, join(dir, p.file), '-o', wasm]);
+  const cc = await exec(spindle, ['cc', '-O2', ...p.spec.spindleFlags, ...p.spec.cflags, join(dir, p.file), '-o', wasm]);
   const result = { wasm, buildError: cc.code === 0 ? null : cc.stderr };
   if (p.spec.fsjs) {
     result.wasmFsJs = join(out, `${p.name}.fsjs.wasm`);

@@ -135,6 +135,8 @@ static int chdir_checked(int dirfd, const char *prefix, const char *relative)
         errno = ENOTDIR;
         return -1;
     }
+    if (faccessat(dirfd, relative, X_OK, 0) == -1) /* search permission, as Linux's chdir */
+        return -1;
     /* The new cwd: "/" + prefix + "/" + relative, without a "/" next to an empty prefix and
      * without the relative part when it is "." (the preopened directory itself). */
     size_t prefix_len = strlen(prefix);

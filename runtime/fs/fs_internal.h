@@ -171,8 +171,8 @@ struct inode {
     uint64_t ino;
     uint8_t type;
     bool pinned;                /* the root: never freed, so its references are not counted */
-    uint32_t perm;              /* under lock (chmod) */
-    uint32_t uid, gid;          /* under lock (chown); 0 until changed */
+    uint32_t perm;              /* written under lock (chmod), atomically: checks read it without */
+    uint32_t uid, gid;          /* the same (chown); the program's ids when made */
     uint64_t nlink;             /* under lock */
     int64_t size;               /* under lock */
     _Atomic int64_t atime_ns;   /* atomic: reads update it under a shared lock */
@@ -257,6 +257,20 @@ void inode_read_lock(struct inode *inode);
  * (reader_slots.c). */
 void inode_write_lock(struct inode *inode);
 void inode_unlock(struct inode *inode);
+
+/* ---- permissions (permission.c) ---- */
+#define FS_MAY_EXEC 1
+#define FS_MAY_WRITE 2
+#define FS_MAY_READ 4
+/* 0 if the caller may do `want` (FS_MAY_* bits) to the inode, else -SPINDLE_EACCES; needs no
+ * lock. Always 0 for a program linked --as-root. */
+int fs_permission(const struct inode *inode, int want);
+/* chmod, utimens with explicit times: 0 for the owner (or root), else -SPINDLE_EPERM */
+int fs_owner_check(const struct inode *inode);
+/* chown: an ordinary owner may set only its own uid and group; -SPINDLE_EPERM otherwise */
+int fs_chown_check(const struct inode *inode, uint32_t uid, uint32_t gid);
+/* a new inode belongs to the program (inode_new) */
+void fs_set_owner_to_caller(struct inode *inode);
 
 /* ---- regular files in memory (mem_file.c) ---- */
 #define MAX_RW_COUNT ((int64_t)0x7ffff000) /* Linux's cap on one read or write */

@@ -49,6 +49,7 @@ struct inode *inode_new(enum inode_type type, uint32_t perm)
     inode->type = (uint8_t)type;
     inode->ops = ops_of[type];
     inode->perm = perm & 07777;
+    fs_set_owner_to_caller(inode);
     int64_t now = fs_now_ns();
     atomic_init(&inode->atime_ns, now);
     inode->mtime_ns = now;

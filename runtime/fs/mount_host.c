@@ -5,6 +5,7 @@
  * for wasm; natively the tests plug in their own backend. */
 #include "fs_internal.h"
 #include "mount_wire.h"
+#include "../include/spindle/identity.h"
 
 #ifdef __wasm__
 
@@ -59,6 +60,8 @@ static void from_wire(const struct mount_wire_stat *w, struct spindle_stat *st)
     memset(st, 0, sizeof *st);
     st->ino = w->ino;
     st->mode = w->mode;
+    st->uid = spindle_user_id(); /* the program owns its mounts' files */
+    st->gid = spindle_group_id();
     st->nlink = w->nlink;
     st->size = w->size;
     st->blocks = w->blocks;

@@ -88,6 +88,26 @@ int spindle_fs_fstatat(int dirfd, const char *path, struct spindle_stat *st, int
     return 0;
 }
 
+int spindle_fs_faccessat(int dirfd, const char *path, int mode, int flags)
+{
+    if (mode & ~(FS_MAY_READ | FS_MAY_WRITE | FS_MAY_EXEC))
+        return -SPINDLE_EINVAL;
+    struct inode *inode;
+    struct walk mounted;
+    int rc = lookup_at(dirfd, path, flags, &inode, &mounted);
+    if (rc < 0)
+        return rc;
+    if (inode == NULL) { /* a mount's file: existence only, its host checks the rest */
+        struct spindle_stat st;
+        rc = mount_stat(&mounted, &st);
+        walk_done(&mounted);
+        return rc;
+    }
+    rc = mode == 0 ? 0 : fs_permission(inode, mode);
+    inode_unref(inode);
+    return rc;
+}
+
 static bool valid_time(const struct spindle_timespec *ts)
 {
     return ts->nsec == SPINDLE_UTIME_NOW || ts->nsec == SPINDLE_UTIME_OMIT ||
@@ -176,14 +196,18 @@ static int change_attrs(struct inode *inode, const struct attr_change *c)
 {
     if (inode->ops->in_backend)
         return -SPINDLE_EPERM;
+    int rc = c->set_mode ? fs_owner_check(inode) : fs_chown_check(inode, c->uid, c->gid);
+    if (rc < 0)
+        return rc;
     int64_t now = fs_now_ns();
     inode_write_lock(inode);
+    /* atomic stores: permission checks read these without the lock */
     if (c->set_mode)
-        inode->perm = c->mode & 07777;
+        __atomic_store_n(&inode->perm, c->mode & 07777, __ATOMIC_RELAXED);
     if (c->uid != (uint32_t)-1)
-        inode->uid = c->uid;
+        __atomic_store_n(&inode->uid, c->uid, __ATOMIC_RELAXED);
     if (c->gid != (uint32_t)-1)
-        inode->gid = c->gid;
+        __atomic_store_n(&inode->gid, c->gid, __ATOMIC_RELAXED);
     inode->ctime_ns = now;
     inode_unlock(inode);
     return 0;

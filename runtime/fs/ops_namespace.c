@@ -46,6 +46,8 @@ static int lock_for_create(const struct walk *w)
         rc = -SPINDLE_ENOENT;
     else if (dir_find(&w->dir->u.dir, w->name, w->name_len))
         rc = -SPINDLE_EEXIST;
+    else
+        rc = fs_permission(w->dir, FS_MAY_WRITE | FS_MAY_EXEC);
     if (rc < 0)
         inode_unlock(w->dir);
     return rc;
@@ -93,6 +95,9 @@ static int remove_file(struct inode *dir, const struct walk *w, struct inode **r
     struct dir_entry *e = dir_find(&dir->u.dir, w->name, w->name_len);
     if (e == NULL)
         return -SPINDLE_ENOENT;
+    int rc = fs_permission(dir, FS_MAY_WRITE | FS_MAY_EXEC);
+    if (rc < 0)
+        return rc;
     struct inode *child = e->inode;
     if (child->type == INODE_DIR)
         return -SPINDLE_EISDIR;
@@ -120,8 +125,9 @@ static int remove_dir(struct inode *dir, const struct walk *w)
         lock_set_lock(&locks);
         struct dir_entry *e = dir->u.dir.dead ? NULL : dir_find(&dir->u.dir, w->name, w->name_len);
         struct inode *child = e ? e->inode : NULL;
-        if (child == NULL) {
-            rc = -SPINDLE_ENOENT;
+        rc = child == NULL ? -SPINDLE_ENOENT : fs_permission(dir, FS_MAY_WRITE | FS_MAY_EXEC);
+        if (rc < 0) {
+            /* missing, or the parent may not change */
         } else if (child->type != INODE_DIR) {
             rc = -SPINDLE_ENOTDIR;
         } else if (mount_is_point(child)) {

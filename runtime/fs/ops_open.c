@@ -50,6 +50,11 @@ static int open_creating(struct inode *start, const char *path, int flags, uint3
             break;
         }
         struct inode *dir = w.dir;
+        rc = fs_permission(dir, FS_MAY_EXEC);
+        if (rc < 0) {
+            walk_done(&w);
+            break;
+        }
         if (dir->u.dir.fd_listing) { /* /proc/self/fd/N exists while fd N is open */
             struct inode *link;
             rc = proc_fd_lookup(w.name, w.name_len, &link);
@@ -86,7 +91,9 @@ static int open_creating(struct inode *start, const char *path, int flags, uint3
         if (dir->u.dir.dead) {
             rc = -SPINDLE_ENOENT;
         } else if (e == NULL) {
-            rc = create_file(dir, &w, perm, out);
+            rc = fs_permission(dir, FS_MAY_WRITE | FS_MAY_EXEC);
+            if (rc == 0)
+                rc = create_file(dir, &w, perm, out);
             *created = rc == 0;
         } else if (flags & SPINDLE_O_EXCL) {
             rc = -SPINDLE_EEXIST;
@@ -160,16 +167,33 @@ static int open_existing(struct inode *start, const char *path, int flags, struc
     return 0;
 }
 
+/* What opening an existing inode with these flags needs: read and/or write by the access
+ * mode, write for O_TRUNC. A file the open just created needs nothing (open(O_CREAT|O_WRONLY,
+ * 0444) writes, as on Linux). */
+static int open_permission(const struct inode *node, int flags)
+{
+    int access = flags & SPINDLE_O_ACCMODE;
+    int want = access == SPINDLE_O_WRONLY ? FS_MAY_WRITE
+               : access == SPINDLE_O_RDWR ? FS_MAY_READ | FS_MAY_WRITE
+                                          : FS_MAY_READ;
+    if (flags & SPINDLE_O_TRUNC)
+        want |= FS_MAY_WRITE;
+    return fs_permission(node, want);
+}
+
 static int check_and_truncate(struct inode *node, int flags, bool created)
 {
     int access = flags & SPINDLE_O_ACCMODE;
     if (node->type == INODE_DIR) {
         if (access != SPINDLE_O_RDONLY || (flags & SPINDLE_O_TRUNC) || (flags & SPINDLE_O_CREAT))
             return -SPINDLE_EISDIR;
-        return 0;
+        return open_permission(node, flags);
     }
     if (flags & SPINDLE_O_DIRECTORY)
         return -SPINDLE_ENOTDIR;
+    int rc = created ? 0 : open_permission(node, flags);
+    if (rc < 0)
+        return rc;
     if ((flags & SPINDLE_O_TRUNC) && !created && node->type == INODE_FILE)
         mem_file_truncate(node, 0);
     return 0;

@@ -31,6 +31,18 @@ struct rename_state {
 
 #define RETRY_WITH_MORE_LOCKS 1
 
+/* Both parents change (write and search); a directory that moves to another parent changes
+ * too (its ".."), as Linux checks. */
+static int rename_permission(struct inode *odir, struct inode *ndir, struct inode *moved_dir)
+{
+    int rc = fs_permission(odir, FS_MAY_WRITE | FS_MAY_EXEC);
+    if (rc == 0 && ndir != odir)
+        rc = fs_permission(ndir, FS_MAY_WRITE | FS_MAY_EXEC);
+    if (rc == 0 && moved_dir != NULL && ndir != odir)
+        rc = fs_permission(moved_dir, FS_MAY_WRITE);
+    return rc;
+}
+
 /* Called with every directory of `locks` write-locked. */
 static int rename_locked(struct rename_state *s, bool cross, struct lock_set *locks)
 {
@@ -58,6 +70,9 @@ static int rename_locked(struct rename_state *s, bool cross, struct lock_set *lo
         return -SPINDLE_ENOTEMPTY; /* over an ancestor of the source */
     if (tgt == src)
         return 0; /* same file: POSIX says do nothing */
+    int rc = rename_permission(odir, ndir, src_dir ? src : NULL);
+    if (rc < 0)
+        return rc;
     if (src_dir && tgt && !tgt_dir)
         return -SPINDLE_ENOTDIR;
     if (!src_dir && tgt_dir)

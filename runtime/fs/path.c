@@ -128,6 +128,7 @@ static int walk_lock_free(struct inode *start, const char *path, int how, struct
         if (len > SPINDLE_FS_NAME_MAX || (len == 2 && name[0] == '.' && name[1] == '.'))
             break;
         if (is_last && (how & WALK_PARENT)) {
+            /* the operation checks the parent itself, after the name's existence (Linux's order) */
             if (!dot && walk_result(w, cur, true)) {
                 w->name = name;
                 w->name_len = len;
@@ -137,6 +138,8 @@ static int walk_lock_free(struct inode *start, const char *path, int how, struct
             }
             break;
         }
+        if (fs_permission(cur, FS_MAY_EXEC) < 0)
+            break; /* the locked walk gives the EACCES */
         struct inode *next = cur;
         if (!dot) {
             struct dir_entry *e = dir_find(&cur->u.dir, name, len);
@@ -239,6 +242,9 @@ int path_walk(struct inode *start, const char *path, int how, struct walk *w)
             w->trailing_slash = trailing;
             return 0;
         }
+        rc = fs_permission(cur, FS_MAY_EXEC); /* search permission, for ".." and "." too */
+        if (rc < 0)
+            break;
         struct inode *next;
         if (kind == LAST_DOT) {
             next = cur;

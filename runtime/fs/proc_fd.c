@@ -192,9 +192,10 @@ int proc_fd_readdir(uint64_t cookie, struct spindle_dirent *out, int max)
     return n;
 }
 
+/* Made writable, so that the next can be made in it; read-only once all are there. */
 static int make_dir(const char *path)
 {
-    int rc = spindle_fs_mkdirat(SPINDLE_AT_FDCWD, path, 0555);
+    int rc = spindle_fs_mkdirat(SPINDLE_AT_FDCWD, path, 0755);
     return rc == -SPINDLE_EEXIST ? 0 : rc;
 }
 
@@ -234,5 +235,8 @@ int proc_create_all(void)
                                            {"/proc/self/fd/2", "/dev/stderr"}};
     for (size_t i = 0; rc == 0 && i < sizeof links / sizeof links[0]; i++)
         rc = make_link(links[i][0], links[i][1]);
+    static const char *const read_only[] = {"/proc/self/fd", "/proc/self", "/proc"};
+    for (size_t i = 0; rc == 0 && i < sizeof read_only / sizeof read_only[0]; i++)
+        rc = spindle_fs_fchmodat(SPINDLE_AT_FDCWD, read_only[i], 0555, 0);
     return rc;
 }

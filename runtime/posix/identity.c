@@ -1,13 +1,16 @@
-/* Who the program is: one process run as root (uid and gid 0), with no login session, that
- * cannot switch to another identity (uid 0 grants no privilege here). */
+/* Who the program is: one process of an ordinary user (uid and gid 1000) that owns every file,
+ * or root when linked --as-root (runtime/include/spindle/identity.h), with no login session,
+ * that cannot switch to another identity. */
 #include <errno.h>
 #include <string.h>
 #include <unistd.h>
 
-uid_t getuid(void) { return 0; }
-uid_t geteuid(void) { return 0; }
-gid_t getgid(void) { return 0; }
-gid_t getegid(void) { return 0; }
+#include "../include/spindle/identity.h"
+
+uid_t getuid(void) { return spindle_user_id(); }
+uid_t geteuid(void) { return spindle_user_id(); }
+gid_t getgid(void) { return spindle_group_id(); }
+gid_t getegid(void) { return spindle_group_id(); }
 pid_t getppid(void) { return 0; } /* nothing started it that it can see */
 
 /* There is no other identity to switch to. As for an unprivileged Linux process, setting an id

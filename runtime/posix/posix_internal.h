@@ -14,6 +14,7 @@
  * --fs mode they are null and the layer falls back to libc (or reports ENOSYS). */
 #pragma weak spindle_fs_fstat
 #pragma weak spindle_fs_fstatat
+#pragma weak spindle_fs_faccessat
 #pragma weak spindle_fs_fchmodat
 #pragma weak spindle_fs_fchmod
 #pragma weak spindle_fs_fchownat

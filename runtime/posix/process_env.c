@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../include/spindle/identity.h"
+
 /* system(): no /bin/sh. NULL asks whether a shell exists (0: none); a command gets the status
  * of a shell that could not run, exit code 127, as glibc reports a missing /bin/sh. */
 int system(const char *command) { return command == NULL ? 0 : 127 << 8; }
@@ -22,11 +24,12 @@ char *ctermid(char *buf)
     return out;
 }
 
-/* The user of the effective uid: root (uid 0, identity.c). */
+/* The user of the effective uid (identity.c): "root" when linked --as-root; uid 1000 has no
+ * user database entry, for which glibc gives an empty name. */
 char *cuserid(char *buf)
 {
     static char internal[L_cuserid];
     char *out = buf != NULL ? buf : internal;
-    strcpy(out, "root");
+    strcpy(out, spindle_runs_as_root() ? "root" : "");
     return out;
 }

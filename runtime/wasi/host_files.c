@@ -214,6 +214,7 @@ static int64_t serve_one(int op, const struct request *rq)
 static void *serve(void *unused)
 {
     (void)unused;
+    spindle_fs_thread_checks_no_permissions(); /* it acts for the host, not the program */
     static struct request rq; /* one service thread */
     for (;;) {
         int op = host_files_wait(&rq);

@@ -1,5 +1,6 @@
-// Identity and terminal calls as for a program run as root without a terminal (stdout is a
-// pipe under the test runner), statfs, readdir_r. Compared byte for byte with the native build.
+// Identity and terminal calls as for a program run as an ordinary user (uid/gid 1000, what a
+// Spindle program is; natively it first gives up root) without a terminal (stdout is a pipe
+// under the test runner), statfs, readdir_r. Compared byte for byte with the native build.
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <fcntl.h>
@@ -16,6 +17,7 @@ static int by_name(const void *a, const void *b) { return strcmp(*(char *const *
 
 int main(void)
 {
+    become_ordinary_user();
     printf("uid %u euid %u gid %u egid %u\n", (unsigned)getuid(), (unsigned)geteuid(), (unsigned)getgid(),
            (unsigned)getegid());
     printf("getpid() > 0: %d\n", getpid() > 0);

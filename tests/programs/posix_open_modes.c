@@ -1,7 +1,7 @@
 // Linux file-creation semantics under Spindle's POSIX layer: errno is 0 at main, the first
 // open is fd 3, an access mode of 0 means O_RDONLY, the mode argument less the umask becomes
 // the permission bits, chmod/fchmod/fchmodat change them, chown stores the owner.
-// Compared byte for byte with the native build (run as root).
+// Compared byte for byte with the native build, run as an ordinary user (uid/gid 1000).
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -43,6 +43,7 @@ static void check_statx(int dirfd, const char *path, int flags)
 int main(void)
 {
     printf("errno at main: %d\n", errno);
+    become_ordinary_user();
     char dir[64];
     snprintf(dir, sizeof dir, "/tmp/posix_open_modes.%d", (int)getpid());
     if (mkdir(dir, 0700) < 0 || chdir(dir) < 0) {

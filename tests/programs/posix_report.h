@@ -69,4 +69,17 @@ __attribute__((unused)) static void report_errnum(const char *what, int err)
 {
     printf("%-36s %s\n", what, err ? errno_name(err) : "0");
 }
+// Natively, gives up root to become uid/gid 1000, the ordinary user a Spindle program is
+// (docs/POSIX.md, "Permissions"); programs linked --as-root define AS_ROOT and stay root.
+#if !defined(__wasi__) && !defined(AS_ROOT)
+#include <grp.h>
+#include <unistd.h>
+#endif
+__attribute__((unused)) static void become_ordinary_user(void)
+{
+#if !defined(__wasi__) && !defined(AS_ROOT)
+    if (geteuid() == 0 && (setgroups(0, NULL) != 0 || setgid(1000) != 0 || setuid(1000) != 0))
+        printf("cannot drop root\n");
+#endif
+}
 #endif

@@ -144,6 +144,10 @@ struct spindle_dirent {
 /* Creates the root with /tmp and /home. Thread-safe and idempotent; every
  * other call requires it to have returned 0 first. */
 int spindle_fs_init(void);
+/* The calling thread acts for the host (the files API's service thread, which also writes
+ * preloaded files): no permission is checked for it, so it can fill read-only directories
+ * and files that the program then sees with their modes. */
+void spindle_fs_thread_checks_no_permissions(void);
 
 int spindle_fs_openat(int dirfd, const char *path, int flags, uint32_t mode);
 int spindle_fs_close(int fd);
@@ -181,8 +185,11 @@ int spindle_fs_ftype(int fd);
 int spindle_fs_fstatat(int dirfd, const char *path, struct spindle_stat *st, int flags);
 int spindle_fs_utimensat(int dirfd, const char *path, const struct spindle_timespec times[2], int flags);
 int spindle_fs_futimens(int fd, const struct spindle_timespec times[2]);
-/* Permission bits (07777) and owner; nothing is enforced, they are stored and reported.
- * A uid or gid of (uint32_t)-1 leaves it unchanged. Files of a mount: -SPINDLE_EPERM
+/* access(2): mode is 0 (F_OK) or R 4 | W 2 | X 1; flags may hold SPINDLE_AT_SYMLINK_NOFOLLOW.
+ * Answers by the mode bits for the caller (docs/FILESYSTEM.md, "Permissions"). */
+int spindle_fs_faccessat(int dirfd, const char *path, int mode, int flags);
+/* Permission bits (07777) and owner, checked as for an ordinary owner unless linked --as-root
+ * (chown to another uid or group: -SPINDLE_EPERM). A uid or gid of (uint32_t)-1 leaves it unchanged. Files of a mount: -SPINDLE_EPERM
  * (their backends keep no modes). Changing either updates ctime. */
 int spindle_fs_fchmodat(int dirfd, const char *path, uint32_t mode, int flags);
 int spindle_fs_fchmod(int fd, uint32_t mode);

@@ -291,11 +291,26 @@ static void test_dupfd_ftype_modes(void)
     CHECK_OK(spindle_fs_fchmodat(D, "/dm", 04751, 0));
     CHECK(spindle_fs_fstat(fd, &st) == 0 && st.mode == (SPINDLE_S_IFREG | 04751));
     CHECK_OK(spindle_fs_fchmod(fd, 0600));
+    /* the program is an ordinary user, uid/gid 1000, owning the file: only its own ids */
     CHECK_OK(spindle_fs_fchown(fd, 1000, (uint32_t)-1));
-    CHECK_OK(spindle_fs_fchownat(dir, "dm", (uint32_t)-1, 2000, 0));
+    CHECK_OK(spindle_fs_fchownat(dir, "dm", (uint32_t)-1, 1000, 0));
+    CHECK_ERR(spindle_fs_fchownat(dir, "dm", (uint32_t)-1, 2000, 0), SPINDLE_EPERM);
+    CHECK_ERR(spindle_fs_fchown(fd, 0, (uint32_t)-1), SPINDLE_EPERM);
     CHECK(spindle_fs_fstatat(D, "/dm", &st, 0) == 0 && st.mode == (SPINDLE_S_IFREG | 0600) &&
-          st.uid == 1000 && st.gid == 2000);
+          st.uid == 1000 && st.gid == 1000);
     CHECK_ERR(spindle_fs_fchmodat(D, "/missing", 0644, 0), SPINDLE_ENOENT);
+    /* permissions: a read-only directory takes no new name; one without x hides its names */
+    CHECK_OK(spindle_fs_mkdirat(D, "/pd", 0755));
+    CHECK_OK(spindle_fs_fchmodat(D, "/pd", 0555, 0));
+    CHECK_ERR(spindle_fs_mkdirat(D, "/pd/x", 0755), SPINDLE_EACCES);
+    CHECK_ERR(spindle_fs_openat(D, "/pd/x", O_RD | SPINDLE_O_CREAT, 0644), SPINDLE_EACCES);
+    CHECK_OK(spindle_fs_fchmodat(D, "/pd", 0644, 0));
+    CHECK_ERR(spindle_fs_fstatat(D, "/pd/x", &st, 0), SPINDLE_EACCES);
+    CHECK_ERR(spindle_fs_faccessat(D, "/pd/x", 0, 0), SPINDLE_EACCES);
+    CHECK_OK(spindle_fs_faccessat(D, "/pd", 4 | 2, 0));
+    CHECK_ERR(spindle_fs_faccessat(D, "/pd", 1, 0), SPINDLE_EACCES);
+    CHECK_OK(spindle_fs_fchmodat(D, "/pd", 0755, 0));
+    CHECK_OK(spindle_fs_unlinkat(D, "/pd", SPINDLE_AT_REMOVEDIR));
     CHECK_ERR(spindle_fs_fchown(9999, 0, 0), SPINDLE_EBADF);
     spindle_fs_close(dir);
     spindle_fs_close(low);

@@ -1,4 +1,4 @@
-/* Spindle's POSIX layer (docs/POSIX.md): umask, lchmod and statx (Linux's struct and flags),
+/* Spindle's POSIX layer (docs/POSIX.md): umask, lchmod, mknod and statx (Linux's struct and flags),
  * which wasi-libc's <sys/stat.h> leaves out. */
 #include_next <sys/stat.h>
 
@@ -9,6 +9,8 @@ extern "C" {
 #endif
 mode_t umask(mode_t);
 int lchmod(const char *, mode_t);
+int mknod(const char *, mode_t, dev_t);
+int mknodat(int, const char *, mode_t, dev_t);
 
 #if defined(_GNU_SOURCE) && !defined(STATX_TYPE)
 #include <stdint.h>
