@@ -97,6 +97,8 @@ int fd_reserve(void) { return fd_reserve_from(SPINDLE_FS_FIRST_FD); }
 
 int fd_reserve_from(int min)
 {
+    if (min < SPINDLE_FS_FIRST_FD) /* 0-2 are the host's until a dup2 names one */
+        min = SPINDLE_FS_FIRST_FD;
     pthread_mutex_lock(&fd_alloc.lock);
     int fd = min > fd_alloc.lowest_free_hint ? min : fd_alloc.lowest_free_hint;
     while (fd < SPINDLE_FS_MAX_FDS && *slot_of(fd) != NULL)
@@ -122,7 +124,7 @@ void fd_install(int fd, struct open_file *file)
 static void release_slot(int fd) /* caller holds fd_alloc.lock */
 {
     set_slot(fd, NULL);
-    if (fd < fd_alloc.lowest_free_hint)
+    if (fd < fd_alloc.lowest_free_hint && fd >= SPINDLE_FS_FIRST_FD)
         fd_alloc.lowest_free_hint = fd;
 }
 

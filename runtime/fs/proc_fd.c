@@ -155,9 +155,13 @@ static int describe_target(struct inode *node, char *text)
         strcpy(text, "/");
         return 0;
     }
-    if (node->type == INODE_DEVICE && node->u.device >= DEV_STDIN)
-        return stdio_host ? stdio_host->describe(stdio_number(node), text, SPINDLE_FS_PATH_MAX)
-                          : -SPINDLE_EBADF;
+    if (node->type == INODE_DEVICE && node->u.device >= DEV_STDIN) {
+        if (stdio_host && stdio_host->describe(stdio_number(node), text, SPINDLE_FS_PATH_MAX) == 0)
+            return 0;
+        static const char *const names[] = {"stdin", "stdout", "stderr"}; /* the host cannot say */
+        spindle_put_text(spindle_put_text(spindle_put_text(text, "host:["), names[stdio_number(node)]), "]");
+        return 0;
+    }
     int found = node->ops->in_backend ? 0 : find_path(fs_root(), node, text, 0, 0);
     if (found < 0)
         return found;
