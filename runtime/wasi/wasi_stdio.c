@@ -78,6 +78,11 @@ uint32_t wasi_stdio_mode(uint8_t filetype)
         return SPINDLE_S_IFCHR;
     case WASI_FILETYPE_DIRECTORY:
         return SPINDLE_S_IFDIR;
+    case WASI_FILETYPE_BLOCK_DEVICE:
+        return SPINDLE_S_IFBLK;
+    case WASI_FILETYPE_SOCKET_DGRAM:
+    case WASI_FILETYPE_SOCKET_STREAM:
+        return SPINDLE_S_IFSOCK;
     default:
         return SPINDLE_S_IFIFO; /* WASI has no FIFO type: the host reports a pipe as unknown */
     }

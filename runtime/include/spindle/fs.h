@@ -102,6 +102,8 @@ extern "C" {
 #define SPINDLE_S_IFLNK 0120000
 #define SPINDLE_S_IFIFO 0010000
 #define SPINDLE_S_IFCHR 0020000
+#define SPINDLE_S_IFBLK 0060000
+#define SPINDLE_S_IFSOCK 0140000
 
 /* utimensat special nanosecond values (Linux numbering) */
 #define SPINDLE_UTIME_NOW ((1L << 30) - 1L)
