@@ -48,8 +48,8 @@ int dup3(int oldfd, int newfd, int flags)
         return -1;
     }
     /* the host's fd first gets a description of its own, which newfd then shares */
-    int source = posix_host_stdio(oldfd) ? dup_from(oldfd, 0) : oldfd;
-    if (source < 0)
+    int source = oldfd;
+    if (posix_host_stdio(oldfd) && (source = dup_from(oldfd, 0)) < 0)
         return -1;
     long rc = posix_core_result(spindle_fs_dup2(source, newfd));
     if (source != oldfd)
