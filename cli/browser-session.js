@@ -123,11 +123,17 @@ export class BrowserSession {
       const written = job.write(rest === '/fd/1' ? 1 : 2, await body(req)) !== false;
       return res.writeHead(written ? 200 : READER_GONE, isolation).end();
     }
+    if (/^\/stdio\/[012]$/.test(rest) && job.describeStdio) {
+      const description = JSON.stringify(job.describeStdio(Number(rest.slice('/stdio/'.length))));
+      return res.writeHead(200, { ...isolation, 'Content-Type': 'application/json' }).end(description);
+    }
     if (rest === '/stdin') {
       // a request that gives up before input comes takes none: the next request gets it
       const gaveUp = new AbortController();
       res.on('close', () => { if (!res.writableFinished) gaveUp.abort(); });
-      const data = await job.readStdin(Math.max(1, Number(url.searchParams.get('max')) || 65536), gaveUp.signal);
+      const pos = url.searchParams.get('pos'); // a stdin that is a file, read where the program is
+      const data = await job.readStdin(Math.max(1, Number(url.searchParams.get('max')) || 65536), gaveUp.signal,
+        pos === null || !/^\d+$/.test(pos) ? undefined : Number(pos));
       if (gaveUp.signal.aborted) return undefined;
       return res.writeHead(200, { ...isolation, 'Content-Type': 'application/octet-stream' }).end(data);
     }
@@ -136,21 +142,23 @@ export class BrowserSession {
 
   /**
    * Runs one module to its end. `write(fd, bytes)` takes its output (false: the reader is
-   * gone, and the program's write answers EPIPE), `readStdin(max, signal)` gives its input
-   * (empty at end; when `signal` aborts, the request is gone and must take no input);
+   * gone, and the program's write answers EPIPE), `readStdin(max, signal, position)` gives its
+   * input (empty at end; when `signal` aborts, the request is gone and must take no input; a
+   * position: read a stdin that is a file there); `describeStdio(fd)`: what the CLI's fd 0-2
+   * is now (host/platform/stdio-description.js), for the program's fstat and /proc/self/fd;
    * `preload`: packed files (host/files/preload.js) the page fetches once. Resolves
    * { exitCode, trap }; rejects if the module could not run or the browser or page failed.
    * Text from the page (trap, error) comes with its control characters escaped.
    */
-  run(wasmPath, { args, env = {}, poolSize, maxThreads, preload, mounts, write, readStdin = async () => Buffer.alloc(0) }) {
+  run(wasmPath, { args, env = {}, poolSize, maxThreads, preload, mounts, describeStdio, write, readStdin = async () => Buffer.alloc(0) }) {
     if (this.#failed) return Promise.reject(new Error(this.#failed));
     const id = this.#nextId++;
     return new Promise((resolve, reject) => {
       const settled = () => { this.#running.delete(id); this.#watchClaims(); };
       const job = {
-        wasm: readFileSync(wasmPath), write, readStdin, preload, claimed: false,
+        wasm: readFileSync(wasmPath), write, readStdin, describeStdio, preload, claimed: false,
         // URLs relative to the page (host/browser/run-page.js)
-        describe: { id, wasmUrl: `wasm/${id}`, preloadUrl: preload ? `preload/${id}` : undefined, options: { args, env, poolSize, maxThreads, mounts } },
+        describe: { id, wasmUrl: `wasm/${id}`, preloadUrl: preload ? `preload/${id}` : undefined, options: { args, env, poolSize, maxThreads, mounts, stdioDescribed: Boolean(describeStdio) } },
         fail: (err) => { settled(); reject(err); },
         finish: (outcome) => {
           settled();

@@ -1,11 +1,14 @@
 // `spindle run --browser`: one job in a BrowserSession, with the terminal's stdin, stdout and
 // stderr; returns the program's exit code.
+import { readSync } from 'node:fs';
 import { writeAllSync } from '../host/platform/node.js';
+import { describeHostFd } from '../host/platform/stdio-info.js';
 import { BrowserSession } from './browser-session.js';
 
 /**
  * Standard input of the CLI, handed out on request: up to `max` bytes, empty at end of input.
- * A request whose `signal` aborts while it waits gets nothing and takes nothing.
+ * A request whose `signal` aborts while it waits gets nothing and takes nothing. A request with
+ * a position reads a stdin that is a regular file there (the program may lseek it).
  */
 function terminalStdin() {
   const chunks = [];
@@ -13,7 +16,11 @@ function terminalStdin() {
   let started = false;
   const waiting = [];
   const wake = () => { while (waiting.length) waiting.shift()(); };
-  return async function read(max, signal) {
+  return async function read(max, signal, position) {
+    if (position !== undefined) {
+      const buf = Buffer.alloc(max);
+      return buf.subarray(0, readSync(0, buf, 0, max, position));
+    }
     if (!started) {
       started = true;
       process.stdin.on('data', (c) => { chunks.push(c); wake(); });
@@ -40,6 +47,7 @@ export async function runInBrowser(opts) {
       args: opts.args, env: opts.env, poolSize: opts.poolSize, maxThreads: opts.maxThreads, preload: opts.preloadBytes, mounts: opts.mounts,
       write: (fd, bytes) => writeAllSync(fd, bytes),
       readStdin: terminalStdin(),
+      describeStdio: describeHostFd, // what the program's fstat and /proc/self/fd report
     });
     if (result.trap) process.stderr.write(`spindle: ${result.trap}\n`); // escaped by the session
     return result.exitCode;

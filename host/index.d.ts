@@ -26,6 +26,16 @@ export interface CompileOptions {
   compilation?: 'auto' | 'eager' | 'lazy';
 }
 
+/** A stdio fd as fstat and /proc/self/fd show it; 64-bit numbers as decimal strings. */
+export interface StdioDescription {
+  /** WASI's file type: 0 a pipe, 2 a terminal or other character device, 4 a regular file */
+  filetype: number;
+  dev: string; ino: string; nlink: string; size: string;
+  atimNs: string; mtimNs: string; ctimNs: string;
+  /** Linux's /proc/self/fd text: "/dev/null", a path, "pipe:[N]", "/dev/pts/N" */
+  name: string;
+}
+
 export interface RunOptions {
   /** argv, program name first. Default: ['program.wasm']. */
   args?: string[];
@@ -49,6 +59,13 @@ export interface RunOptions {
    * workers call it with synchronous XHR, so output is in order and complete at exit.
    */
   stdioUrl?: string;
+  /**
+   * Browser: the stdioUrl server also answers GET {url}/stdio/0|1|2 with a StdioDescription
+   * (JSON) of what its fd is, for the program's fstat and /proc/self/fd; when stdin is a regular
+   * file, stdin reads carry &pos=OFFSET (the program may lseek). Default false: stdio is pipes.
+   * Node asks its own fds. spindle run --browser describes the CLI's.
+   */
+  stdioDescribed?: boolean;
   /** Workers started (and instantiated) before main runs; pthread_create takes one. Default max(4, cores). */
   poolSize?: number;
   /** Most threads alive at once, main excluded. Default 1024 (`spindle run --max-threads=N`); a smaller one also caps the default pool. */

@@ -54,6 +54,8 @@ function ioConfig(options) {
   if (typeof options.stdout === 'number') io.stdoutFd = options.stdout;
   if (typeof options.stderr === 'number') io.stderrFd = options.stderr;
   if (options.stdioUrl) io.stdioUrl = String(options.stdioUrl);
+  if (options.stdioDescribed) io.stdioDescribed = true; // the stdioUrl server describes its fds
+  io.stdinPosition = new SharedArrayBuffer(8); // read position of a stdin that is a file
   return io;
 }
 

@@ -4,7 +4,7 @@
 import { BROKEN_PIPE_EXIT, FATE, programEnded, settleFate, SLOT, slotIndex, spawnThread, threadLimitHint } from './control.js';
 import { terminateIfUncaughtCxx } from './cxx-exceptions.js';
 import { uncatchableByWasm } from './uncatchable.js';
-import { ProgramExit, wasiImports } from './wasi.js';
+import { ProgramExit, stdioNameImport, wasiImports } from './wasi.js';
 import { CH, proxiedWasi, ringHostThread } from './jsfs/proxy.js';
 import { filesImports } from './files/service.js';
 import { loadBackends, mountImports } from './mount/index.js';
@@ -71,6 +71,8 @@ function instantiate(init) {
       },
       // runtime/wasi/host_files.c: the files API's service thread (host/files)
       ...filesImports(init, memory, post),
+      // runtime/wasi/wasi_stdio.c: /proc/self/fd's text for the host's stdio
+      stdio_name: stdioNameImport(memory, io),
       // runtime/fs/mount_host.c: mounted directories (host/mount, docs/MOUNTS.md)
       ...mountImports(init.mounts, memory),
     },

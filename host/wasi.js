@@ -200,16 +200,38 @@ export function wasiImports({ memory, args, env, platform, exit, sleep, brokenPi
       return ERRNO.SUCCESS;
     },
     fd_fdstat_set_flags: (fd) => (isStdio(fd) ? ERRNO.SUCCESS : ERRNO.BADF),
+    // What the host's fd is (docs/POSIX.md, "stdio"): a redirected file's type, size and times,
+    // a pipe (WASI's "unknown"), a terminal.
     fd_filestat_get(fd, bufPtr) {
       if (!isStdio(fd)) return ERRNO.BADF;
       if (!inBounds(bufPtr, FILESTAT.BYTES)) return ERRNO.FAULT;
+      const info = platform.describeStdio(fd);
+      const dv = view();
       u8().fill(0, bufPtr, bufPtr + FILESTAT.BYTES);
-      view().setUint8(bufPtr + FILESTAT.FILETYPE, platform.isatty(fd) ? FILETYPE.CHARACTER_DEVICE : FILETYPE.UNKNOWN);
-      view().setBigUint64(bufPtr + FILESTAT.NLINK, 1n, true);
+      dv.setUint8(bufPtr + FILESTAT.FILETYPE, info.filetype);
+      for (const [field, value] of [['DEV', info.dev], ['INO', info.ino], ['NLINK', info.nlink], ['SIZE', info.size],
+        ['ATIM', info.atimNs], ['MTIM', info.mtimNs], ['CTIM', info.ctimNs]]) {
+        dv.setBigUint64(bufPtr + FILESTAT[field], BigInt(value), true);
+      }
       return ERRNO.SUCCESS;
     },
-    fd_seek: (fd) => (isStdio(fd) ? ERRNO.SPIPE : ERRNO.BADF),
-    fd_tell: (fd) => (isStdio(fd) ? ERRNO.SPIPE : ERRNO.BADF),
+    // Only a stdin redirected from a regular file seeks (the platform keeps its position).
+    fd_seek(fd, offset, whence, newOffsetPtr) {
+      if (!isStdio(fd)) return ERRNO.BADF;
+      if (whence < 0 || whence > 2) return ERRNO.INVAL;
+      if (!inBounds(newOffsetPtr, 8)) return ERRNO.FAULT;
+      const position = fd === 0 ? platform.seekStdin?.(BigInt(offset), whence) : undefined;
+      if (position === undefined) return ERRNO.SPIPE;
+      if (position === null) return ERRNO.INVAL;
+      view().setBigUint64(newOffsetPtr, position, true);
+      return ERRNO.SUCCESS;
+    },
+    fd_tell: (fd, offsetPtr) => imports.fd_seek(fd, 0n, 1, offsetPtr),
+    // Linux: a pipe takes no advice (ESPIPE); other stdio ignores it
+    fd_advise(fd) {
+      if (!isStdio(fd)) return ERRNO.BADF;
+      return platform.describeStdio(fd).filetype === FILETYPE.UNKNOWN ? ERRNO.SPIPE : ERRNO.SUCCESS;
+    },
     fd_close: (fd) => (isStdio(fd) ? ERRNO.SUCCESS : ERRNO.BADF),
     fd_sync: (fd) => (isStdio(fd) ? ERRNO.INVAL : ERRNO.BADF),
     fd_datasync: (fd) => (isStdio(fd) ? ERRNO.INVAL : ERRNO.BADF),
@@ -275,4 +297,18 @@ export function wasiImports({ memory, args, env, platform, exit, sleep, brokenPi
   return new Proxy(imports, {
     get: (target, name) => (name in target ? target[name] : () => ERRNO.NOSYS),
   });
+}
+
+/**
+ * spindle.stdio_name (runtime/wasi/wasi_stdio.c): the text Linux's /proc/self/fd shows for the
+ * host's stdio fd `fd`, written at `ptr` (at most `size` bytes); its length, or -1.
+ */
+export function stdioNameImport(memory, platform) {
+  return (fd, ptr, size) => {
+    if (fd < 0 || fd > 2) return -1;
+    const text = new TextEncoder().encode(platform.describeStdio(fd).name);
+    if (text.length > size || ptr < 0 || ptr + text.length > memory.buffer.byteLength) return -1;
+    new Uint8Array(memory.buffer).set(text, ptr);
+    return text.length;
+  };
 }

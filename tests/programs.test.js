@@ -3,8 +3,11 @@
 // code must equal the same program built natively (or what its NAME.json expects). A spec with
 // "fsjs": true is also built with --fs=js (docs/JSFS.md) and must give the same results there;
 // "spindleFlags" go to `spindle cc` only, "cflags" to both compilers.
+// stdin and stdout are Node's pipes; "stdinFrom": "file" gives stdin as a regular file holding
+// "stdin" (mtime 2001-09-09), "stdoutTo": "file" sends stdout to a file, which is then compared,
+// and "pipe" gives a shell's pipe.
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
@@ -29,6 +32,29 @@ const programs = readdirSync(dir)
   .filter((p) => !only || only.test(p.name));
 
 const built = new Map();
+const STDIN_FILE_MTIME = 1000000000; // the runner's stdin file is as old in every run
+
+// Runs cmd with the spec's stdin and stdout. With "stdinFrom"/"stdoutTo" ("pipe" or "file") the
+// program's fds 0-2 are what a shell gives it: real pipes (Node's own are socket pairs) or files
+// in a folder of this run's own.
+async function run(p, cmd, args, env) {
+  const { spec } = p;
+  if (!spec.stdinFrom && !spec.stdoutTo) return exec(cmd, args, { input: spec.stdin, env });
+  const folder = mkdtempSync(join(out, `${p.name}-`));
+  try {
+    const stdinPath = join(folder, 'stdin');
+    const stdoutPath = join(folder, 'stdout');
+    writeFileSync(stdinPath, spec.stdin);
+    utimesSync(stdinPath, STDIN_FILE_MTIME, STDIN_FILE_MTIME);
+    const script = `set -o pipefail; exec 2> >(cat >&2); stdin=$1 stdout=$2; shift 2; ${
+      spec.stdinFrom === 'file' ? '"$@" < "$stdin"' : 'cat "$stdin" | "$@"'}${
+      spec.stdoutTo === 'file' ? ' > "$stdout"' : ' | cat'}`;
+    const result = await exec('bash', ['-c', script, 'run', stdinPath, stdoutPath, cmd, ...args], { env });
+    return spec.stdoutTo === 'file' ? { ...result, stdout: readFileSync(stdoutPath, 'utf8') } : result;
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+}
 
 async function build(p) {
   const wasm = join(out, `${p.name}.wasm`);
@@ -44,7 +70,7 @@ async function build(p) {
     const compiler = p.cxx ? 'clang++-22' : 'clang-22';
     const nat = await exec(compiler, ['-O2', '-pthread', ...p.spec.cflags, join(dir, p.file), '-o', exe]);
     if (nat.code !== 0) throw new Error(`native build of ${p.file} failed:\n${nat.stderr}`);
-    result.native = await exec(exe, p.spec.args, { input: p.spec.stdin, env: { ...p.spec.env, PATH: process.env.PATH } });
+    result.native = await run(p, exe, p.spec.args, { ...p.spec.env, PATH: process.env.PATH });
   }
   built.set(p.name, result);
 }
@@ -82,7 +108,7 @@ describe('C/C++ programs under spindle run', { concurrency: Math.max(2, availabl
       it(`${mode}: ${p.name}`, { skip }, async () => {
         const b = built.get(p.name);
         assert.equal(b.buildError, null, `spindle cc failed:\n${b.buildError}`);
-        check(p, await exec(spindle, runArgs(p, browser, fsJs), { input: p.spec.stdin }));
+        check(p, await run(p, spindle, runArgs(p, browser, fsJs)));
       });
     }
   }

@@ -2,7 +2,10 @@
 // main thread. stdio either goes over synchronous XHR to a URL (the CLI's local server: the
 // write is done when fd_write returns, in order, from any thread) or, for a page using the
 // API, as messages to the page.
+import { FILETYPE } from '../abi/wasi.js';
 import { stdinFromBytes } from './stdin-bytes.js';
+import { positionedReader, seekPosition } from './stdin-position.js';
+import { pipeDescription } from './stdio-description.js';
 import { wallClockNs } from './wall-clock.js';
 
 export const name = 'browser';
@@ -29,10 +32,25 @@ function syncRequest(method, url, body) {
 }
 
 export function threadIo(io, postToPage) {
+  // stdio as the server describes its own fds now (spindle run --browser: the CLI's), else pipes
+  const describeStdio = (fd) => (io.stdioUrl && io.stdioDescribed && !(io.stdinBytes && fd === 0)
+    ? JSON.parse(new TextDecoder().decode(syncRequest('GET', `${io.stdioUrl}/stdio/${fd}`))) : pipeDescription());
+  // a stdin redirected from a file is read at a shared position, which lseek moves
+  let stdinIsFile;
+  const seekable = () => {
+    stdinIsFile ??= Boolean(io.stdinPosition) && describeStdio(0).filetype === FILETYPE.REGULAR_FILE;
+    return stdinIsFile;
+  };
+  const request = (max, at) => syncRequest('GET', `${io.stdioUrl}/stdin?max=${max}${at === undefined ? '' : `&pos=${at}`}`) ??
+    new Uint8Array(0);
+  const fileRead = io.stdinPosition && positionedReader(io.stdinPosition, request);
   let readStdin = () => new Uint8Array(0);
   if (io.stdinBytes) readStdin = stdinFromBytes(io.stdinBytes);
-  else if (io.stdioUrl) readStdin = (max) => syncRequest('GET', `${io.stdioUrl}/stdin?max=${max}`) ?? new Uint8Array(0);
+  else if (io.stdioUrl) readStdin = (max) => (seekable() ? fileRead(max) : request(max));
   return {
+    describeStdio,
+    seekStdin: (offset, whence) => (seekable()
+      ? seekPosition(io.stdinPosition, offset, whence, BigInt(describeStdio(0).size)) : undefined),
     writeStdio(fd, bytes) {
       if (io.stdioUrl) return syncRequest('POST', `${io.stdioUrl}/fd/${fd}`, bytes) !== null;
       postToPage({ type: 'stdio', fd, bytes }, [bytes.buffer]);

@@ -1,11 +1,14 @@
 // Node's side of the host: stdio through the process's own file descriptors, written
 // synchronously from whichever thread calls (so output is never lost at exit and never waits
 // for the main thread), clocks from the process-wide high-resolution timer.
-import { readSync, writeSync } from 'node:fs';
+import { fstatSync, readSync, writeSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { isatty } from 'node:tty';
 import { Worker } from 'node:worker_threads';
 import { stdinFromBytes } from './stdin-bytes.js';
+import { pipeDescription } from './stdio-description.js';
+import { describeHostFd } from './stdio-info.js';
+import { positionedReader, seekPosition } from './stdin-position.js';
 import { wallClockNs } from './wall-clock.js';
 
 const pause = new Int32Array(new SharedArrayBuffer(4));
@@ -59,26 +62,49 @@ export function createWorker(onMessage, onError) {
   };
 }
 
+// Reads up to `max` bytes of host fd `fd` at `position` (null: at the fd's own offset).
+function readFd(fd, max, position) {
+  const buf = Buffer.alloc(max);
+  try {
+    return buf.subarray(0, retryOnAgain(() => readSync(fd, buf, 0, max, position)));
+  } catch (err) {
+    if (err.code === 'EOF') return buf.subarray(0, 0);
+    throw err;
+  }
+}
+
 /** The per-thread I/O functions used by host/wasi.js, from the plain-data `io` config. */
 export function threadIo(io) {
-  const fds = { 1: io.stdoutFd ?? 1, 2: io.stderrFd ?? 2 };
-  const readStdin = io.stdinBytes ? stdinFromBytes(io.stdinBytes) : (max) => {
-    const buf = Buffer.alloc(max);
-    try {
-      return buf.subarray(0, retryOnAgain(() => readSync(io.stdinFd ?? 0, buf, 0, max, null)));
-    } catch (err) {
-      if (err.code === 'EOF') return buf.subarray(0, 0);
-      throw err;
-    }
+  const fds = { 0: io.stdinFd ?? 0, 1: io.stdoutFd ?? 1, 2: io.stderrFd ?? 2 };
+  // A stdin redirected from a regular file can seek (lseek, pigz's mtime): read at a position
+  // all threads share, as the kernel's offset would be.
+  let stdinIsFile;
+  const seekable = () => {
+    stdinIsFile ??= !io.stdinBytes && Boolean(io.stdinPosition) && isRegularFile(fds[0]);
+    return stdinIsFile;
   };
+  const streamRead = (max) => readFd(fds[0], max, null);
+  const fileRead = io.stdinPosition && positionedReader(io.stdinPosition, (max, at) => readFd(fds[0], max, at));
+  const readStdin = io.stdinBytes ? stdinFromBytes(io.stdinBytes) : (max) => (seekable() ? fileRead(max) : streamRead(max));
   return {
     writeStdio: (fd, bytes) => writeAllSync(fds[fd], bytes),
     readStdin,
-    isatty: (fd) => (fd === 0 ? !io.stdinBytes && isatty(io.stdinFd ?? 0) : isatty(fds[fd])),
+    isatty: (fd) => (fd === 0 && io.stdinBytes ? false : isatty(fds[fd])),
+    describeStdio: (fd) => (fd === 0 && io.stdinBytes ? pipeDescription() : describeHostFd(fds[fd])),
+    seekStdin: (offset, whence) => (seekable()
+      ? seekPosition(io.stdinPosition, offset, whence, fstatSync(fds[0], { bigint: true }).size) : undefined),
     monotonicNs: () => process.hrtime.bigint(),
     // Not Date.now(): its whole milliseconds made CLOCK_REALTIME deadlines (pthread_cond_timedwait,
     // std::condition_variable::wait_for) end up to 1 ms early by the monotonic clock.
     realtimeNs: wallClockNs,
     randomFill: (u8) => globalThis.crypto.getRandomValues(u8),
   };
+}
+
+function isRegularFile(fd) {
+  try {
+    return fstatSync(fd).isFile();
+  } catch {
+    return false;
+  }
 }

@@ -52,7 +52,21 @@ static int64_t device_write(struct open_file *file, const struct spindle_iovec *
     return total; /* null and zero swallow everything; random takes it as entropy */
 }
 
-const struct inode_ops device_ops = {.format = SPINDLE_S_IFCHR, .read = device_read, .write = device_write};
+/* /dev/stdout & co. are what the host's fd is (a file, a pipe, a terminal); the others are
+ * what their inode says */
+static int device_fstat(struct open_file *file, struct spindle_stat *st)
+{
+    struct inode *dev = file->inode;
+    if (dev->u.device >= DEV_STDIN)
+        return device_stdio_stat(dev, st);
+    inode_read_lock(dev);
+    inode_fill_stat(dev, st);
+    inode_unlock(dev);
+    return 0;
+}
+
+const struct inode_ops device_ops = {
+    .format = SPINDLE_S_IFCHR, .read = device_read, .write = device_write, .fstat = device_fstat};
 
 static int add_device(struct inode *dir, const char *name, enum device_kind kind)
 {

@@ -1,4 +1,6 @@
 /* The process-wide fd table and open file descriptions.
+ * Slots 0-2 stay empty (the host's stdio) until dup2/dup3 puts a description there; new fds
+ * are handed out from SPINDLE_FS_FIRST_FD up.
  * A slot is read under one of FD_STRIPES mutexes (fd % FD_STRIPES), so
  * threads using different fds rarely meet; slots change only under
  * fd_alloc.lock plus the slot's stripe. Taking the file's reference inside the
@@ -95,6 +97,8 @@ int fd_reserve(void) { return fd_reserve_from(SPINDLE_FS_FIRST_FD); }
 
 int fd_reserve_from(int min)
 {
+    if (min < SPINDLE_FS_FIRST_FD) /* 0-2 are the host's until a dup2 names one */
+        min = SPINDLE_FS_FIRST_FD;
     pthread_mutex_lock(&fd_alloc.lock);
     int fd = min > fd_alloc.lowest_free_hint ? min : fd_alloc.lowest_free_hint;
     while (fd < SPINDLE_FS_MAX_FDS && *slot_of(fd) != NULL)
@@ -120,7 +124,7 @@ void fd_install(int fd, struct open_file *file)
 static void release_slot(int fd) /* caller holds fd_alloc.lock */
 {
     set_slot(fd, NULL);
-    if (fd < fd_alloc.lowest_free_hint)
+    if (fd < fd_alloc.lowest_free_hint && fd >= SPINDLE_FS_FIRST_FD)
         fd_alloc.lowest_free_hint = fd;
 }
 
@@ -133,7 +137,7 @@ void fd_unreserve(int fd)
 
 struct open_file *fd_get(int fd)
 {
-    if (fd < SPINDLE_FS_FIRST_FD || fd >= SPINDLE_FS_MAX_FDS)
+    if (fd < 0 || fd >= SPINDLE_FS_MAX_FDS)
         return NULL;
     pthread_mutex_t *stripe = stripe_of(fd);
     pthread_mutex_lock(stripe);
@@ -148,7 +152,7 @@ struct open_file *fd_get(int fd)
 
 struct open_file *fd_peek(int fd)
 {
-    if (fd < SPINDLE_FS_FIRST_FD || fd >= SPINDLE_FS_MAX_FDS)
+    if (fd < 0 || fd >= SPINDLE_FS_MAX_FDS)
         return NULL;
     struct open_file *file = *slot_of(fd);
     return file == &reserved_marker ? NULL : file;
@@ -156,7 +160,7 @@ struct open_file *fd_peek(int fd)
 
 struct open_file *fd_detach(int fd)
 {
-    if (fd < SPINDLE_FS_FIRST_FD || fd >= SPINDLE_FS_MAX_FDS)
+    if (fd < 0 || fd >= SPINDLE_FS_MAX_FDS)
         return NULL;
     pthread_mutex_lock(&fd_alloc.lock);
     struct open_file *file = *slot_of(fd); /* slots change only under this lock */
@@ -171,7 +175,7 @@ struct open_file *fd_detach(int fd)
 
 int fd_replace(int newfd, struct open_file *file, struct open_file **old)
 {
-    if (newfd < SPINDLE_FS_FIRST_FD || newfd >= SPINDLE_FS_MAX_FDS)
+    if (newfd < 0 || newfd >= SPINDLE_FS_MAX_FDS)
         return -SPINDLE_EBADF;
     pthread_mutex_lock(&fd_alloc.lock);
     struct open_file *previous = *slot_of(newfd);
@@ -185,3 +189,5 @@ int fd_replace(int newfd, struct open_file *file, struct open_file **old)
     *old = previous;
     return 0;
 }
+
+bool spindle_fs_fd_in_table(int fd) { return fd_peek(fd) != NULL; }

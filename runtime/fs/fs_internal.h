@@ -418,6 +418,8 @@ void fs_poll_notify(void);
 int device_create_all(void);
 /* the host's stdio through /dev/stdout & co. (proc_fd.c) */
 int64_t device_stdio(struct inode *dev, const struct spindle_iovec *iov, int iovcnt, bool write);
+/* fstat of such a description: what the host's fd is */
+int device_stdio_stat(struct inode *dev, struct spindle_stat *st);
 
 /* ---- /proc/self/fd (proc_fd.c) ---- */
 /* A name looked up in /proc/self/fd: a transient magic symlink to fd N's inode. */

@@ -60,8 +60,8 @@ static int scan(struct spindle_pollfd *fds, int nfds)
     int count = 0;
     for (int i = 0; i < nfds; i++) {
         fds[i].revents = 0;
-        if (fds[i].fd < SPINDLE_FS_FIRST_FD)
-            continue; /* negative: skipped; stdio: the caller's */
+        if (fds[i].fd < 0 || (fds[i].fd < SPINDLE_FS_FIRST_FD && !spindle_fs_fd_in_table(fds[i].fd)))
+            continue; /* negative: skipped; the host's stdio: the caller's */
         /* POLLERR, POLLHUP and POLLNVAL are reported even when not asked for */
         const short always = SPINDLE_POLLERR | SPINDLE_POLLHUP | SPINDLE_POLLNVAL;
         fds[i].revents = (short)(ready_events(fds[i].fd) & (fds[i].events | always));

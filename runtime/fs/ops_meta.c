@@ -269,7 +269,9 @@ int spindle_fs_ftype(int fd)
     if (file == NULL)
         return -SPINDLE_EBADF;
     uint32_t format = file->inode->ops->format;
-    int type = format == SPINDLE_S_IFDIR || format == SPINDLE_S_IFLNK ? (int)format : SPINDLE_S_IFREG;
+    int type = format == SPINDLE_S_IFDIR || format == SPINDLE_S_IFLNK || format == SPINDLE_S_IFIFO
+                   ? (int)format
+                   : SPINDLE_S_IFREG;
     open_file_unref(file);
     return type;
 }

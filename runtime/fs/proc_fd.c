@@ -7,7 +7,9 @@
  * Linux), readlink() gives the text, and the object need not have a name at
  * all. The directory lists the open fds. Nothing is stored per open: the path
  * of a regular file is found when asked, by searching the tree (one
- * directory locked at a time), so it costs time only to readlink/open here. */
+ * directory locked at a time), so it costs time only to readlink/open here.
+ * fds 0-2 that are still the host's are shown as the host describes them
+ * (Linux's text: "/dev/null", a path, "pipe:[N]", "/dev/pts/N"). */
 #include "fs_internal.h"
 #include "../include/spindle/decimal.h"
 
@@ -16,15 +18,63 @@
 #define STDIO_FDS 3
 
 static struct inode *stdio_devices[STDIO_FDS];
-static spindle_stdio_fn *stdio_handler;
+static const struct spindle_stdio_host *stdio_host;
+static _Atomic int hidden_fd = -1;
 
-void spindle_fs_set_stdio_handler(spindle_stdio_fn *handler) { stdio_handler = handler; }
+void spindle_fs_set_stdio_host(const struct spindle_stdio_host *host) { stdio_host = host; }
+void spindle_fs_set_hidden_fd(int fd) { hidden_fd = fd; }
+
+static int stdio_number(const struct inode *dev) { return (int)(dev->u.device - DEV_STDIN); }
 
 int64_t device_stdio(struct inode *dev, const struct spindle_iovec *iov, int iovcnt, bool write)
 {
-    if (stdio_handler == NULL)
+    if (stdio_host == NULL)
         return -SPINDLE_EBADF;
-    return stdio_handler((int)(dev->u.device - DEV_STDIN), iov, iovcnt, write);
+    return stdio_host->transfer(stdio_number(dev), iov, iovcnt, write);
+}
+
+int device_stdio_stat(struct inode *dev, struct spindle_stat *st)
+{
+    if (stdio_host == NULL)
+        return -SPINDLE_EBADF;
+    return stdio_host->stat(stdio_number(dev), st);
+}
+
+int spindle_fs_dup_stdio(int stdio_fd, int min)
+{
+    if (stdio_fd < 0 || stdio_fd >= STDIO_FDS || stdio_devices[stdio_fd] == NULL)
+        return -SPINDLE_EBADF;
+    int fd = fd_reserve_from(min);
+    if (fd < 0)
+        return fd;
+    /* Linux's duplicate keeps the access mode: stdin is read, stdout and stderr written */
+    struct open_file *file =
+        open_file_new(stdio_devices[stdio_fd], stdio_fd == 0 ? SPINDLE_O_RDONLY : SPINDLE_O_WRONLY);
+    if (file == NULL) {
+        fd_unreserve(fd);
+        return -SPINDLE_ENOMEM;
+    }
+    inode_ref(stdio_devices[stdio_fd]);
+    fd_install(fd, file);
+    return fd;
+}
+
+/* What fd refers to, referenced: the table's description, else the host's stdio for 0-2. */
+static struct inode *fd_target(int fd)
+{
+    if (fd == hidden_fd)
+        return NULL;
+    struct open_file *file = fd_get(fd);
+    if (file != NULL) {
+        struct inode *target = file->inode;
+        inode_ref(target);
+        open_file_unref(file);
+        return target;
+    }
+    if (fd >= STDIO_FDS || stdio_devices[fd] == NULL)
+        return NULL;
+    inode_ref(stdio_devices[fd]);
+    return stdio_devices[fd];
 }
 
 /* Depth-first search below dir (whose path is path[0..len)) for an entry
@@ -106,9 +156,10 @@ static int describe_target(struct inode *node, char *text)
         return 0;
     }
     if (node->type == INODE_DEVICE && node->u.device >= DEV_STDIN) {
-        static const char *const names[] = {"stdin", "stdout", "stderr"};
-        spindle_put_text(
-            spindle_put_text(spindle_put_text(text, "host:["), names[node->u.device - DEV_STDIN]), "]");
+        if (stdio_host && stdio_host->describe(stdio_number(node), text, SPINDLE_FS_PATH_MAX) == 0)
+            return 0;
+        static const char *const names[] = {"stdin", "stdout", "stderr"}; /* the host cannot say */
+        spindle_put_text(spindle_put_text(spindle_put_text(text, "host:["), names[stdio_number(node)]), "]");
         return 0;
     }
     int found = node->ops->in_backend ? 0 : find_path(fs_root(), node, text, 0, 0);
@@ -129,20 +180,9 @@ int proc_fd_lookup(const char *name, size_t len, struct inode **out)
             return -SPINDLE_ENOENT;
         fd = fd * 10 + (name[i] - '0');
     }
-    struct inode *target;
-    if (fd < STDIO_FDS) {
-        target = stdio_devices[fd];
-        if (target == NULL)
-            return -SPINDLE_ENOENT;
-        inode_ref(target);
-    } else {
-        struct open_file *file = fd_get(fd);
-        if (file == NULL)
-            return -SPINDLE_ENOENT;
-        target = file->inode;
-        inode_ref(target);
-        open_file_unref(file);
-    }
+    struct inode *target = fd_target(fd);
+    if (target == NULL)
+        return -SPINDLE_ENOENT;
     struct inode *link = inode_new(INODE_SYMLINK, 0700);
     char *text = fs_malloc(SPINDLE_FS_PATH_MAX);
     int rc = link && text ? describe_target(target, text) : -SPINDLE_ENOMEM;
@@ -170,13 +210,12 @@ int proc_fd_readdir(uint64_t cookie, struct spindle_dirent *out, int max)
         const char *name = c == 1 ? "." : c == 2 ? ".." : NULL;
         char digits[21];
         if (name == NULL) {
-            int fd = (int)(c - 3);
-            struct open_file *file = fd < STDIO_FDS ? NULL : fd_get(fd);
-            if (fd >= STDIO_FDS && file == NULL)
+            struct inode *target = fd_target((int)(c - 3));
+            if (target == NULL)
                 continue;
-            e->ino = file ? file->inode->ino : stdio_devices[fd] ? stdio_devices[fd]->ino : 0;
-            if (file)
-                open_file_unref(file);
+            e->ino = target->ino;
+            inode_unref(target);
+            int fd = (int)(c - 3);
             spindle_put_decimal(digits, (uint64_t)fd);
             name = digits;
             e->type = SPINDLE_DT_LNK;

@@ -7,6 +7,7 @@
  * (no signals reach the program). */
 #define _GNU_SOURCE /* ppoll */
 #include <poll.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <sys/select.h>
@@ -51,6 +52,9 @@ static short stdio_ready(int fd, short events)
     return (short)(events & (fd == 0 ? POLLRDNORM : POLLWRNORM));
 }
 
+/* an fd 0-2 that is still the host's (dup2 may have put a pipe or file of the table there) */
+static bool host_stdio(int fd) { return fd >= 0 && fd < SPINDLE_FS_FIRST_FD && !spindle_fs_fd_in_table(fd); }
+
 /* poll with a timeout in ns (< 0: none); 0 or -1 with errno */
 static int poll_ns(struct pollfd *fds, nfds_t nfds, int64_t timeout_ns)
 {
@@ -70,14 +74,14 @@ static int poll_ns(struct pollfd *fds, nfds_t nfds, int64_t timeout_ns)
     for (nfds_t i = 0; i < nfds; i++) {
         core[i].fd = fds[i].fd;
         core[i].events = to_core(fds[i].events);
-        if (fds[i].fd >= 0 && fds[i].fd < SPINDLE_FS_FIRST_FD && stdio_ready(fds[i].fd, fds[i].events))
+        if (host_stdio(fds[i].fd) && stdio_ready(fds[i].fd, fds[i].events))
             stdio_count++;
     }
     int rc = spindle_fs_poll(core, (int)nfds, stdio_count > 0 ? 0 : timeout_ns);
     if (rc >= 0) {
         for (nfds_t i = 0; i < nfds; i++) {
-            bool stdio = fds[i].fd >= 0 && fds[i].fd < SPINDLE_FS_FIRST_FD;
-            fds[i].revents = stdio ? stdio_ready(fds[i].fd, fds[i].events) : from_core(core[i].revents);
+            fds[i].revents =
+                host_stdio(fds[i].fd) ? stdio_ready(fds[i].fd, fds[i].events) : from_core(core[i].revents);
         }
         rc += stdio_count;
     }

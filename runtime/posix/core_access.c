@@ -19,6 +19,12 @@ bool posix_core_ready(void)
     return err == 0;
 }
 
+bool posix_host_stdio(int fd)
+{
+    return fd >= 0 && fd < POSIX_FIRST_CORE_FD &&
+           (spindle_fs_fd_in_table == NULL || !spindle_fs_fd_in_table(fd));
+}
+
 long posix_core_result(int64_t rc)
 {
     if (rc >= 0)

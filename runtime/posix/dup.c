@@ -1,8 +1,9 @@
 /* dup, dup2, dup3 and fcntl(F_DUPFD, F_DUPFD_CLOEXEC, F_GETPIPE_SZ, F_SETPIPE_SZ, F_GETOWN,
- * F_SETOWN) on Spindle's fd table (wasi-libc has none of them). stdio belongs to the host:
- * duplicating fds 0-2 gives ENOTSUP, and they cannot be replaced by dup2 (EBADF then, as for a
- * closed fd). Other --fs modes: ENOSYS. fcntl is linked with --wrap=fcntl; the record-lock
- * commands go to runtime/posix-ipc, the others to libc. */
+ * F_SETOWN) on Spindle's fd table (wasi-libc has none of them). fds 0-2 are the host's stdio
+ * until dup2 puts one of the table's descriptions there; a duplicate of the host's fd is a
+ * description of it (spindle_fs_dup_stdio), so "save stderr, dup2 a pipe onto 2, restore it"
+ * works as on Linux. Other --fs modes: ENOSYS. fcntl is linked with --wrap=fcntl; the
+ * record-lock commands go to runtime/posix-ipc, the others to libc. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdbool.h>
@@ -22,18 +23,16 @@ static bool is_lock_command(int cmd)
            cmd == F_OFD_SETLKW;
 }
 
+/* new fds come from 3 up: fds 0-2 are filled only by dup2 */
 static int dup_from(int fd, int min)
 {
     if (!posix_core_ready()) {
         errno = ENOSYS;
         return -1;
     }
-    if (fd >= 0 && fd < POSIX_FIRST_CORE_FD) {
-        errno = ENOTSUP;
-        return -1;
-    }
-    return (int)posix_core_result(
-        spindle_fs_dupfd(fd, min < POSIX_FIRST_CORE_FD ? POSIX_FIRST_CORE_FD : min));
+    int lowest = min < POSIX_FIRST_CORE_FD ? POSIX_FIRST_CORE_FD : min;
+    return (int)posix_core_result(posix_host_stdio(fd) ? spindle_fs_dup_stdio(fd, lowest)
+                                                       : spindle_fs_dupfd(fd, lowest));
 }
 
 int dup(int fd) { return dup_from(fd, 0); }
@@ -48,11 +47,14 @@ int dup3(int oldfd, int newfd, int flags)
         errno = ENOSYS;
         return -1;
     }
-    if (oldfd < POSIX_FIRST_CORE_FD || newfd < POSIX_FIRST_CORE_FD) {
-        errno = oldfd >= 0 && oldfd < POSIX_FIRST_CORE_FD ? ENOTSUP : EBADF;
+    /* the host's fd first gets a description of its own, which newfd then shares */
+    int source = oldfd;
+    if (posix_host_stdio(oldfd) && (source = dup_from(oldfd, 0)) < 0)
         return -1;
-    }
-    return (int)posix_core_result(spindle_fs_dup2(oldfd, newfd));
+    long rc = posix_core_result(spindle_fs_dup2(source, newfd));
+    if (source != oldfd)
+        spindle_fs_close(source);
+    return (int)rc;
 }
 
 int dup2(int oldfd, int newfd)

@@ -21,6 +21,8 @@
 #pragma weak spindle_fs_fchown
 #pragma weak spindle_fs_dupfd
 #pragma weak spindle_fs_dup2
+#pragma weak spindle_fs_dup_stdio
+#pragma weak spindle_fs_fd_in_table
 #pragma weak spindle_fs_close
 #pragma weak spindle_fs_getfl
 #pragma weak spindle_fs_ftype
@@ -29,8 +31,10 @@
 int32_t wasi_fs_ready(void) __attribute__((weak));
 int32_t wasi_errno_from_linux(int linux_errno) __attribute__((weak));
 
-/* fds below 3 are the host's stdio, never the core's */
+/* fds below 3 are the host's stdio until dup2 puts a description of the core there */
 #define POSIX_FIRST_CORE_FD SPINDLE_FS_FIRST_FD
+/* true for fd 0-2 while it is the host's (always, without the core) */
+bool posix_host_stdio(int fd);
 
 /* true if the program has Spindle's filesystem and it is started; else errno may be set */
 bool posix_core_ready(void);

@@ -19,7 +19,14 @@ int __real_fstatat(int dirfd, const char *restrict path, struct stat *restrict s
 
 int __wrap_fstat(int fd, struct stat *st)
 {
-    if (fd < POSIX_FIRST_CORE_FD || !posix_core_ready())
+    if (posix_host_stdio(fd)) {
+        /* the host's answer has WASI's types, which have no FIFO: a pipe comes as "unknown" */
+        int rc = __real_fstat(fd, st);
+        if (rc == 0 && (st->st_mode & S_IFMT) == 0)
+            st->st_mode |= S_IFIFO;
+        return rc;
+    }
+    if (!posix_core_ready())
         return __real_fstat(fd, st);
     struct spindle_stat core;
     long rc = posix_core_result(spindle_fs_fstat(fd, &core));
@@ -148,9 +155,9 @@ static int change_at(int dirfd, const char *path, int flags, enum attr_kind kind
 
 static int change_fd(int fd, enum attr_kind kind, uint32_t a, uint32_t b)
 {
-    if (fd < POSIX_FIRST_CORE_FD || !posix_core_ready()) {
-        /* stdio belongs to the host, which keeps no modes or owners */
-        errno = fd >= 0 && fd < POSIX_FIRST_CORE_FD ? EPERM : posix_core_ready() ? EBADF : ENOSYS;
+    if (posix_host_stdio(fd) || !posix_core_ready()) {
+        /* the host's stdio: the host keeps no modes or owners */
+        errno = posix_host_stdio(fd) ? EPERM : posix_core_ready() ? EBADF : ENOSYS;
         return -1;
     }
     return (int)posix_core_result(kind == ATTR_MODE ? spindle_fs_fchmod(fd, a) : spindle_fs_fchown(fd, a, b));

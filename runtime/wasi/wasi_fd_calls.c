@@ -142,9 +142,12 @@ DEFINE(fd_advise)(int32_t fd, int64_t offset, int64_t len, int32_t advice)
         return err;
     if (advice < 0 || advice > 5 || offset < 0 || len < 0)
         return WASI_EINVAL;
-    /* advice changes nothing here, also for a mount's file (never a sync); the fd must exist */
-    int flags = spindle_fs_getfl(fd);
-    return wasi_result(flags < 0 ? flags : 0);
+    /* advice changes nothing here, also for a mount's file (never a sync); the fd must exist,
+     * and as on Linux a pipe takes no advice */
+    int type = spindle_fs_ftype(fd);
+    if (type >= 0 && (type & SPINDLE_S_IFMT) == SPINDLE_S_IFIFO)
+        return WASI_ESPIPE;
+    return wasi_result(type < 0 ? type : 0);
 }
 
 DEFINE(fd_allocate)(int32_t fd, int64_t offset, int64_t len)

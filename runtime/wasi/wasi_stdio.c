@@ -1,20 +1,20 @@
-/* /dev/stdin, /dev/stdout, /dev/stderr and /proc/self/fd/0-2 open Spindle
- * descriptions whose reads and writes go here (runtime/fs/proc_fd.c): on to
- * the host's stdio, like fds 0-2 themselves. */
+/* The host's stdio as the filesystem core sees it (runtime/fs/proc_fd.c): /dev/stdin,
+ * /dev/stdout, /dev/stderr, /proc/self/fd/0-2 and duplicates of fds 0-2 open descriptions whose
+ * reads, writes and fstat go to the host's fds 0-2, and whose /proc/self/fd text is the host's. */
 #include <stdint.h>
+#include <string.h>
 
 #include "wasi_host.h"
 #include "wasi_support.h"
 
-/* wasm32 iovecs have the same layout as the core's (checked in wasi_fd_calls.c) */
-int64_t wasi_host_stdio(int fd, const struct spindle_iovec *iov, int iovcnt, int write)
+/* Linux's /proc/self/fd text for the host's fd: its length, or -1 when the host cannot say */
+__attribute__((import_module("spindle"), import_name("stdio_name"))) int32_t host_stdio_name(int32_t fd,
+                                                                                             void *text,
+                                                                                             int32_t size);
+
+static int64_t linux_error(int32_t wasi_errno)
 {
-    uint32_t done = 0;
-    int32_t err = write ? host_fd_write(fd, (int32_t)(uintptr_t)iov, iovcnt, (int32_t)(uintptr_t)&done)
-                        : host_fd_read(fd, (int32_t)(uintptr_t)iov, iovcnt, (int32_t)(uintptr_t)&done);
-    switch (err) {
-    case WASI_ESUCCESS:
-        return done;
+    switch (wasi_errno) {
     case WASI_EBADF:
         return -SPINDLE_EBADF;
     case WASI_EAGAIN:
@@ -23,5 +23,67 @@ int64_t wasi_host_stdio(int fd, const struct spindle_iovec *iov, int iovcnt, int
         return -SPINDLE_EPIPE;
     default:
         return -SPINDLE_EIO;
+    }
+}
+
+/* wasm32 iovecs have the same layout as the core's (checked in wasi_fd_calls.c) */
+static int64_t transfer(int fd, const struct spindle_iovec *iov, int iovcnt, int write)
+{
+    uint32_t done = 0;
+    int32_t err = write ? host_fd_write(fd, (int32_t)(uintptr_t)iov, iovcnt, (int32_t)(uintptr_t)&done)
+                        : host_fd_read(fd, (int32_t)(uintptr_t)iov, iovcnt, (int32_t)(uintptr_t)&done);
+    return err == WASI_ESUCCESS ? (int64_t)done : linux_error(err);
+}
+
+static struct spindle_timespec from_ns(uint64_t ns)
+{
+    return (struct spindle_timespec){(int64_t)(ns / 1000000000u), (int64_t)(ns % 1000000000u)};
+}
+
+static int stat_host(int fd, struct spindle_stat *st)
+{
+    struct wasi_filestat host;
+    int32_t err = host_fd_filestat_get(fd, (int32_t)(uintptr_t)&host);
+    if (err != WASI_ESUCCESS)
+        return (int)linux_error(err);
+    memset(st, 0, sizeof *st);
+    st->dev = host.dev;
+    st->ino = host.ino;
+    st->mode = wasi_stdio_mode(host.filetype);
+    st->nlink = host.nlink;
+    st->size = (int64_t)host.size;
+    st->atim = from_ns(host.atim);
+    st->mtim = from_ns(host.mtim);
+    st->ctim = from_ns(host.ctim);
+    return 0;
+}
+
+static int describe(int fd, char *text, size_t size)
+{
+    int32_t len = host_stdio_name(fd, text, (int32_t)size - 1);
+    if (len < 0 || (size_t)len >= size)
+        return -SPINDLE_EIO;
+    text[len] = '\0';
+    return 0;
+}
+
+const struct spindle_stdio_host wasi_stdio_host = {transfer, stat_host, describe};
+
+uint32_t wasi_stdio_mode(uint8_t filetype)
+{
+    switch (filetype) {
+    case WASI_FILETYPE_REGULAR_FILE:
+        return SPINDLE_S_IFREG;
+    case WASI_FILETYPE_CHARACTER_DEVICE:
+        return SPINDLE_S_IFCHR;
+    case WASI_FILETYPE_DIRECTORY:
+        return SPINDLE_S_IFDIR;
+    case WASI_FILETYPE_BLOCK_DEVICE:
+        return SPINDLE_S_IFBLK;
+    case WASI_FILETYPE_SOCKET_DGRAM:
+    case WASI_FILETYPE_SOCKET_STREAM:
+        return SPINDLE_S_IFSOCK;
+    default:
+        return SPINDLE_S_IFIFO; /* WASI has no FIFO type: the host reports a pipe as unknown */
     }
 }

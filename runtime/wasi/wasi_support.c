@@ -107,7 +107,7 @@ int32_t wasi_fs_ready(void)
     pthread_mutex_lock(&ready_lock);
     if (!atomic_load_explicit(&ready, memory_order_relaxed)) {
         int err = spindle_fs_init();
-        spindle_fs_set_stdio_handler(wasi_host_stdio); /* /dev/stdout & co. */
+        spindle_fs_set_stdio_host(&wasi_stdio_host); /* /dev/stdout & co. */
         int fd = err < 0
                      ? err
                      : spindle_fs_openat(SPINDLE_AT_FDCWD, "/", SPINDLE_O_RDONLY | SPINDLE_O_DIRECTORY, 0);
@@ -120,6 +120,7 @@ int32_t wasi_fs_ready(void)
             rc = wasi_errno_from_linux(-fd);
         } else {
             atomic_store(&preopen_fd, fd);
+            spindle_fs_set_hidden_fd(fd); /* Linux has no such fd: /proc/self/fd does not list it */
             atomic_store_explicit(&ready, true, memory_order_release);
         }
     }
@@ -132,7 +133,8 @@ int wasi_preopen_fd(void) { return atomic_load(&preopen_fd); }
 void wasi_preopen_forget(int fd)
 {
     int expected = fd;
-    atomic_compare_exchange_strong(&preopen_fd, &expected, -1);
+    if (atomic_compare_exchange_strong(&preopen_fd, &expected, -1))
+        spindle_fs_set_hidden_fd(-1); /* a later open may get that fd: it is the program's */
 }
 
 int32_t wasi_then_ready(int32_t err, uint32_t out_ptr, uint64_t out_len)

@@ -21,13 +21,20 @@ static inline int32_t wasi_result(int64_t rc)
 bool wasi_in_memory(uint32_t ptr, uint64_t len);
 #define WASI_PTR(p) ((void *)(uintptr_t)(p))
 
-/* fds below this belong to the host (stdio) and are forwarded */
+/* fds below this belong to the host (stdio) and are forwarded, unless dup2 put one of the
+ * table's descriptions there */
 #define WASI_FIRST_OWN_FD SPINDLE_FS_FIRST_FD
 /* WASI fds are unsigned: -1 is a huge fd (EBADF here), not the host's */
-static inline bool wasi_host_fd(int32_t fd) { return (uint32_t)fd < WASI_FIRST_OWN_FD; }
+static inline bool wasi_host_fd(int32_t fd)
+{
+    return (uint32_t)fd < WASI_FIRST_OWN_FD && !spindle_fs_fd_in_table(fd);
+}
 
-/* the host's stdio for /dev/stdin, /dev/stdout, /dev/stderr (wasi_stdio.c) */
-int64_t wasi_host_stdio(int fd, const struct spindle_iovec *iov, int iovcnt, int write);
+/* the host's stdio for /dev/stdin, /dev/stdout, /dev/stderr and duplicates of fds 0-2
+ * (wasi_stdio.c) */
+extern const struct spindle_stdio_host wasi_stdio_host;
+/* a stdio fd's WASI file type as S_IF* bits (a pipe is WASI's "unknown") */
+uint32_t wasi_stdio_mode(uint8_t filetype);
 
 /* where the "/" preopen lives: the last slot of the fd table */
 #define WASI_PREOPEN_FD (SPINDLE_FS_MAX_FDS - 1)

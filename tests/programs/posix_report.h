@@ -52,6 +52,8 @@ static const char *errno_name(int e)
         return "ENAMETOOLONG";
     case ECHILD:
         return "ECHILD";
+    case ESPIPE:
+        return "ESPIPE";
     default:
         return "(other errno)";
     }

@@ -14,13 +14,15 @@
  * SPINDLE_AT_FDCWD (the core keeps no working directory: wasi-libc keeps the
  * cwd itself and passes paths relative to a preopened directory).
  *
- * fds 0, 1 and 2 are never handed out: they belong to the host's stdio. The
+ * fds 0, 1 and 2 are never handed out: they belong to the host's stdio (only
+ * dup2 puts a description there, as Linux's "redirect stderr" does). The
  * fd table holds SPINDLE_FS_MAX_FDS slots, so fds 3 .. SPINDLE_FS_MAX_FDS-1
  * can be open at once; one more open fails with -SPINDLE_EMFILE.
  */
 #ifndef SPINDLE_FS_H
 #define SPINDLE_FS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -100,6 +102,8 @@ extern "C" {
 #define SPINDLE_S_IFLNK 0120000
 #define SPINDLE_S_IFIFO 0010000
 #define SPINDLE_S_IFCHR 0020000
+#define SPINDLE_S_IFBLK 0060000
+#define SPINDLE_S_IFSOCK 0140000
 
 /* utimensat special nanosecond values (Linux numbering) */
 #define SPINDLE_UTIME_NOW ((1L << 30) - 1L)
@@ -179,8 +183,8 @@ int spindle_fs_getfl(int fd);
 int spindle_fs_setfl(int fd, int flags);
 
 int spindle_fs_fstat(int fd, struct spindle_stat *st);
-/* The file type bits (SPINDLE_S_IF*) of what fd is open on, from memory: no backend call
- * for a mount's file (isatty and fopen ask this for every stream). */
+/* The file type bits of what fd is open on (SPINDLE_S_IFDIR, IFLNK, IFIFO, else IFREG), from
+ * memory: no backend call for a mount's file (isatty and fopen ask this for every stream). */
 int spindle_fs_ftype(int fd);
 int spindle_fs_fstatat(int dirfd, const char *path, struct spindle_stat *st, int flags);
 int spindle_fs_utimensat(int dirfd, const char *path, const struct spindle_timespec times[2], int flags);
@@ -278,12 +282,26 @@ struct spindle_pollfd {
  * with revents 0 for the caller to answer. */
 int spindle_fs_poll(struct spindle_pollfd *fds, int nfds, int64_t timeout_ns);
 
-/* The host's stdio (fds 0-2) is not in the filesystem's fd table; opening
- * /dev/stdout, /proc/self/fd/1 & co. gives a description whose reads and
- * writes go to this handler (fd 0, 1 or 2). Without one they fail with
- * -SPINDLE_EBADF. Returns bytes moved or -errno. */
-typedef int64_t spindle_stdio_fn(int fd, const struct spindle_iovec *iov, int iovcnt, int write);
-void spindle_fs_set_stdio_handler(spindle_stdio_fn *handler);
+/* The host's stdio (fds 0-2) is not in the filesystem's fd table until dup2 onto fd 0-2 puts
+ * one of the table's descriptions there (spindle_fs_dup2 accepts newfd 0-2); from then on that
+ * fd is the table's. Opening /dev/stdout, /proc/self/fd/1 & co., or spindle_fs_dup_stdio, gives
+ * a description of the host's fd: its reads and writes, its fstat and its /proc/self/fd text
+ * come from these callbacks. Without them: -SPINDLE_EBADF. */
+struct spindle_stdio_host {
+    /* reads (write 0) or writes: bytes moved or -errno */
+    int64_t (*transfer)(int fd, const struct spindle_iovec *iov, int iovcnt, int write);
+    /* what the host's fd is (type, size, times): 0 or -errno */
+    int (*stat)(int fd, struct spindle_stat *st);
+    /* the text Linux's /proc/self/fd/N shows for it, NUL-terminated in text[size]: 0 or -errno */
+    int (*describe)(int fd, char *text, size_t size);
+};
+void spindle_fs_set_stdio_host(const struct spindle_stdio_host *host);
+/* true while fd holds a description of the table (for fd 0-2: after a dup2 onto it) */
+bool spindle_fs_fd_in_table(int fd);
+/* dup of the host's fd stdio_fd (0-2): a new description of it at the lowest free fd >= min */
+int spindle_fs_dup_stdio(int stdio_fd, int min);
+/* an fd /proc/self/fd leaves out (the WASI preopen, which Linux does not have); -1: none */
+void spindle_fs_set_hidden_fd(int fd);
 
 /* Record locks (fcntl) and flock. Lock types and commands (Linux numbering). */
 #define SPINDLE_F_RDLCK 0

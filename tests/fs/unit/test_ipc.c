@@ -342,6 +342,35 @@ static void test_proc_fd(void)
     CHECK_OK(spindle_fs_close(f));
 }
 
+/* fds 0-2: the host's until dup2 names one; duplicates of the host's; a hidden fd */
+static void test_stdio_fds(void)
+{
+    char text[64];
+    int p[2];
+    CHECK_OK(spindle_fs_pipe(p, 0));
+    CHECK(spindle_fs_dup2(p[1], 2) == 2);
+    int64_t n = spindle_fs_readlinkat(D, "/proc/self/fd/2", text, sizeof text);
+    CHECK(n > 6 && memcmp(text, "pipe:[", 6) == 0);
+    CHECK(spindle_fs_write(2, "x", 1) == 1 && spindle_fs_read(p[0], text, 1) == 1 && text[0] == 'x');
+    CHECK_OK(spindle_fs_close(2)); /* the host's stderr again */
+    n = spindle_fs_readlinkat(D, "/proc/self/fd/2", text, sizeof text);
+    CHECK(n == 13 && memcmp(text, "host:[stderr]", 13) == 0); /* natively no host describes it */
+    int copy = CHECK_OK(spindle_fs_dup_stdio(1, 0));
+    CHECK(copy >= SPINDLE_FS_FIRST_FD);
+    struct spindle_stat st;
+    CHECK_ERR(spindle_fs_fstat(copy, &st), SPINDLE_EBADF); /* no host to ask */
+    CHECK_ERR(spindle_fs_dup_stdio(3, 0), SPINDLE_EBADF);
+    char path[32];
+    snprintf(path, sizeof path, "/proc/self/fd/%d", p[0]);
+    spindle_fs_set_hidden_fd(p[0]);
+    CHECK_ERR(spindle_fs_readlinkat(D, path, text, sizeof text), SPINDLE_ENOENT);
+    spindle_fs_set_hidden_fd(-1);
+    CHECK(spindle_fs_readlinkat(D, path, text, sizeof text) > 0);
+    CHECK_OK(spindle_fs_close(copy));
+    CHECK_OK(spindle_fs_close(p[0]));
+    CHECK_OK(spindle_fs_close(p[1]));
+}
+
 /* pipe() and a lock under allocation failure: a clean error, nothing left */
 static void test_out_of_memory(void)
 {
@@ -382,6 +411,7 @@ int main(void)
     test_flock();
     test_devices();
     test_proc_fd();
+    test_stdio_fds();
     test_out_of_memory();
     return report("ipc units");
 }

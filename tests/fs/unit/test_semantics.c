@@ -244,7 +244,14 @@ static void test_fd_table(void)
     CHECK(spindle_fs_dup2(fd, other) == other);
     CHECK(spindle_fs_read(other, buf, 2) == 2 && memcmp(buf, "ef", 2) == 0);
     CHECK(spindle_fs_dup2(fd, fd) == fd);
-    CHECK_ERR(spindle_fs_dup2(fd, 1), SPINDLE_EBADF);
+    /* dup2 may fill fds 0-2 (a program's "redirect stderr"); new fds still start at 3 */
+    CHECK(!spindle_fs_fd_in_table(1));
+    CHECK(spindle_fs_dup2(fd, 1) == 1 && spindle_fs_fd_in_table(1));
+    CHECK(spindle_fs_lseek(1, 0, SPINDLE_SEEK_SET) == 0);
+    CHECK(spindle_fs_read(fd, buf, 2) == 2 && memcmp(buf, "ab", 2) == 0); /* shared offset */
+    CHECK_OK(spindle_fs_close(1));
+    CHECK(!spindle_fs_fd_in_table(1));
+    CHECK_ERR(spindle_fs_dup2(fd, -1), SPINDLE_EBADF);
     CHECK_ERR(spindle_fs_dup2(fd, SPINDLE_FS_MAX_FDS), SPINDLE_EBADF);
     spindle_fs_close(other);
     spindle_fs_close(dup);

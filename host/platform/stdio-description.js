@@ -1,0 +1,11 @@
+// The plain-data description of a stdio fd that host/wasi.js answers fstat and /proc/self/fd
+// with: { filetype (WASI's), dev, ino, nlink, size, atimNs, mtimNs, ctimNs (decimal strings, as
+// they are 64-bit), name (Linux's /proc/self/fd text) }. Node fills it from the host's fds
+// (stdio-info.js); this is what stdio that is no host fd is.
+import { FILETYPE } from '../abi/wasi.js';
+
+/** Stdio that is not a host fd (bytes given to the API, a page's messages): a pipe. */
+export function pipeDescription() {
+  return { filetype: FILETYPE.UNKNOWN, dev: '0', ino: '0', nlink: '1', size: '0', atimNs: '0', mtimNs: '0', ctimNs: '0',
+    name: 'pipe:[0]' };
+}

@@ -1,0 +1,43 @@
+// What a host file descriptor used as stdio is, as the program's fstat and /proc/self/fd report
+// it (Node only: the CLI also sends it to a browser run), in stdio-description.js's form.
+import { fstatSync, readlinkSync } from 'node:fs';
+import { FILETYPE } from '../abi/wasi.js';
+import { pipeDescription } from './stdio-description.js';
+
+const BLOCK_DEVICE = 1; // WASI's numbers, beyond abi/wasi.js's FILETYPE
+const SOCKET_STREAM = 6;
+
+function filetypeOf(st) {
+  if (st.isFile()) return FILETYPE.REGULAR_FILE;
+  if (st.isCharacterDevice()) return FILETYPE.CHARACTER_DEVICE;
+  if (st.isDirectory()) return FILETYPE.DIRECTORY;
+  if (st.isBlockDevice()) return BLOCK_DEVICE;
+  if (st.isSocket()) return SOCKET_STREAM;
+  return FILETYPE.UNKNOWN; // a pipe: WASI has no FIFO type (the runtime reads it as one)
+}
+
+// Linux's /proc/self/fd text ("/dev/null", the file's path, "pipe:[N]", "/dev/pts/N"). The
+// host's own link says it; elsewhere, the form Linux would use.
+function nameOf(fd, st) {
+  try {
+    return readlinkSync(`/proc/self/fd/${fd}`);
+  } catch {
+    if (st.isFIFO()) return `pipe:[${st.ino}]`;
+    if (st.isSocket()) return `socket:[${st.ino}]`;
+    return `/dev/fd/${fd}`;
+  }
+}
+
+/** fstat and /proc/self/fd text of host fd `fd`; a pipe's description when it is not open. */
+export function describeHostFd(fd) {
+  let st;
+  try {
+    st = fstatSync(fd, { bigint: true });
+  } catch {
+    return pipeDescription();
+  }
+  return {
+    filetype: filetypeOf(st), dev: String(st.dev), ino: String(st.ino), nlink: String(st.nlink), size: String(st.size),
+    atimNs: String(st.atimeNs), mtimNs: String(st.mtimeNs), ctimNs: String(st.ctimeNs), name: nameOf(fd, st),
+  };
+}
