@@ -11,13 +11,14 @@ export const REQ = {
 export const OP = {
   OPEN: 1, CLOSE: 2, PREAD: 3, PWRITE: 4, FSTAT: 5, FTRUNCATE: 6, FSYNC: 7, READDIR: 8, STAT: 9,
   MKDIR: 10, UNLINK: 11, RENAME: 12, LINK: 13, SYMLINK: 14, READLINK: 15, UTIMENS: 16, FUTIMENS: 17,
+  CHMOD: 18, FCHMOD: 19,
 };
 
 /** FSYNC's flags: the data only (fdatasync). */
 export const FSYNC_DATASYNC = 1;
 
 /** The ops that carry a handle (and go to the I/O worker that made it). */
-export const HANDLE_OPS = new Set([OP.CLOSE, OP.PREAD, OP.PWRITE, OP.FSTAT, OP.FTRUNCATE, OP.FSYNC, OP.READDIR, OP.FUTIMENS]);
+export const HANDLE_OPS = new Set([OP.CLOSE, OP.PREAD, OP.PWRITE, OP.FSTAT, OP.FTRUNCATE, OP.FSYNC, OP.READDIR, OP.FUTIMENS, OP.FCHMOD]);
 
 /** Whether `request` is a whole, 8-byte aligned request inside the memory `buffer`. */
 export const requestInMemory = (buffer, request) => request % 8 === 0 && request + REQ.BYTES <= buffer.byteLength;

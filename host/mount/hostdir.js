@@ -9,7 +9,7 @@
 // /proc/self/fd/N/name where N is the parent directory opened with O_NOFOLLOW and checked to be
 // the resolved directory inside the root, so a rename racing with the check cannot lead outside.
 import {
-  closeSync, constants as C, fdatasyncSync, fstatSync, fsyncSync, ftruncateSync, futimesSync,
+  chmodSync, closeSync, constants as C, fchmodSync, fdatasyncSync, fstatSync, fsyncSync, ftruncateSync, futimesSync,
   linkSync, lstatSync, lutimesSync, mkdirSync, openSync, readdirSync, readlinkSync, readSync,
   realpathSync, renameSync, rmdirSync, statSync, symlinkSync, unlinkSync, utimesSync, writeSync,
   existsSync,
@@ -52,6 +52,9 @@ const decodeName = (bytes) => {
 };
 // host files get no setuid, setgid or sticky bit from a program (docs/MOUNTS.md)
 const PERMISSIONS = 0o777;
+// Linux's O_PATH (node:fs does not name it): an fd that names a file without opening its data,
+// so chmod of /proc/self/fd/N reaches exactly the checked file, whatever its permissions
+const O_PATH = 0o10000000;
 
 class Retry extends Error {}
 
@@ -257,6 +260,25 @@ function inlineClient(config, ioWorker) {
     return fd;
   }
 
+  // chmod of the resolved name p, never through a symlink (Linux: EOPNOTSUPP for a final
+  // symlink not followed). chmod(2) follows symlinks and Linux has no lchmod, so the name is
+  // opened with O_PATH|O_NOFOLLOW and the mode set through that fd's /proc link: a symlink
+  // swapped in meanwhile is not followed out of the root.
+  function chmodChecked(p, r, bits) {
+    const fd = !hasProcFd ? null : r.name === null ? openRoot() : openSync(p, O_PATH | C.O_NOFOLLOW);
+    try {
+      if ((fd === null ? lstatSync(p) : fstatSync(fd)).isSymbolicLink()) {
+        if (r.follow) throw new Retry(); // optimistic: resolve it carefully; else it just changed
+        fail(E.EOPNOTSUPP);
+      }
+      if (fd === null) return chmodSync(p, bits);
+      if (!inside(readlinkSync(`/proc/self/fd/${fd}`))) throw new Retry();
+      return chmodSync(`/proc/self/fd/${fd}`, bits);
+    } finally {
+      if (fd !== null) closeSync(fd);
+    }
+  }
+
   // A new name (directory, symlink, hard link) on a mount whose quota is used up: ENOSPC.
   const creating = () => { if (quota?.full()) fail(E.ENOSPC); };
 
@@ -444,6 +466,12 @@ function inlineClient(config, ioWorker) {
         }));
         return 0;
       }
+      case OP.CHMOD: {
+        const follow = !(flags & AT.SYMLINK_NOFOLLOW);
+        confined(path(), follow, (r) => inParent(split(r).dir, (at) => chmodChecked(at(r.name), r, mode & PERMISSIONS)));
+        return 0;
+      }
+      case OP.FCHMOD: return withFd((fd) => fchmodSync(fd, mode & PERMISSIONS) ?? 0);
       case OP.FUTIMENS: return withFd((fd) => {
         const [a, m] = times(view, req, fstatSync(fd, { bigint: true }));
         futimesSync(fd, a, m);

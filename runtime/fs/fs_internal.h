@@ -208,7 +208,7 @@ struct inode_ops {
     uint32_t format;
     /* A mount's (the backend has the file): its descriptions hold a backend handle, only a
      * walk through the mount opens it (not /proc/self/fd), it has no path in the memory
-     * tree, and chmod/chown give EPERM (backends keep no modes). */
+     * tree, and chown gives EPERM (chmod goes to the backend: set_mode). */
     bool in_backend;
     /* At `offset` (the position or pread's); NULL: EISDIR. */
     int64_t (*read)(struct open_file *file, const struct spindle_iovec *iov, int iovcnt, int64_t offset,
@@ -223,6 +223,8 @@ struct inode_ops {
     int (*sync)(struct open_file *file, int datasync); /* NULL: nothing to write out */
     /* times valid, not both UTIME_OMIT; NULL: the inode's fields (inode_set_times) */
     int (*set_times)(struct open_file *file, const struct spindle_timespec times[2]);
+    /* fchmod's permission bits (& 07777); NULL: the inode's field, or EPERM when in_backend */
+    int (*set_mode)(struct open_file *file, uint32_t mode);
     int (*readdir)(struct open_file *file, uint64_t cookie, struct spindle_dirent *out,
                    int max); /* NULL: ENOTDIR */
     int (*close)(struct open_file *file);    /* close(2) of an fd of it; NULL: nothing to do */
@@ -462,6 +464,7 @@ int mount_rename(struct walk *from, struct walk *to);
 int mount_link(struct walk *from, struct walk *to, int flags);
 int mount_symlink(const char *target, struct walk *w);
 int64_t mount_readlink(struct walk *w, char *buf, size_t size);
+int mount_chmod(struct walk *w, uint32_t mode);
 #ifdef __wasm__
 int fs_host_mounts_init(void); /* mount_host.c: the host's mount list */
 #endif

@@ -250,9 +250,23 @@ static int h_utimens(void *ctx, const char *rel, const struct spindle_timespec t
     return (int)call(&r);
 }
 
+static int h_chmod(void *ctx, const char *rel, uint32_t mode, int flags)
+{
+    return (int)path_call(ctx, MOUNT_OP_CHMOD, rel, NULL, flags, mode);
+}
+
+static int h_fchmod(void *ctx, uint64_t handle, uint32_t mode)
+{
+    struct mount_request r;
+    init(&r, ctx, MOUNT_OP_FCHMOD);
+    r.handle = handle;
+    r.mode = mode;
+    return (int)call(&r);
+}
+
 static const struct spindle_mount_backend host_backend = {
-    h_open, h_close, h_pread,  h_pwrite, h_fstat, h_ftruncate, h_fsync,    h_futimens, h_readdir,
-    h_stat, h_mkdir, h_unlink, h_rename, h_link,  h_symlink,   h_readlink, h_utimens,
+    h_open,  h_close,  h_pread,  h_pwrite, h_fstat,   h_ftruncate, h_fsync,   h_futimens, h_readdir, h_stat,
+    h_mkdir, h_unlink, h_rename, h_link,   h_symlink, h_readlink,  h_utimens, h_chmod,    h_fchmod,
 };
 
 int fs_host_mounts_init(void)

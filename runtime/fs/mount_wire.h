@@ -26,6 +26,8 @@ enum mount_op {
     MOUNT_OP_READLINK,
     MOUNT_OP_UTIMENS,
     MOUNT_OP_FUTIMENS,
+    MOUNT_OP_CHMOD,
+    MOUNT_OP_FCHMOD,
 };
 
 /* FSYNC's flags: only the data (fdatasync) */

@@ -151,6 +151,11 @@ struct attr_change {
     uint32_t uid, gid; /* (uint32_t)-1: unchanged */
 };
 
+static bool only_mode(const struct attr_change *c)
+{
+    return c->set_mode && c->uid == (uint32_t)-1 && c->gid == (uint32_t)-1;
+}
+
 static int change_attrs(struct inode *inode, const struct attr_change *c)
 {
     if (inode->ops->in_backend)
@@ -175,9 +180,10 @@ static int change_attrs_at(int dirfd, const char *path, int flags, const struct 
     int rc = lookup_at(dirfd, path, flags, &inode, &mounted);
     if (rc < 0)
         return rc;
-    if (inode == NULL) {
+    if (inode == NULL) { /* a mount's backend keeps only permission bits */
+        rc = only_mode(c) ? mount_chmod(&mounted, c->mode & 07777) : -SPINDLE_EPERM;
         walk_done(&mounted);
-        return -SPINDLE_EPERM;
+        return rc;
     }
     rc = change_attrs(inode, c);
     inode_unref(inode);
@@ -189,7 +195,9 @@ static int change_attrs_fd(int fd, const struct attr_change *c)
     struct open_file *file = fd_get(fd);
     if (file == NULL)
         return -SPINDLE_EBADF;
-    int rc = change_attrs(file->inode, c);
+    const struct inode_ops *ops = file->inode->ops;
+    int rc =
+        ops->set_mode && only_mode(c) ? ops->set_mode(file, c->mode & 07777) : change_attrs(file->inode, c);
     open_file_unref(file);
     return rc;
 }

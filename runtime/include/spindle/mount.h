@@ -40,6 +40,10 @@ struct spindle_mount_backend {
     int (*symlink)(void *ctx, const char *target, const char *rel);
     int64_t (*readlink)(void *ctx, const char *rel, char *buf, size_t size);
     int (*utimens)(void *ctx, const char *rel, const struct spindle_timespec times[2], int flags);
+    /* Permission bits (mode & 07777; a backend may keep fewer: the Node one drops setuid, setgid
+     * and sticky). flags: AT_SYMLINK_NOFOLLOW. NULL: EPERM (the backend keeps no modes). */
+    int (*chmod)(void *ctx, const char *rel, uint32_t mode, int flags);
+    int (*fchmod)(void *ctx, uint64_t handle, uint32_t mode);
 };
 
 /* Binds the directory `path` (created with its parents if missing) to a
