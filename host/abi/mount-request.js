@@ -5,7 +5,7 @@
 /** Byte offsets of struct mount_request's fields (little-endian); BYTES is its size. */
 export const REQ = {
   STATE: 0, OP: 4, MOUNT: 8, FLAGS: 12, RESULT: 16, HANDLE: 24, OFFSET: 32, PTR: 40, LEN: 44,
-  PATH: 48, PATH_LEN: 52, PATH2: 56, PATH2_LEN: 60, MODE: 64, TIMES: 72, BYTES: 104,
+  PATH: 48, PATH_LEN: 52, PATH2: 56, PATH2_LEN: 60, MODE: 64, FOLLOW: 68, TIMES: 72, BYTES: 104,
 };
 
 export const OP = {
@@ -13,6 +13,15 @@ export const OP = {
   MKDIR: 10, UNLINK: 11, RENAME: 12, LINK: 13, SYMLINK: 14, READLINK: 15, UTIMENS: 16, FUTIMENS: 17,
   CHMOD: 18, FCHMOD: 19,
 };
+
+/**
+ * The result "the path continues elsewhere": a symlink's target leaves the mount, and the path to
+ * resolve instead in the program's tree (absolute, or relative to the mount's root) is written
+ * NUL-terminated at the request's FOLLOW address, in at most FOLLOW_BYTES bytes with the NUL.
+ */
+export const FOLLOW = { RESULT: -4096, BYTES: 4096 };
+/** The ops whose caller can go on with such a path (C sets FOLLOW on them; others get EXDEV). */
+export const FOLLOW_OPS = new Set([OP.OPEN, OP.STAT, OP.UTIMENS, OP.CHMOD]);
 
 /** FSYNC's flags: the data only (fdatasync). */
 export const FSYNC_DATASYNC = 1;

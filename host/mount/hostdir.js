@@ -17,7 +17,7 @@ import {
 import { createHandleTable, HandleError, HandleTable } from './handle-table.js';
 import { createMailboxes, failWorker, submit } from './mailbox.js';
 import { AT, ERRNO as E, DT, O, UTIME } from '../abi/linux.js';
-import { FSYNC_DATASYNC, ioHandle, ioHandleParts, ioWorkerOf, inMemory, MAX_IO_WORKERS, memoryBytes, OP, REQ, setResult } from '../abi/mount-request.js';
+import { FOLLOW, FOLLOW_OPS, FSYNC_DATASYNC, ioHandle, ioHandleParts, ioWorkerOf, inMemory, MAX_IO_WORKERS, memoryBytes, OP, REQ, setResult } from '../abi/mount-request.js';
 import { cookieAfter, direntBytes, indexFrom, STAT as WIRE_STAT, writeDirent, writeStat as writeWireStat } from '../abi/mount-wire.js';
 import { checkMountOptions, symlinkLeaves } from './hostdir-options.js';
 import { checkHostDirsApart } from './hostdir-overlap.js';
@@ -57,6 +57,11 @@ const PERMISSIONS = 0o777;
 const O_PATH = 0o10000000;
 
 class Retry extends Error {}
+// A symlink's target leaves the root: the path to resolve instead, in the program's own tree
+// (absolute, or relative to the mount's root), never on the host
+class Follow extends Error {
+  constructor(path) { super(`follow ${path}`); this.path = path; }
+}
 
 // whether a name exists (a dangling symlink too)
 const present = (p) => {
@@ -138,6 +143,15 @@ function inlineClient(config, ioWorker) {
   const dirs = new Map(); // readdir snapshots by handle (this thread's)
   const paths = new Map(); // without /proc: the path each handle was opened at
 
+  // Where the request's caller takes a path that leaves the root (FOLLOW_OPS), 0 if it cannot.
+  let followTo = 0;
+  // The path continues outside the root at `parts`: the caller resolves it in its own tree,
+  // as a bind mount in a container would; a caller that cannot gets EXDEV (RESOLVE_BENEATH).
+  const leave = (parts) => {
+    if (followTo) throw new Follow(parts.join('/'));
+    fail(E.EXDEV);
+  };
+
   // Resolves rel inside root: { dir: [components], name } (name null = root itself).
   function resolve(rel, followLast) {
     if (rel === '') return { dir: [], name: null };
@@ -149,7 +163,7 @@ function inlineClient(config, ioWorker) {
       const c = todo.shift();
       if (c === '' || c === '.') continue;
       if (c === '..') {
-        if (done.length === 0) fail(E.EXDEV);
+        if (done.length === 0) leave([c, ...todo]); // (only a symlink's target brings "..")
         done.pop();
         continue;
       }
@@ -166,7 +180,7 @@ function inlineClient(config, ioWorker) {
       if (st.isSymbolicLink()) {
         if (++hops > 40) fail(E.ELOOP);
         const target = readlinkSync(`${root}/${[...done, c].join('/')}`);
-        if (target.startsWith('/')) fail(E.EXDEV);
+        if (target.startsWith('/')) leave([target, ...todo]);
         if (target === '') fail(E.ENOENT);
         todo = [...target.split('/'), ...todo];
         continue;
@@ -343,6 +357,7 @@ function inlineClient(config, ioWorker) {
     const bytes = () => span(ptr, len);
     const statOut = () => (inMemory(view, ptr, WIRE_STAT.BYTES) ? ptr : fail(E.EFAULT)); // where a stat goes, checked first
     // an offset or length must be >= 0 (-1 would mean "the current position" to node:fs)
+    followTo = FOLLOW_OPS.has(op) ? view.getUint32(req + REQ.FOLLOW, true) : 0;
     const position = () => (offset < 0n ? fail(E.EINVAL) : offset > BigInt(Number.MAX_SAFE_INTEGER) ? fail(E.EFBIG) : Number(offset));
     switch (op) {
       case OP.OPEN: {
@@ -367,6 +382,8 @@ function inlineClient(config, ioWorker) {
               fd = openSync(at(r.name), hostFlags(truncateAfter ? flags & ~O.TRUNC : flags) | C.O_NOFOLLOW, mode & PERMISSIONS);
             } catch (err) {
               if (err.code === 'ELOOP' && !userNoFollow) throw new Retry(); // became a symlink
+              // (O_DIRECTORY on a symlink is ENOTDIR: unresolved yet, resolve it carefully)
+              if (err.code === 'ENOTDIR' && r.optimistic && !userNoFollow) throw new Retry();
               throw err;
             }
             checkOpened(fd);
@@ -486,10 +503,19 @@ function inlineClient(config, ioWorker) {
     try {
       result = dispatch(view, req);
     } catch (err) {
-      result = -errnoOf(err);
+      result = err instanceof Follow ? followAnswer(view, err.path) : -errnoOf(err);
     }
     setResult(view, req, result);
   };
+  // writes where the path continues (NUL-terminated) for the caller: FOLLOW.RESULT
+  function followAnswer(view, path) {
+    const bytes = Buffer.from(`${path}\0`);
+    if (bytes.length > FOLLOW.BYTES) return -E.ENAMETOOLONG;
+    const out = memoryBytes(view, followTo, bytes.length);
+    if (!out) return -E.EFAULT;
+    out.set(bytes);
+    return FOLLOW.RESULT;
+  }
   // host/wasi-files.js: where an open directory is (EBADF if the handle names none)
   call.realPath = (handle) => table.use(tableHandle(handle), (fd) => readlinkSync(`/proc/self/fd/${fd}`));
   return call;

@@ -339,6 +339,9 @@ struct inode *fs_root(void);
  * On success holds references in w->dir / w->node; release with walk_done.
  * w->name may point into `path`, which must outlive the walk. */
 int path_walk(struct inode *start, const char *path, int how, struct walk *w);
+/* After SPINDLE_MOUNT_FOLLOW on w (a walk with `how`, not WALK_PARENT): w released and walked
+ * again from where the path continues (mount_follow_start). */
+int path_walk_follow(struct walk *w, int how);
 void walk_done(struct walk *w);
 /* Reference to the parent of directory dir (the root is its own parent). */
 struct inode *dir_parent_ref(struct inode *dir);
@@ -465,6 +468,9 @@ int mount_link(struct walk *from, struct walk *to, int flags);
 int mount_symlink(const char *target, struct walk *w);
 int64_t mount_readlink(struct walk *w, char *buf, size_t size);
 int mount_chmod(struct walk *w, uint32_t mode);
+/* An operation on w answered SPINDLE_MOUNT_FOLLOW: the path to resolve instead (allocated) and
+ * where from (a reference: the root, or the mount point for a relative one); counts a hop. */
+int mount_follow_start(struct walk *w, struct inode **from, char **path);
 #ifdef __wasm__
 int fs_host_mounts_init(void); /* mount_host.c: the host's mount list */
 #endif

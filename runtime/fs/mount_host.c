@@ -15,11 +15,17 @@ spindle_host_mount_list(char *buf, int32_t len);
 __attribute__((import_module("spindle"), import_name("mount_call"))) int32_t
 spindle_host_mount_call(void *request);
 
+_Static_assert(MOUNT_RESULT_FOLLOW == SPINDLE_MOUNT_FOLLOW && MOUNT_FOLLOW_BYTES == SPINDLE_FS_PATH_MAX,
+               "the follow answer is mount.h's");
+
 static void init(struct mount_request *r, void *ctx, int op)
 {
     memset(r, 0, sizeof *r);
     r->op = op;
     r->mount = (int32_t)(intptr_t)ctx;
+    /* the ops whose callers go on in the program's tree when a symlink leads out of the mount */
+    if (op == MOUNT_OP_OPEN || op == MOUNT_OP_STAT || op == MOUNT_OP_UTIMENS || op == MOUNT_OP_CHMOD)
+        r->follow = (uint32_t)(uintptr_t)spindle_mount_follow_path();
 }
 
 static void set_path(struct mount_request *r, const char *path)
