@@ -4,8 +4,9 @@
 // handle, and threads working on different files never wait for each other.
 //
 // Confinement (docs/MOUNTS.md section 4): paths are resolved here, component by component, from
-// the mount's real root; symlinks are followed only while they stay inside (absolute or escaping
-// targets give EXDEV, like openat2's RESOLVE_BENEATH); the operation then runs on
+// the mount's real root; symlinks are followed only while they stay inside (an absolute or
+// escaping target is handed back to the C layer, which resolves it in the program's own tree, or
+// gives EXDEV like openat2's RESOLVE_BENEATH); the operation then runs on
 // /proc/self/fd/N/name where N is the parent directory opened with O_NOFOLLOW and checked to be
 // the resolved directory inside the root, so a rename racing with the check cannot lead outside.
 import {

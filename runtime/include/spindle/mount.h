@@ -5,8 +5,9 @@
  * Paths handed to a backend (`rel`) are normalized and relative to the
  * mount's root: no leading '/', no empty, "." or ".." components, no trailing
  * '/'; "" is the mount's root. Symlinks inside the mount are the backend's to
- * resolve, with Linux RESOLVE_BENEATH rules (EXDEV for absolute or escaping
- * targets). Every function returns >= 0 or a negative Linux errno. */
+ * resolve while they stay inside; an absolute or escaping target gives
+ * SPINDLE_MOUNT_FOLLOW (below) or EXDEV (RESOLVE_BENEATH). Every function
+ * returns >= 0 or a negative Linux errno. */
 #ifndef SPINDLE_MOUNT_H
 #define SPINDLE_MOUNT_H
 
