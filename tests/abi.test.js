@@ -60,6 +60,8 @@ function wasmChecks(abi = { linux, wasi, request, wire }) {
   lines.push(...layout(abi.request.REQ, 'struct mount_request', 'REQ'));
   lines.push(...numbers(abi.request.OP, 'OP', (n) => `MOUNT_OP_${n}`));
   lines.push(equal('MOUNT_FSYNC_DATASYNC', abi.request.FSYNC_DATASYNC, 'FSYNC_DATASYNC'));
+  lines.push(equal('MOUNT_RESULT_FOLLOW', abi.request.FOLLOW.RESULT, 'FOLLOW.RESULT'));
+  lines.push(equal('MOUNT_FOLLOW_BYTES', abi.request.FOLLOW.BYTES, 'FOLLOW.BYTES'));
   lines.push(...layout(abi.wire.STAT, 'struct mount_wire_stat', 'STAT'));
   lines.push(...layout(abi.wire.DIRENT, 'struct mount_wire_dirent', 'DIRENT'));
   lines.push(equal('MOUNT_WIRE_DIRENT_ALIGN', abi.wire.DIRENT_ALIGN, 'DIRENT_ALIGN'));

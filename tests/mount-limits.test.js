@@ -59,11 +59,23 @@ describe('mount limits', () => {
       'create 07777: ok',
       'mkdir 07777: ok',
       'special bits: file 0, directory 0',
-      'chmod 04755: EPERM',
+      'chmod 04755: ok',
       '',
     ].join('\n'));
     for (const name of ['suid', 'sdir']) assert.equal(statSync(join(dir, name)).mode & 0o7000, 0, name);
     if (process.getuid?.() === 0) assert.match(await onLinux('modes'), /special bits: file 7000, directory 1000/);
+  });
+
+  it('chmod and fchmod set the host file\'s mode, less setuid/setgid/sticky', async () => {
+    const dir = fresh('chmod');
+    const linux = await onLinux('chmod');
+    assert.match(linux, /^create 0600: ok, mode 600\nchmod 0644: ok, mode 644\n/);
+    // the same answers as Linux, the special bits dropped
+    const expected = linux.replace(/mode [1-7]([0-7]{3})$/gm, 'mode $1');
+    assert.equal(await onMount('chmod', '', dir), expected);
+    assert.match(expected, /chmod 04755: ok, mode 755\n/);
+    assert.equal(statSync(join(dir, 'made-0600')).mode & 0o7777, 0o444);
+    assert.equal(statSync(join(dir, 'dir')).mode & 0o7777, 0o755);
   });
 
   it('symlinks leaving the mount are EPERM by default, as Linux with symlinks=any', async () => {

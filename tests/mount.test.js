@@ -3,7 +3,7 @@
 // host API option, and the conformance programs on a mount (tests/fs/run-conformance.sh --mount).
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -61,21 +61,23 @@ describe('host-directory mounts', () => {
     // (symlinks=any: the program makes symlinks pointing out, to check they are never followed)
     const r = await exec(spindle, ['run', `--mount=/m=${join(base, 'root')},symlinks=any`, `--mount=/m2=${join(base, 'root2')}`, wasm]);
     assert.equal(r.code, 0, r.stderr);
+    // links leading out resolve in the program's tree (no /etc nor /outside there: ENOENT);
+    // the operations that cannot go on there give EXDEV
     assert.equal(r.stdout, [
       'open /m/in: ok INSIDE',
-      'open /m/abs/passwd: EXDEV',
-      'open /m/abs: EXDEV',
-      'open /m/out: EXDEV',
-      'open /m/dirout/secret: EXDEV',
-      'open /m/deep/secret: EXDEV',
+      'open /m/abs/passwd: ENOENT',
+      'open /m/abs: ENOENT',
+      'open /m/out: ENOENT',
+      'open /m/dirout/secret: ENOENT',
+      'open /m/deep/secret: ENOENT',
       'open /m/sub/../../outside/secret: ENOENT',
       'open /m/../m/sub/file: ok INSIDE',
-      'stat dirout: EXDEV',
+      'stat dirout: ENOENT',
       'lstat dirout: ok',
       'readlink abs: ok /etc',
       'symlink pointing out: ok',
-      'open /m/made: EXDEV',
-      'create through dirout: EXDEV',
+      'open /m/made: ENOENT',
+      'create through dirout: ENOENT',
       'mkdir through abs: EXDEV',
       'unlink through dirout: EXDEV',
       'rename through dirout: EXDEV',
@@ -153,6 +155,44 @@ describe('host-directory mounts', () => {
     assert.equal(r.code, 0, r.stdout + r.stderr);
     return r.stdout;
   }
+
+  it('symlinks leading out of a mount resolve in the program\'s tree, never on the host (std::filesystem walk)', async () => {
+    const wasm = join(out, 'links_out.wasm');
+    const cc = await exec(spindle, ['c++', '-O2', join(programs, 'links_out.cc'), '-o', wasm]);
+    assert.equal(cc.code, 0, cc.stderr);
+    const top = join(host, 'links-out');
+    const jail = join(top, 'jail');
+    mkdirSync(join(jail, 'sub'), { recursive: true });
+    writeFileSync(join(jail, 'file'), 'in\n');
+    writeFileSync(join(jail, 'sub', 'inner'), 'inner\n');
+    const canary = join(top, 'canary'); // a host file outside the mount, which each link names
+    writeFileSync(canary, 'HOST-CANARY\n');
+    const links = {
+      'abs-file': '/outside/x', 'abs-dir': '/outside', up: '../outside', deep: 'sub/../../outside/x',
+      passwd: '/etc/passwd', 'canary-up': '../canary', 'canary-abs': canary,
+      'canary-far': `${'../'.repeat(12)}${canary.slice(1)}`,
+    };
+    for (const [name, target] of Object.entries(links)) symlinkSync(target, join(jail, name));
+    const r = await exec(spindle, ['run', `--mount=/m=${jail}`, wasm, '/m']);
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    const listing = (more) => [
+      ...more, 'abs-dir: symlink -> dir', 'abs-file: symlink -> file', 'canary-abs: symlink -> missing',
+      'canary-far: symlink -> missing', 'canary-up: symlink -> missing', 'deep: symlink -> file',
+      'file: file -> file', 'passwd: symlink -> missing', 'sub/inner: file -> file', 'sub: dir -> dir',
+    ].sort().map((line) => `  ${line}`);
+    assert.equal(r.stdout, [
+      'walk:', ...listing(['up: symlink -> dir']),
+      'walk following directory links:', ...listing(['abs-dir/x: file -> file', 'up/x: file -> file', 'up: symlink -> dir']),
+      'abs-file: file, memory', 'abs-dir: dir, ', 'up: dir, ', 'deep: file, memory',
+      'passwd: missing, (No such file or directory)', 'canary-up: missing, (No such file or directory)',
+      'canary-abs: missing, (No such file or directory)', 'canary-far: missing, (No such file or directory)',
+      'abs-dir/x: memory', 'up/../outside/x: memory', 'made through abs-dir: made', 'chmod through up: 0, mode 600', '',
+    ].join('\n'));
+    assert.doesNotMatch(r.stdout + r.stderr, /HOST-CANARY/);
+    assert.equal(readFileSync(canary, 'utf8'), 'HOST-CANARY\n');
+    assert.deepEqual(readdirSync(top).sort(), ['canary', 'jail']); // nothing made on the host
+    assert.deepEqual(readdirSync(jail).sort(), ['file', 'sub', ...Object.keys(links)].sort());
+  });
 
   it('readdir\'s d_ino is st_ino for every entry, . and .. included', async () => {
     assert.match(await runOnMount('dirent_ino'), /entries 9 mismatches 0/); // root: . .. a b sub link; sub: . .. c

@@ -5,19 +5,29 @@
 /** Byte offsets of struct mount_request's fields (little-endian); BYTES is its size. */
 export const REQ = {
   STATE: 0, OP: 4, MOUNT: 8, FLAGS: 12, RESULT: 16, HANDLE: 24, OFFSET: 32, PTR: 40, LEN: 44,
-  PATH: 48, PATH_LEN: 52, PATH2: 56, PATH2_LEN: 60, MODE: 64, TIMES: 72, BYTES: 104,
+  PATH: 48, PATH_LEN: 52, PATH2: 56, PATH2_LEN: 60, MODE: 64, FOLLOW: 68, TIMES: 72, BYTES: 104,
 };
 
 export const OP = {
   OPEN: 1, CLOSE: 2, PREAD: 3, PWRITE: 4, FSTAT: 5, FTRUNCATE: 6, FSYNC: 7, READDIR: 8, STAT: 9,
   MKDIR: 10, UNLINK: 11, RENAME: 12, LINK: 13, SYMLINK: 14, READLINK: 15, UTIMENS: 16, FUTIMENS: 17,
+  CHMOD: 18, FCHMOD: 19,
 };
+
+/**
+ * The result "the path continues elsewhere": a symlink's target leaves the mount, and the path to
+ * resolve instead in the program's tree (absolute, or relative to the mount's root) is written
+ * NUL-terminated at the request's FOLLOW address, in at most FOLLOW_BYTES bytes with the NUL.
+ */
+export const FOLLOW = { RESULT: -4096, BYTES: 4096 };
+/** The ops whose caller can go on with such a path (C sets FOLLOW on them; others get EXDEV). */
+export const FOLLOW_OPS = new Set([OP.OPEN, OP.STAT, OP.UTIMENS, OP.CHMOD]);
 
 /** FSYNC's flags: the data only (fdatasync). */
 export const FSYNC_DATASYNC = 1;
 
 /** The ops that carry a handle (and go to the I/O worker that made it). */
-export const HANDLE_OPS = new Set([OP.CLOSE, OP.PREAD, OP.PWRITE, OP.FSTAT, OP.FTRUNCATE, OP.FSYNC, OP.READDIR, OP.FUTIMENS]);
+export const HANDLE_OPS = new Set([OP.CLOSE, OP.PREAD, OP.PWRITE, OP.FSTAT, OP.FTRUNCATE, OP.FSYNC, OP.READDIR, OP.FUTIMENS, OP.FCHMOD]);
 
 /** Whether `request` is a whole, 8-byte aligned request inside the memory `buffer`. */
 export const requestInMemory = (buffer, request) => request % 8 === 0 && request + REQ.BYTES <= buffer.byteLength;

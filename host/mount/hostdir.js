@@ -4,12 +4,13 @@
 // handle, and threads working on different files never wait for each other.
 //
 // Confinement (docs/MOUNTS.md section 4): paths are resolved here, component by component, from
-// the mount's real root; symlinks are followed only while they stay inside (absolute or escaping
-// targets give EXDEV, like openat2's RESOLVE_BENEATH); the operation then runs on
+// the mount's real root; symlinks are followed only while they stay inside (an absolute or
+// escaping target is handed back to the C layer, which resolves it in the program's own tree, or
+// gives EXDEV like openat2's RESOLVE_BENEATH); the operation then runs on
 // /proc/self/fd/N/name where N is the parent directory opened with O_NOFOLLOW and checked to be
 // the resolved directory inside the root, so a rename racing with the check cannot lead outside.
 import {
-  closeSync, constants as C, fdatasyncSync, fstatSync, fsyncSync, ftruncateSync, futimesSync,
+  chmodSync, closeSync, constants as C, fchmodSync, fdatasyncSync, fstatSync, fsyncSync, ftruncateSync, futimesSync,
   linkSync, lstatSync, lutimesSync, mkdirSync, openSync, readdirSync, readlinkSync, readSync,
   realpathSync, renameSync, rmdirSync, statSync, symlinkSync, unlinkSync, utimesSync, writeSync,
   existsSync,
@@ -17,7 +18,7 @@ import {
 import { createHandleTable, HandleError, HandleTable } from './handle-table.js';
 import { createMailboxes, failWorker, submit } from './mailbox.js';
 import { AT, ERRNO as E, DT, O, UTIME } from '../abi/linux.js';
-import { FSYNC_DATASYNC, ioHandle, ioHandleParts, ioWorkerOf, inMemory, MAX_IO_WORKERS, memoryBytes, OP, REQ, setResult } from '../abi/mount-request.js';
+import { FOLLOW, FOLLOW_OPS, FSYNC_DATASYNC, ioHandle, ioHandleParts, ioWorkerOf, inMemory, MAX_IO_WORKERS, memoryBytes, OP, REQ, setResult } from '../abi/mount-request.js';
 import { cookieAfter, direntBytes, indexFrom, STAT as WIRE_STAT, writeDirent, writeStat as writeWireStat } from '../abi/mount-wire.js';
 import { checkMountOptions, symlinkLeaves } from './hostdir-options.js';
 import { checkHostDirsApart } from './hostdir-overlap.js';
@@ -52,8 +53,16 @@ const decodeName = (bytes) => {
 };
 // host files get no setuid, setgid or sticky bit from a program (docs/MOUNTS.md)
 const PERMISSIONS = 0o777;
+// Linux's O_PATH (node:fs does not name it): an fd that names a file without opening its data,
+// so chmod of /proc/self/fd/N reaches exactly the checked file, whatever its permissions
+const O_PATH = 0o10000000;
 
 class Retry extends Error {}
+// A symlink's target leaves the root: the path to resolve instead, in the program's own tree
+// (absolute, or relative to the mount's root), never on the host
+class Follow extends Error {
+  constructor(path) { super(`follow ${path}`); this.path = path; }
+}
 
 // whether a name exists (a dangling symlink too)
 const present = (p) => {
@@ -135,6 +144,15 @@ function inlineClient(config, ioWorker) {
   const dirs = new Map(); // readdir snapshots by handle (this thread's)
   const paths = new Map(); // without /proc: the path each handle was opened at
 
+  // Where the request's caller takes a path that leaves the root (FOLLOW_OPS), 0 if it cannot.
+  let followTo = 0;
+  // The path continues outside the root at `parts`: the caller resolves it in its own tree,
+  // as a bind mount in a container would; a caller that cannot gets EXDEV (RESOLVE_BENEATH).
+  const leave = (parts) => {
+    if (followTo) throw new Follow(parts.join('/'));
+    fail(E.EXDEV);
+  };
+
   // Resolves rel inside root: { dir: [components], name } (name null = root itself).
   function resolve(rel, followLast) {
     if (rel === '') return { dir: [], name: null };
@@ -146,7 +164,7 @@ function inlineClient(config, ioWorker) {
       const c = todo.shift();
       if (c === '' || c === '.') continue;
       if (c === '..') {
-        if (done.length === 0) fail(E.EXDEV);
+        if (done.length === 0) leave([c, ...todo]); // (only a symlink's target brings "..")
         done.pop();
         continue;
       }
@@ -163,7 +181,7 @@ function inlineClient(config, ioWorker) {
       if (st.isSymbolicLink()) {
         if (++hops > 40) fail(E.ELOOP);
         const target = readlinkSync(`${root}/${[...done, c].join('/')}`);
-        if (target.startsWith('/')) fail(E.EXDEV);
+        if (target.startsWith('/')) leave([target, ...todo]);
         if (target === '') fail(E.ENOENT);
         todo = [...target.split('/'), ...todo];
         continue;
@@ -257,6 +275,25 @@ function inlineClient(config, ioWorker) {
     return fd;
   }
 
+  // chmod of the resolved name p, never through a symlink (Linux: EOPNOTSUPP for a final
+  // symlink not followed). chmod(2) follows symlinks and Linux has no lchmod, so the name is
+  // opened with O_PATH|O_NOFOLLOW and the mode set through that fd's /proc link: a symlink
+  // swapped in meanwhile is not followed out of the root.
+  function chmodChecked(p, r, bits) {
+    const fd = !hasProcFd ? null : r.name === null ? openRoot() : openSync(p, O_PATH | C.O_NOFOLLOW);
+    try {
+      if ((fd === null ? lstatSync(p) : fstatSync(fd)).isSymbolicLink()) {
+        if (r.follow) throw new Retry(); // optimistic: resolve it carefully; else it just changed
+        fail(E.EOPNOTSUPP);
+      }
+      if (fd === null) return chmodSync(p, bits);
+      if (!inside(readlinkSync(`/proc/self/fd/${fd}`))) throw new Retry();
+      return chmodSync(`/proc/self/fd/${fd}`, bits);
+    } finally {
+      if (fd !== null) closeSync(fd);
+    }
+  }
+
   // A new name (directory, symlink, hard link) on a mount whose quota is used up: ENOSPC.
   const creating = () => { if (quota?.full()) fail(E.ENOSPC); };
 
@@ -321,6 +358,7 @@ function inlineClient(config, ioWorker) {
     const bytes = () => span(ptr, len);
     const statOut = () => (inMemory(view, ptr, WIRE_STAT.BYTES) ? ptr : fail(E.EFAULT)); // where a stat goes, checked first
     // an offset or length must be >= 0 (-1 would mean "the current position" to node:fs)
+    followTo = FOLLOW_OPS.has(op) ? view.getUint32(req + REQ.FOLLOW, true) : 0;
     const position = () => (offset < 0n ? fail(E.EINVAL) : offset > BigInt(Number.MAX_SAFE_INTEGER) ? fail(E.EFBIG) : Number(offset));
     switch (op) {
       case OP.OPEN: {
@@ -345,6 +383,8 @@ function inlineClient(config, ioWorker) {
               fd = openSync(at(r.name), hostFlags(truncateAfter ? flags & ~O.TRUNC : flags) | C.O_NOFOLLOW, mode & PERMISSIONS);
             } catch (err) {
               if (err.code === 'ELOOP' && !userNoFollow) throw new Retry(); // became a symlink
+              // (O_DIRECTORY on a symlink is ENOTDIR: unresolved yet, resolve it carefully)
+              if (err.code === 'ENOTDIR' && r.optimistic && !userNoFollow) throw new Retry();
               throw err;
             }
             checkOpened(fd);
@@ -444,6 +484,12 @@ function inlineClient(config, ioWorker) {
         }));
         return 0;
       }
+      case OP.CHMOD: {
+        const follow = !(flags & AT.SYMLINK_NOFOLLOW);
+        confined(path(), follow, (r) => inParent(split(r).dir, (at) => chmodChecked(at(r.name), r, mode & PERMISSIONS)));
+        return 0;
+      }
+      case OP.FCHMOD: return withFd((fd) => fchmodSync(fd, mode & PERMISSIONS) ?? 0);
       case OP.FUTIMENS: return withFd((fd) => {
         const [a, m] = times(view, req, fstatSync(fd, { bigint: true }));
         futimesSync(fd, a, m);
@@ -458,10 +504,19 @@ function inlineClient(config, ioWorker) {
     try {
       result = dispatch(view, req);
     } catch (err) {
-      result = -errnoOf(err);
+      result = err instanceof Follow ? followAnswer(view, err.path) : -errnoOf(err);
     }
     setResult(view, req, result);
   };
+  // writes where the path continues (NUL-terminated) for the caller: FOLLOW.RESULT
+  function followAnswer(view, path) {
+    const bytes = Buffer.from(`${path}\0`);
+    if (bytes.length > FOLLOW.BYTES) return -E.ENAMETOOLONG;
+    const out = memoryBytes(view, followTo, bytes.length);
+    if (!out) return -E.EFAULT;
+    out.set(bytes);
+    return FOLLOW.RESULT;
+  }
   // host/wasi-files.js: where an open directory is (EBADF if the handle names none)
   call.realPath = (handle) => table.use(tableHandle(handle), (fd) => readlinkSync(`/proc/self/fd/${fd}`));
   return call;

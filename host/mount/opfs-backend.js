@@ -27,6 +27,11 @@ const ID_BITS = 40n;
 const ID_MASK = (1n << ID_BITS) - 1n;
 
 /** An open file or directory of this worker. */
+// OPFS keeps no modes: every file reads 0644, every directory 0755
+const permissionsOf = (st) => (st.dir ? 0o755 : 0o644);
+// chmod to the mode a file already has changes nothing (0); any other is refused (EPERM)
+const fixedMode = (st, mode) => ((mode & 0o7777) === permissionsOf(st) ? 0 : -E.EPERM);
+
 class Open {
   constructor(path, kind) {
     this.id = 0;            // its number in this worker's table (the handle's id)
@@ -152,6 +157,12 @@ export class OpfsBackend {
       // no settable timestamps (only lastModified, which OPFS keeps itself): accepted, ignored
       case OP.UTIMENS: await this.statPath(path()); return 0;
       case OP.FUTIMENS: open(); return 0;
+      // no modes: the fixed one is accepted (pigz's chmod to 0644), another is EPERM
+      case OP.CHMOD: return fixedMode(await this.statPath(path()), view.getUint32(req + REQ.MODE, true));
+      case OP.FCHMOD: {
+        const o = open();
+        return fixedMode(await this.statOpen(o), view.getUint32(req + REQ.MODE, true));
+      }
       default: return -E.ENOTSUP;
     }
   }
@@ -325,7 +336,7 @@ export class OpfsBackend {
   writeStat(view, ptr, st) {
     const ns = BigInt(Math.round(st.mtimeMs)) * 1000000n;
     writeStat(view, ptr, {
-      ino: st.ino, mode: st.dir ? S.IFDIR | 0o755 : S.IFREG | 0o644, nlink: st.nlink ?? (st.dir ? 2 : 1),
+      ino: st.ino, mode: (st.dir ? S.IFDIR : S.IFREG) | permissionsOf(st), nlink: st.nlink ?? (st.dir ? 2 : 1),
       size: st.size, blocks: Math.ceil(st.size / 4096) * 8, atimeNs: ns, mtimeNs: ns, ctimeNs: ns,
     });
   }

@@ -208,7 +208,7 @@ struct inode_ops {
     uint32_t format;
     /* A mount's (the backend has the file): its descriptions hold a backend handle, only a
      * walk through the mount opens it (not /proc/self/fd), it has no path in the memory
-     * tree, and chmod/chown give EPERM (backends keep no modes). */
+     * tree, and chown gives EPERM (chmod goes to the backend: set_mode). */
     bool in_backend;
     /* At `offset` (the position or pread's); NULL: EISDIR. */
     int64_t (*read)(struct open_file *file, const struct spindle_iovec *iov, int iovcnt, int64_t offset,
@@ -223,6 +223,8 @@ struct inode_ops {
     int (*sync)(struct open_file *file, int datasync); /* NULL: nothing to write out */
     /* times valid, not both UTIME_OMIT; NULL: the inode's fields (inode_set_times) */
     int (*set_times)(struct open_file *file, const struct spindle_timespec times[2]);
+    /* fchmod's permission bits (& 07777); NULL: the inode's field, or EPERM when in_backend */
+    int (*set_mode)(struct open_file *file, uint32_t mode);
     int (*readdir)(struct open_file *file, uint64_t cookie, struct spindle_dirent *out,
                    int max); /* NULL: ENOTDIR */
     int (*close)(struct open_file *file);    /* close(2) of an fd of it; NULL: nothing to do */
@@ -353,6 +355,9 @@ struct inode *fs_root(void);
  * On success holds references in w->dir / w->node; release with walk_done.
  * w->name may point into `path`, which must outlive the walk. */
 int path_walk(struct inode *start, const char *path, int how, struct walk *w);
+/* After SPINDLE_MOUNT_FOLLOW on w (a walk with `how`, not WALK_PARENT): w released and walked
+ * again from where the path continues (mount_follow_start). */
+int path_walk_follow(struct walk *w, int how);
 void walk_done(struct walk *w);
 /* Reference to the parent of directory dir (the root is its own parent). */
 struct inode *dir_parent_ref(struct inode *dir);
@@ -480,6 +485,10 @@ int mount_rename(struct walk *from, struct walk *to);
 int mount_link(struct walk *from, struct walk *to, int flags);
 int mount_symlink(const char *target, struct walk *w);
 int64_t mount_readlink(struct walk *w, char *buf, size_t size);
+int mount_chmod(struct walk *w, uint32_t mode);
+/* An operation on w answered SPINDLE_MOUNT_FOLLOW: the path to resolve instead (allocated) and
+ * where from (a reference: the root, or the mount point for a relative one); counts a hop. */
+int mount_follow_start(struct walk *w, struct inode **from, char **path);
 #ifdef __wasm__
 int fs_host_mounts_init(void); /* mount_host.c: the host's mount list */
 #endif

@@ -10,6 +10,29 @@ static struct fs_mount *mounts[SPINDLE_MOUNT_MAX];
 static int mount_count;
 static pthread_mutex_t mount_lock = PTHREAD_MUTEX_INITIALIZER;
 
+char *spindle_mount_follow_path(void)
+{
+    static _Thread_local char path[SPINDLE_FS_PATH_MAX];
+    return path;
+}
+
+int mount_follow_start(struct walk *w, struct inode **from, char **path)
+{
+    if (++w->hops > SPINDLE_FS_SYMLOOP_MAX)
+        return -SPINDLE_ELOOP;
+    const char *follow = spindle_mount_follow_path();
+    size_t len = strnlen(follow, SPINDLE_FS_PATH_MAX);
+    if (len == 0 || len == SPINDLE_FS_PATH_MAX)
+        return -SPINDLE_EIO; /* the backend broke the contract */
+    *path = fs_malloc(len + 1);
+    if (*path == NULL)
+        return -SPINDLE_ENOMEM;
+    memcpy(*path, follow, len + 1);
+    *from = follow[0] == '/' ? fs_root() : w->mount->point;
+    inode_ref(*from);
+    return 0;
+}
+
 bool mount_is_point(const struct inode *dir)
 {
     return dir->type == INODE_DIR && atomic_load_explicit(&dir->u.dir.mount, memory_order_acquire) != NULL;

@@ -16,11 +16,17 @@ spindle_host_mount_list(char *buf, int32_t len);
 __attribute__((import_module("spindle"), import_name("mount_call"))) int32_t
 spindle_host_mount_call(void *request);
 
+_Static_assert(MOUNT_RESULT_FOLLOW == SPINDLE_MOUNT_FOLLOW && MOUNT_FOLLOW_BYTES == SPINDLE_FS_PATH_MAX,
+               "the follow answer is mount.h's");
+
 static void init(struct mount_request *r, void *ctx, int op)
 {
     memset(r, 0, sizeof *r);
     r->op = op;
     r->mount = (int32_t)(intptr_t)ctx;
+    /* the ops whose callers go on in the program's tree when a symlink leads out of the mount */
+    if (op == MOUNT_OP_OPEN || op == MOUNT_OP_STAT || op == MOUNT_OP_UTIMENS || op == MOUNT_OP_CHMOD)
+        r->follow = (uint32_t)(uintptr_t)spindle_mount_follow_path();
 }
 
 static void set_path(struct mount_request *r, const char *path)
@@ -253,9 +259,23 @@ static int h_utimens(void *ctx, const char *rel, const struct spindle_timespec t
     return (int)call(&r);
 }
 
+static int h_chmod(void *ctx, const char *rel, uint32_t mode, int flags)
+{
+    return (int)path_call(ctx, MOUNT_OP_CHMOD, rel, NULL, flags, mode);
+}
+
+static int h_fchmod(void *ctx, uint64_t handle, uint32_t mode)
+{
+    struct mount_request r;
+    init(&r, ctx, MOUNT_OP_FCHMOD);
+    r.handle = handle;
+    r.mode = mode;
+    return (int)call(&r);
+}
+
 static const struct spindle_mount_backend host_backend = {
-    h_open, h_close, h_pread,  h_pwrite, h_fstat, h_ftruncate, h_fsync,    h_futimens, h_readdir,
-    h_stat, h_mkdir, h_unlink, h_rename, h_link,  h_symlink,   h_readlink, h_utimens,
+    h_open,  h_close,  h_pread,  h_pwrite, h_fstat,   h_ftruncate, h_fsync,   h_futimens, h_readdir, h_stat,
+    h_mkdir, h_unlink, h_rename, h_link,   h_symlink, h_readlink,  h_utimens, h_chmod,    h_fchmod,
 };
 
 int fs_host_mounts_init(void)

@@ -67,6 +67,14 @@ int mount_utimens(struct walk *w, const struct spindle_timespec times[2], int fl
     return m->ops->utimens(m->ctx, w->rel, times, w->follow ? 0 : SPINDLE_AT_SYMLINK_NOFOLLOW);
 }
 
+int mount_chmod(struct walk *w, uint32_t mode)
+{
+    struct fs_mount *m = w->mount;
+    if (m->ops->chmod == NULL)
+        return -SPINDLE_EPERM;
+    return m->ops->chmod(m->ctx, w->rel, mode, w->follow ? 0 : SPINDLE_AT_SYMLINK_NOFOLLOW);
+}
+
 int mount_mkdir(struct walk *w, uint32_t mode)
 {
     if (w->last != LAST_NORM || w->rel_len == 0)

@@ -26,7 +26,14 @@ enum mount_op {
     MOUNT_OP_READLINK,
     MOUNT_OP_UTIMENS,
     MOUNT_OP_FUTIMENS,
+    MOUNT_OP_CHMOD,
+    MOUNT_OP_FCHMOD,
 };
+
+/* The result meaning "the path continues elsewhere" (SPINDLE_MOUNT_FOLLOW in mount.h): the path
+ * is NUL-terminated at `follow`, a buffer of MOUNT_FOLLOW_BYTES */
+#define MOUNT_RESULT_FOLLOW (-4096)
+#define MOUNT_FOLLOW_BYTES 4096
 
 /* FSYNC's flags: only the data (fdatasync) */
 #define MOUNT_FSYNC_DATASYNC 1
@@ -42,7 +49,8 @@ struct mount_request {
     uint32_t ptr, len;
     uint32_t path, path_len;
     uint32_t path2, path2_len;
-    uint32_t mode, reserved;
+    uint32_t mode;
+    uint32_t follow; /* OPEN, STAT, UTIMENS, CHMOD: where MOUNT_RESULT_FOLLOW's path goes (0: EXDEV) */
     int64_t times[4]; /* atime sec, nsec, mtime sec, nsec */
 };
 _Static_assert(sizeof(struct mount_request) == 104, "request layout");

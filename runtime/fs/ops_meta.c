@@ -71,18 +71,35 @@ static int lookup_at(int dirfd, const char *path, int flags, struct inode **out,
     return 0;
 }
 
+/* A mount's backend answered SPINDLE_MOUNT_FOLLOW (a symlink leading out of it): lookup_at's
+ * result for where the path continues in the program's tree. */
+static int lookup_again(struct walk *mounted, int flags, struct inode **out)
+{
+    int rc = path_walk_follow(mounted, (flags & SPINDLE_AT_SYMLINK_NOFOLLOW) ? 0 : WALK_FOLLOW);
+    if (rc < 0)
+        return rc;
+    *out = mounted->node;
+    mounted->node = NULL;
+    if (mounted->mount == NULL)
+        walk_done(mounted);
+    return 0;
+}
+
 int spindle_fs_fstatat(int dirfd, const char *path, struct spindle_stat *st, int flags)
 {
     struct inode *inode;
     struct walk mounted;
     int rc = lookup_at(dirfd, path, flags, &inode, &mounted);
+    while (rc == 0 && inode == NULL) {
+        rc = mount_stat(&mounted, st);
+        if (rc != SPINDLE_MOUNT_FOLLOW) {
+            walk_done(&mounted);
+            return rc;
+        }
+        rc = lookup_again(&mounted, flags, &inode);
+    }
     if (rc < 0)
         return rc;
-    if (inode == NULL) {
-        rc = mount_stat(&mounted, st);
-        walk_done(&mounted);
-        return rc;
-    }
     stat_inode(inode, st);
     inode_unref(inode);
     return 0;
@@ -132,21 +149,26 @@ int spindle_fs_utimensat(int dirfd, const char *path, const struct spindle_times
 {
     struct inode *inode;
     struct walk mounted;
-    int rc = lookup_at(dirfd, path, flags, &inode, &mounted);
+    struct spindle_timespec t[2];
+    int rc = checked_times(times, t);
     if (rc < 0)
         return rc;
-    struct spindle_timespec t[2];
-    rc = checked_times(times, t);
-    if (inode == NULL) {
-        if (rc == 0)
-            rc = mount_utimens(&mounted, t, flags);
-        walk_done(&mounted);
-    } else {
-        if (rc == 0)
-            inode_set_times(inode, t);
-        inode_unref(inode);
+    bool nothing = rc == 1;
+    rc = lookup_at(dirfd, path, flags, &inode, &mounted);
+    while (rc == 0 && inode == NULL) {
+        rc = nothing ? 0 : mount_utimens(&mounted, t, flags);
+        if (rc != SPINDLE_MOUNT_FOLLOW) {
+            walk_done(&mounted);
+            return rc;
+        }
+        rc = lookup_again(&mounted, flags, &inode);
     }
-    return rc < 0 ? rc : 0;
+    if (rc < 0)
+        return rc;
+    if (!nothing)
+        inode_set_times(inode, t);
+    inode_unref(inode);
+    return 0;
 }
 
 int spindle_fs_futimens(int fd, const struct spindle_timespec times[2])
@@ -192,6 +214,11 @@ struct attr_change {
     uint32_t uid, gid; /* (uint32_t)-1: unchanged */
 };
 
+static bool only_mode(const struct attr_change *c)
+{
+    return c->set_mode && c->uid == (uint32_t)-1 && c->gid == (uint32_t)-1;
+}
+
 static int change_attrs(struct inode *inode, const struct attr_change *c)
 {
     if (inode->ops->in_backend)
@@ -218,12 +245,16 @@ static int change_attrs_at(int dirfd, const char *path, int flags, const struct 
     struct inode *inode;
     struct walk mounted;
     int rc = lookup_at(dirfd, path, flags, &inode, &mounted);
+    while (rc == 0 && inode == NULL) { /* a mount's backend keeps only permission bits */
+        rc = only_mode(c) ? mount_chmod(&mounted, c->mode & 07777) : -SPINDLE_EPERM;
+        if (rc != SPINDLE_MOUNT_FOLLOW) {
+            walk_done(&mounted);
+            return rc;
+        }
+        rc = lookup_again(&mounted, flags, &inode);
+    }
     if (rc < 0)
         return rc;
-    if (inode == NULL) {
-        walk_done(&mounted);
-        return -SPINDLE_EPERM;
-    }
     rc = change_attrs(inode, c);
     inode_unref(inode);
     return rc;
@@ -234,7 +265,9 @@ static int change_attrs_fd(int fd, const struct attr_change *c)
     struct open_file *file = fd_get(fd);
     if (file == NULL)
         return -SPINDLE_EBADF;
-    int rc = change_attrs(file->inode, c);
+    const struct inode_ops *ops = file->inode->ops;
+    int rc =
+        ops->set_mode && only_mode(c) ? ops->set_mode(file, c->mode & 07777) : change_attrs(file->inode, c);
     open_file_unref(file);
     return rc;
 }

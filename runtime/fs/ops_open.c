@@ -41,6 +41,23 @@ static int open_creating(struct inode *start, const char *path, int flags, uint3
             break;
         if (w.mount) { /* inside a mount: its backend creates (mount.c) */
             rc = mount_open(&w, flags, perm, out, handle);
+            if (rc == SPINDLE_MOUNT_FOLLOW) { /* a symlink leading out: on in the program's tree */
+                struct inode *next;
+                char *target;
+                rc = mount_follow_start(&w, &next, &target);
+                int hops = w.hops;
+                walk_done(&w);
+                if (rc < 0)
+                    break;
+                inode_unref(from);
+                from = next;
+                memset(&w, 0, sizeof w);
+                w.hops = hops;
+                fs_free(pending);
+                pending = target;
+                current = target;
+                continue;
+            }
             walk_done(&w);
             break;
         }
@@ -145,14 +162,18 @@ static int open_existing(struct inode *start, const char *path, int flags, struc
 {
     struct walk w;
     memset(&w, 0, sizeof w);
-    int rc = path_walk(start, path, (flags & SPINDLE_O_NOFOLLOW) ? 0 : WALK_FOLLOW, &w);
+    int how = (flags & SPINDLE_O_NOFOLLOW) ? 0 : WALK_FOLLOW;
+    int rc = path_walk(start, path, how, &w);
+    while (rc == 0 && w.mount) {
+        rc = mount_open(&w, flags, 0, out, handle);
+        if (rc != SPINDLE_MOUNT_FOLLOW) {
+            walk_done(&w);
+            return rc;
+        }
+        rc = path_walk_follow(&w, how); /* a symlink leading out: on in the program's tree */
+    }
     if (rc < 0)
         return rc;
-    if (w.mount) {
-        rc = mount_open(&w, flags, 0, out, handle);
-        walk_done(&w);
-        return rc;
-    }
     *out = w.node;
     w.node = NULL;
     walk_done(&w);

@@ -304,6 +304,23 @@ int path_walk(struct inode *start, const char *path, int how, struct walk *w)
     return rc;
 }
 
+int path_walk_follow(struct walk *w, int how)
+{
+    struct inode *from;
+    char *path;
+    int rc = mount_follow_start(w, &from, &path);
+    int hops = w->hops;
+    walk_done(w);
+    if (rc < 0)
+        return rc;
+    memset(w, 0, sizeof *w);
+    w->hops = hops;
+    rc = path_walk(from, path, how, w); /* without WALK_PARENT nothing points into path */
+    inode_unref(from);
+    fs_free(path);
+    return rc;
+}
+
 void walk_done(struct walk *w)
 {
     if (w->dir)

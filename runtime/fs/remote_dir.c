@@ -104,6 +104,12 @@ static int remote_futimens(struct open_file *file, const struct spindle_timespec
     return m->ops->futimens(m->ctx, file->handle, times);
 }
 
+static int remote_fchmod(struct open_file *file, uint32_t mode)
+{
+    struct fs_mount *m = file->inode->u.remote_dir.mount;
+    return m->ops->fchmod ? m->ops->fchmod(m->ctx, file->handle, mode) : -SPINDLE_EPERM;
+}
+
 static void close_handle(struct open_file *file)
 {
     struct fs_mount *m = file->inode->u.remote_dir.mount;
@@ -122,6 +128,7 @@ const struct inode_ops remote_dir_ops = {
     .fstat = remote_fstat,
     .sync = remote_fsync,
     .set_times = remote_futimens,
+    .set_mode = remote_fchmod,
     .readdir = list_dir,
     .release = close_handle,
     .free = free_dir,

@@ -421,6 +421,12 @@ static int remote_futimens(struct open_file *file, const struct spindle_timespec
     return rc;
 }
 
+static int remote_fchmod(struct open_file *file, uint32_t mode)
+{
+    struct fs_mount *m = file->inode->u.remote_file.mount;
+    return m->ops->fchmod ? m->ops->fchmod(m->ctx, file->handle, mode) : -SPINDLE_EPERM;
+}
+
 /* ---- writing out buffered writes from outside ---- */
 
 bool remote_file_flush_if_open(struct fs_mount *m, const struct spindle_stat *st)
@@ -478,6 +484,7 @@ const struct inode_ops remote_file_ops = {
     .allocate = remote_fallocate,
     .sync = remote_fsync,
     .set_times = remote_futimens,
+    .set_mode = remote_fchmod,
     .close = close_fd,
     .release = release_description,
     .free = free_file,

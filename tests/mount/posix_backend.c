@@ -179,7 +179,19 @@ static int p_utimens(void *ctx, const char *rel, const struct spindle_timespec t
     return utimensat(root_of(ctx), at(rel), ts, flags & AT_SYMLINK_NOFOLLOW) < 0 ? -errno : 0;
 }
 
+/* without setuid, setgid and sticky, as the Node backend */
+static int p_chmod(void *ctx, const char *rel, uint32_t mode, int flags)
+{
+    return fchmodat(root_of(ctx), at(rel), mode & 0777, flags & AT_SYMLINK_NOFOLLOW) < 0 ? -errno : 0;
+}
+
+static int p_fchmod(void *ctx, uint64_t h, uint32_t mode)
+{
+    (void)ctx;
+    return fchmod((int)h, mode & 0777) < 0 ? -errno : 0;
+}
+
 const struct spindle_mount_backend posix_backend = {
-    p_open, p_close, p_pread,  p_pwrite, p_fstat, p_ftruncate, p_fsync,    p_futimens, p_readdir,
-    p_stat, p_mkdir, p_unlink, p_rename, p_link,  p_symlink,   p_readlink, p_utimens,
+    p_open,  p_close,  p_pread,  p_pwrite, p_fstat,   p_ftruncate, p_fsync,   p_futimens, p_readdir, p_stat,
+    p_mkdir, p_unlink, p_rename, p_link,   p_symlink, p_readlink,  p_utimens, p_chmod,    p_fchmod,
 };

@@ -109,7 +109,14 @@ static void semantics(void)
     f = CHECK_OK(spindle_fs_openat(SPINDLE_AT_FDCWD, "/mnt/a/hello.txt", SPINDLE_O_RDONLY, 0));
     CHECK_ERR(spindle_fs_readdir(f, 0, ents, 16), SPINDLE_ENOTDIR);
     CHECK(spindle_fs_ftype(f) == SPINDLE_S_IFREG);
-    CHECK_ERR(spindle_fs_fchmod(f, 0600), SPINDLE_EPERM);
+    /* chmod reaches the backend, without setuid/setgid/sticky; chown does not */
+    CHECK_OK(spindle_fs_fchmod(f, 04600));
+    CHECK_OK(spindle_fs_fstat(f, &st));
+    CHECK((st.mode & 07777) == 0600);
+    CHECK_OK(spindle_fs_fchmodat(SPINDLE_AT_FDCWD, "/mnt/a/hello.txt", 0644, 0));
+    CHECK_OK(spindle_fs_fstatat(SPINDLE_AT_FDCWD, "/mnt/a/hello.txt", &st, 0));
+    CHECK((st.mode & 07777) == 0644);
+    CHECK_ERR(spindle_fs_fchown(f, 1, 1), SPINDLE_EPERM);
     /* through /proc/self/fd: no backend walk reopens it, and it is no directory */
     char proc[64];
     snprintf(proc, sizeof proc, "/proc/self/fd/%d", f);

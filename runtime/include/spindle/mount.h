@@ -5,8 +5,9 @@
  * Paths handed to a backend (`rel`) are normalized and relative to the
  * mount's root: no leading '/', no empty, "." or ".." components, no trailing
  * '/'; "" is the mount's root. Symlinks inside the mount are the backend's to
- * resolve, with Linux RESOLVE_BENEATH rules (EXDEV for absolute or escaping
- * targets). Every function returns >= 0 or a negative Linux errno. */
+ * resolve while they stay inside; an absolute or escaping target gives
+ * SPINDLE_MOUNT_FOLLOW (below) or EXDEV (RESOLVE_BENEATH). Every function
+ * returns >= 0 or a negative Linux errno. */
 #ifndef SPINDLE_MOUNT_H
 #define SPINDLE_MOUNT_H
 
@@ -17,6 +18,15 @@ extern "C" {
 #endif
 
 #define SPINDLE_MOUNT_MAX 64
+
+/* What open, stat, utimens and chmod may return when the path meets a symlink whose target is
+ * absolute or climbs above the mount's root: the backend does not follow it out, it writes where
+ * the path continues, NUL-terminated, into spindle_mount_follow_path() (SPINDLE_FS_PATH_MAX
+ * bytes): the target followed by the rest of the path, absolute (a path of the program's tree)
+ * or relative to the mount's root (its ".." leave the mount, as a bind mount in a container).
+ * The C layer resolves that in the program's own tree. A backend may instead answer -EXDEV. */
+#define SPINDLE_MOUNT_FOLLOW (-4096)
+char *spindle_mount_follow_path(void); /* the calling thread's buffer */
 
 struct spindle_mount_backend {
     /* flags: SPINDLE_O_*; fills st with the opened file's (or directory's) stat */
@@ -40,6 +50,10 @@ struct spindle_mount_backend {
     int (*symlink)(void *ctx, const char *target, const char *rel);
     int64_t (*readlink)(void *ctx, const char *rel, char *buf, size_t size);
     int (*utimens)(void *ctx, const char *rel, const struct spindle_timespec times[2], int flags);
+    /* Permission bits (mode & 07777; a backend may keep fewer: the Node one drops setuid, setgid
+     * and sticky). flags: AT_SYMLINK_NOFOLLOW. NULL: EPERM (the backend keeps no modes). */
+    int (*chmod)(void *ctx, const char *rel, uint32_t mode, int flags);
+    int (*fchmod)(void *ctx, uint64_t handle, uint32_t mode);
 };
 
 /* Binds the directory `path` (created with its parents if missing) to a

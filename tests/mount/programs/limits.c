@@ -1,6 +1,7 @@
 /* What a program may do to a host directory (run by tests/mount-limits.test.js, and natively for
  * Linux's answers): `limits CHECK DIR` with CHECK one of
  *   modes     create a file and a directory with mode 07777, then chmod the file 04755
+ *   chmod     chmod/fchmod/fchmodat of a file made 0600, a directory, through a symlink
  *   symlinks  symlinks whose targets stay inside DIR or leave it
  *   quota     64 KiB writes, ftruncate, O_TRUNC and creates against a 1 MiB quota
  *   threads   4 threads writing 64 KiB chunks against a 1 MiB quota
@@ -69,6 +70,36 @@ static void modes(void)
     printf("special bits: file %o, directory %o\n", (unsigned)(f.st_mode & 07000),
            (unsigned)(d.st_mode & 07000));
     printf("chmod 04755: %s\n", err(chmod(at("suid"), 04755)));
+}
+
+/* "ok, mode 644" after the call, or its error */
+static void print_mode(const char *what, int rc, const char *name)
+{
+    struct stat st;
+    if (rc < 0 || stat(at(name), &st) < 0)
+        printf("%s: %s\n", what, err(-1));
+    else
+        printf("%s: ok, mode %o\n", what, (unsigned)(st.st_mode & 07777));
+}
+
+static void chmods(void)
+{
+    int fd = open(at("made-0600"), O_CREAT | O_WRONLY, 0600);
+    print_mode("create 0600", fd, "made-0600");
+    print_mode("chmod 0644", chmod(at("made-0600"), 0644), "made-0600");
+    print_mode("chmod 04755", chmod(at("made-0600"), 04755), "made-0600");
+    print_mode("fchmod 0600", fchmod(fd, 0600), "made-0600");
+    print_mode("fchmod 02750", fchmod(fd, 02750), "made-0600");
+    close(fd);
+    mkdir(at("dir"), 0700);
+    print_mode("chmod dir 01777", chmod(at("dir"), 01777), "dir");
+    int dfd = open(at("dir"), O_RDONLY | O_DIRECTORY);
+    print_mode("fchmod dir 0755", fchmod(dfd, 0755), "dir");
+    close(dfd);
+    symlink("made-0600", at("link"));
+    print_mode("chmod through a symlink 0640", chmod(at("link"), 0640), "made-0600");
+    print_mode("fchmodat 0444", fchmodat(AT_FDCWD, at("made-0600"), 0444, 0), "made-0600");
+    print_mode("chmod missing", chmod(at("missing"), 0644), "missing");
 }
 
 static void symlinks(void)
@@ -193,6 +224,8 @@ int main(int argc, char **argv)
     const char *check = argv[1];
     if (!strcmp(check, "modes"))
         modes();
+    else if (!strcmp(check, "chmod"))
+        chmods();
     else if (!strcmp(check, "symlinks"))
         symlinks();
     else if (!strcmp(check, "quota"))
