@@ -56,9 +56,13 @@ export async function compileModule(bytes, mode) {
   // compilations take turns, and the process's own setting is put back after each one.
   const turn = lastCompile.then(async () => {
     v8.setFlagsFromString(chosen === 'eager' ? '--no-wasm-lazy-compilation' : '--wasm-lazy-compilation');
+    // Node 24 does not count V8's background compilation as work of its event loop: with nothing
+    // else pending the process exited 0 before an eager compile resolved (docs/HOST.md).
+    const holdEventLoop = setInterval(() => {}, 1 << 30);
     try {
       return await WebAssembly.compile(bytes);
     } finally {
+      clearInterval(holdEventLoop);
       v8.setFlagsFromString(processLazyFlag());
     }
   });
