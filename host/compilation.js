@@ -6,6 +6,7 @@
 // eagerly) and costs small ones start-up time for code they never call (hello world: ~50 ms).
 import { codeSectionSize } from './module-info.js';
 import { isNode } from './platform/current.js';
+import { WASM_TIERS, wasmTiersFor } from './wasm-tiers.js';
 
 export const COMPILATION_MODES = ['auto', 'eager', 'lazy'];
 /** `auto` compiles a module eagerly from this much code (bytes of its code section) up. */
@@ -20,11 +21,8 @@ const processLazyFlag = () => ([...process.execArgv, ...(process.env.NODE_OPTION
 async function nodeV8() {
   if (v8Flags) return v8Flags;
   const v8 = await import('node:v8');
-  // Node 20's dynamic tiering runs several threads of one module 2-4x slower (docs/HOST.md).
-  v8.setFlagsFromString('--no-wasm-dynamic-tiering');
-  // Node 20's baseline compiler (Liftoff) loses memory.atomic.wait32 wake-ups: a Rust mpsc
-  // receiver compiled by it sleeps for good (docs/HOST.md). Chromium's newer V8 does not.
-  v8.setFlagsFromString('--no-liftoff');
+  // Liftoff and dynamic tiering where this Node's V8 runs them safely and fast (host/wasm-tiers.js).
+  for (const flag of WASM_TIERS[wasmTiersFor()]) v8.setFlagsFromString(flag);
   v8Flags = v8;
   return v8;
 }
