@@ -1,6 +1,7 @@
-// How V8 compiles a module in Node (docs/HOST.md, "Compilation"). Dynamic tiering is off
-// (several threads of one module ran 2-4x slower with it), so every function is compiled once,
-// by the optimizing compiler. Lazily, that happens on the thread that first calls it, inside the
+// How V8 compiles a module in Node (docs/HOST.md, "Compilation"). With which compilers depends
+// on the Node version (host/wasm-tiers.js); on Node 20 dynamic tiering is off (several threads of
+// one module ran 2-4x slower with it), so every function is compiled once, by the optimizing
+// compiler. Lazily, that happens on the thread that first calls it, inside the
 // program's run; eagerly, all functions compile on V8's background threads, in parallel,
 // before main starts. Eager pays for big modules (SQLite: a run 2.9x native time lazily, 1.1x
 // eagerly) and costs small ones start-up time for code they never call (hello world: ~50 ms).
