@@ -13,6 +13,7 @@ import { Progress } from './bench-progress.js';
 import { BrowserSession } from './browser-session.js';
 import { chromiumPath } from './chromium.js';
 import { onInterrupt } from './interrupt.js';
+import { isCurrentNode, rerunWithNode } from './node-binary.js';
 import { readOption } from './options.js';
 import { clang, root } from './toolchain.js';
 import { benchUsage } from './usage.js';
@@ -23,6 +24,7 @@ const options = {
   '--prebuilt': 'switch', // run build/bench as it is: no toolchain needed
   '--threads': 'thread counts', '--runs': 'a number of runs', '--only': 'a regex', '--variants': 'a regex',
   '--out': 'a folder', '--from': 'a results.json',
+  '--node-bin': 'a Node binary', // e.g. .toolchain/node-24.19.0/bin/node
 };
 
 // The thread counts of a scaling curve, up to the 16 cores of the machine the targets are for.
@@ -31,7 +33,7 @@ const scalingSweep = [1, 2, 4, 8, 16];
 export function parseBenchArgs(argv) {
   const cores = availableParallelism();
   const opts = { node: false, browser: false, threads: null, runs: null, quick: false, full: false, only: null, variants: null, out: null, open: false, from: null,
-    buildOnly: false, prebuilt: false, help: false };
+    buildOnly: false, prebuilt: false, nodeBin: null, help: false };
   for (let i = 0; i < argv.length;) {
     const option = readOption(argv, i, options);
     if (!option) throw new Error(`unknown option ${argv[i]}\n${benchUsage}`);
@@ -55,6 +57,7 @@ export function parseBenchArgs(argv) {
     else if (flag === '--variants') opts.variants = new RegExp(value); // e.g. '^(spindle-fs|js-fs|native-tmpfs)$'
     else if (flag === '--out') opts.out = value;
     else if (flag === '--from') opts.from = value;
+    else if (flag === '--node-bin') opts.nodeBin = value;
   }
   if (!opts.node && !opts.browser) opts.node = true;
   if (opts.buildOnly && opts.prebuilt) throw new Error(`--build-only and --prebuilt exclude each other\n${benchUsage}`);
@@ -141,6 +144,11 @@ export async function bench(argv) {
     process.stdout.write(`report: ${join(opts.out, 'report.html')}\n`);
     return 0;
   }
+  // The whole job runs again under that Node; the run there finds itself current and goes on.
+  if (opts.nodeBin && !isCurrentNode(opts.nodeBin)) return rerunWithNode(opts.nodeBin, ['bench', ...argv]);
+  // Every Node run times TurboFan code, whatever this Node's default (host/wasm-tiers.js); the
+  // runs inherit the environment.
+  process.env.SPINDLE_WASM_TIERS ??= 'optimized';
   const started = new Date();
   const m = machine();
   const hosts = [...(opts.node ? ['node'] : []), ...(opts.browser ? ['browser'] : [])];

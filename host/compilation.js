@@ -1,11 +1,13 @@
-// How V8 compiles a module in Node (docs/HOST.md, "Compilation"). Dynamic tiering is off
-// (several threads of one module ran 2-4x slower with it), so every function is compiled once,
-// by the optimizing compiler. Lazily, that happens on the thread that first calls it, inside the
+// How V8 compiles a module in Node (docs/HOST.md, "Compilation"). With which compilers depends
+// on the Node version (host/wasm-tiers.js); on Node 20 dynamic tiering is off (several threads of
+// one module ran 2-4x slower with it), so every function is compiled once, by the optimizing
+// compiler. Lazily, that happens on the thread that first calls it, inside the
 // program's run; eagerly, all functions compile on V8's background threads, in parallel,
 // before main starts. Eager pays for big modules (SQLite: a run 2.9x native time lazily, 1.1x
 // eagerly) and costs small ones start-up time for code they never call (hello world: ~50 ms).
 import { codeSectionSize } from './module-info.js';
 import { isNode } from './platform/current.js';
+import { WASM_TIERS, wasmTiersFor } from './wasm-tiers.js';
 
 export const COMPILATION_MODES = ['auto', 'eager', 'lazy'];
 /** `auto` compiles a module eagerly from this much code (bytes of its code section) up. */
@@ -20,11 +22,8 @@ const processLazyFlag = () => ([...process.execArgv, ...(process.env.NODE_OPTION
 async function nodeV8() {
   if (v8Flags) return v8Flags;
   const v8 = await import('node:v8');
-  // Node 20's dynamic tiering runs several threads of one module 2-4x slower (docs/HOST.md).
-  v8.setFlagsFromString('--no-wasm-dynamic-tiering');
-  // Node 20's baseline compiler (Liftoff) loses memory.atomic.wait32 wake-ups: a Rust mpsc
-  // receiver compiled by it sleeps for good (docs/HOST.md). Chromium's newer V8 does not.
-  v8.setFlagsFromString('--no-liftoff');
+  // Liftoff and dynamic tiering where this Node's V8 runs them safely and fast (host/wasm-tiers.js).
+  for (const flag of WASM_TIERS[wasmTiersFor()]) v8.setFlagsFromString(flag);
   v8Flags = v8;
   return v8;
 }
@@ -56,9 +55,13 @@ export async function compileModule(bytes, mode) {
   // compilations take turns, and the process's own setting is put back after each one.
   const turn = lastCompile.then(async () => {
     v8.setFlagsFromString(chosen === 'eager' ? '--no-wasm-lazy-compilation' : '--wasm-lazy-compilation');
+    // Node 24 does not count V8's background compilation as work of its event loop: with nothing
+    // else pending the process exited 0 before an eager compile resolved (docs/HOST.md).
+    const holdEventLoop = setInterval(() => {}, 1 << 30);
     try {
       return await WebAssembly.compile(bytes);
     } finally {
+      clearInterval(holdEventLoop);
       v8.setFlagsFromString(processLazyFlag());
     }
   });

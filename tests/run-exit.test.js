@@ -128,3 +128,40 @@ describe('signals to spindle run', () => {
     }
   }
 });
+
+// Node with a module preloaded into every thread (--import), to make a run break as a Node
+// version or a bug could break it.
+const nodeWith = (preload) => ['--import', `data:text/javascript,${preload}`, spindle];
+
+describe('a run that cannot run fails loudly', () => {
+  let wasm;
+  before(async () => {
+    mkdirSync(out, { recursive: true });
+    wasm = await build('exit_status');
+  });
+
+  // Node 24 exited 0 with no output while an eager compile was under way (docs/HOST.md).
+  for (const mode of ['eager', 'lazy']) {
+    it(`runs main to its exit status with --compile=${mode}`, async () => {
+      const r = await exec(spindle, ['run', `--compile=${mode}`, wasm]);
+      assert.deepEqual([r.code, r.stdout, r.stderr], [7, 'ran\n', '']);
+    });
+  }
+
+  it('a thread\'s worker that exits before the program ended ends the run with 134 and a message', async () => {
+    const vanish = 'import{isMainThread}from"node:worker_threads";if(!isMainThread)process.exit(0)';
+    const r = await exec(process.execPath, [...nodeWith(vanish), 'run', wasm]);
+    assert.equal(r.code, 134, r.stderr);
+    assert.equal(r.stdout, '');
+    assert.match(r.stderr, /^spindle: worker failed: worker exited with code 0 before the program ended\n$/);
+  });
+
+  it('a command that Node stops waiting for exits 1 with a message, not 0', async () => {
+    // a compile that never settles, and no timer to keep Node waiting for it
+    const stall = 'globalThis.setInterval=()=>0;globalThis.clearInterval=()=>{};WebAssembly.compile=()=>new Promise(()=>{})';
+    const r = await exec(process.execPath, [...nodeWith(stall), 'run', wasm]);
+    assert.equal(r.code, 1, r.stderr);
+    assert.equal(r.stdout, '');
+    assert.equal(r.stderr, 'spindle: internal error: Node had nothing left to wait on before the command finished\n');
+  });
+});

@@ -21,7 +21,7 @@ export function machineState(results) {
   const o = results.options ?? {};
   return {
     high,
-    line: `machine: ${m.host}, ${m.cores} cores (${m.cpu}), ${m.memoryGiB} GiB; load average (1, 5, 15 min) before ` +
+    line: `machine: ${m.host}, ${m.cores} cores (${m.cpu}), ${m.memoryGiB} GiB, Node ${m.node}; load average (1, 5, 15 min) before ` +
       `${loads(m.loadBefore)}, after ${loads(m.loadAfter)}; ${o.runs} run${o.runs === 1 ? '' : 's'} per point${o.quick ? '; quick sizes: a smoke test, not a measurement' : ''}`,
     warning: high ? `WARNING: the machine was busy before this run (load average ${before.toFixed(2)} on ${m.cores} cores). ` +
       'Other programs shared the cores, so times and speed-ups are lower than this machine gives and a target can fail ' +

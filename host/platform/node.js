@@ -55,7 +55,11 @@ export function createWorker(onMessage, onError) {
   const worker = new Worker(new URL('../thread-worker.js', import.meta.url), { resourceLimits: threadHeapLimits });
   worker.on('message', onMessage);
   worker.on('error', onError);
-  worker.on('exit', (code) => { if (code !== 0 && !worker.terminating) onError(new Error(`worker exited with code ${code}`)); });
+  // A thread's worker waits for messages until the coordinator ends it: any other exit, with
+  // code 0 too, means a thread (perhaps main) vanished and the program can never end by itself.
+  worker.on('exit', (code) => {
+    if (!worker.terminating) onError(new Error(`worker exited with code ${code} before the program ended`));
+  });
   return {
     post: (msg) => worker.postMessage(msg),
     terminate: () => { worker.terminating = true; return worker.terminate(); },
