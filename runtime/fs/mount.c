@@ -10,24 +10,35 @@ static struct fs_mount *mounts[SPINDLE_MOUNT_MAX];
 static int mount_count;
 static pthread_mutex_t mount_lock = PTHREAD_MUTEX_INITIALIZER;
 
-char *spindle_mount_follow_path(void)
+/* Where the path continues after a backend's SPINDLE_MOUNT_FOLLOW, until the walk takes it. A
+ * pointer, not a buffer: a thread-local array would be copied into every module's TLS image. */
+static _Thread_local char *follow_pending;
+
+int spindle_mount_follow(const char *path)
 {
-    static _Thread_local char path[SPINDLE_FS_PATH_MAX];
-    return path;
+    size_t len = strnlen(path, SPINDLE_FS_PATH_MAX);
+    if (len == 0 || len == SPINDLE_FS_PATH_MAX)
+        return -SPINDLE_EIO; /* the backend broke the contract */
+    char *copy = fs_malloc(len + 1);
+    if (copy == NULL)
+        return -SPINDLE_ENOMEM;
+    memcpy(copy, path, len + 1);
+    fs_free(follow_pending); /* (one a failed walk never took) */
+    follow_pending = copy;
+    return SPINDLE_MOUNT_FOLLOW;
 }
 
 int mount_follow_start(struct walk *w, struct inode **from, char **path)
 {
-    if (++w->hops > SPINDLE_FS_SYMLOOP_MAX)
+    char *follow = follow_pending;
+    follow_pending = NULL;
+    if (follow == NULL)
+        return -SPINDLE_EIO;
+    if (++w->hops > SPINDLE_FS_SYMLOOP_MAX) {
+        fs_free(follow);
         return -SPINDLE_ELOOP;
-    const char *follow = spindle_mount_follow_path();
-    size_t len = strnlen(follow, SPINDLE_FS_PATH_MAX);
-    if (len == 0 || len == SPINDLE_FS_PATH_MAX)
-        return -SPINDLE_EIO; /* the backend broke the contract */
-    *path = fs_malloc(len + 1);
-    if (*path == NULL)
-        return -SPINDLE_ENOMEM;
-    memcpy(*path, follow, len + 1);
+    }
+    *path = follow;
     *from = follow[0] == '/' ? fs_root() : w->mount->point;
     inode_ref(*from);
     return 0;

@@ -24,9 +24,6 @@ static void init(struct mount_request *r, void *ctx, int op)
     memset(r, 0, sizeof *r);
     r->op = op;
     r->mount = (int32_t)(intptr_t)ctx;
-    /* the ops whose callers go on in the program's tree when a symlink leads out of the mount */
-    if (op == MOUNT_OP_OPEN || op == MOUNT_OP_STAT || op == MOUNT_OP_UTIMENS || op == MOUNT_OP_CHMOD)
-        r->follow = (uint32_t)(uintptr_t)spindle_mount_follow_path();
 }
 
 static void set_path(struct mount_request *r, const char *path)
@@ -49,6 +46,17 @@ static int64_t call(struct mount_request *r)
     if (__atomic_load_n(&r->state, __ATOMIC_SEQ_CST) != 1)
         return -SPINDLE_EIO;
     return r->result;
+}
+
+/* call() for the ops whose callers go on in the program's tree when a symlink leads out of the
+ * mount (OPEN, STAT, UTIMENS, CHMOD): the host may write where the path continues */
+static int64_t call_following(struct mount_request *r)
+{
+    char follow[MOUNT_FOLLOW_BYTES];
+    follow[0] = '\0';
+    r->follow = (uint32_t)(uintptr_t)follow;
+    int64_t rc = call(r);
+    return rc == MOUNT_RESULT_FOLLOW ? spindle_mount_follow(follow) : rc;
 }
 
 static struct spindle_timespec ts(int64_t ns)
@@ -111,12 +119,13 @@ static int64_t path_call(void *ctx, int op, const char *path, const char *path2,
     return call(&r);
 }
 
-static int stat_call(struct mount_request *r, struct spindle_stat *st)
+static int stat_call(struct mount_request *r, struct spindle_stat *st,
+                     int64_t (*send)(struct mount_request *))
 {
     struct mount_wire_stat w;
     r->ptr = (uint32_t)(uintptr_t)&w;
     r->len = sizeof w;
-    int64_t rc = call(r);
+    int64_t rc = send(r);
     if (rc < 0)
         return (int)rc;
     from_wire(&w, st);
@@ -131,7 +140,7 @@ static int h_open(void *ctx, const char *rel, int flags, uint32_t mode, uint64_t
     set_path(&r, rel);
     r.flags = flags;
     r.mode = mode;
-    int rc = stat_call(&r, st);
+    int rc = stat_call(&r, st, call_following);
     if (rc == 0)
         *handle = r.handle;
     return rc;
@@ -157,7 +166,7 @@ static int h_fstat(void *ctx, uint64_t handle, struct spindle_stat *st)
     struct mount_request r;
     init(&r, ctx, MOUNT_OP_FSTAT);
     r.handle = handle;
-    return stat_call(&r, st);
+    return stat_call(&r, st, call);
 }
 
 static int h_ftruncate(void *ctx, uint64_t handle, int64_t length)
@@ -211,7 +220,7 @@ static int h_stat(void *ctx, const char *rel, int flags, struct spindle_stat *st
     init(&r, ctx, MOUNT_OP_STAT);
     set_path(&r, rel);
     r.flags = flags;
-    return stat_call(&r, st);
+    return stat_call(&r, st, call_following);
 }
 
 static int h_mkdir(void *ctx, const char *rel, uint32_t mode)
@@ -256,12 +265,17 @@ static int h_utimens(void *ctx, const char *rel, const struct spindle_timespec t
     set_path(&r, rel);
     r.flags = flags;
     set_times(&r, times);
-    return (int)call(&r);
+    return (int)call_following(&r);
 }
 
 static int h_chmod(void *ctx, const char *rel, uint32_t mode, int flags)
 {
-    return (int)path_call(ctx, MOUNT_OP_CHMOD, rel, NULL, flags, mode);
+    struct mount_request r;
+    init(&r, ctx, MOUNT_OP_CHMOD);
+    set_path(&r, rel);
+    r.flags = flags;
+    r.mode = mode;
+    return (int)call_following(&r);
 }
 
 static int h_fchmod(void *ctx, uint64_t handle, uint32_t mode)

@@ -20,13 +20,15 @@ extern "C" {
 #define SPINDLE_MOUNT_MAX 64
 
 /* What open, stat, utimens and chmod may return when the path meets a symlink whose target is
- * absolute or climbs above the mount's root: the backend does not follow it out, it writes where
- * the path continues, NUL-terminated, into spindle_mount_follow_path() (SPINDLE_FS_PATH_MAX
- * bytes): the target followed by the rest of the path, absolute (a path of the program's tree)
- * or relative to the mount's root (its ".." leave the mount, as a bind mount in a container).
- * The C layer resolves that in the program's own tree. A backend may instead answer -EXDEV. */
+ * absolute or climbs above the mount's root: the backend does not follow it out, it hands where
+ * the path continues to spindle_mount_follow() and returns what that returns. The path is the
+ * target followed by the rest of the path, absolute (a path of the program's tree) or relative
+ * to the mount's root (its ".." leave the mount, as a bind mount in a container). The C layer
+ * resolves that in the program's own tree. A backend may instead answer -EXDEV. */
 #define SPINDLE_MOUNT_FOLLOW (-4096)
-char *spindle_mount_follow_path(void); /* the calling thread's buffer */
+/* Keeps a copy of `path` for the calling thread's walk: SPINDLE_MOUNT_FOLLOW, or -ENOMEM, or
+ * -EIO for an empty path or one of SPINDLE_FS_PATH_MAX bytes or more. */
+int spindle_mount_follow(const char *path);
 
 struct spindle_mount_backend {
     /* flags: SPINDLE_O_*; fills st with the opened file's (or directory's) stat */
