@@ -97,13 +97,13 @@ export class BrowserSession {
    * input (empty at end); `preload`: packed files (host/files/preload.js) the page fetches once.
    * Resolves { exitCode, trap }; rejects if the browser or page failed.
    */
-  run(wasmPath, { args, env = {}, poolSize, preload, mounts, write, readStdin = async () => Buffer.alloc(0) }) {
+  run(wasmPath, { args, env = {}, poolSize, waitForPool, preload, mounts, write, readStdin = async () => Buffer.alloc(0) }) {
     if (this.#failed) return Promise.reject(new Error(`browser run failed: ${this.#failed}`));
     const id = this.#nextId++;
     return new Promise((resolve, reject) => {
       const job = {
         wasm: readFileSync(wasmPath), write, readStdin, preload,
-        describe: { id, wasmUrl: `/wasm/${id}`, preloadUrl: preload ? `/preload/${id}` : undefined, options: { args, env, poolSize, mounts } },
+        describe: { id, wasmUrl: `/wasm/${id}`, preloadUrl: preload ? `/preload/${id}` : undefined, options: { args, env, poolSize, waitForPool, mounts } },
         finish: (outcome) => {
           this.#running.delete(id);
           if (outcome.error) reject(new Error(`browser run failed: ${outcome.error}`));

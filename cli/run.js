@@ -15,6 +15,7 @@ const options = {
   // `--env` alone passes the whole environment; `--env NAME=VALUE` sets one variable
   '--env': (next) => /^[A-Za-z_][A-Za-z0-9_]*=/.test(next),
   '--pool': 'a number of workers',
+  '--wait-for-pool': 'switch',
   '--compile': 'auto, eager or lazy',
   '--preload': 'a file or directory, HOSTPATH[@/PATH]',
   '--mount': 'a mount, /PATH=HOSTDIR or /PATH=opfs[:SUBDIR]',
@@ -22,7 +23,7 @@ const options = {
 
 /** The options before app.wasm, then the module and its arguments; `help` if --help was asked. */
 export function parseRunArgs(argv) {
-  const opts = { browser: false, env: {}, inheritEnv: false, poolSize: undefined, compilation: 'auto', preload: [], mounts: [], help: false };
+  const opts = { browser: false, env: {}, inheritEnv: false, poolSize: undefined, waitForPool: false, compilation: 'auto', preload: [], mounts: [], help: false };
   let i = 0;
   while (i < argv.length && argv[i].startsWith('-')) {
     if (argv[i] === '--') { i++; break; }
@@ -33,6 +34,7 @@ export function parseRunArgs(argv) {
     i = option.next;
     if (flag === '--help') { opts.help = true; return opts; }
     if (flag === '--browser') opts.browser = true;
+    else if (flag === '--wait-for-pool') opts.waitForPool = true;
     else if (flag === '--env' && value === null) opts.inheritEnv = true;
     else if (flag === '--env') {
       const eq = value.indexOf('=');
@@ -94,7 +96,7 @@ export async function run(argv) {
   if (opts.browser) return (await import('./run-browser.js')).runInBrowser(opts);
   const compiled = await compile(readFileSync(opts.wasm), { compilation: opts.compilation });
   if (process.env.SPINDLE_DEBUG) process.stderr.write(`[spindle] compilation: ${compiled.compilation} (--compile=${opts.compilation})\n`);
-  const result = await runProgram(compiled, { args: opts.args, env: opts.env, poolSize: opts.poolSize,
+  const result = await runProgram(compiled, { args: opts.args, env: opts.env, poolSize: opts.poolSize, waitForPool: opts.waitForPool,
     preload: opts.preloadBytes, mounts: opts.mounts });
   if (result.trap) process.stderr.write(`spindle: ${result.trap}\n`);
   return result.exitCode;

@@ -26,9 +26,12 @@ export const runUsage = `usage: spindle run [options] app.wasm [args...]
     --browser                  run in headless Chromium instead of Node
     --env                      pass the whole environment (none by default)
     --env=NAME=VALUE           set one variable (repeatable)
-    --pool=N                   workers started before main (default max(4, cores))
+    --pool=N                   workers kept for threads (default max(4, cores)); they start
+                               while main runs
+    --wait-for-pool            start the pool's workers before main (for benchmarks that time
+                               their first pthread_create)
     --compile=auto|eager|lazy  V8 compiles every function before main (eager) or each at its first
-                               call (lazy); auto (default): eager from 256 KiB of code (docs/HOST.md)
+                               call (lazy); auto (default) is eager (docs/HOST.md)
     --preload=HOSTPATH[@/PATH] put a host file or directory into the tree before main (repeatable)
     --mount=/PATH=HOSTDIR      a host directory as /PATH, read and written in place (Node)
     --mount=/PATH=opfs[:SUBDIR]  the browser's origin-private file system as /PATH (--browser)
@@ -62,7 +65,7 @@ export const cargoUsage = `usage: spindle cargo [options] <cargo command> [cargo
   build options (as spindle cc): --malloc=spindle|dlmalloc|mimalloc --fs=spindle|js|none
       --max-memory=SIZE --initial-memory=SIZE --stack-size=SIZE --thread-stack-size=SIZE --preload-file=HOSTPATH[@/PATH]
   run options (as spindle run, for cargo run/test/bench): --browser --env[=NAME=VALUE]
-      --mount=/PATH=HOSTDIR|opfs[:SUBDIR] --preload=HOSTPATH[@/PATH] --pool=N --compile=auto|eager|lazy
+      --mount=/PATH=HOSTDIR|opfs[:SUBDIR] --preload=HOSTPATH[@/PATH] --pool=N --wait-for-pool --compile=auto|eager|lazy
 `;
 
 export const overview = `usage: spindle <command> [args]     (spindle <command> --help: that command's usage)

@@ -19,8 +19,8 @@ export interface CompileOptions {
   /**
    * Node: 'eager' compiles every function with the optimizing compiler on V8's background
    * threads before compile() resolves; 'lazy' compiles each on the thread that first calls it;
-   * 'auto' (default) is eager for modules with 256 KiB of code or more, lazy below. V8 keeps
-   * one compiled module per identical bytes in a process: the first compile of them decides.
+   * 'auto' (default) is eager. V8 keeps one compiled module per identical bytes in a process:
+   * the first compile of them decides.
    * Browsers: ignored (a page cannot set V8's flags).
    */
   compilation?: 'auto' | 'eager' | 'lazy';
@@ -49,8 +49,17 @@ export interface RunOptions {
    * workers call it with synchronous XHR, so output is in order and complete at exit.
    */
   stdioUrl?: string;
-  /** Workers started (and instantiated) before main runs; pthread_create takes one. Default max(4, cores). */
+  /**
+   * Workers kept ready for threads; pthread_create takes one. They start while main runs (a thread
+   * created before its worker is ready starts when it is). Default max(4, cores).
+   */
   poolSize?: number;
+  /**
+   * Start (and instantiate) the pool's workers before main runs, so that a first pthread_create
+   * costs what a later one does; benchmarks that time thread creation want it. Default false:
+   * main starts at once (docs/HOST.md, "Start-up").
+   */
+  waitForPool?: boolean;
   /** Most threads alive at once, main excluded. Default 1024. */
   maxThreads?: number;
   /** What sysconf(_SC_NPROCESSORS_ONLN) answers. Default: the host's core count. */

@@ -160,9 +160,22 @@ export async function createProgram(compiled, options = {}) {
     return { worker, ready };
   }
 
-  function startPool() {
+  // The pool's slots are STARTING before any thread can spawn, so a pthread_create that comes
+  // before its worker takes the slot and its thread runs when the worker is ready.
+  const reservePool = () => {
     for (let slot = 0; slot < poolSize; slot++) Atomics.store(control, slotIndex(slot), SLOT.STARTING);
+  };
+  function startPool() {
+    reservePool();
     return Array.from({ length: poolSize }, (_, slot) => spawnWorker(slot));
+  }
+  // Workers that boot together share the cores: as many start at once as there are cores besides
+  // main's, the others when the first is ready, so a program's first thread is not held up by
+  // the whole pool on a small machine (docs/HOST.md, "Start-up").
+  function spawnPoolInBatches() {
+    const first = Math.min(poolSize, Math.max(1, platform.cpuCount() - 1));
+    const batch = Array.from({ length: first }, (_, slot) => spawnWorker(slot));
+    batch[0].ready.then(() => { for (let slot = first; slot < poolSize && !ending; slot++) spawnWorker(slot); });
   }
 
   let started = false;
@@ -221,13 +234,26 @@ export async function createProgram(compiled, options = {}) {
   // initialisation is the only one whose __tls_base points at the main thread's static TLS.
   const main = spawnWorker(undefined);
   await Promise.race([main.ready, ended]);
-  const pool = startPool();
-  await Promise.race([Promise.all(pool.map((p) => p.ready)), ended]);
-  if (!files.mailbox) return program(() => { if (!ending) main.worker.post({ type: 'start' }); });
+  // By default main does not wait for the pool: its workers boot while main runs (a Node worker
+  // takes ~30 ms of a core to start). options.waitForPool starts them all first, as benchmarks
+  // that time their first pthread_create want.
+  const startMain = () => { if (!ending) main.worker.post({ type: 'start' }); };
+  let runMain = startMain;
+  if (options.waitForPool) {
+    const pool = startPool();
+    await Promise.race([Promise.all(pool.map((p) => p.ready)), ended]);
+  } else {
+    runMain = () => {
+      reservePool();
+      startMain();
+      if (!ending) spawnPoolInBatches();
+    };
+  }
+  if (!files.mailbox) return program(runMain);
   // With the files API, _start runs now as far as the service's constructor, which starts the
   // service thread and holds main until start() (host_files.c): requests made before start()
   // are served, in order, before any of the program's code runs.
-  if (!ending) main.worker.post({ type: 'start' });
+  runMain();
   const created = program(() => files.releaseMain().catch(() => {}));
   try {
     const preload = [preloadSection(compiled), options.preload].filter(Boolean);
