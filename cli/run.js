@@ -2,8 +2,8 @@
 // Node (default) or in headless Chromium, and returns the program's exit code.
 import { readFileSync, statSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
-import { compile, runProgram } from '../host/index.js';
 import { COMPILATION_MODES } from '../host/compilation.js';
+import { startEarlyWorker } from '../host/early-worker.js';
 import { checkMountPaths } from '../host/mount/index.js';
 import { readOption } from './options.js';
 import { packPreloadFiles } from './preload-files.js';
@@ -94,10 +94,17 @@ export async function run(argv) {
   if (opts.help) { process.stdout.write(runUsage); return 0; }
   if (opts.preload.length) opts.preloadBytes = packPreloadFiles(opts.preload, '--preload');
   if (opts.browser) return (await import('./run-browser.js')).runInBrowser(opts);
-  const compiled = await compile(readFileSync(opts.wasm), { compilation: opts.compilation });
+  // The main thread's worker boots while the rest of the host loads and the module is read
+  // (docs/HOST.md, "Start-up"); the compile waits for its modules, because V8's flags, which
+  // the compile changes, make a worker that is still loading take twice as long.
+  const earlyWorker = await startEarlyWorker();
+  const { compile, runProgram } = await import('../host/index.js');
+  const bytes = readFileSync(opts.wasm);
+  await earlyWorker.loaded;
+  const compiled = await compile(bytes, { compilation: opts.compilation });
   if (process.env.SPINDLE_DEBUG) process.stderr.write(`[spindle] compilation: ${compiled.compilation} (--compile=${opts.compilation})\n`);
   const result = await runProgram(compiled, { args: opts.args, env: opts.env, poolSize: opts.poolSize, waitForPool: opts.waitForPool,
-    preload: opts.preloadBytes, mounts: opts.mounts });
+    preload: opts.preloadBytes, mounts: opts.mounts, earlyWorker });
   if (result.trap) process.stderr.write(`spindle: ${result.trap}\n`);
   return result.exitCode;
 }

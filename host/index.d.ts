@@ -60,6 +60,12 @@ export interface RunOptions {
    * main starts at once (docs/HOST.md, "Start-up").
    */
   waitForPool?: boolean;
+  /**
+   * Node: a worker from startEarlyWorker(), started before the module was compiled, to run the C
+   * main (docs/HOST.md, "Start-up"). Not taken by a --fs=js module, whose C main runs on the
+   * host thread: that one is terminated.
+   */
+  earlyWorker?: EarlyWorker;
   /** Most threads alive at once, main excluded. Default 1024. */
   maxThreads?: number;
   /** What sysconf(_SC_NPROCESSORS_ONLN) answers. Default: the host's core count. */
@@ -166,3 +172,17 @@ export function runProgram(program: CompiledProgram, options?: RunOptions): Prom
 export function createProgram(program: CompiledProgram, options?: CreateOptions): Promise<Program>;
 /** compile + runProgram (options.compilation goes to compile). */
 export function run(source: Uint8Array | ArrayBuffer | string | URL, options?: RunOptions & CompileOptions): Promise<RunResult>;
+
+/** A thread worker started before its program (docs/HOST.md, "Start-up"). */
+export interface EarlyWorker {
+  /** Settles when the worker's modules are in: a compile after it does not slow its start. */
+  loaded: Promise<void>;
+  /** Ends the worker if no program took it. */
+  terminate(): void;
+}
+
+/**
+ * Node: starts the worker that will run the C main, so that it boots while the module is read
+ * and compiled; pass it as `earlyWorker` to runProgram or createProgram.
+ */
+export function startEarlyWorker(): Promise<EarlyWorker>;

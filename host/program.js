@@ -139,7 +139,7 @@ export async function createProgram(compiled, options = {}) {
     let readyResolve;
     starting++;
     const ready = new Promise((resolve) => { readyResolve = () => { starting--; resolve(); }; });
-    const worker = platform.createWorker((msg) => {
+    const onMessage = (msg) => {
       switch (msg.type) {
         case 'ready': readyResolve(); break;
         case 'start-worker': growPool(); spawnWorker(msg.slot); break;
@@ -153,7 +153,11 @@ export async function createProgram(compiled, options = {}) {
         case 'files-fill': case 'files-done': case 'files-failed': files.onMessage(msg); break;
         default: break;
       }
-    }, (err) => end(`worker failed: ${err.message}`));
+    };
+    const onError = (err) => end(`worker failed: ${err.message}`);
+    // the main thread's worker may have been started before the program (host/early-worker.js)
+    const worker = slot === undefined && options.earlyWorker ? options.earlyWorker.adopt(onMessage, onError)
+      : platform.createWorker(onMessage, onError);
     workers.push(worker);
     if (slot !== undefined) slotWorkers.set(slot, worker);
     worker.post({ type: 'init', ...base, slot });
@@ -201,6 +205,7 @@ export async function createProgram(compiled, options = {}) {
   }
 
   if (jsfs && isNode) {
+    options.earlyWorker?.terminate(); // the C main needs no worker here
     // The C main runs here, on Node's main thread, as Emscripten runs it (host/jsfs/host-thread.js).
     const hostMain = jsfsHost.instantiateOnHostThread({
       ...base, channel: base.jsfs.channel, platform, spawnWorker, end,

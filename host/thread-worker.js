@@ -20,6 +20,8 @@ const port = isNode ? (await import('node:worker_threads')).parentPort : self;
 if (isNode) port.on('message', (msg) => handle(msg));
 const platform = await loadPlatform();
 const post = (msg, transfer) => port.postMessage(msg, transfer);
+// The host may now change V8's flags without slowing this worker's start (host/early-worker.js).
+post({ type: 'loaded' });
 
 function onMessage(handler) {
   handle = handler;
