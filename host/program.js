@@ -164,22 +164,19 @@ export async function createProgram(compiled, options = {}) {
     return { worker, ready };
   }
 
-  // The pool's slots are STARTING before any thread can spawn, so a pthread_create that comes
-  // before its worker takes the slot and its thread runs when the worker is ready.
-  const reservePool = () => {
-    for (let slot = 0; slot < poolSize; slot++) Atomics.store(control, slotIndex(slot), SLOT.STARTING);
+  // A worker's boot takes ~30 ms of a core. Workers that boot while main runs take that from
+  // the program, so without waitForPool only as many start with main as there are cores besides
+  // main's (at least one, for a first thread); more start when threads want them (growPool).
+  const batchSize = options.waitForPool ? poolSize : Math.min(poolSize, Math.max(1, platform.cpuCount() - 1));
+  // The slots are STARTING before any thread can spawn, so a pthread_create that comes before its
+  // worker takes a slot and its thread runs when the worker is ready.
+  const reserveSlots = (size) => {
+    for (let slot = 0; slot < size; slot++) Atomics.store(control, slotIndex(slot), SLOT.STARTING);
   };
-  function startPool() {
-    reservePool();
-    return Array.from({ length: poolSize }, (_, slot) => spawnWorker(slot));
-  }
-  // Workers that boot together share the cores: as many start at once as there are cores besides
-  // main's, the others when the first is ready, so a program's first thread is not held up by
-  // the whole pool on a small machine (docs/HOST.md, "Start-up").
-  function spawnPoolInBatches() {
-    const first = Math.min(poolSize, Math.max(1, platform.cpuCount() - 1));
-    const batch = Array.from({ length: first }, (_, slot) => spawnWorker(slot));
-    batch[0].ready.then(() => { for (let slot = first; slot < poolSize && !ending; slot++) spawnWorker(slot); });
+  const spawnSlots = (size) => Array.from({ length: size }, (_, slot) => spawnWorker(slot));
+  function startPool(size) {
+    reserveSlots(size);
+    return spawnSlots(size);
   }
 
   let started = false;
@@ -210,7 +207,7 @@ export async function createProgram(compiled, options = {}) {
     const hostMain = jsfsHost.instantiateOnHostThread({
       ...base, channel: base.jsfs.channel, platform, spawnWorker, end,
     });
-    const pool = startPool();
+    const pool = startPool(poolSize);
     await Promise.race([Promise.all(pool.map((p) => p.ready)), ended]);
     return program(() => { if (!ending) hostMain.run(); });
   }
@@ -223,11 +220,11 @@ export async function createProgram(compiled, options = {}) {
   }
 
   // A spawn found no idle worker: the program wants more threads than the pool has, so start
-  // another pool's worth of idle workers now rather than one per pthread_create later.
+  // another batch of idle workers now rather than one per pthread_create later.
   function growPool() {
     if (starting > 0) return; // a growth is under way; a burst must not multiply it
     let added = 0;
-    for (let slot = 0; slot < maxThreads && added < poolSize; slot++) {
+    for (let slot = 0; slot < maxThreads && added < batchSize; slot++) {
       if (Atomics.compareExchange(control, slotIndex(slot), SLOT.EMPTY, SLOT.STARTING) === SLOT.EMPTY) {
         spawnWorker(slot);
         added++;
@@ -239,19 +236,19 @@ export async function createProgram(compiled, options = {}) {
   // initialisation is the only one whose __tls_base points at the main thread's static TLS.
   const main = spawnWorker(undefined);
   await Promise.race([main.ready, ended]);
-  // By default main does not wait for the pool: its workers boot while main runs (a Node worker
-  // takes ~30 ms of a core to start). options.waitForPool starts them all first, as benchmarks
-  // that time their first pthread_create want.
+  // By default main does not wait for the pool: the first batch boots while main runs.
+  // options.waitForPool starts the whole pool first, as benchmarks that time their first
+  // pthread_create want (docs/HOST.md, "Start-up").
   const startMain = () => { if (!ending) main.worker.post({ type: 'start' }); };
   let runMain = startMain;
   if (options.waitForPool) {
-    const pool = startPool();
+    const pool = startPool(poolSize);
     await Promise.race([Promise.all(pool.map((p) => p.ready)), ended]);
   } else {
     runMain = () => {
-      reservePool();
+      reserveSlots(batchSize);
       startMain();
-      if (!ending) spawnPoolInBatches();
+      if (!ending) spawnSlots(batchSize);
     };
   }
   if (!files.mailbox) return program(runMain);
