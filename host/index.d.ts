@@ -50,8 +50,10 @@ export interface RunOptions {
    */
   stdioUrl?: string;
   /**
-   * Workers kept ready for threads; pthread_create takes one. They start while main runs (a thread
-   * created before its worker is ready starts when it is). Default max(4, cores).
+   * Workers for threads that start with the program: all of them before main with waitForPool;
+   * otherwise at most one per core besides main's (at least one), while main runs, and more when
+   * threads want them (a thread created before its worker is ready starts when it is).
+   * Default max(4, cores).
    */
   poolSize?: number;
   /**
