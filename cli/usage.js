@@ -26,8 +26,8 @@ export const runUsage = `usage: spindle run [options] app.wasm [args...]
     --browser                  run in headless Chromium instead of Node
     --env                      pass the whole environment (none by default)
     --env=NAME=VALUE           set one variable (repeatable)
-    --pool=N                   workers for threads (default max(4, cores)); one per core besides
-                               main's starts with main, more when threads want them
+    --pool=N                   workers for threads (default max(4, cores)): started before main
+                               with --wait-for-pool, else on demand as threads are created
     --wait-for-pool            start the pool's workers before main (for benchmarks that time
                                their first pthread_create)
     --compile=auto|eager|lazy  V8 compiles every function before main (eager) or each at its first

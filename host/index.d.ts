@@ -50,10 +50,9 @@ export interface RunOptions {
    */
   stdioUrl?: string;
   /**
-   * Workers for threads that start with the program: all of them before main with waitForPool;
-   * otherwise at most one per core besides main's (at least one), while main runs, and more when
-   * threads want them (a thread created before its worker is ready starts when it is).
-   * Default max(4, cores).
+   * With waitForPool, the workers started before main. Without it the pool starts on demand: a
+   * thread's worker starts when the thread is created (it runs once the worker is ready), then
+   * spare workers, at most this many at a time (one per core besides main's). Default max(4, cores).
    */
   poolSize?: number;
   /**

@@ -142,7 +142,7 @@ export async function createProgram(compiled, options = {}) {
     const onMessage = (msg) => {
       switch (msg.type) {
         case 'ready': readyResolve(); break;
-        case 'start-worker': growPool(); spawnWorker(msg.slot); break;
+        case 'start-worker': (spawnWorker(msg.slot)?.ready ?? Promise.resolve()).then(growPool); break;
         case 'stdio': writeStdio(msg.fd, msg.bytes); break;
         case 'fate': end(); break;
         case 'trap':
@@ -164,19 +164,14 @@ export async function createProgram(compiled, options = {}) {
     return { worker, ready };
   }
 
-  // A worker's boot takes ~30 ms of a core. Workers that boot while main runs take that from
-  // the program, so without waitForPool only as many start with main as there are cores besides
-  // main's (at least one, for a first thread); more start when threads want them (growPool).
+  // A worker's boot takes ~30 ms of a core, which workers booting while main runs take from the
+  // program. So without waitForPool none starts with main: a thread's worker starts when the
+  // thread is created, and once it is ready the pool grows by as many spare workers as there
+  // are cores besides main's (at least one) (docs/HOST.md, "Start-up").
   const batchSize = options.waitForPool ? poolSize : Math.min(poolSize, Math.max(1, platform.cpuCount() - 1));
-  // The slots are STARTING before any thread can spawn, so a pthread_create that comes before its
-  // worker takes a slot and its thread runs when the worker is ready.
-  const reserveSlots = (size) => {
-    for (let slot = 0; slot < size; slot++) Atomics.store(control, slotIndex(slot), SLOT.STARTING);
-  };
-  const spawnSlots = (size) => Array.from({ length: size }, (_, slot) => spawnWorker(slot));
   function startPool(size) {
-    reserveSlots(size);
-    return spawnSlots(size);
+    for (let slot = 0; slot < size; slot++) Atomics.store(control, slotIndex(slot), SLOT.STARTING);
+    return Array.from({ length: size }, (_, slot) => spawnWorker(slot));
   }
 
   let started = false;
@@ -222,7 +217,7 @@ export async function createProgram(compiled, options = {}) {
   // A spawn found no idle worker: the program wants more threads than the pool has, so start
   // another batch of idle workers now rather than one per pthread_create later.
   function growPool() {
-    if (starting > 0) return; // a growth is under way; a burst must not multiply it
+    if (ending || starting > 0) return; // a growth is under way; a burst must not multiply it
     let added = 0;
     for (let slot = 0; slot < maxThreads && added < batchSize; slot++) {
       if (Atomics.compareExchange(control, slotIndex(slot), SLOT.EMPTY, SLOT.STARTING) === SLOT.EMPTY) {
@@ -236,21 +231,13 @@ export async function createProgram(compiled, options = {}) {
   // initialisation is the only one whose __tls_base points at the main thread's static TLS.
   const main = spawnWorker(undefined);
   await Promise.race([main.ready, ended]);
-  // By default main does not wait for the pool: the first batch boots while main runs.
-  // options.waitForPool starts the whole pool first, as benchmarks that time their first
-  // pthread_create want (docs/HOST.md, "Start-up").
-  const startMain = () => { if (!ending) main.worker.post({ type: 'start' }); };
-  let runMain = startMain;
+  // By default main starts now and the pool on demand; options.waitForPool starts the whole
+  // pool first, as benchmarks that time their first pthread_create want.
   if (options.waitForPool) {
     const pool = startPool(poolSize);
     await Promise.race([Promise.all(pool.map((p) => p.ready)), ended]);
-  } else {
-    runMain = () => {
-      reserveSlots(batchSize);
-      startMain();
-      if (!ending) spawnSlots(batchSize);
-    };
   }
+  const runMain = () => { if (!ending) main.worker.post({ type: 'start' }); };
   if (!files.mailbox) return program(runMain);
   // With the files API, _start runs now as far as the service's constructor, which starts the
   // service thread and holds main until start() (host_files.c): requests made before start()
