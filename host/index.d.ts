@@ -50,9 +50,9 @@ export interface RunOptions {
    */
   stdioUrl?: string;
   /**
-   * With waitForPool, the workers started before main. Without it the pool starts on demand: a
-   * thread's worker starts when the thread is created (it runs once the worker is ready), then
-   * spare workers, at most this many at a time (one per core besides main's). Default max(4, cores).
+   * With waitForPool, the workers started before main (and how many more start when all are
+   * busy). Without it, workers start on demand: a thread's worker when the thread is created (it
+   * runs once the worker is ready), kept for later threads. Default max(4, cores).
    */
   poolSize?: number;
   /**

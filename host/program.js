@@ -142,7 +142,7 @@ export async function createProgram(compiled, options = {}) {
     const onMessage = (msg) => {
       switch (msg.type) {
         case 'ready': readyResolve(); break;
-        case 'start-worker': (spawnWorker(msg.slot)?.ready ?? Promise.resolve()).then(growPool); break;
+        case 'start-worker': if (options.waitForPool) growPool(); spawnWorker(msg.slot); break;
         case 'stdio': writeStdio(msg.fd, msg.bytes); break;
         case 'fate': end(); break;
         case 'trap':
@@ -164,11 +164,6 @@ export async function createProgram(compiled, options = {}) {
     return { worker, ready };
   }
 
-  // A worker's boot takes ~30 ms of a core, which workers booting while main runs take from the
-  // program. So without waitForPool none starts with main: a thread's worker starts when the
-  // thread is created, and once it is ready the pool grows by as many spare workers as there
-  // are cores besides main's (at least one) (docs/HOST.md, "Start-up").
-  const batchSize = options.waitForPool ? poolSize : Math.min(poolSize, Math.max(1, platform.cpuCount() - 1));
   function startPool(size) {
     for (let slot = 0; slot < size; slot++) Atomics.store(control, slotIndex(slot), SLOT.STARTING);
     return Array.from({ length: size }, (_, slot) => spawnWorker(slot));
@@ -215,11 +210,12 @@ export async function createProgram(compiled, options = {}) {
   }
 
   // A spawn found no idle worker: the program wants more threads than the pool has, so start
-  // another batch of idle workers now rather than one per pthread_create later.
+  // another pool's worth of idle workers now rather than one per pthread_create later
+  // (waitForPool only: spare workers booting while the program runs take cores from it).
   function growPool() {
-    if (ending || starting > 0) return; // a growth is under way; a burst must not multiply it
+    if (starting > 0) return; // a growth is under way; a burst must not multiply it
     let added = 0;
-    for (let slot = 0; slot < maxThreads && added < batchSize; slot++) {
+    for (let slot = 0; slot < maxThreads && added < poolSize; slot++) {
       if (Atomics.compareExchange(control, slotIndex(slot), SLOT.EMPTY, SLOT.STARTING) === SLOT.EMPTY) {
         spawnWorker(slot);
         added++;
@@ -231,8 +227,11 @@ export async function createProgram(compiled, options = {}) {
   // initialisation is the only one whose __tls_base points at the main thread's static TLS.
   const main = spawnWorker(undefined);
   await Promise.race([main.ready, ended]);
-  // By default main starts now and the pool on demand; options.waitForPool starts the whole
-  // pool first, as benchmarks that time their first pthread_create want.
+  // By default main starts now and workers on demand: a pthread_create that finds none starts
+  // one for its slot (it returns at once; the thread runs when the worker is ready). A worker's
+  // boot takes ~30 ms of a core, which workers booting while main runs would take from the
+  // program. options.waitForPool starts the whole pool first, as benchmarks that time their
+  // first pthread_create want (docs/HOST.md, "Start-up").
   if (options.waitForPool) {
     const pool = startPool(poolSize);
     await Promise.race([Promise.all(pool.map((p) => p.ready)), ended]);
