@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { ioExperiments } from './io/suites.js';
 import { realExperiments } from './real/suites.js';
 import { rustExperiments } from './rust/suites.js';
+import { startupExperiments } from './startup/suite.js';
 
 const wasm = (id, ccFlags, label = id) => ({ id, label, kind: 'wasm', ccFlags });
 const native = (id, libs = [], label = id, env = {}) => ({ id, label, kind: 'native', libs, env });
@@ -120,5 +121,6 @@ export function experiments({ root, quick }) {
   list.push(...ioExperiments({ quick }));
   list.push(...realExperiments({ quick })); // SQLite, zstd: bench/real/suites.js
   list.push(...rustExperiments({ quick })); // Rust: default build vs spindle cargo (bench/rust)
+  list.push(...startupExperiments({ quick })); // start-up, whole process: bench/startup/suite.js
   return list.filter((e) => existsSync(join(root, e.source)));
 }

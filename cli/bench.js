@@ -302,13 +302,14 @@ async function runOnce(job, session) {
     return parseResult(r.stdout);
   }
   if (job.host === 'node') {
-    const r = await collect(process.execPath, [join(root, 'bin', 'spindle'), 'run', job.binary, ...job.args]);
+    const r = await collect(process.execPath, [join(root, 'bin', 'spindle'), 'run', '--wait-for-pool', job.binary, ...job.args]);
     if (r.code !== 0) throw new Error(`exit ${r.code}: ${r.stderr}`);
     return parseResult(r.stdout);
   }
   const out = []; const err = [];
   const { exitCode, trap } = await session.run(job.binary, {
     args: [job.binary.split('/').pop(), ...job.args],
+    waitForPool: true,
     write: (fd, bytes) => (fd === 1 ? out : err).push(Buffer.from(bytes)),
   });
   if (exitCode !== 0) throw new Error(`exit ${exitCode}${trap ? ` (${trap})` : ''}: ${Buffer.concat(err)}`);

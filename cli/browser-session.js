@@ -150,7 +150,7 @@ export class BrowserSession {
    * { exitCode, trap }; rejects if the module could not run or the browser or page failed.
    * Text from the page (trap, error) comes with its control characters escaped.
    */
-  run(wasmPath, { args, env = {}, poolSize, maxThreads, preload, mounts, describeStdio, write, readStdin = async () => Buffer.alloc(0) }) {
+  run(wasmPath, { args, env = {}, poolSize, maxThreads, waitForPool, preload, mounts, describeStdio, write, readStdin = async () => Buffer.alloc(0) }) {
     if (this.#failed) return Promise.reject(new Error(this.#failed));
     const id = this.#nextId++;
     return new Promise((resolve, reject) => {
@@ -158,7 +158,7 @@ export class BrowserSession {
       const job = {
         wasm: readFileSync(wasmPath), write, readStdin, describeStdio, preload, claimed: false,
         // URLs relative to the page (host/browser/run-page.js)
-        describe: { id, wasmUrl: `wasm/${id}`, preloadUrl: preload ? `preload/${id}` : undefined, options: { args, env, poolSize, maxThreads, mounts, stdioDescribed: Boolean(describeStdio) } },
+        describe: { id, wasmUrl: `wasm/${id}`, preloadUrl: preload ? `preload/${id}` : undefined, options: { args, env, poolSize, maxThreads, waitForPool, mounts, stdioDescribed: Boolean(describeStdio) } },
         fail: (err) => { settled(); reject(err); },
         finish: (outcome) => {
           settled();

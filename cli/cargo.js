@@ -17,7 +17,7 @@ const TARGET_ENV = target.toUpperCase().replace(/-/g, '_');
 const TARGET_CC_ENV = target.replace(/-/g, '_');
 const spindle = join(root, 'bin', 'spindle');
 
-const runnerFlags = new Set(['--browser', '--env', '--mount', '--preload', '--pool', '--max-threads', '--compile']);
+const runnerFlags = new Set(['--browser', '--env', '--mount', '--preload', '--pool', '--max-threads', '--wait-for-pool', '--compile']);
 
 /** Splits Spindle's build and run options from cargo's arguments. */
 export function parseCargoArgs(argv) {
@@ -30,7 +30,7 @@ export function parseCargoArgs(argv) {
     const flag = ours[i].split('=')[0];
     if (!runnerFlags.has(flag)) { rest.push(ours[i]); continue; }
     // --mount and --preload also take their value as the next argument, as in spindle run
-    const value = ours[i].includes('=') || flag === '--browser' || flag === '--env' ? null : ours[++i];
+    const value = ours[i].includes('=') || ['--browser', '--env', '--wait-for-pool'].includes(flag) ? null : ours[++i];
     if (value === undefined) throw new Error(`${flag}: expected a value\n${usage}`);
     runner.push(value === null ? ours[i] : `${flag}=${value}`);
   }

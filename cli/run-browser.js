@@ -44,7 +44,7 @@ export async function runInBrowser(opts) {
   const session = await BrowserSession.open({ jsFlags });
   try {
     const result = await session.run(opts.wasm, {
-      args: opts.args, env: opts.env, poolSize: opts.poolSize, maxThreads: opts.maxThreads, preload: opts.preloadBytes, mounts: opts.mounts,
+      args: opts.args, env: opts.env, poolSize: opts.poolSize, maxThreads: opts.maxThreads, waitForPool: opts.waitForPool, preload: opts.preloadBytes, mounts: opts.mounts,
       write: (fd, bytes) => writeAllSync(fd, bytes),
       readStdin: terminalStdin(),
       describeStdio: describeHostFd, // what the program's fstat and /proc/self/fd report

@@ -2,8 +2,8 @@
 // Node (default) or in headless Chromium, and returns the program's exit code.
 import { readFileSync, statSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
-import { compile, runProgram } from '../host/index.js';
 import { COMPILATION_MODES } from '../host/compilation.js';
+import { startEarlyWorker } from '../host/early-worker.js';
 import { checkMountPaths } from '../host/mount/index.js';
 import { parseSize, readOption } from './options.js';
 import { packPreloadFiles } from './preload-files.js';
@@ -15,6 +15,7 @@ const options = {
   // `--env` alone passes the whole environment; `--env NAME=VALUE` sets one variable
   '--env': (next) => /^[A-Za-z_][A-Za-z0-9_]*=/.test(next),
   '--pool': 'a number of workers',
+  '--wait-for-pool': 'switch',
   '--compile': 'auto, eager or lazy',
   '--preload': 'a file or directory, HOSTPATH[@/PATH]',
   '--mount': 'a mount, /PATH=HOSTDIR or /PATH=opfs[:SUBDIR]',
@@ -23,7 +24,7 @@ const options = {
 
 /** The options before app.wasm, then the module and its arguments; `help` if --help was asked. */
 export function parseRunArgs(argv) {
-  const opts = { browser: false, env: {}, inheritEnv: false, poolSize: undefined, maxThreads: undefined, compilation: 'auto', preload: [], mounts: [], help: false };
+  const opts = { browser: false, env: {}, inheritEnv: false, poolSize: undefined, maxThreads: undefined, waitForPool: false, compilation: 'auto', preload: [], mounts: [], help: false };
   let i = 0;
   while (i < argv.length && argv[i].startsWith('-')) {
     if (argv[i] === '--') { i++; break; }
@@ -34,6 +35,7 @@ export function parseRunArgs(argv) {
     i = option.next;
     if (flag === '--help') { opts.help = true; return opts; }
     if (flag === '--browser') opts.browser = true;
+    else if (flag === '--wait-for-pool') opts.waitForPool = true;
     else if (flag === '--env' && value === null) opts.inheritEnv = true;
     else if (flag === '--env') {
       const eq = value.indexOf('=');
@@ -108,10 +110,17 @@ export async function run(argv) {
   if (opts.help) { process.stdout.write(runUsage); return 0; }
   if (opts.preload.length) opts.preloadBytes = packPreloadFiles(opts.preload, '--preload');
   if (opts.browser) return (await import('./run-browser.js')).runInBrowser(opts);
-  const compiled = await compile(readFileSync(opts.wasm), { compilation: opts.compilation });
+  // The main thread's worker boots while the rest of the host loads and the module is read
+  // (docs/HOST.md, "Start-up"); the compile waits for its modules, because V8's flags, which
+  // the compile changes, make a worker that is still loading take twice as long.
+  const earlyWorker = await startEarlyWorker();
+  const { compile, runProgram } = await import('../host/index.js');
+  const bytes = readFileSync(opts.wasm);
+  await earlyWorker.loaded;
+  const compiled = await compile(bytes, { compilation: opts.compilation });
   if (process.env.SPINDLE_DEBUG) process.stderr.write(`[spindle] compilation: ${compiled.compilation} (--compile=${opts.compilation})\n`);
   const result = await runProgram(compiled, { args: opts.args, env: opts.env, poolSize: opts.poolSize, maxThreads: opts.maxThreads,
-    preload: opts.preloadBytes, mounts: opts.mounts });
+    waitForPool: opts.waitForPool, preload: opts.preloadBytes, mounts: opts.mounts, earlyWorker });
   if (result.trap) process.stderr.write(`spindle: ${result.trap}\n`);
   return result.exitCode;
 }

@@ -27,11 +27,14 @@ export const runUsage = `usage: spindle run [options] app.wasm [args...]
     --browser                  run in headless Chromium instead of Node
     --env                      pass the whole environment (none by default)
     --env=NAME=VALUE           set one variable (repeatable)
-    --pool=N                   workers started before main (default max(4, cores))
+    --pool=N                   workers for threads (default max(4, cores)): started before main
+                               with --wait-for-pool, else on demand as threads are created
+    --wait-for-pool            start the pool's workers before main (for benchmarks that time
+                               their first pthread_create)
     --max-threads=N            most threads alive at once, main excluded (default 1024); the
                                next pthread_create fails with EAGAIN
     --compile=auto|eager|lazy  V8 compiles every function before main (eager) or each at its first
-                               call (lazy); auto (default): eager from 256 KiB of code (docs/HOST.md)
+                               call (lazy); auto (default) is eager (docs/HOST.md)
     --preload=HOSTPATH[@/PATH] put a host file or directory into the tree before main (repeatable)
     --mount=/PATH=HOSTDIR[,symlinks=any][,quota=SIZE]
                                a host directory as /PATH, read and written in place (Node);
@@ -72,7 +75,7 @@ export const cargoUsage = `usage: spindle cargo [options] <cargo command> [cargo
       --max-memory=SIZE --initial-memory=SIZE --stack-size=SIZE --thread-stack-size=SIZE --preload-file=HOSTPATH[@/PATH]
   run options (as spindle run, for cargo run/test/bench): --browser --env[=NAME=VALUE]
       --mount=/PATH=HOSTDIR[,symlinks=any][,quota=SIZE]|opfs[:SUBDIR] --preload=HOSTPATH[@/PATH]
-      --pool=N --max-threads=N --compile=auto|eager|lazy
+      --pool=N --wait-for-pool --max-threads=N --compile=auto|eager|lazy
 `;
 
 export const overview = `usage: spindle <command> [args]     (spindle <command> --help: that command's usage)

@@ -1,32 +1,38 @@
 // How V8 compiles a module in Node (docs/HOST.md, "Compilation"). With which compilers depends
-// on the Node version (host/wasm-tiers.js); on Node 20 dynamic tiering is off (several threads of
-// one module ran 2-4x slower with it), so every function is compiled once, by the optimizing
-// compiler. Lazily, that happens on the thread that first calls it, inside the
-// program's run; eagerly, all functions compile on V8's background threads, in parallel,
-// before main starts. Eager pays for big modules (SQLite: a run 2.9x native time lazily, 1.1x
-// eagerly) and costs small ones start-up time for code they never call (hello world: ~50 ms).
-import { codeSectionSize } from './module-info.js';
+// on the Node version (host/wasm-tiers.js): on Node 20 every function is compiled once, by the
+// optimizing compiler. Eagerly (the default), all functions compile on V8's background threads,
+// in parallel, before main starts; lazily, each on the thread that first calls it, inside the
+// program's run (a short file program's time 3-4x longer).
 import { isNode } from './platform/current.js';
 import { WASM_TIERS, wasmTiersFor } from './wasm-tiers.js';
 
 export const COMPILATION_MODES = ['auto', 'eager', 'lazy'];
-/** `auto` compiles a module eagerly from this much code (bytes of its code section) up. */
-export const EAGER_FROM_CODE_BYTES = 256 * 1024;
 
-let v8Flags = null;
+let v8Module = null;
 let lastCompile = Promise.resolve();
-// What the process was started with (`node --no-wasm-lazy-compilation`), restored after each compile.
-const processLazyFlag = () => ([...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)]
-  .includes('--no-wasm-lazy-compilation') ? '--no-wasm-lazy-compilation' : '--wasm-lazy-compilation');
+// The compiler flags a lazy module was compiled under (its functions compile later, under the
+// flags of that moment, so they stay set); null while no lazy module exists.
+let lazyTierFlags = null;
 
-async function nodeV8() {
-  if (v8Flags) return v8Flags;
-  const v8 = await import('node:v8');
-  // Liftoff and dynamic tiering where this Node's V8 runs them safely and fast (host/wasm-tiers.js).
-  for (const flag of WASM_TIERS[wasmTiersFor()]) v8.setFlagsFromString(flag);
-  v8Flags = v8;
-  return v8;
+// The V8 flags the host sets while it compiles, all on when V8 starts; in this order, because
+// --no-liftoff implies --no-wasm-dynamic-tiering, so turning tiering back on needs Liftoff on.
+// - liftoff, wasm-dynamic-tiering: which compilers, per Node version (host/wasm-tiers.js).
+// - wasm-lazy-compilation: when functions compile, the mode chosen below.
+const HOST_FLAGS = ['liftoff', 'wasm-dynamic-tiering', 'wasm-lazy-compilation'];
+const startFlag = (name) => ([...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)]
+  .includes(`--no-${name}`) ? `--no-${name}` : `--${name}`);
+
+// Once a lazy module exists its compiler flags stay set. Otherwise every flag goes back to how
+// the process started: while any V8 flag differs, V8 refuses Node's built-in code cache, and
+// each worker started then took twice as long (21 -> 43 ms, docs/HOST.md "Start-up").
+function flagsAfterCompile() {
+  const lazyFlag = startFlag('wasm-lazy-compilation');
+  return lazyTierFlags ? [...lazyTierFlags, lazyFlag] : HOST_FLAGS.map(startFlag);
 }
+
+const nodeV8 = async () => (v8Module ??= await import('node:v8'));
+const flagsForCompile = (tierFlags, mode) => [...tierFlags,
+  mode === 'eager' ? '--no-wasm-lazy-compilation' : '--wasm-lazy-compilation'];
 
 /** Throws a clear error unless `mode` is one of COMPILATION_MODES (undefined: 'auto'). */
 export function checkCompilationMode(mode = 'auto') {
@@ -36,10 +42,14 @@ export function checkCompilationMode(mode = 'auto') {
   return mode;
 }
 
-/** 'eager' or 'lazy' for `mode` ('auto' by default) and these module bytes. */
-export function chooseCompilation(mode, bytes) {
-  if (checkCompilationMode(mode) !== 'auto') return mode;
-  return codeSectionSize(bytes) >= EAGER_FROM_CODE_BYTES ? 'eager' : 'lazy';
+/**
+ * 'eager' or 'lazy' for `mode` ('auto' by default). auto is eager at every size: it keeps
+ * compilation out of the program's run, and it lets the host put V8's flags back after the
+ * compile, which makes every worker start faster than lazily compiled code allows
+ * (docs/HOST.md, "Start-up").
+ */
+export function chooseCompilation(mode) {
+  return checkCompilationMode(mode) === 'auto' ? 'eager' : mode;
 }
 
 /**
@@ -48,13 +58,14 @@ export function chooseCompilation(mode, bytes) {
  * compilation is 'browser'.
  */
 export async function compileModule(bytes, mode) {
-  const chosen = chooseCompilation(mode, bytes);
+  const chosen = chooseCompilation(mode);
   if (!isNode) return { module: await WebAssembly.compile(bytes), compilation: 'browser' };
   const v8 = await nodeV8();
-  // The flag is process-wide and V8 reads it while an asynchronous compilation runs, so
-  // compilations take turns, and the process's own setting is put back after each one.
+  // The flags are process-wide and V8 reads them while an asynchronous compilation runs, so
+  // compilations take turns.
+  const tierFlags = WASM_TIERS[wasmTiersFor()];
   const turn = lastCompile.then(async () => {
-    v8.setFlagsFromString(chosen === 'eager' ? '--no-wasm-lazy-compilation' : '--wasm-lazy-compilation');
+    for (const flag of flagsForCompile(tierFlags, chosen)) v8.setFlagsFromString(flag);
     // Node 24 does not count V8's background compilation as work of its event loop: with nothing
     // else pending the process exited 0 before an eager compile resolved (docs/HOST.md).
     const holdEventLoop = setInterval(() => {}, 1 << 30);
@@ -62,7 +73,8 @@ export async function compileModule(bytes, mode) {
       return await WebAssembly.compile(bytes);
     } finally {
       clearInterval(holdEventLoop);
-      v8.setFlagsFromString(processLazyFlag());
+      if (chosen === 'lazy') lazyTierFlags = tierFlags;
+      for (const flag of flagsAfterCompile()) v8.setFlagsFromString(flag);
     }
   });
   lastCompile = turn.catch(() => {});

@@ -19,8 +19,8 @@ export interface CompileOptions {
   /**
    * Node: 'eager' compiles every function with the optimizing compiler on V8's background
    * threads before compile() resolves; 'lazy' compiles each on the thread that first calls it;
-   * 'auto' (default) is eager for modules with 256 KiB of code or more, lazy below. V8 keeps
-   * one compiled module per identical bytes in a process: the first compile of them decides.
+   * 'auto' (default) is eager. V8 keeps one compiled module per identical bytes in a process:
+   * the first compile of them decides.
    * Browsers: ignored (a page cannot set V8's flags).
    */
   compilation?: 'auto' | 'eager' | 'lazy';
@@ -66,8 +66,24 @@ export interface RunOptions {
    * Node asks its own fds. spindle run --browser describes the CLI's.
    */
   stdioDescribed?: boolean;
-  /** Workers started (and instantiated) before main runs; pthread_create takes one. Default max(4, cores). */
+  /**
+   * With waitForPool, the workers started before main (and how many more start when all are
+   * busy). Without it, workers start on demand: a thread's worker when the thread is created (it
+   * runs once the worker is ready), kept for later threads. Default max(4, cores).
+   */
   poolSize?: number;
+  /**
+   * Start (and instantiate) the pool's workers before main runs, so that a first pthread_create
+   * costs what a later one does; benchmarks that time thread creation want it. Default false:
+   * main starts at once (docs/HOST.md, "Start-up").
+   */
+  waitForPool?: boolean;
+  /**
+   * Node: a worker from startEarlyWorker(), started before the module was compiled, to run the C
+   * main (docs/HOST.md, "Start-up"). Not taken by a --fs=js module, whose C main runs on the
+   * host thread: that one is terminated.
+   */
+  earlyWorker?: EarlyWorker;
   /** Most threads alive at once, main excluded. Default 1024 (`spindle run --max-threads=N`); a smaller one also caps the default pool. */
   maxThreads?: number;
   /** What sysconf(_SC_NPROCESSORS_ONLN) answers. Default: the host's core count. */
@@ -179,3 +195,17 @@ export function runProgram(program: CompiledProgram, options?: RunOptions): Prom
 export function createProgram(program: CompiledProgram, options?: CreateOptions): Promise<Program>;
 /** compile + runProgram (options.compilation goes to compile). */
 export function run(source: Uint8Array | ArrayBuffer | string | URL, options?: RunOptions & CompileOptions): Promise<RunResult>;
+
+/** A thread worker started before its program (docs/HOST.md, "Start-up"). */
+export interface EarlyWorker {
+  /** Settles when the worker's modules are in: a compile after it does not slow its start. */
+  loaded: Promise<void>;
+  /** Ends the worker if no program took it. */
+  terminate(): void;
+}
+
+/**
+ * Node: starts the worker that will run the C main, so that it boots while the module is read
+ * and compiled; pass it as `earlyWorker` to runProgram or createProgram.
+ */
+export function startEarlyWorker(): Promise<EarlyWorker>;

@@ -5,6 +5,7 @@
 //
 // `run` = `compile` once + `runProgram`. See host/index.d.ts for every option.
 export { compile, createProgram, runProgram } from './program.js';
+export { startEarlyWorker } from './early-worker.js';
 import { compile, runProgram } from './program.js';
 
 export async function run(source, options = {}) {

@@ -7,6 +7,11 @@ export function importsFromSpindle(module, name) {
   return WebAssembly.Module.imports(module).some((i) => i.module === 'spindle' && i.name === name);
 }
 
+/** True if the module was built with `spindle cc --fs=js` (runtime/jsfs imports this). */
+export function usesJsFs(module) {
+  return importsFromSpindle(module, 'jsfs_host_thread_wait');
+}
+
 function reader(bytes) {
   let pos = 0;
   const r = {

@@ -2,11 +2,9 @@
 // starts the C main on a worker and waits for the program's end. It runs on the host's main
 // thread (Node's, or the page's) and never runs wasm itself, so it never blocks.
 import { createControl, FATE, HEADER, SLOT, slotIndex } from './control.js';
-import { customSection, importedMemory } from './module-info.js';
+import { customSection, importedMemory, usesJsFs } from './module-info.js';
 import { checkCompilationMode, compileModule } from './compilation.js';
 import { stdinBytesBuffer } from './platform/stdin-bytes.js';
-import { createChannel } from './jsfs/proxy.js';
-import { instantiateOnHostThread, jsFsHost, usesJsFs } from './jsfs/host-thread.js';
 import { createFilesClient } from './files/client.js';
 import { applyPreload, PRELOAD_SECTION, preloadSection } from './files/preload.js';
 import { prepareMounts } from './mount/index.js';
@@ -93,8 +91,10 @@ export async function createProgram(compiled, options = {}) {
     args: options.args ?? ['program.wasm'], env: options.env ?? {},
   };
   // --fs=js (host/jsfs): files live in JavaScript on this thread; threads reach them by mailbox.
+  // Its modules load only for a module that links it (a hello world's start-up: ~5 ms less).
   const jsfs = usesJsFs(module);
-  if (jsfs) base.jsfs = { channel: createChannel(maxThreads + 1) };
+  const jsfsHost = jsfs ? await import('./jsfs/host-thread.js') : null;
+  if (jsfs) base.jsfs = { channel: (await import('./jsfs/proxy.js')).createChannel(maxThreads + 1) };
   // The files API's service thread (host/files): started by a constructor when asked for.
   const files = createFilesClient({ module, memory, enabled: options.files ?? true });
   if (files.mailbox) base.files = { mailbox: files.mailbox };
@@ -142,10 +142,10 @@ export async function createProgram(compiled, options = {}) {
     let readyResolve;
     starting++;
     const ready = new Promise((resolve) => { readyResolve = () => { starting--; resolve(); }; });
-    const worker = platform.createWorker((msg) => {
+    const onMessage = (msg) => {
       switch (msg.type) {
         case 'ready': readyResolve(); break;
-        case 'start-worker': growPool(); spawnWorker(msg.slot); break;
+        case 'start-worker': if (options.waitForPool) growPool(); spawnWorker(msg.slot); break;
         case 'stdio': writeStdio(msg.fd, msg.bytes); break;
         case 'fate': end(); break;
         case 'trap':
@@ -156,16 +156,20 @@ export async function createProgram(compiled, options = {}) {
         case 'files-fill': case 'files-done': case 'files-failed': files.onMessage(msg); break;
         default: break;
       }
-    }, (err) => end(`worker failed: ${err.message}`));
+    };
+    const onError = (err) => end(`worker failed: ${err.message}`);
+    // the main thread's worker may have been started before the program (host/early-worker.js)
+    const worker = slot === undefined && options.earlyWorker ? options.earlyWorker.adopt(onMessage, onError)
+      : platform.createWorker(onMessage, onError);
     workers.push(worker);
     if (slot !== undefined) slotWorkers.set(slot, worker);
     worker.post({ type: 'init', ...base, slot });
     return { worker, ready };
   }
 
-  function startPool() {
-    for (let slot = 0; slot < poolSize; slot++) Atomics.store(control, slotIndex(slot), SLOT.STARTING);
-    return Array.from({ length: poolSize }, (_, slot) => spawnWorker(slot));
+  function startPool(size) {
+    for (let slot = 0; slot < size; slot++) Atomics.store(control, slotIndex(slot), SLOT.STARTING);
+    return Array.from({ length: size }, (_, slot) => spawnWorker(slot));
   }
 
   let started = false;
@@ -191,11 +195,12 @@ export async function createProgram(compiled, options = {}) {
   }
 
   if (jsfs && isNode) {
+    options.earlyWorker?.terminate(); // the C main needs no worker here
     // The C main runs here, on Node's main thread, as Emscripten runs it (host/jsfs/host-thread.js).
-    const hostMain = instantiateOnHostThread({
+    const hostMain = jsfsHost.instantiateOnHostThread({
       ...base, channel: base.jsfs.channel, platform, spawnWorker, end,
     });
-    const pool = startPool();
+    const pool = startPool(poolSize);
     await Promise.race([Promise.all(pool.map((p) => p.ready)), ended]);
     return program(() => { if (!ending) hostMain.run(); });
   }
@@ -203,12 +208,13 @@ export async function createProgram(compiled, options = {}) {
     // Browsers: every thread runs on a worker and proxies its file calls to this page's main
     // thread, which serves them from its event loop and never blocks.
     const stdioOnWorkers = new Proxy({}, { get: () => () => 8 /* EBADF: fds 0-2 never come here */ });
-    const { server } = jsFsHost(base.jsfs.channel, memory, stdioOnWorkers);
+    const { server } = jsfsHost.jsFsHost(base.jsfs.channel, memory, stdioOnWorkers);
     server.serveForever(() => ending);
   }
 
   // A spawn found no idle worker: the program wants more threads than the pool has, so start
-  // another pool's worth of idle workers now rather than one per pthread_create later.
+  // another pool's worth of idle workers now rather than one per pthread_create later
+  // (waitForPool only: spare workers booting while the program runs take cores from it).
   function growPool() {
     if (starting > 0) return; // a growth is under way; a burst must not multiply it
     let added = 0;
@@ -224,13 +230,21 @@ export async function createProgram(compiled, options = {}) {
   // initialisation is the only one whose __tls_base points at the main thread's static TLS.
   const main = spawnWorker(undefined);
   await Promise.race([main.ready, ended]);
-  const pool = startPool();
-  await Promise.race([Promise.all(pool.map((p) => p.ready)), ended]);
-  if (!files.mailbox) return program(() => { if (!ending) main.worker.post({ type: 'start' }); });
+  // By default main starts now and workers on demand: a pthread_create that finds none starts
+  // one for its slot (it returns at once; the thread runs when the worker is ready). A worker's
+  // boot takes ~30 ms of a core, which workers booting while main runs would take from the
+  // program. options.waitForPool starts the whole pool first, as benchmarks that time their
+  // first pthread_create want (docs/HOST.md, "Start-up").
+  if (options.waitForPool) {
+    const pool = startPool(poolSize);
+    await Promise.race([Promise.all(pool.map((p) => p.ready)), ended]);
+  }
+  const runMain = () => { if (!ending) main.worker.post({ type: 'start' }); };
+  if (!files.mailbox) return program(runMain);
   // With the files API, _start runs now as far as the service's constructor, which starts the
   // service thread and holds main until start() (host_files.c): requests made before start()
   // are served, in order, before any of the program's code runs.
-  if (!ending) main.worker.post({ type: 'start' });
+  runMain();
   const created = program(() => files.releaseMain().catch(() => {}));
   try {
     const preload = [preloadSection(compiled), options.preload].filter(Boolean);

@@ -5,7 +5,6 @@ import { BROKEN_PIPE_EXIT, FATE, programEnded, settleFate, SLOT, slotIndex, spaw
 import { terminateIfUncaughtCxx } from './cxx-exceptions.js';
 import { uncatchableByWasm } from './uncatchable.js';
 import { ProgramExit, stdioNameImport, wasiImports } from './wasi.js';
-import { CH, proxiedWasi, ringHostThread } from './jsfs/proxy.js';
 import { filesImports } from './files/service.js';
 import { loadBackends, mountImports } from './mount/index.js';
 import { failureMessage } from './stack-overflow.js';
@@ -21,6 +20,8 @@ const port = isNode ? (await import('node:worker_threads')).parentPort : self;
 if (isNode) port.on('message', (msg) => handle(msg));
 const platform = await loadPlatform();
 const post = (msg, transfer) => port.postMessage(msg, transfer);
+// The host may now change V8's flags without slowing this worker's start (host/early-worker.js).
+post({ type: 'loaded' });
 
 function onMessage(handler) {
   handle = handler;
@@ -33,7 +34,7 @@ function instantiate(init) {
   // --fs=js: file calls go to the JS filesystem on the host's main thread (host/jsfs).
   const jsfs = init.jsfs ? new Int32Array(init.jsfs.channel) : null;
   // In Node the C main may be blocked on the host thread: wake it for what only it can do.
-  const ringHost = () => { if (jsfs) ringHostThread(jsfs, memory); };
+  const ringHost = () => { if (jsfs) jsfsProxy.ringHostThread(jsfs, memory); };
   const exit = (code) => {
     if (settleFate(control, FATE.EXITED, code)) post({ type: 'fate' });
     ringHost();
@@ -41,7 +42,7 @@ function instantiate(init) {
   };
   const spawn = (startArg) => spawnThread(control, startArg, (slot) => {
     post({ type: 'start-worker', slot });
-    if (jsfs) { Atomics.add(jsfs, CH.SPAWN, 1); ringHost(); }
+    if (jsfs) { Atomics.add(jsfs, jsfsProxy.CH.SPAWN, 1); ringHost(); }
   }, () => {
     const hint = threadLimitHint(control);
     if (hint) io.writeStdio(2, new TextEncoder().encode(hint)); // the program's stderr
@@ -56,7 +57,7 @@ function instantiate(init) {
   // mailbox 0 is the C main's (browsers), 1 + slot a pool worker's
   // a module without Spindle's filesystem: mounts are WASI preopens served by the host
   if (init.wasiFiles) wasi = wasiFiles.withHostFiles(wasi, { memory, mounts: init.mounts, table: init.wasiFiles.table });
-  if (jsfs) wasi = proxiedWasi(init.jsfs.channel, init.slot === undefined ? 0 : init.slot + 1, memory, wasi);
+  if (jsfs) wasi = jsfsProxy.proxiedWasi(init.jsfs.channel, init.slot === undefined ? 0 : init.slot + 1, memory, wasi);
   return instantiateThread(module, {
     memory, cpuCount: init.cpuCount, wasi, spawn,
     hostImports: {
@@ -91,7 +92,7 @@ function runThread(control, tid, instance, body) {
     if (settleFate(control, FATE.TRAPPED, 134)) {
       post({ type: 'trap', tid, message, stack: String(err?.stack || '') });
     }
-    if (jsfsChannel) ringHostThread(jsfsChannel, memoryOfThread);
+    if (jsfsChannel) jsfsProxy.ringHostThread(jsfsChannel, memoryOfThread);
     return false;
   }
 }
@@ -116,16 +117,18 @@ function serveSlot(init, instance) {
 let jsfsChannel = null;
 let memoryOfThread = null;
 let wasiFiles = null; // host/wasi-files.js, loaded for a module whose mounts are WASI preopens
+let jsfsProxy = null; // host/jsfs/proxy.js, loaded for a --fs=js module
 
 onMessage(async (msg) => {
   if (msg.type === 'init') {
+    // host/mount's backends and the --fs=js mailbox load only in a program that uses them (each
+    // worker pays for what it loads); messages that come meanwhile wait in `early`
+    if (msg.mounts?.length || msg.jsfs) handle = (m) => early.push(m);
     if (msg.mounts?.length) {
-      // host/mount's backends, loaded only by a program with mounts (each worker pays for what
-      // it loads); messages that come meanwhile wait in `early`
-      handle = (m) => early.push(m);
       await loadBackends();
       if (msg.wasiFiles) wasiFiles = await import('./wasi-files.js');
     }
+    if (msg.jsfs) jsfsProxy = await import('./jsfs/proxy.js');
     jsfsChannel = msg.jsfs ? new Int32Array(msg.jsfs.channel) : null;
     memoryOfThread = msg.memory;
     let instance;

@@ -39,15 +39,15 @@ case "${1:-}" in
     # part of the sweep (docs/PERFORMANCE.md).
     "$tmp/node" "$root/bin/spindle" bench --prebuilt --node --threads=1,2,4,8,16 --runs=5 \
       --only="$only" --variants='^(?!npm-wasi)' --out="$out" "$@"
-    # Small modules compile lazily, on the thread that first calls a function: the first
-    # pthread_create then takes ~6 ms inside the timed part (2-core VM). Eagerly compiled, the
-    # same program shows how much of the sweep's curve that is.
+    # Small modules used to compile lazily, on the thread that first calls a function (the first
+    # pthread_create then took ~6 ms inside the timed part, 2-core VM); eager is the default now,
+    # and this explicit run stays for comparison with earlier sweeps.
     if [[ "malloc-reference" =~ $only ]]; then
       wasm="$root/build/bench/malloc-reference/spindle.wasm"
       echo "Spindle malloc, --compile=eager, median of 3 (ms):" | tee "$out/malloc-reference-eager.txt"
       for t in 1 2 4 8 16; do
         ms=$(for r in 1 2 3; do
-          "$tmp/node" "$root/bin/spindle" run --compile=eager "$wasm" "$t" 40000000 |
+          "$tmp/node" "$root/bin/spindle" run --compile=eager --wait-for-pool "$wasm" "$t" 40000000 |
             sed -n 's/^RESULT .*"ms":\([0-9.]*\).*/\1/p'
         done | sort -n | sed -n 2p)
         echo "  $t threads: $ms" | tee -a "$out/malloc-reference-eager.txt"

@@ -1,12 +1,12 @@
 // When V8 compiles a module's functions (host/compilation.js): the host API's `compilation`
 // option and `spindle run --compile` are honoured, checked with V8's own view of a function
-// (compiled before its first call or not), and `auto` chooses by the size of the code.
+// (compiled before its first call or not), `auto` is eager, and V8's flags are put back after
+// an eager compile (not after a lazy one, whose functions compile later under them).
 import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { compile } from '../host/index.js';
-import { EAGER_FROM_CODE_BYTES } from '../host/compilation.js';
 import { exec } from './lib/exec.js';
 
 const root = join(import.meta.dirname, '..');
@@ -34,10 +34,14 @@ describe('compilation mode', () => {
       ['eager compiled', 'lazy uncompiled', 'eager compiled']);
   });
 
-  it('auto (the default) is lazy below the threshold and eager from it', async () => {
-    const big = EAGER_FROM_CODE_BYTES; // a body of this many nops makes the code section a little larger
-    assert.deepEqual(await probeLines('-:10', `auto:${big}`, 'auto:13', `-:${big + 1}`),
-      ['lazy uncompiled', 'eager compiled', 'lazy uncompiled', 'eager compiled']);
+  it('auto (the default) is eager for small and big modules', async () => {
+    assert.deepEqual(await probeLines('-:10', 'auto:13', `-:${300 * 1024}`),
+      ['eager compiled', 'eager compiled', 'eager compiled']);
+  });
+
+  it('puts V8\'s flags back after an eager compile, and keeps the tier flags once a lazy module exists', async () => {
+    assert.deepEqual(await probeLines('eager:10', 'plain:11', 'lazy:12', 'plain:13', 'eager:14', 'plain:15'),
+      ['eager compiled', 'plain liftoff', 'lazy uncompiled', 'plain optimized', 'eager compiled', 'plain optimized']);
   });
 
   it('refuses an unknown mode with a clear message', async () => {
@@ -49,7 +53,7 @@ describe('compilation mode', () => {
   });
 
   it('spindle run --compile names the mode under SPINDLE_DEBUG and runs the program', async () => {
-    for (const [flag, mode] of [[[], 'lazy'], [['--compile=eager'], 'eager'], [['--compile', 'lazy'], 'lazy']]) {
+    for (const [flag, mode] of [[[], 'eager'], [['--compile=lazy'], 'lazy'], [['--compile', 'eager'], 'eager']]) {
       const r = await exec(spindle, ['run', ...flag, hello], { env: { ...process.env, SPINDLE_DEBUG: '1' } });
       assert.equal(r.code, 0, r.stderr);
       assert.equal(r.stdout, 'hello\n');

@@ -110,6 +110,15 @@ describe('files API in Node', () => {
     programs.push(program);
     const { files } = program;
     program.start();
+    // C's threads run once their workers have booted (the pool starts with main, docs/HOST.md):
+    // wait for each one's first write, so that the rewrites below overlap theirs.
+    const deadline = Date.now() + 20000;
+    for (let id = 0; id < 3; id++) {
+      while (!(await files.readFile(`/tmp/churn/c${id}`).catch(() => null))?.length) {
+        assert.ok(Date.now() < deadline, `C's thread ${id} never wrote its file`);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+    }
     let reads = 0;
     for (let k = 1; k <= 60; k++) {
       for (let id = 0; id < 3; id++) {

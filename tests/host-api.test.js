@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { closeSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
-import { compile, runProgram } from '../host/index.js';
+import { compile, runProgram, startEarlyWorker } from '../host/index.js';
 import { exec } from './lib/exec.js';
 import { pageResult } from './lib/page-result.js';
 
@@ -45,6 +45,14 @@ describe('host API in Node', () => {
     const r = await runCapturing({ args: ['probe', 'trap'], stdin: new Uint8Array() });
     assert.equal(r.exitCode, 134);
     assert.match(r.trap, /^thread \d+: trap: unreachable/);
+  });
+
+  it('runs main on a worker started before the program (startEarlyWorker), once', async () => {
+    const earlyWorker = await startEarlyWorker();
+    await earlyWorker.loaded;
+    const r = await runCapturing({ args: ['probe', 'x'], env: { PROBE: 'yes' }, cpuCount: 3, stdin: new TextEncoder().encode('a\n'), earlyWorker });
+    assert.deepEqual([r.exitCode, r.trap, r.stdout], [0, undefined, 'cores=3 lines=1 argv1=x env=yes\n']);
+    await assert.rejects(runProgram(program, { earlyWorker, stdin: new Uint8Array() }), /earlyWorker: this worker serves a program already/);
   });
 
   it('ends the program when a thread calls exit while main waits', async () => {

@@ -39,7 +39,7 @@ for bench in $BENCHES; do
         for alloc in $ALLOCATORS; do
             for ((r = 0; r < REPEAT; r++)); do
                 # shellcheck disable=SC2086
-                line=$("$SPINDLE" run "$OUT/$bench-$alloc.wasm" "$t" ${ARGS[$bench]} | grep '^RESULT ' || true)
+                line=$("$SPINDLE" run --wait-for-pool "$OUT/$bench-$alloc.wasm" "$t" ${ARGS[$bench]} | grep '^RESULT ' || true)
                 [[ -n "$line" ]] || { echo "$bench-$alloc $t: no RESULT" >&2; continue; }
                 line="RESULT {\"allocator\":\"$alloc\",\"platform\":\"wasm\",${line#RESULT \{}"
                 echo "$line"

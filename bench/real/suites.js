@@ -40,7 +40,7 @@ async function runVariant(v, binary, args) {
   const started = performance.now();
   const r = v.target === 'native'
     ? await exec(binary, args, { timeoutMs: 600000 })
-    : await exec(process.execPath, [spindle, 'run', ...(v.runFlags ?? []), binary, ...args], { timeoutMs: 600000 });
+    : await exec(process.execPath, [spindle, 'run', '--wait-for-pool', ...(v.runFlags ?? []), binary, ...args], { timeoutMs: 600000 });
   const processMs = performance.now() - started;
   if (r.code !== 0) throw new Error(`${v.label}: exit ${r.code}: ${r.stderr.slice(-1000)}`);
   return { ...result(r.stdout), processMs };

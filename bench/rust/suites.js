@@ -36,7 +36,7 @@ export function buildAll(buildDir, { wasmOnly = false } = {}) {
 }
 
 async function runOnce(binary, args) {
-  const [cmd, argv] = binary.endsWith('.wasm') ? [process.execPath, [spindle, 'run', binary, ...args]] : [binary, args];
+  const [cmd, argv] = binary.endsWith('.wasm') ? [process.execPath, [spindle, 'run', '--wait-for-pool', binary, ...args]] : [binary, args];
   const r = await exec(cmd, argv, { timeoutMs: 600000 });
   const line = r.stdout.split('\n').find((l) => l.startsWith('RESULT '));
   if (r.code !== 0 || !line) throw new Error(`${binary} ${args.join(' ')}: exit ${r.code}\n${r.stderr.slice(-800)}`);

@@ -13,7 +13,6 @@ import { fileCalls } from './wasi-files.js';
 import { CH, proxyServer } from './proxy.js';
 import { failureMessage } from '../stack-overflow.js';
 import { instantiateThread } from '../thread-instance.js';
-import { importsFromSpindle } from '../module-info.js';
 
 // Longest sleep between checks when nothing rings: a ring (ringHostThread) can be lost in the
 // instant between publishing the wait address and entering Atomics.wait.
@@ -21,11 +20,6 @@ const POLL_MS = 1;
 const EAGAIN = 6;
 const ETIMEDOUT = 73;
 const EINVAL = 28;
-
-/** True if the module was built with `spindle cc --fs=js` (runtime/jsfs imports this). */
-export function usesJsFs(module) {
-  return importsFromSpindle(module, 'jsfs_host_thread_wait');
-}
 
 /** The JS filesystem with its WASI binding and mailbox server, for the host's main thread. */
 export function jsFsHost(channel, memory, stdio) {

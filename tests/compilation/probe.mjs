@@ -1,7 +1,9 @@
 // Run with node --allow-natives-syntax: compiles small wasm modules through the host API in the
 // modes given as arguments (MODE:NOPS, NOPS the size of the one function's body) and prints, per
 // module, the mode the host reports and whether V8 has compiled the function before its first
-// call: `lazy uncompiled` or `eager compiled`.
+// call: `lazy uncompiled` or `eager compiled`. MODE `plain` compiles with WebAssembly.compile
+// itself, under the V8 flags the host left, and prints which compiler V8 used at the first call:
+// `plain liftoff` (V8's defaults) or `plain optimized` (the host's tier flags still set).
 import { compile } from '../../host/index.js';
 
 const leb = (n) => { const out = []; do { let b = n & 0x7f; n >>>= 7; if (n) b |= 0x80; out.push(b); } while (n); return out; };
@@ -21,8 +23,15 @@ function moduleWithBody(nops) {
 
 const memory = new WebAssembly.Memory({ initial: 1, maximum: 1, shared: true });
 const isUncompiled = new Function('f', 'return %IsUncompiledWasmFunction(f)');
+const isLiftoff = new Function('f', 'return %IsLiftoffFunction(f)');
 for (const arg of process.argv.slice(2)) {
   const [mode, nops] = arg.split(':');
+  if (mode === 'plain') {
+    const { exports } = await WebAssembly.instantiate(await WebAssembly.compile(moduleWithBody(Number(nops))), { env: { memory } });
+    exports.f();
+    console.log(`plain ${isLiftoff(exports.f) ? 'liftoff' : 'optimized'}`);
+    continue;
+  }
   // Distinct bytes per module: V8 hands out one compiled module per identical bytes in a process.
   const compiled = await compile(moduleWithBody(Number(nops)), mode === '-' ? {} : { compilation: mode });
   const { exports } = await WebAssembly.instantiate(compiled.module, { env: { memory } });

@@ -1,0 +1,38 @@
+// A thread worker started before its program exists: its runtime boots and the host's modules
+// load while the caller loads the rest of the host, reads the module and compiles it. Passed to
+// createProgram/runProgram as `earlyWorker`, it becomes the main thread's worker
+// (docs/HOST.md, "Start-up"). This file imports next to nothing, so it can come first.
+import { loadPlatform } from './platform/current.js';
+
+/**
+ * Starts the worker. Resolves with { loaded, adopt, terminate }: `loaded` settles when the
+ * worker's modules are in (or it failed), `adopt(onMessage, onError)` hands its messages to the
+ * program and returns the platform's worker, `terminate()` ends a worker no program took.
+ */
+export async function startEarlyWorker() {
+  const platform = await loadPlatform();
+  let markLoaded;
+  const loaded = new Promise((resolve) => { markLoaded = resolve; });
+  let deliver = null;
+  let fail = null;
+  let failure = null;
+  const worker = platform.createWorker((msg) => {
+    if (msg.type === 'loaded') markLoaded();
+    else deliver?.(msg); // nothing else comes before the program's init message
+  }, (err) => {
+    markLoaded();
+    if (fail) fail(err);
+    else failure = err;
+  });
+  return {
+    loaded,
+    adopt(onMessage, onError) {
+      if (deliver) throw new Error('earlyWorker: this worker serves a program already');
+      deliver = onMessage;
+      fail = onError;
+      if (failure) onError(failure);
+      return worker;
+    },
+    terminate: () => worker.terminate(),
+  };
+}
