@@ -17,7 +17,12 @@ export async function startEarlyWorker() {
   let fail = null;
   let failure = null;
   const worker = platform.createWorker((msg) => {
-    if (msg.type === 'loaded') markLoaded();
+    if (msg.type === 'loaded') {
+      markLoaded();
+      // loaded and waiting for a program, it is no reason for Node to wait: a start that
+      // stalls after this (a compile that never ends) still fails loudly
+      if (!deliver) worker.keepsProcessAlive?.(false);
+    }
     else deliver?.(msg); // nothing else comes before the program's init message
   }, (err) => {
     markLoaded();
@@ -28,6 +33,7 @@ export async function startEarlyWorker() {
     loaded,
     adopt(onMessage, onError) {
       if (deliver) throw new Error('earlyWorker: this worker serves a program already');
+      worker.keepsProcessAlive?.(true);
       deliver = onMessage;
       fail = onError;
       if (failure) onError(failure);

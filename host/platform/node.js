@@ -63,6 +63,9 @@ export function createWorker(onMessage, onError) {
   return {
     post: (msg) => worker.postMessage(msg),
     terminate: () => { worker.terminating = true; return worker.terminate(); },
+    // whether the worker alone keeps Node running (a worker started early, waiting for its
+    // program, must not: a run that stalls before it must still end, docs/HOST.md)
+    keepsProcessAlive: (yes) => (yes ? worker.ref() : worker.unref()),
   };
 }
 
