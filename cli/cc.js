@@ -257,6 +257,8 @@ export async function compile(args, { cxx }) {
   if (isLinking(opts.clangArgs) && opts.clangArgs.length > 0) {
     argv.push(...exceptionLinkFlags({ cxx: isCxx, clangArgs: opts.clangArgs }));
     argv.push(...(await runtimeLinkArgs(opts)));
+    // <signal.h> turns on the emulated signals in the POSIX layer (runtime/include/posix/signal.h).
+    if (!opts.bare) argv.push('-lwasi-emulated-signal');
     argv.push(`-Wl,${moduleLinkerFlags(opts).join(',')}`);
     // Lean by default: the DWARF of -O2 code is most of a small module's bytes (docs/TOOLCHAIN.md).
     // Without DWARF, the call, global and address operands wasm-ld fills in also shrink from

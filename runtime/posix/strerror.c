@@ -1,13 +1,56 @@
-/* strerror for numbers libc has no text for: "Unknown error N", as glibc says (wasi-libc
- * reused another message, strerror(-1) was "Success"). Linked with --wrap=strerror. */
+/* strerror as glibc words it. wasi-libc's texts (musl's) differ for 31 errors ("Symbolic link
+ * loop" where Linux says "Too many levels of symbolic links"), and a program's messages should
+ * read as they do on Linux. Numbers libc has no text for give "Unknown error N", as glibc says
+ * (wasi-libc reused another message, strerror(-1) was "Success"). Linked with --wrap=strerror. */
 #include <errno.h>
 
 #include "../include/spindle/decimal.h"
 
 char *__real_strerror(int errnum);
 
+/* The errors whose glibc text differs from wasi-libc's; the others are the same in both. */
+static const struct {
+    int errnum;
+    const char *text;
+} glibc_texts[] = {
+    {EADDRINUSE, "Address already in use"},
+    {EADDRNOTAVAIL, "Cannot assign requested address"},
+    {EBUSY, "Device or resource busy"},
+    {ECHILD, "No child processes"},
+    {ECONNABORTED, "Software caused connection abort"},
+    {EDEADLK, "Resource deadlock avoided"},
+    {EDOM, "Numerical argument out of domain"},
+    {EDQUOT, "Disk quota exceeded"},
+    {EHOSTUNREACH, "No route to host"},
+    {EILSEQ, "Invalid or incomplete multibyte or wide character"},
+    {EINPROGRESS, "Operation now in progress"},
+    {EIO, "Input/output error"},
+    {EISCONN, "Transport endpoint is already connected"},
+    {ELOOP, "Too many levels of symbolic links"},
+    {EMFILE, "Too many open files"},
+    {EMSGSIZE, "Message too long"},
+    {ENAMETOOLONG, "File name too long"},
+    {ENETRESET, "Network dropped connection on reset"},
+    {ENETUNREACH, "Network is unreachable"},
+    {ENOMEM, "Cannot allocate memory"},
+    {ENOTCONN, "Transport endpoint is not connected"},
+    {ENOTSOCK, "Socket operation on non-socket"},
+    {ENOTSUP, "Operation not supported"}, /* EOPNOTSUPP is the same number in WASI */
+    {ENOTTY, "Inappropriate ioctl for device"},
+    {EOVERFLOW, "Value too large for defined data type"},
+    {EOWNERDEAD, "Owner died"},
+    {ERANGE, "Numerical result out of range"},
+    {ESPIPE, "Illegal seek"},
+    {ETIMEDOUT, "Connection timed out"},
+    {EXDEV, "Invalid cross-device link"},
+};
+
 char *__wrap_strerror(int errnum)
 {
+    for (unsigned i = 0; i < sizeof glibc_texts / sizeof glibc_texts[0]; i++) {
+        if (glibc_texts[i].errnum == errnum)
+            return (char *)glibc_texts[i].text;
+    }
     static _Thread_local char unknown[32];
     /* libc gives a number it does not know the text of 0 ("Success") */
     char *text = __real_strerror(errnum);
