@@ -56,6 +56,13 @@ struct dir_entry *dir_entry_new(const char *name, size_t len, struct inode *inod
     return e;
 }
 
+void dir_touch(struct inode *dir, int64_t now)
+{
+    if (now < dir->ctime_ns) /* another change, locked after our clock reading, stored a later time */
+        now = dir->ctime_ns;
+    dir->mtime_ns = dir->ctime_ns = now;
+}
+
 static void compact_order(struct dir_data *dir)
 {
     size_t kept = 0;

@@ -3,7 +3,8 @@
  * are handed out from SPINDLE_FS_FIRST_FD up.
  * A slot is read under one of FD_STRIPES mutexes (fd % FD_STRIPES), so
  * threads using different fds rarely meet; slots change only under
- * fd_alloc.lock plus the slot's stripe. Taking the file's reference inside the
+ * fd_alloc.lock plus the slot's stripe (but a reserved slot, which its reserver fills under the
+ * stripe alone: fd_install). Taking the file's reference inside the
  * stripe lock is what keeps a concurrent close from freeing it under us.
  * Lock-free readers (reader_slots.c) read a slot without the stripe: slots are
  * atomic, and a description is freed only once no reader slot holds it. */
@@ -47,7 +48,8 @@ static struct fd_stripe stripes[FD_STRIPES] = {STRIPES_INIT_16, STRIPES_INIT_16,
 
 static pthread_mutex_t *stripe_of(int fd) { return &stripes[fd % FD_STRIPES].lock; }
 
-static void set_slot(int fd, struct open_file *file) /* caller holds fd_alloc.lock */
+/* Callers hold fd_alloc.lock, except fd_install: see there. */
+static void set_slot(int fd, struct open_file *file)
 {
     pthread_mutex_t *stripe = stripe_of(fd);
     pthread_mutex_lock(stripe);
@@ -114,12 +116,10 @@ int fd_reserve_from(int min)
     return fd;
 }
 
-void fd_install(int fd, struct open_file *file)
-{
-    pthread_mutex_lock(&fd_alloc.lock);
-    set_slot(fd, file);
-    pthread_mutex_unlock(&fd_alloc.lock);
-}
+/* Without fd_alloc.lock: the slot holds the reserved marker, which only its reserver replaces
+ * (fd_detach and fd_replace leave a reserved slot alone, and the allocation scan asks only
+ * whether a slot is empty), so every open takes the process-wide lock once, not twice. */
+void fd_install(int fd, struct open_file *file) { set_slot(fd, file); }
 
 static void release_slot(int fd) /* caller holds fd_alloc.lock */
 {
@@ -163,7 +163,7 @@ struct open_file *fd_detach(int fd)
     if (fd < 0 || fd >= SPINDLE_FS_MAX_FDS)
         return NULL;
     pthread_mutex_lock(&fd_alloc.lock);
-    struct open_file *file = *slot_of(fd); /* slots change only under this lock */
+    struct open_file *file = *slot_of(fd); /* changes only under this lock (a reserved one aside) */
     if (file == &reserved_marker || file == NULL) {
         pthread_mutex_unlock(&fd_alloc.lock);
         return NULL;

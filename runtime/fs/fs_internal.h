@@ -321,6 +321,10 @@ int dir_reserve(struct dir_data *dir);
 void dir_insert(struct dir_data *dir, struct dir_entry *entry);
 /* Unlinks and frees the entry; its inode reference passes to the caller. */
 void dir_remove(struct dir_data *dir, struct dir_entry *entry);
+/* A name was added or removed at `now` (dir's mtime and ctime). `now` may be read before the
+ * lock is taken, to keep the clock (a host call in wasm) out of the critical section: a time
+ * stored meanwhile by a change that locked later is kept, so the times never go back. */
+void dir_touch(struct inode *dir, int64_t now);
 /* Index in dir->order of the first slot whose seq is greater than `seq`. */
 size_t dir_first_after(const struct dir_data *dir, uint64_t seq);
 void dir_free(struct dir_data *dir);

@@ -90,7 +90,8 @@ int spindle_fs_mkdirat(int dirfd, const char *path, uint32_t mode)
 
 /* Takes the entry out; the caller drops the entry's reference in *released after it
  * unlocks dir, so freeing a big file's data does not hold up the rest of the directory. */
-static int remove_file(struct inode *dir, const struct walk *w, struct inode **released)
+/* now: read before dir was locked (dir_touch) */
+static int remove_file(struct inode *dir, const struct walk *w, int64_t now, struct inode **released)
 {
     struct dir_entry *e = dir_find(&dir->u.dir, w->name, w->name_len);
     if (e == NULL)
@@ -104,11 +105,11 @@ static int remove_file(struct inode *dir, const struct walk *w, struct inode **r
     if (w->trailing_slash)
         return -SPINDLE_ENOTDIR;
     dir_remove(&dir->u.dir, e);
-    int64_t now = fs_now_ns();
-    dir->mtime_ns = dir->ctime_ns = now;
+    dir_touch(dir, now);
     inode_write_lock(child);
     child->nlink--;
-    child->ctime_ns = now;
+    if (child->ctime_ns < now) /* a write locked after our clock reading keeps its later time */
+        child->ctime_ns = now;
     inode_unlock(child);
     *released = child; /* the entry's reference; open files keep theirs */
     return 0;
@@ -191,8 +192,9 @@ int spindle_fs_unlinkat(int dirfd, const char *path, int flags)
             break;
         }
         struct inode *released = NULL;
+        int64_t now = fs_now_ns(); /* before the lock: others adding or removing names wait for it */
         inode_write_lock(w.dir);
-        rc = w.dir->u.dir.dead ? -SPINDLE_ENOENT : remove_file(w.dir, &w, &released);
+        rc = w.dir->u.dir.dead ? -SPINDLE_ENOENT : remove_file(w.dir, &w, now, &released);
         inode_unlock(w.dir);
         if (released)
             inode_unref(released);

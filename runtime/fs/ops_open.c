@@ -3,23 +3,45 @@
 
 #include <string.h>
 
-/* Creates a child of `dir` named by w (dir is write-locked by the caller). */
-static int create_file(struct inode *dir, const struct walk *w, uint32_t perm, struct inode **out)
+/* A new file and its directory entry, made before the directory is write-locked: the
+ * allocations and the clock reading (a host call in wasm) of inode_new then stay out of the
+ * critical section that every thread adding or removing a name in that directory waits for.
+ * Either pointer is NULL when memory ran out; the error comes only if the name is missing. */
+struct new_file {
+    struct inode *inode;
+    struct dir_entry *entry;
+};
+
+static void new_file_prepare(struct new_file *made, const struct walk *w, uint32_t perm)
 {
-    struct inode *file = inode_new(INODE_FILE, perm);
-    if (file == NULL)
+    made->inode = inode_new(INODE_FILE, perm);
+    made->entry = made->inode ? dir_entry_new(w->name, w->name_len, made->inode) : NULL;
+}
+
+/* What create_file did not use (the name appeared meanwhile, or an error); dir unlocked. */
+static void new_file_discard(struct new_file *made)
+{
+    fs_free(made->entry);
+    if (made->inode)
+        inode_unref(made->inode);
+    made->inode = NULL;
+    made->entry = NULL;
+}
+
+/* Links the prepared file into `dir` (write-locked by the caller); it is then no longer the
+ * caller's to discard. */
+static int create_file(struct inode *dir, struct new_file *made, struct inode **out)
+{
+    if (made->entry == NULL || dir_reserve(&dir->u.dir) < 0)
         return -SPINDLE_ENOSPC;
-    struct dir_entry *entry = dir_entry_new(w->name, w->name_len, file);
-    if (entry == NULL || dir_reserve(&dir->u.dir) < 0) {
-        fs_free(entry);
-        inode_unref(file);
-        return -SPINDLE_ENOSPC;
-    }
+    struct inode *file = made->inode;
     file->nlink = 1;
-    dir_insert(&dir->u.dir, entry); /* the entry keeps the first reference */
-    dir->mtime_ns = dir->ctime_ns = file->mtime_ns;
+    dir_insert(&dir->u.dir, made->entry); /* the entry keeps the first reference */
+    dir_touch(dir, file->mtime_ns);
     inode_ref(file);
     *out = file;
+    made->inode = NULL;
+    made->entry = NULL;
     return 0;
 }
 
@@ -103,14 +125,20 @@ static int open_creating(struct inode *start, const char *path, int flags, uint3
             break;
         }
         inode_unlock(dir);
+        struct new_file made = {NULL, NULL};
+        bool prepared = found == NULL; /* the name is most likely still missing */
+        if (prepared)
+            new_file_prepare(&made, &w, perm);
         inode_write_lock(dir);
         struct dir_entry *e = dir->u.dir.dead ? NULL : dir_find(&dir->u.dir, w.name, w.name_len);
         if (dir->u.dir.dead) {
             rc = -SPINDLE_ENOENT;
         } else if (e == NULL) {
             rc = fs_permission(dir, FS_MAY_WRITE | FS_MAY_EXEC);
+            if (rc == 0 && !prepared) /* the name went away since the shared lookup (rare) */
+                new_file_prepare(&made, &w, perm);
             if (rc == 0)
-                rc = create_file(dir, &w, perm, out);
+                rc = create_file(dir, &made, out);
             *created = rc == 0;
         } else if (flags & SPINDLE_O_EXCL) {
             rc = -SPINDLE_EEXIST;
@@ -129,6 +157,7 @@ static int open_creating(struct inode *start, const char *path, int flags, uint3
                     memcpy(target, link->u.symlink.target, link->u.symlink.len);
                     target[link->u.symlink.len] = '\0';
                     inode_unlock(dir);
+                    new_file_discard(&made);
                     inode_unref(from);
                     from = dir;
                     inode_ref(from);
@@ -149,6 +178,7 @@ static int open_creating(struct inode *start, const char *path, int flags, uint3
             rc = 0;
         }
         inode_unlock(dir);
+        new_file_discard(&made);
         walk_done(&w);
         break;
     }

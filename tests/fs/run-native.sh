@@ -5,8 +5,9 @@
 #      failure injection (tests/fs/unit)
 #   3. the 8-thread stress test under ThreadSanitizer
 #   4. the same stress test under AddressSanitizer+UBSan, readers against
-#      writers of one file (every read a whole chunk version) under both, and
-#      path walks against changes of their directories under both
+#      writers of one file (every read a whole chunk version) under both,
+#      path walks against changes of their directories under both, and
+#      creates and removals of the same names racing in one directory under both
 #   4b. pipes, poll, locks and /dev: unit tests (ASan+UBSan, fault injection)
 #      and their thread stress under TSan and ASan+UBSan (unit/test_ipc.c,
 #      stress/stress_ipc.c)
@@ -80,6 +81,8 @@ step "lock-free reads vs writers (TSan)" build_and_run snapshot-tsan -fsanitize=
 step "lock-free reads vs writers (ASan+UBSan)" build_and_run snapshot-asan "${asan[@]}" -- "$here/stress/snapshot_reads.c"
 step "lock-free walks vs directory changes (TSan)" build_and_run walk-tsan -fsanitize=thread -- "$here/stress/walk_stress.c"
 step "lock-free walks vs directory changes (ASan+UBSan)" build_and_run walk-asan "${asan[@]}" -- "$here/stress/walk_stress.c"
+step "creates racing in one directory (TSan)" build_and_run create-tsan -fsanitize=thread -- "$here/stress/create_race.c"
+step "creates racing in one directory (ASan+UBSan)" build_and_run create-asan "${asan[@]}" -- "$here/stress/create_race.c"
 step "pipes, poll, locks, /dev units (ASan+UBSan, fault injection)" \
   build_and_run ipc-units "${asan[@]}" -DSPINDLE_FS_FAULT_INJECTION -- "$here/unit/test_ipc.c"
 step "pipes and locks stress (TSan)" build_and_run ipc-tsan -fsanitize=thread -- "$here/stress/stress_ipc.c"

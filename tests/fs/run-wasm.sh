@@ -2,7 +2,7 @@
 # Runs the filesystem tests as wasm under Spindle (needs bin/spindle and the
 # toolchain from scripts/setup.sh): the semantic unit tests and the 8-thread
 # stress test compiled against the core directly (real wasm threads on shared
-# memory), lock-free reads and walks against writers, the same for pipes, poll, locks and /dev, filling linear memory
+# memory), lock-free reads and walks against writers, creates racing in one directory, the same for pipes, poll, locks and /dev, filling linear memory
 # until ENOSPC and EFAULT for buffers outside it, threads using relative paths
 # after chdir and WASI poll_oneoff on pipes and files (tests/fs/wasm), then the
 # conformance programs through wasi-libc and runtime/wasi, compared with
@@ -46,6 +46,7 @@ wasm_test semantics -DSPINDLE_FS_FAULT_INJECTION -- "$here/unit/test_semantics.c
 wasm_test stress -- "$here/stress/stress.c"
 wasm_test snapshot_reads -- "$here/stress/snapshot_reads.c"
 wasm_test walk_stress -- "$here/stress/walk_stress.c"
+wasm_test create_race -- "$here/stress/create_race.c"
 # pipes, poll, locks, /dev and /proc/self/fd; their thread stress on real wasm threads
 wasm_test ipc_units -DSPINDLE_FS_FAULT_INJECTION -- "$here/unit/test_ipc.c"
 wasm_test ipc_stress -- "$here/stress/stress_ipc.c"
