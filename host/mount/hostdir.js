@@ -16,6 +16,7 @@ import {
   existsSync,
 } from 'node:fs';
 import { createHandleTable, HandleError, HandleTable } from './handle-table.js';
+import { DirCache } from './dir-cache.js';
 import { createMailboxes, failWorker, submit } from './mailbox.js';
 import { AT, ERRNO as E, DT, O, UTIME } from '../abi/linux.js';
 import { FOLLOW, FOLLOW_OPS, FSYNC_DATASYNC, ioHandle, ioHandleParts, ioWorkerOf, inMemory, MAX_IO_WORKERS, memoryBytes, OP, REQ, setResult } from '../abi/mount-request.js';
@@ -81,9 +82,15 @@ export async function prepare(spec, ctx = {}) {
   try { st = statSync(dir); } catch { throw new Error(`mount ${spec.path}: host directory ${dir} does not exist`); }
   if (!st.isDirectory()) throw new Error(`mount ${spec.path}: ${dir} is not a directory`);
   // handles: the fds this mount opened, the only ones a request can name (handle-table.js)
-  const config = { root: realpathSync(dir), ...checkMountOptions(spec), mountId: spec.mountId ?? 0, handles: createHandleTable() };
-  // the program is over: what it left open is closed
-  const closeLeftovers = () => new HandleTable(config.handles, config.mountId).closeAll(closeSync);
+  // keptDirs: the directories threads keep open (dir-cache.js), in a table of their own
+  const config = {
+    root: realpathSync(dir), ...checkMountOptions(spec), mountId: spec.mountId ?? 0,
+    handles: createHandleTable(), keptDirs: createHandleTable(),
+  };
+  // the program is over: what it left open, and the directories its threads kept, are closed
+  const closeLeftovers = () => {
+    for (const table of [config.handles, config.keptDirs]) new HandleTable(table, config.mountId).closeAll(closeSync);
+  };
   const n = Math.min(MAX_IO_WORKERS, Number(spec.ioWorkers) | 0);
   if (n <= 0) return { config, dispose: closeLeftovers };
   const { Worker } = await import('node:worker_threads');
@@ -141,6 +148,7 @@ function inlineClient(config, ioWorker) {
     const { id, w } = ioHandleParts(handle);
     return w === ioWorker ? id : fail(E.EBADF);
   };
+  const keptDirs = new DirCache(new HandleTable(config.keptDirs, config.mountId));
   const dirs = new Map(); // readdir snapshots by handle (this thread's)
   const paths = new Map(); // without /proc: the path each handle was opened at
 
@@ -197,25 +205,19 @@ function inlineClient(config, ioWorker) {
   const hostPath = (dir) => (dir.length ? `${root}/${dir.join('/')}` : root);
   const inside = (real) => real === root || real.startsWith(`${root}/`);
 
-  // Opens the resolved parent directory and checks it is what was resolved; runs fn(pathOf).
+  // Runs fn(pathOf) in the resolved parent directory, opened (or kept open: dir-cache.js) and
+  // checked to be what was resolved.
   function inParent(dir, fn) {
     const expected = hostPath(dir);
     if (!hasProcFd) return fn((name) => (name === null ? expected : `${expected}/${name}`));
-    let fd;
-    try {
-      fd = openSync(expected, C.O_RDONLY | C.O_DIRECTORY | C.O_NOFOLLOW);
-    } catch (err) {
-      // (optimistic attempt: any failure goes to the careful resolution, which alone decides
-      // the error, so that nothing is learnt about paths outside the root)
-      if (optimistic || err.code === 'ELOOP' || err.code === 'ENOTDIR') throw new Retry();
-      throw err;
-    }
-    try {
-      if (readlinkSync(`/proc/self/fd/${fd}`) !== expected) throw new Retry();
-      return fn((name) => (name === null ? `/proc/self/fd/${fd}` : `/proc/self/fd/${fd}/${name}`));
-    } finally {
-      closeSync(fd);
-    }
+    return keptDirs.run(dir.join('/'), expected,
+      (fd) => fn((name) => (name === null ? `/proc/self/fd/${fd}` : `/proc/self/fd/${fd}/${name}`)),
+      (err) => {
+        // (optimistic attempt: any failure goes to the careful resolution, which alone decides
+        // the error, so that nothing is learnt about paths outside the root)
+        if (!err || optimistic || err.code === 'ELOOP' || err.code === 'ENOTDIR') throw new Retry();
+        throw err;
+      });
   }
 
   // Runs op(resolved) again when a race made a check fail; EXDEV after RETRIES tries.
