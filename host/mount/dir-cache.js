@@ -1,9 +1,9 @@
 // The directories a thread's host-directory mount calls work in, kept open (docs/MOUNTS.md,
-// "Directories kept open"). Each path call runs on /proc/self/fd/N/name, N the parent directory
+// "Directories kept open"). Each path call runs on /proc/PID/fd/N/name, N the parent directory
 // opened and checked to be where it was resolved (hostdir.js); opening and closing N on every
 // call was two of its four system calls. Here N stays open, keyed by the directory's path
 // relative to the mount's root, and is checked again on every use: its real path, read back from
-// /proc/self/fd/N, must still be exactly the expected host path. A directory renamed, removed or
+// /proc/PID/fd/N, must still be exactly the expected host path. A directory renamed, removed or
 // replaced (by the program or by another process) fails that check; its fd is closed and the
 // path opened again. So nothing is trusted from an earlier call, only the fd is reused.
 //
@@ -12,12 +12,13 @@
 // never one a call is using.
 import { closeSync, constants as C, openSync, readlinkSync } from 'node:fs';
 import { HandleError } from './handle-table.js';
+import { fdPath } from './proc-fd.js';
 
 // Linux's O_PATH (node:fs does not name it): the fd only names the directory, so a directory
 // the program may search but not list is reached as Linux's own calls reach it.
 const O_PATH = 0o10000000;
 
-const realPath = (fd) => readlinkSync(`/proc/self/fd/${fd}`);
+const realPath = (fd) => readlinkSync(fdPath(fd));
 
 export class DirCache {
   #handles = new Map(); // relative path -> handle in the table, least recently used first

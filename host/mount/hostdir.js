@@ -7,16 +7,16 @@
 // the mount's real root; symlinks are followed only while they stay inside (an absolute or
 // escaping target is handed back to the C layer, which resolves it in the program's own tree, or
 // gives EXDEV like openat2's RESOLVE_BENEATH); the operation then runs on
-// /proc/self/fd/N/name where N is the parent directory opened with O_NOFOLLOW and checked to be
+// /proc/PID/fd/N/name where N is the parent directory opened with O_NOFOLLOW and checked to be
 // the resolved directory inside the root, so a rename racing with the check cannot lead outside.
 import {
   chmodSync, closeSync, constants as C, fchmodSync, fdatasyncSync, fstatSync, fsyncSync, ftruncateSync, futimesSync,
   linkSync, lstatSync, lutimesSync, mkdirSync, openSync, readdirSync, readlinkSync, readSync,
   realpathSync, renameSync, rmdirSync, statSync, symlinkSync, unlinkSync, utimesSync, writeSync,
-  existsSync,
 } from 'node:fs';
 import { createHandleTable, HandleError, HandleTable } from './handle-table.js';
 import { DirCache } from './dir-cache.js';
+import { fdPath, hasProcFd } from './proc-fd.js';
 import { createMailboxes, failWorker, submit } from './mailbox.js';
 import { AT, ERRNO as E, DT, O, UTIME } from '../abi/linux.js';
 import { FOLLOW, FOLLOW_OPS, FSYNC_DATASYNC, ioHandle, ioHandleParts, ioWorkerOf, inMemory, MAX_IO_WORKERS, memoryBytes, OP, REQ, setResult } from '../abi/mount-request.js';
@@ -45,7 +45,6 @@ function hostFlags(flags) {
 }
 
 const RETRIES = 8;
-const hasProcFd = process.platform === 'linux' && existsSync('/proc/self/fd');
 // names that are not valid UTF-8 are refused (EILSEQ): a lenient decoding would give `bad\xff`
 // and `bad\xef\xbf\xbd` the same host name
 const decoder = new TextDecoder('utf-8', { fatal: true });
@@ -211,7 +210,7 @@ function inlineClient(config, ioWorker) {
     const expected = hostPath(dir);
     if (!hasProcFd) return fn((name) => (name === null ? expected : `${expected}/${name}`));
     return keptDirs.run(dir.join('/'), expected,
-      (fd) => fn((name) => (name === null ? `/proc/self/fd/${fd}` : `/proc/self/fd/${fd}/${name}`)),
+      (fd) => fn((name) => fdPath(fd, name)),
       (err) => {
         // (optimistic attempt: any failure goes to the careful resolution, which alone decides
         // the error, so that nothing is learnt about paths outside the root)
@@ -254,7 +253,7 @@ function inlineClient(config, ioWorker) {
 
   function checkOpened(fd) {
     if (!hasProcFd) return;
-    if (!inside(readlinkSync(`/proc/self/fd/${fd}`))) {
+    if (!inside(readlinkSync(fdPath(fd)))) {
       closeSync(fd);
       throw new Retry();
     }
@@ -270,7 +269,7 @@ function inlineClient(config, ioWorker) {
       if (err.code === 'ELOOP' || err.code === 'ENOTDIR') throw new Retry(); // a symlink put in its place
       throw err;
     }
-    if (hasProcFd && readlinkSync(`/proc/self/fd/${fd}`) !== root) {
+    if (hasProcFd && readlinkSync(fdPath(fd)) !== root) {
       closeSync(fd);
       throw new Retry();
     }
@@ -289,8 +288,8 @@ function inlineClient(config, ioWorker) {
         fail(E.EOPNOTSUPP);
       }
       if (fd === null) return chmodSync(p, bits);
-      if (!inside(readlinkSync(`/proc/self/fd/${fd}`))) throw new Retry();
-      return chmodSync(`/proc/self/fd/${fd}`, bits);
+      if (!inside(readlinkSync(fdPath(fd)))) throw new Retry();
+      return chmodSync(fdPath(fd), bits);
     } finally {
       if (fd !== null) closeSync(fd);
     }
@@ -317,7 +316,7 @@ function inlineClient(config, ioWorker) {
     if (!memoryBytes(view, ptr, len)) fail(E.EFAULT);
     let list = dirs.get(handle);
     if (!list || cookie === 0n) {
-      const dir = hasProcFd ? `/proc/self/fd/${fd}` : paths.get(handle);
+      const dir = hasProcFd ? fdPath(fd) : paths.get(handle);
       // d_ino must be what stat reports (st_ino), which a Dirent does not carry: one lstat each,
       // once per listing. An entry removed meanwhile keeps ino 0.
       // names as the host's bytes: one that is not UTF-8 is listed as it is (opening it gives EILSEQ)
@@ -520,7 +519,7 @@ function inlineClient(config, ioWorker) {
     return FOLLOW.RESULT;
   }
   // host/wasi-files.js: where an open directory is (EBADF if the handle names none)
-  call.realPath = (handle) => table.use(tableHandle(handle), (fd) => readlinkSync(`/proc/self/fd/${fd}`));
+  call.realPath = (handle) => table.use(tableHandle(handle), (fd) => readlinkSync(fdPath(fd)));
   return call;
 }
 
