@@ -16,6 +16,7 @@ import {
 } from 'node:fs';
 import { createHandleTable, HandleError, HandleTable } from './handle-table.js';
 import { DirCache } from './dir-cache.js';
+import { ListedStats, mayChange } from './listed-stats.js';
 import { fdPath, hasProcFd } from './proc-fd.js';
 import { createMailboxes, failWorker, submit } from './mailbox.js';
 import { AT, ERRNO as E, DT, O, UTIME } from '../abi/linux.js';
@@ -85,6 +86,7 @@ export async function prepare(spec, ctx = {}) {
   const config = {
     root: realpathSync(dir), ...checkMountOptions(spec), mountId: spec.mountId ?? 0,
     handles: createHandleTable(), keptDirs: createHandleTable(),
+    changes: new SharedArrayBuffer(4), // calls that may have changed the mount (listed-stats.js)
   };
   // the program is over: what it left open, and the directories its threads kept, are closed
   const closeLeftovers = () => {
@@ -148,7 +150,9 @@ function inlineClient(config, ioWorker) {
     return w === ioWorker ? id : fail(E.EBADF);
   };
   const keptDirs = new DirCache(new HandleTable(config.keptDirs, config.mountId));
+  const listed = new ListedStats(new Int32Array(config.changes));
   const dirs = new Map(); // readdir snapshots by handle (this thread's)
+  const relOf = new Map(); // the relative path each handle this thread opened was resolved to
   const paths = new Map(); // without /proc: the path each handle was opened at
 
   // Where the request's caller takes a path that leaves the root (FOLLOW_OPS), 0 if it cannot.
@@ -317,12 +321,21 @@ function inlineClient(config, ioWorker) {
     let list = dirs.get(handle);
     if (!list || cookie === 0n) {
       const dir = hasProcFd ? fdPath(fd) : paths.get(handle);
+      // the entries' stats are kept under the directory's path only while it is still there
+      const from = listed.listing();
+      const opened = relOf.get(handle);
+      const here = opened !== undefined && hasProcFd && readlinkSync(fdPath(fd)) === (opened === '' ? root : `${root}/${opened}`);
+      const rel = here ? opened : undefined;
       // d_ino must be what stat reports (st_ino), which a Dirent does not carry: one lstat each,
       // once per listing. An entry removed meanwhile keeps ino 0.
       // names as the host's bytes: one that is not UTF-8 is listed as it is (opening it gives EILSEQ)
       list = readdirSync(dir, { withFileTypes: true, encoding: 'buffer' }).map((e) => {
         let ino = 0n;
-        try { ino = lstatSync(Buffer.concat([Buffer.from(`${dir}/`), e.name]), { bigint: true }).ino; } catch { /* gone since */ }
+        try {
+          const st = lstatSync(Buffer.concat([Buffer.from(`${dir}/`), e.name]), { bigint: true });
+          ino = st.ino;
+          if (rel !== undefined) keepListed(rel, e.name, st, from);
+        } catch { /* gone since */ }
         return { name: e.name, ino, type: e.isDirectory() ? DT.DIR : e.isSymbolicLink() ? DT.LNK : e.isFile() ? DT.REG : DT.UNKNOWN };
       });
       dirs.set(handle, list);
@@ -340,9 +353,14 @@ function inlineClient(config, ioWorker) {
     return at;
   }
 
-  function dispatch(view, req) {
-    const op = view.getInt32(req + REQ.OP, true);
-    const flags = view.getInt32(req + REQ.FLAGS, true);
+  // a listed entry's stat, for the STAT that may follow (listed-stats.js); names are UTF-8 there
+  function keepListed(rel, nameBytes, st, from) {
+    let name;
+    try { name = decoder.decode(nameBytes); } catch { return; }
+    listed.keep(rel === '' ? name : `${rel}/${name}`, st, from);
+  }
+
+  function dispatch(view, req, op, flags) {
     // every field is read once: another thread of the module may change the request meanwhile
     const sent = view.getBigUint64(req + REQ.HANDLE, true);
     const handle = () => tableHandle(sent);
@@ -368,8 +386,10 @@ function inlineClient(config, ioWorker) {
         const userNoFollow = (flags & O.NOFOLLOW) !== 0 || exclusive;
         const statAt = statOut();
         let opened = root;
+        let openedRel = '';
         const fd = confined(path(), !userNoFollow, (r) => {
           opened = r.name === null ? root : `${hostPath(r.dir)}/${r.name}`;
+          openedRel = r.name === null ? '' : [...r.dir, r.name].join('/');
           if (r.name === null) {
             if (flags & O.CREAT) fail(E.EISDIR);
             if ((flags & O.ACCMODE) !== O.RDONLY) fail(E.EISDIR);
@@ -402,6 +422,7 @@ function inlineClient(config, ioWorker) {
           throw err;
         }
         if (!hasProcFd) paths.set(added, opened);
+        relOf.set(added, openedRel);
         view.setBigUint64(req + REQ.HANDLE, opaqueOf(added), true);
         return 0;
       }
@@ -410,6 +431,7 @@ function inlineClient(config, ioWorker) {
         table.remove(h, closeSync);
         dirs.delete(h);
         paths.delete(h);
+        relOf.delete(h);
         return 0;
       }
       case OP.PREAD: return withFd((fd) => readSync(fd, bytes(), 0, len, position()));
@@ -430,7 +452,9 @@ function inlineClient(config, ioWorker) {
       case OP.READDIR: return withFd((fd) => readdirInto(view, handle(), fd, offset, ptr, len));
       case OP.STAT: {
         // (the root through its /proc magic link needs stat; names were resolved already)
-        const st = confined(path(), !(flags & AT.SYMLINK_NOFOLLOW), (r) =>
+        const rel = path();
+        const follow = !(flags & AT.SYMLINK_NOFOLLOW);
+        const st = listed.take(rel, follow) ?? confined(rel, follow, (r) =>
           inParent(split(r).dir, (at) => {
             const found = (r.name === null ? statSync : lstatSync)(at(r.name), { bigint: true });
             if (r.optimistic && r.follow && found.isSymbolicLink()) throw new Retry();
@@ -501,11 +525,16 @@ function inlineClient(config, ioWorker) {
   }
 
   const call = (view, req) => {
+    // every field is read once: another thread of the module may change the request meanwhile
+    const op = view.getInt32(req + REQ.OP, true);
+    const flags = view.getInt32(req + REQ.FLAGS, true);
     let result;
     try {
-      result = dispatch(view, req);
+      result = dispatch(view, req, op, flags);
     } catch (err) {
       result = err instanceof Follow ? followAnswer(view, err.path) : -errnoOf(err);
+    } finally {
+      if (mayChange(op, flags)) listed.changed(); // after the change: see listed-stats.js
     }
     setResult(view, req, result);
   };
