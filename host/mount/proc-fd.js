@@ -2,7 +2,7 @@
 // real path read back with readlink, and a path through it (/proc/PID/fd/N/name) starts from that
 // directory. The hostdir backend checks confinement with it (docs/MOUNTS.md section 4).
 // /proc/PID rather than /proc/self: the kernel then need not follow the `self` link on every
-// call (~20% of a readlink's or lstat's time through it, measured on Node 20).
+// call (~15% of a readlink's or lstat's time through it, measured natively in C, interleaved).
 import { existsSync } from 'node:fs';
 
 const base = `/proc/${process.pid}/fd`;
