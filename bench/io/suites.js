@@ -1,8 +1,9 @@
 // The file I/O experiments of `spindle bench`: Spindle's mounts against the raw ceilings measured
 // in the same run. Each runs its own interleaved suite (cli/bench.js calls `suite`), not the
 // per-program job loop: io-hostdir (Node: Spindle on a host-directory mount vs node:fs,
-// bench/io/hostdir.js) and io-opfs (Chromium: Spindle on an OPFS mount vs raw
-// FileSystemSyncAccessHandle, bench/opfs/spindle-opfs.js). Both run bench/opfs/opfs_io.c.
+// bench/io/hostdir.js), io-mount-calls (Node: path calls on a mount vs the same C natively,
+// bench/io/mount-calls.js) and io-opfs (Chromium: Spindle on an OPFS mount vs raw
+// FileSystemSyncAccessHandle, bench/opfs/spindle-opfs.js); io-hostdir and io-opfs run bench/opfs/opfs_io.c.
 //
 // The report is in ms (lower is better), so each case is the time to move a fixed amount,
 // computed from the measured throughput: 64 MiB for the sequential cases, 100 files for the small
@@ -10,6 +11,7 @@
 // speed-up). Every run also keeps the raw MiB/s (or files/s) it came from.
 
 import { median } from '../report/stats.js';
+import { buildMountCalls, callCases, callTargets, mountCallsBench } from './mount-calls.js';
 import { target } from '../targets.js';
 
 const cases = [
@@ -61,6 +63,24 @@ function sidesTarget(label, all, ratio, op, limit, context) {
 export function ioExperiments({ quick }) {
   const mib = quick ? 8 : 64;
   return [
+    {
+      id: 'io-mount-calls', estimateS: ({ runs }) => 5 + runs * 4, title: 'Path calls on a host-directory mount vs the same C natively',
+      chart: 'cases', source: 'bench/io/mount_calls.c', host: 'node', baseline: 'native', points: callCases.map((c) => c.point),
+      variants: [{ id: 'native', label: 'native (clang)' }, { id: 'spindle-hostdir', label: 'Spindle on a host dir' }],
+      note: 'Interleaved runs of bench/io/mount_calls.c built with clang and with spindle cc, on the same fresh directory ' +
+        'under the OS temp directory (`spindle run --mount=/data=DIR`): stat of a file two levels deep and open + 4 KiB ' +
+        'read + close of it (ms per 1,000 calls), and a readdir + stat walk of 2,000 files in 20 directories (best of 5).',
+      async suite({ runs, buildDir, progress }) {
+        const built = buildMountCalls(buildDir);
+        const r = mountCallsBench({ runs, built, onRun: (i) => progress(`run ${i + 1}/${runs}`) });
+        const side = (name) => Object.fromEntries(callCases.map((c) => [c.point, r.runs.map((run) => ({ ms: run[name][c.key] }))]));
+        return {
+          runs: { native: side('native'), 'spindle-hostdir': side('spindle') },
+          targets: callCases.map((c) => sidesTarget(`${c.point}: Spindle time / native time`, r.runs,
+            (run) => run.spindle[c.key] / run.native[c.key], '<=', callTargets[c.key])),
+        };
+      },
+    },
     {
       id: 'io-hostdir', key: true, estimateS: ({ runs }) => 2 + runs * (quick ? 3 : 5), title: `File I/O: Spindle on a host-directory mount vs node:fs (${mib} MiB files)`, chart: 'cases',
       source: 'bench/opfs/opfs_io.c', host: 'node', baseline: 'node-fs', points: cases.map((c) => c.point),

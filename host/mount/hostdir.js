@@ -7,15 +7,17 @@
 // the mount's real root; symlinks are followed only while they stay inside (an absolute or
 // escaping target is handed back to the C layer, which resolves it in the program's own tree, or
 // gives EXDEV like openat2's RESOLVE_BENEATH); the operation then runs on
-// /proc/self/fd/N/name where N is the parent directory opened with O_NOFOLLOW and checked to be
+// /proc/PID/fd/N/name where N is the parent directory opened with O_NOFOLLOW and checked to be
 // the resolved directory inside the root, so a rename racing with the check cannot lead outside.
 import {
   chmodSync, closeSync, constants as C, fchmodSync, fdatasyncSync, fstatSync, fsyncSync, ftruncateSync, futimesSync,
   linkSync, lstatSync, lutimesSync, mkdirSync, openSync, readdirSync, readlinkSync, readSync,
   realpathSync, renameSync, rmdirSync, statSync, symlinkSync, unlinkSync, utimesSync, writeSync,
-  existsSync,
 } from 'node:fs';
 import { createHandleTable, HandleError, HandleTable } from './handle-table.js';
+import { DirCache } from './dir-cache.js';
+import { ListedStats, mayChange } from './listed-stats.js';
+import { fdPath, hasProcFd } from './proc-fd.js';
 import { createMailboxes, failWorker, submit } from './mailbox.js';
 import { AT, ERRNO as E, DT, O, UTIME } from '../abi/linux.js';
 import { FOLLOW, FOLLOW_OPS, FSYNC_DATASYNC, ioHandle, ioHandleParts, ioWorkerOf, inMemory, MAX_IO_WORKERS, memoryBytes, OP, REQ, setResult } from '../abi/mount-request.js';
@@ -44,7 +46,6 @@ function hostFlags(flags) {
 }
 
 const RETRIES = 8;
-const hasProcFd = process.platform === 'linux' && existsSync('/proc/self/fd');
 // names that are not valid UTF-8 are refused (EILSEQ): a lenient decoding would give `bad\xff`
 // and `bad\xef\xbf\xbd` the same host name
 const decoder = new TextDecoder('utf-8', { fatal: true });
@@ -81,9 +82,16 @@ export async function prepare(spec, ctx = {}) {
   try { st = statSync(dir); } catch { throw new Error(`mount ${spec.path}: host directory ${dir} does not exist`); }
   if (!st.isDirectory()) throw new Error(`mount ${spec.path}: ${dir} is not a directory`);
   // handles: the fds this mount opened, the only ones a request can name (handle-table.js)
-  const config = { root: realpathSync(dir), ...checkMountOptions(spec), mountId: spec.mountId ?? 0, handles: createHandleTable() };
-  // the program is over: what it left open is closed
-  const closeLeftovers = () => new HandleTable(config.handles, config.mountId).closeAll(closeSync);
+  // keptDirs: the directories threads keep open (dir-cache.js), in a table of their own
+  const config = {
+    root: realpathSync(dir), ...checkMountOptions(spec), mountId: spec.mountId ?? 0,
+    handles: createHandleTable(), keptDirs: createHandleTable(),
+    changes: new SharedArrayBuffer(4), // calls that may have changed the mount (listed-stats.js)
+  };
+  // the program is over: what it left open, and the directories its threads kept, are closed
+  const closeLeftovers = () => {
+    for (const table of [config.handles, config.keptDirs]) new HandleTable(table, config.mountId).closeAll(closeSync);
+  };
   const n = Math.min(MAX_IO_WORKERS, Number(spec.ioWorkers) | 0);
   if (n <= 0) return { config, dispose: closeLeftovers };
   const { Worker } = await import('node:worker_threads');
@@ -141,7 +149,10 @@ function inlineClient(config, ioWorker) {
     const { id, w } = ioHandleParts(handle);
     return w === ioWorker ? id : fail(E.EBADF);
   };
+  const keptDirs = new DirCache(new HandleTable(config.keptDirs, config.mountId));
+  const listed = new ListedStats(new Int32Array(config.changes));
   const dirs = new Map(); // readdir snapshots by handle (this thread's)
+  const relOf = new Map(); // the relative path each handle this thread opened was resolved to
   const paths = new Map(); // without /proc: the path each handle was opened at
 
   // Where the request's caller takes a path that leaves the root (FOLLOW_OPS), 0 if it cannot.
@@ -197,25 +208,19 @@ function inlineClient(config, ioWorker) {
   const hostPath = (dir) => (dir.length ? `${root}/${dir.join('/')}` : root);
   const inside = (real) => real === root || real.startsWith(`${root}/`);
 
-  // Opens the resolved parent directory and checks it is what was resolved; runs fn(pathOf).
+  // Runs fn(pathOf) in the resolved parent directory, opened (or kept open: dir-cache.js) and
+  // checked to be what was resolved.
   function inParent(dir, fn) {
     const expected = hostPath(dir);
     if (!hasProcFd) return fn((name) => (name === null ? expected : `${expected}/${name}`));
-    let fd;
-    try {
-      fd = openSync(expected, C.O_RDONLY | C.O_DIRECTORY | C.O_NOFOLLOW);
-    } catch (err) {
-      // (optimistic attempt: any failure goes to the careful resolution, which alone decides
-      // the error, so that nothing is learnt about paths outside the root)
-      if (optimistic || err.code === 'ELOOP' || err.code === 'ENOTDIR') throw new Retry();
-      throw err;
-    }
-    try {
-      if (readlinkSync(`/proc/self/fd/${fd}`) !== expected) throw new Retry();
-      return fn((name) => (name === null ? `/proc/self/fd/${fd}` : `/proc/self/fd/${fd}/${name}`));
-    } finally {
-      closeSync(fd);
-    }
+    return keptDirs.run(dir.join('/'), expected,
+      (fd) => fn((name) => fdPath(fd, name)),
+      (err) => {
+        // (optimistic attempt: any failure goes to the careful resolution, which alone decides
+        // the error, so that nothing is learnt about paths outside the root)
+        if (!err || optimistic || err.code === 'ELOOP' || err.code === 'ENOTDIR') throw new Retry();
+        throw err;
+      });
   }
 
   // Runs op(resolved) again when a race made a check fail; EXDEV after RETRIES tries.
@@ -252,7 +257,7 @@ function inlineClient(config, ioWorker) {
 
   function checkOpened(fd) {
     if (!hasProcFd) return;
-    if (!inside(readlinkSync(`/proc/self/fd/${fd}`))) {
+    if (!inside(readlinkSync(fdPath(fd)))) {
       closeSync(fd);
       throw new Retry();
     }
@@ -268,7 +273,7 @@ function inlineClient(config, ioWorker) {
       if (err.code === 'ELOOP' || err.code === 'ENOTDIR') throw new Retry(); // a symlink put in its place
       throw err;
     }
-    if (hasProcFd && readlinkSync(`/proc/self/fd/${fd}`) !== root) {
+    if (hasProcFd && readlinkSync(fdPath(fd)) !== root) {
       closeSync(fd);
       throw new Retry();
     }
@@ -287,8 +292,8 @@ function inlineClient(config, ioWorker) {
         fail(E.EOPNOTSUPP);
       }
       if (fd === null) return chmodSync(p, bits);
-      if (!inside(readlinkSync(`/proc/self/fd/${fd}`))) throw new Retry();
-      return chmodSync(`/proc/self/fd/${fd}`, bits);
+      if (!inside(readlinkSync(fdPath(fd)))) throw new Retry();
+      return chmodSync(fdPath(fd), bits);
     } finally {
       if (fd !== null) closeSync(fd);
     }
@@ -298,7 +303,8 @@ function inlineClient(config, ioWorker) {
   const creating = () => { if (quota?.full()) fail(E.ENOSPC); };
 
   // a node:fs BigIntStats
-  const writeStat = (view, ptr, st) => writeWireStat(view, ptr, { ...st, blocks: st.blocks ?? 0 });
+  // (no copy when blocks is there, as on Linux: a stat call is a few microseconds)
+  const writeStat = (view, ptr, st) => writeWireStat(view, ptr, st.blocks === undefined ? { ...st, blocks: 0 } : st);
 
   function times(view, req, current) {
     const t = [0, 1].map((i) => {
@@ -315,13 +321,23 @@ function inlineClient(config, ioWorker) {
     if (!memoryBytes(view, ptr, len)) fail(E.EFAULT);
     let list = dirs.get(handle);
     if (!list || cookie === 0n) {
-      const dir = hasProcFd ? `/proc/self/fd/${fd}` : paths.get(handle);
+      const dir = hasProcFd ? fdPath(fd) : paths.get(handle);
+      // the entries' stats are kept under the directory's path only while it is still there
+      const from = listed.listing();
+      const opened = relOf.get(handle);
+      const here = opened !== undefined && hasProcFd && readlinkSync(fdPath(fd)) === (opened === '' ? root : `${root}/${opened}`);
+      const rel = here ? opened : undefined;
       // d_ino must be what stat reports (st_ino), which a Dirent does not carry: one lstat each,
       // once per listing. An entry removed meanwhile keeps ino 0.
       // names as the host's bytes: one that is not UTF-8 is listed as it is (opening it gives EILSEQ)
+      const prefix = Buffer.from(`${dir}/`);
       list = readdirSync(dir, { withFileTypes: true, encoding: 'buffer' }).map((e) => {
         let ino = 0n;
-        try { ino = lstatSync(Buffer.concat([Buffer.from(`${dir}/`), e.name]), { bigint: true }).ino; } catch { /* gone since */ }
+        try {
+          const st = lstatSync(Buffer.concat([prefix, e.name]), { bigint: true });
+          ino = st.ino;
+          if (rel !== undefined) keepListed(rel, e.name, st, from);
+        } catch { /* gone since */ }
         return { name: e.name, ino, type: e.isDirectory() ? DT.DIR : e.isSymbolicLink() ? DT.LNK : e.isFile() ? DT.REG : DT.UNKNOWN };
       });
       dirs.set(handle, list);
@@ -339,9 +355,14 @@ function inlineClient(config, ioWorker) {
     return at;
   }
 
-  function dispatch(view, req) {
-    const op = view.getInt32(req + REQ.OP, true);
-    const flags = view.getInt32(req + REQ.FLAGS, true);
+  // a listed entry's stat, for the STAT that may follow (listed-stats.js); names are UTF-8 there
+  function keepListed(rel, nameBytes, st, from) {
+    let name;
+    try { name = decoder.decode(nameBytes); } catch { return; }
+    listed.keep(rel === '' ? name : `${rel}/${name}`, st, from);
+  }
+
+  function dispatch(view, req, op, flags) {
     // every field is read once: another thread of the module may change the request meanwhile
     const sent = view.getBigUint64(req + REQ.HANDLE, true);
     const handle = () => tableHandle(sent);
@@ -367,8 +388,10 @@ function inlineClient(config, ioWorker) {
         const userNoFollow = (flags & O.NOFOLLOW) !== 0 || exclusive;
         const statAt = statOut();
         let opened = root;
+        let openedRel = '';
         const fd = confined(path(), !userNoFollow, (r) => {
           opened = r.name === null ? root : `${hostPath(r.dir)}/${r.name}`;
+          openedRel = r.name === null ? '' : [...r.dir, r.name].join('/');
           if (r.name === null) {
             if (flags & O.CREAT) fail(E.EISDIR);
             if ((flags & O.ACCMODE) !== O.RDONLY) fail(E.EISDIR);
@@ -401,6 +424,7 @@ function inlineClient(config, ioWorker) {
           throw err;
         }
         if (!hasProcFd) paths.set(added, opened);
+        relOf.set(added, openedRel);
         view.setBigUint64(req + REQ.HANDLE, opaqueOf(added), true);
         return 0;
       }
@@ -409,6 +433,7 @@ function inlineClient(config, ioWorker) {
         table.remove(h, closeSync);
         dirs.delete(h);
         paths.delete(h);
+        relOf.delete(h);
         return 0;
       }
       case OP.PREAD: return withFd((fd) => readSync(fd, bytes(), 0, len, position()));
@@ -429,7 +454,9 @@ function inlineClient(config, ioWorker) {
       case OP.READDIR: return withFd((fd) => readdirInto(view, handle(), fd, offset, ptr, len));
       case OP.STAT: {
         // (the root through its /proc magic link needs stat; names were resolved already)
-        const st = confined(path(), !(flags & AT.SYMLINK_NOFOLLOW), (r) =>
+        const rel = path();
+        const follow = !(flags & AT.SYMLINK_NOFOLLOW);
+        const st = listed.take(rel, follow) ?? confined(rel, follow, (r) =>
           inParent(split(r).dir, (at) => {
             const found = (r.name === null ? statSync : lstatSync)(at(r.name), { bigint: true });
             if (r.optimistic && r.follow && found.isSymbolicLink()) throw new Retry();
@@ -500,11 +527,16 @@ function inlineClient(config, ioWorker) {
   }
 
   const call = (view, req) => {
+    // every field is read once: another thread of the module may change the request meanwhile
+    const op = view.getInt32(req + REQ.OP, true);
+    const flags = view.getInt32(req + REQ.FLAGS, true);
     let result;
     try {
-      result = dispatch(view, req);
+      result = dispatch(view, req, op, flags);
     } catch (err) {
       result = err instanceof Follow ? followAnswer(view, err.path) : -errnoOf(err);
+    } finally {
+      if (mayChange(op, flags)) listed.changed(); // after the change: see listed-stats.js
     }
     setResult(view, req, result);
   };
@@ -518,7 +550,7 @@ function inlineClient(config, ioWorker) {
     return FOLLOW.RESULT;
   }
   // host/wasi-files.js: where an open directory is (EBADF if the handle names none)
-  call.realPath = (handle) => table.use(tableHandle(handle), (fd) => readlinkSync(`/proc/self/fd/${fd}`));
+  call.realPath = (handle) => table.use(tableHandle(handle), (fd) => readlinkSync(fdPath(fd)));
   return call;
 }
 

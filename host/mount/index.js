@@ -115,6 +115,13 @@ export function backendClient(mount, memory) {
 export function mountImports(mounts = [], memory) {
   const encoded = new TextEncoder().encode(mounts.map((m) => `${m.path}\0`).join(''));
   const calls = mounts.map((m) => backendClient(m, memory));
+  // views of the memory, made again only when it grew (a new buffer): a call is a few microseconds
+  let views = null;
+  const viewsNow = () => {
+    const buffer = memory.buffer;
+    if (views?.buffer !== buffer) views = { buffer, bytes: new DataView(buffer), words: new Int32Array(buffer) };
+    return views;
+  };
   return {
     mount_list(buf, len) {
       buf >>>= 0; // (wasm's i32 arrives signed)
@@ -125,8 +132,8 @@ export function mountImports(mounts = [], memory) {
     mount_call(request) {
       request >>>= 0;
       // (a request the module placed outside its memory is not touched: the call returns -EFAULT)
-      if (!requestInMemory(memory.buffer, request)) return -ERRNO.EFAULT;
-      const view = new DataView(memory.buffer);
+      const { buffer, bytes: view, words } = viewsNow();
+      if (!requestInMemory(buffer, request)) return -ERRNO.EFAULT;
       const call = calls[view.getInt32(request + REQ.MOUNT, true)];
       try {
         if (call) call(view, request);
@@ -134,7 +141,7 @@ export function mountImports(mounts = [], memory) {
       } catch {
         setResult(view, request, -ERRNO.EIO); // whatever the module sent, never an exception into it
       }
-      Atomics.store(new Int32Array(memory.buffer), (request + REQ.STATE) >>> 2, 1);
+      Atomics.store(words, (request + REQ.STATE) >>> 2, 1);
       return 0;
     },
   };

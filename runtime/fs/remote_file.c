@@ -129,11 +129,15 @@ static int64_t pwrite_all(struct fs_mount *m, uint64_t handle, const uint8_t *bu
     return n < 0 ? n : -SPINDLE_EIO;
 }
 
-static int64_t pread_full(struct fs_mount *m, uint64_t handle, uint8_t *buf, size_t len, int64_t off)
+/* Reads at least `min` bytes (fewer at end of file) and at most `max`: a read-ahead fill needs
+ * only what was asked for, so a file shorter than the cache costs one backend call, not a second
+ * one that finds the end. */
+static int64_t pread_at_least(struct fs_mount *m, uint64_t handle, uint8_t *buf, size_t min, size_t max,
+                              int64_t off)
 {
     size_t done = 0;
-    while (done < len) {
-        int64_t n = m->ops->pread(m->ctx, handle, buf + done, len - done, off + (int64_t)done);
+    while (done < min) {
+        int64_t n = m->ops->pread(m->ctx, handle, buf + done, max - done, off + (int64_t)done);
         if (n < 0)
             return done > 0 ? (int64_t)done : n;
         if (n == 0)
@@ -141,6 +145,11 @@ static int64_t pread_full(struct fs_mount *m, uint64_t handle, uint8_t *buf, siz
         done += (size_t)n;
     }
     return (int64_t)done;
+}
+
+static int64_t pread_full(struct fs_mount *m, uint64_t handle, uint8_t *buf, size_t len, int64_t off)
+{
+    return pread_at_least(m, handle, buf, len, len, off);
 }
 
 /* Writes the dirty buffer out (caller holds the write lock). */
@@ -226,7 +235,7 @@ static int64_t read_cached(struct inode *inode, uint64_t handle, uint8_t *dst, i
             return rc;
         r->rlen = 0;
         if (ensure_cap(&r->rbuf, &r->rcap, READ_AHEAD, READ_AHEAD, READ_AHEAD) == 0) {
-            int64_t filled = pread_full(r->mount, handle, r->rbuf, READ_AHEAD, at);
+            int64_t filled = pread_at_least(r->mount, handle, r->rbuf, (size_t)n, READ_AHEAD, at);
             if (filled < 0)
                 return filled;
             r->roff = at;

@@ -1,0 +1,85 @@
+// Path calls on a host-directory mount against the same C program run natively on the same
+// directory (docs/MOUNTS.md section 6): bench/io/mount_calls.c built twice, with clang for Linux
+// and with `spindle cc`, run interleaved (native, Spindle, native, ...) in a fresh directory
+// under the OS temp directory: `stat` of a file two levels deep, open + 4 KiB read + close, and a
+// readdir + stat walk of 2,000 files in 20 directories.
+//
+//   node bench/io/mount-calls.js [--runs=5]     prints RUN lines, the medians and the targets
+//
+// From code (bench/io/suites.js, experiment io-mount-calls): `await mountCallsBench({ runs })`.
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { median } from '../report/stats.js';
+
+const root = join(import.meta.dirname, '..', '..');
+const source = join(root, 'bench', 'io', 'mount_calls.c');
+
+/** The cases: the program's RESULT key and its point in the report, whose ms is the key's value
+ * (us per call = ms per 1,000 calls). */
+export const callCases = [
+  { key: 'stat_us', point: 'stat x 1,000' },
+  { key: 'orc_us', point: 'open+read+close x 1,000' },
+  { key: 'walk_ms', point: 'walk of 2,000 files' },
+];
+
+// The issue's targets: Spindle's time / native time on the same directory.
+export const callTargets = { stat_us: 4, orc_us: 4, walk_ms: 3 };
+
+function must(r, what) {
+  if (r.status !== 0) throw new Error(`${what} failed (exit ${r.status}):\n${r.stdout?.slice(-500)}\n${r.stderr?.slice(-500)}`);
+  return r;
+}
+
+/** Builds mount_calls.c natively and for wasm into outDir: { native, wasm }. */
+export function buildMountCalls(outDir = join(root, 'build', 'bench', 'io')) {
+  mkdirSync(outDir, { recursive: true });
+  const native = join(outDir, 'mount_calls.native');
+  const wasm = join(outDir, 'mount_calls.wasm');
+  must(spawnSync('clang-22', ['-O2', source, '-o', native], { encoding: 'utf8' }), 'clang mount_calls.c');
+  must(spawnSync(join(root, 'bin', 'spindle'), ['cc', '-O2', source, '-o', wasm], { encoding: 'utf8' }), 'spindle cc mount_calls.c');
+  return { native, wasm };
+}
+
+const resultOf = (r) => JSON.parse(r.stdout.split('\n').find((l) => l.startsWith('RESULT ')).slice('RESULT '.length));
+
+/** One run of each side on `dir`: { native, spindle } (RESULT objects). */
+export function measureMountCalls({ native, wasm }, dir) {
+  return {
+    native: resultOf(must(spawnSync(native, [dir], { encoding: 'utf8' }), 'mount_calls natively')),
+    spindle: resultOf(must(spawnSync(process.execPath, [join(root, 'bin', 'spindle'), 'run', `--mount=/data=${dir}`, wasm, '/data'],
+      { encoding: 'utf8' }), 'mount_calls on a mount')),
+  };
+}
+
+/** runs interleaved rounds; { runs: [{ native, spindle }], native, spindle (medians), ratios }. */
+export function mountCallsBench({ runs = 5, parent = tmpdir(), built = null, onRun = () => {} } = {}) {
+  built ??= buildMountCalls();
+  const dir = mkdtempSync(join(parent, 'spindle-mount-calls-'));
+  try {
+    const all = [];
+    for (let i = 0; i < runs; i++) {
+      onRun(i);
+      all.push(measureMountCalls(built, dir));
+    }
+    const med = (side) => Object.fromEntries(callCases.map((c) => [c.key, median(all.map((r) => r[side][c.key]))]));
+    const native = med('native');
+    const spindle = med('spindle');
+    const ratios = Object.fromEntries(callCases.map((c) => [c.key, spindle[c.key] / native[c.key]]));
+    return { runs: all, native, spindle, ratios, dir };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const runsArg = process.argv.find((x) => x.startsWith('--runs='));
+  const r = mountCallsBench({ runs: runsArg ? Number(runsArg.slice(7)) : 5 });
+  for (const run of r.runs) console.log(`RUN ${JSON.stringify(run)}`);
+  for (const c of callCases) {
+    const ratio = r.ratios[c.key];
+    console.log(`${c.key}: native ${r.native[c.key].toFixed(2)}, Spindle ${r.spindle[c.key].toFixed(2)}: ${ratio.toFixed(2)}x ` +
+      `(target <= ${callTargets[c.key]}x: ${ratio <= callTargets[c.key] ? 'met' : 'NOT met'})`);
+  }
+}
