@@ -144,10 +144,9 @@ describe('mount limits', () => {
     const base = fresh('root');
     const dir = join(base, 'root');
     mkdirSync(dir);
-    writeFileSync(join(dir, 'go'), '');
     mkdirSync(join(base, 'outside'));
     writeFileSync(join(base, 'outside', 'secret'), '');
-    const child = spawn(spindle, ['run', `--mount=/m=${dir}`, wasm, 'root', '/m'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(spindle, ['run', `--mount=/m=${dir}`, wasm, 'root', '/m'], { stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c) => {
@@ -155,6 +154,7 @@ describe('mount limits', () => {
       if (stdout === 'ready\n') {
         renameSync(dir, join(base, 'moved'));
         symlinkSync('outside', dir);
+        child.stdin.end('swapped\n');
       }
     });
     child.stderr.on('data', (c) => { stderr += c; });

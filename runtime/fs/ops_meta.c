@@ -85,20 +85,36 @@ static int lookup_again(struct walk *mounted, int flags, struct inode **out)
     return 0;
 }
 
-int spindle_fs_fstatat(int dirfd, const char *path, struct spindle_stat *st, int flags)
+/* lookup_at for a call that a mount can answer itself: a path that ends inside a mount goes to
+ * on_mount(walk, arg), and where its backend answers SPINDLE_MOUNT_FOLLOW the lookup goes on in
+ * the program's tree. Returns < 0; or 0 with *out NULL when the mount did the call; or 0 with
+ * *out the referenced in-memory inode. */
+static int lookup_or_mount(int dirfd, const char *path, int flags, struct inode **out,
+                           int (*on_mount)(struct walk *mounted, const void *arg), const void *arg)
 {
-    struct inode *inode;
     struct walk mounted;
-    int rc = lookup_at(dirfd, path, flags, &inode, &mounted);
-    while (rc == 0 && inode == NULL) {
-        rc = mount_stat(&mounted, st);
+    int rc = lookup_at(dirfd, path, flags, out, &mounted);
+    while (rc == 0 && *out == NULL) {
+        rc = on_mount(&mounted, arg);
         if (rc != SPINDLE_MOUNT_FOLLOW) {
             walk_done(&mounted);
             return rc;
         }
-        rc = lookup_again(&mounted, flags, &inode);
+        rc = lookup_again(&mounted, flags, out);
     }
-    if (rc < 0)
+    return rc;
+}
+
+static int stat_on_mount(struct walk *mounted, const void *st)
+{
+    return mount_stat(mounted, (struct spindle_stat *)st);
+}
+
+int spindle_fs_fstatat(int dirfd, const char *path, struct spindle_stat *st, int flags)
+{
+    struct inode *inode;
+    int rc = lookup_or_mount(dirfd, path, flags, &inode, stat_on_mount, st);
+    if (rc < 0 || inode == NULL)
         return rc;
     stat_inode(inode, st);
     inode_unref(inode);
@@ -145,28 +161,31 @@ static int checked_times(const struct spindle_timespec *in, struct spindle_times
     return in[0].nsec == SPINDLE_UTIME_OMIT && in[1].nsec == SPINDLE_UTIME_OMIT;
 }
 
+struct times_change {
+    struct spindle_timespec t[2];
+    int flags;
+    bool nothing; /* both UTIME_OMIT */
+};
+
+static int utimens_on_mount(struct walk *mounted, const void *arg)
+{
+    const struct times_change *c = arg;
+    return c->nothing ? 0 : mount_utimens(mounted, c->t, c->flags);
+}
+
 int spindle_fs_utimensat(int dirfd, const char *path, const struct spindle_timespec times[2], int flags)
 {
     struct inode *inode;
-    struct walk mounted;
-    struct spindle_timespec t[2];
-    int rc = checked_times(times, t);
+    struct times_change c = {.flags = flags};
+    int rc = checked_times(times, c.t);
     if (rc < 0)
         return rc;
-    bool nothing = rc == 1;
-    rc = lookup_at(dirfd, path, flags, &inode, &mounted);
-    while (rc == 0 && inode == NULL) {
-        rc = nothing ? 0 : mount_utimens(&mounted, t, flags);
-        if (rc != SPINDLE_MOUNT_FOLLOW) {
-            walk_done(&mounted);
-            return rc;
-        }
-        rc = lookup_again(&mounted, flags, &inode);
-    }
-    if (rc < 0)
+    c.nothing = rc == 1;
+    rc = lookup_or_mount(dirfd, path, flags, &inode, utimens_on_mount, &c);
+    if (rc < 0 || inode == NULL)
         return rc;
-    if (!nothing)
-        inode_set_times(inode, t);
+    if (!c.nothing)
+        inode_set_times(inode, c.t);
     inode_unref(inode);
     return 0;
 }
@@ -240,20 +259,18 @@ static int change_attrs(struct inode *inode, const struct attr_change *c)
     return 0;
 }
 
+/* a mount's backend keeps only permission bits */
+static int attrs_on_mount(struct walk *mounted, const void *arg)
+{
+    const struct attr_change *c = arg;
+    return only_mode(c) ? mount_chmod(mounted, c->mode & 07777) : -SPINDLE_EPERM;
+}
+
 static int change_attrs_at(int dirfd, const char *path, int flags, const struct attr_change *c)
 {
     struct inode *inode;
-    struct walk mounted;
-    int rc = lookup_at(dirfd, path, flags, &inode, &mounted);
-    while (rc == 0 && inode == NULL) { /* a mount's backend keeps only permission bits */
-        rc = only_mode(c) ? mount_chmod(&mounted, c->mode & 07777) : -SPINDLE_EPERM;
-        if (rc != SPINDLE_MOUNT_FOLLOW) {
-            walk_done(&mounted);
-            return rc;
-        }
-        rc = lookup_again(&mounted, flags, &inode);
-    }
-    if (rc < 0)
+    int rc = lookup_or_mount(dirfd, path, flags, &inode, attrs_on_mount, c);
+    if (rc < 0 || inode == NULL)
         return rc;
     rc = change_attrs(inode, c);
     inode_unref(inode);

@@ -6,7 +6,7 @@
  *   quota     64 KiB writes, ftruncate, O_TRUNC and creates against a 1 MiB quota
  *   threads   4 threads writing 64 KiB chunks against a 1 MiB quota
  *   names     names that are not UTF-8
- *   root      waits until DIR stops answering (the host swapped it), then opens DIR
+ *   root      waits for a line on stdin (the host swapped DIR for a symlink), then opens DIR
  * Prints one line per step. */
 #include <dirent.h>
 #include <errno.h>
@@ -204,11 +204,13 @@ static void names(void)
 
 static void root(void)
 {
-    struct stat st;
+    char line[16];
     printf("ready\n");
     fflush(stdout);
-    while (stat(at("go"), &st) == 0)
-        usleep(1000);
+    /* the host swaps DIR in two steps (rename, then symlink), then writes a line: waiting for
+     * DIR to stop answering instead raced with the second step */
+    if (!fgets(line, sizeof line, stdin))
+        return;
     DIR *d = opendir(dir);
     printf("opendir after the swap: %s\n", err(d ? 0 : -1));
     for (struct dirent *e; d && (e = readdir(d));)
