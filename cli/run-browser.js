@@ -16,6 +16,9 @@ function terminalStdin() {
   let started = false;
   const waiting = [];
   const wake = () => { while (waiting.length) waiting.shift()(); };
+  // requests take input in the order they came: one that gave up while its close was still on
+  // its way cannot take a line that an earlier one waits for
+  const queue = [];
   return async function read(max, signal, position) {
     if (position !== undefined) {
       const buf = Buffer.alloc(max);
@@ -27,8 +30,15 @@ function terminalStdin() {
       process.stdin.on('end', () => { ended = true; wake(); });
       process.stdin.on('error', () => { ended = true; wake(); });
     }
-    while (chunks.length === 0 && !ended && !signal?.aborted) {
-      await new Promise((r) => { waiting.push(r); signal?.addEventListener('abort', r, { once: true }); });
+    const turn = {};
+    queue.push(turn);
+    try {
+      while (!(queue[0] === turn && (chunks.length > 0 || ended)) && !signal?.aborted) {
+        await new Promise((r) => { waiting.push(r); signal?.addEventListener('abort', r, { once: true }); });
+      }
+    } finally {
+      queue.splice(queue.indexOf(turn), 1);
+      wake(); // the next in line may go on
     }
     if (chunks.length === 0 || signal?.aborted) return Buffer.alloc(0);
     const head = chunks.shift();
