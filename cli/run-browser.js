@@ -26,7 +26,9 @@ function terminalStdin() {
     }
     if (!started) {
       started = true;
-      process.stdin.on('data', (c) => { chunks.push(c); wake(); });
+      // (handed out after the I/O events already in: a request whose client gave up just before
+      // has its close seen first, and takes nothing)
+      process.stdin.on('data', (c) => { chunks.push(c); setImmediate(wake); });
       process.stdin.on('end', () => { ended = true; wake(); });
       process.stdin.on('error', () => { ended = true; wake(); });
     }
