@@ -2,7 +2,7 @@
 // load while the caller loads the rest of the host, reads the module and compiles it. Passed to
 // createProgram/runProgram as `earlyWorker`, it becomes the main thread's worker
 // (docs/HOST.md, "Start-up"). This file imports next to nothing, so it can come first.
-import { loadPlatform } from './platform/current.js';
+import { loadThreadWorkers } from './platform/thread-workers.js';
 
 /**
  * Starts the worker. Resolves with { loaded, adopt, terminate }: `loaded` settles when the
@@ -10,13 +10,13 @@ import { loadPlatform } from './platform/current.js';
  * program and returns the platform's worker, `terminate()` ends a worker no program took.
  */
 export async function startEarlyWorker() {
-  const platform = await loadPlatform();
+  const threadWorkers = await loadThreadWorkers();
   let markLoaded;
   const loaded = new Promise((resolve) => { markLoaded = resolve; });
   let deliver = null;
   let fail = null;
   let failure = null;
-  const worker = platform.createWorker((msg) => {
+  const worker = threadWorkers.createWorker((msg) => {
     if (msg.type === 'loaded') {
       markLoaded();
       // loaded and waiting for a program, it is no reason for Node to wait: a start that

@@ -9,6 +9,7 @@ import { createFilesClient } from './files/client.js';
 import { applyPreload, PRELOAD_SECTION, preloadSection } from './files/preload.js';
 import { prepareMounts } from './mount/index.js';
 import { isNode, loadPlatform } from './platform/current.js';
+import { loadThreadWorkers } from './platform/thread-workers.js';
 
 // The wasm frames of a trap's stack (function names come from the module's name section), so a
 // trap says where it happened.
@@ -76,7 +77,7 @@ export async function runProgram(compiled, options = {}) {
  * resolves with { files, start(), exited, dispose() } (host/index.d.ts, docs/FILES.md).
  */
 export async function createProgram(compiled, options = {}) {
-  const platform = await loadPlatform();
+  const [platform, threadWorkers] = await Promise.all([loadPlatform(), loadThreadWorkers()]);
   const { module, memoryLimits } = compiled;
   const cpuCount = options.cpuCount ?? platform.cpuCount();
   // (a thread limit below the default pool also makes the pool smaller)
@@ -160,7 +161,7 @@ export async function createProgram(compiled, options = {}) {
     const onError = (err) => end(`worker failed: ${err.message}`);
     // the main thread's worker may have been started before the program (host/early-worker.js)
     const worker = slot === undefined && options.earlyWorker ? options.earlyWorker.adopt(onMessage, onError)
-      : platform.createWorker(onMessage, onError);
+      : threadWorkers.createWorker(onMessage, onError);
     workers.push(worker);
     if (slot !== undefined) slotWorkers.set(slot, worker);
     worker.post({ type: 'init', ...base, slot });

@@ -11,13 +11,6 @@ import { wallClockNs } from './wall-clock.js';
 export const name = 'browser';
 export const cpuCount = () => navigator.hardwareConcurrency || 1;
 
-export function createWorker(onMessage, onError) {
-  const worker = new Worker(new URL('../thread-worker.js', import.meta.url), { type: 'module' });
-  worker.onmessage = (e) => onMessage(e.data);
-  worker.onerror = (e) => { e.preventDefault(); onError(new Error(e.message || 'worker failed to load')); };
-  return { post: (msg) => worker.postMessage(msg), terminate: () => worker.terminate() };
-}
-
 // The CLI's server answers 410 Gone to a write whose reader closed the pipe (EPIPE).
 export const READER_GONE = 410;
 

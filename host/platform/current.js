@@ -2,5 +2,6 @@
 // browser (anything else), and the platform module that serves it.
 export const isNode = typeof process !== 'undefined' && Boolean(process.versions?.node);
 
+// Each import names its file literally, so bundlers find both.
 /** host/platform/node.js in Node, host/platform/browser.js in a browser. */
-export const loadPlatform = () => import(isNode ? './node.js' : './browser.js');
+export const loadPlatform = () => (isNode ? import('./node.js') : import('./browser.js'));

@@ -4,7 +4,6 @@
 import { fstatSync, readSync, writeSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { isatty } from 'node:tty';
-import { Worker } from 'node:worker_threads';
 import { stdinFromBytes } from './stdin-bytes.js';
 import { pipeDescription } from './stdio-description.js';
 import { describeHostFd } from './stdio-info.js';
@@ -44,30 +43,6 @@ export function writeAllSync(fd, bytes) {
 
 export const name = 'node';
 export const cpuCount = () => availableParallelism();
-
-// A thread's worker runs wasm and a little glue; its JS heap stays small. A cap on the old
-// generation makes V8 size the heap for that: about 1 MiB less resident memory per idle thread
-// (~9.4 -> ~8.2 MiB measured, docs/HOST.md). Buffers are not part of it.
-const threadHeapLimits = { maxOldGenerationSizeMb: 64 };
-
-/** Creates a worker running host/thread-worker.js. */
-export function createWorker(onMessage, onError) {
-  const worker = new Worker(new URL('../thread-worker.js', import.meta.url), { resourceLimits: threadHeapLimits });
-  worker.on('message', onMessage);
-  worker.on('error', onError);
-  // A thread's worker waits for messages until the coordinator ends it: any other exit, with
-  // code 0 too, means a thread (perhaps main) vanished and the program can never end by itself.
-  worker.on('exit', (code) => {
-    if (!worker.terminating) onError(new Error(`worker exited with code ${code} before the program ended`));
-  });
-  return {
-    post: (msg) => worker.postMessage(msg),
-    terminate: () => { worker.terminating = true; return worker.terminate(); },
-    // whether the worker alone keeps Node running (a worker started early, waiting for its
-    // program, must not: a run that stalls before it must still end, docs/HOST.md)
-    keepsProcessAlive: (yes) => (yes ? worker.ref() : worker.unref()),
-  };
-}
 
 // Reads up to `max` bytes of host fd `fd` at `position` (null: at the fd's own offset).
 function readFd(fd, max, position) {

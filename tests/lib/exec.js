@@ -1,9 +1,9 @@
 // Runs a command to its end and gives back { code, stdout, stderr } (Buffers decoded as UTF-8).
 import { spawn } from 'node:child_process';
 
-export function exec(cmd, args, { input, env, timeoutMs = 120000 } = {}) {
+export function exec(cmd, args, { input, env, cwd, timeoutMs = 120000 } = {}) {
   return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { env: env ?? process.env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(cmd, args, { env: env ?? process.env, cwd, stdio: ['pipe', 'pipe', 'pipe'] });
     const out = []; const err = [];
     child.stdout.on('data', (c) => out.push(c));
     child.stderr.on('data', (c) => err.push(c));
