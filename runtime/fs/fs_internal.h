@@ -305,7 +305,7 @@ void reader_slots_wait_inode_unheld(const struct inode *inode);
 struct dir_entry {
     struct dir_entry *hash_next;
     struct inode *inode; /* counted reference */
-    uint64_t seq;        /* readdir cookie of the entry before it is seq-1 .. */
+    uint64_t seq;        /* its readdir cookie: a listing goes on with older entries */
     uint32_t hash;
     uint16_t name_len;
     char name[];
