@@ -88,6 +88,20 @@ describe('preloaded files', () => {
     assert.equal(both.stdout, `${line('/assets/bin', text('single file\n'))}\n${line('/assets/empty', new Uint8Array())}\n`);
   });
 
+  it('run --preload of a file where the module preloaded a link replaces the link, as it does a file', async () => {
+    const linkTree = join(out, 'link-tree');
+    mkdirSync(linkTree);
+    writeFileSync(join(linkTree, 'target'), 'target\n');
+    symlinkSync('target', join(linkTree, 'link'));
+    const wasm = join(out, 'probe-link.wasm');
+    const cc = await exec(spindle, ['cc', '-O2', join(root, 'tests', 'files', 'files_probe.c'),
+      `--preload-file=${linkTree}@/l`, '-o', wasm]);
+    assert.equal(cc.code, 0, cc.stderr);
+    // before, the file went through the link: /l/target held it too
+    const r = await exec(spindle, ['run', `--preload=${single}@/l/link`, wasm, 'sum', '/l/link', '/l/target']);
+    assert.equal(r.stdout, `${line('/l/link', text('single file\n'))}\n${line('/l/target', text('target\n'))}\n`, r.stderr);
+  });
+
   it('run --preload in Chromium', { skip: !browser }, async () => {
     assert.deepEqual(await probe(plain, { runFlags: ['--browser', ...runPreload], at: '/p' }), withSingle(expectTree('/p')));
   });
