@@ -11,16 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static char work[256];
-
-static const char *path_of(const char *name)
-{
-    static char path[512];
-    snprintf(path, sizeof path, "%s/%s", work, name);
-    return path;
-}
-
-static void touch(const char *name) { close(open(path_of(name), O_CREAT | O_WRONLY, 0644)); }
+#include "posix_work_dir.h"
 
 /* Prints the names readdir gives from here on; "." and ".." are listed too. */
 static void list(DIR *dir, const char *label)
