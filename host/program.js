@@ -249,7 +249,8 @@ export async function createProgram(compiled, options = {}) {
   const created = program(() => files.releaseMain().catch(() => {}));
   try {
     const preload = [preloadSection(compiled), options.preload].filter(Boolean);
-    for (const bytes of preload) await applyPreload(files, bytes);
+    const links = new Set(); // a run's file replaces a module's link instead of writing through it
+    for (const bytes of preload) await applyPreload(files, bytes, links);
   } catch (err) {
     created.dispose();
     throw new Error(`preloading files failed: ${err.message}`, { cause: err });

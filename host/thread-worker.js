@@ -4,7 +4,7 @@
 import { BROKEN_PIPE_EXIT, FATE, programEnded, settleFate, SLOT, slotIndex, spawnThread, threadLimitHint } from './control.js';
 import { terminateIfUncaughtCxx } from './cxx-exceptions.js';
 import { uncatchableByWasm } from './uncatchable.js';
-import { ProgramExit, stdioNameImport, wasiImports } from './wasi.js';
+import { ProgramExit, stdioFsTypeImport, stdioNameImport, wasiImports } from './wasi.js';
 import { filesImports } from './files/service.js';
 import { loadBackends, mountImports } from './mount/index.js';
 import { failureMessage } from './stack-overflow.js';
@@ -74,6 +74,8 @@ function instantiate(init) {
       ...filesImports(init, memory, post),
       // runtime/wasi/wasi_stdio.c: /proc/self/fd's text for the host's stdio
       stdio_name: stdioNameImport(memory, io),
+      // runtime/posix/statfs.c: fstatfs of the host's stdio
+      stdio_fs_type: stdioFsTypeImport(io),
       // runtime/fs/mount_host.c: mounted directories (host/mount, docs/MOUNTS.md)
       ...mountImports(init.mounts, memory),
     },

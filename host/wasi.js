@@ -312,3 +312,11 @@ export function stdioNameImport(memory, platform) {
     return text.length;
   };
 }
+
+/**
+ * spindle.stdio_fs_type (runtime/posix/statfs.c): the f_type Linux's fstatfs gives for the
+ * host's stdio fd `fd` (its bits as an i32), or 0 when the host cannot say.
+ */
+export function stdioFsTypeImport(platform) {
+  return (fd) => (fd >= 0 && fd <= 2 ? (platform.describeStdio(fd).fsType ?? 0) | 0 : 0);
+}

@@ -64,7 +64,7 @@ describe('files API in Node', () => {
       files.writeFile('/data/deep/empty', new Uint8Array()),
       files.writeFile('/data/big', big),
     ]);
-    assert.deepEqual(await files.readdir('/data/deep'), ['bin', 'empty']);
+    assert.deepEqual(await files.readdir('/data/deep'), ['empty', 'bin']); // newest first, as readdir lists
     program.start();
     assert.deepEqual(await program.exited, { exitCode: 0, trap: undefined });
     assert.equal(stdout(), [
@@ -80,7 +80,7 @@ describe('files API in Node', () => {
     assert.equal(st.size, big.length);
     assert.equal((await files.stat('/data')).isDirectory(), true);
     assert.deepEqual(await files.readdir('/data', { withFileTypes: true }),
-      [{ name: 'deep', type: 'directory' }, { name: 'big', type: 'file' }]);
+      [{ name: 'big', type: 'file' }, { name: 'deep', type: 'directory' }]);
   });
 
   it('reads what a pthread wrote while the program runs, and answers it', async () => {

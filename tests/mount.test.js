@@ -3,7 +3,7 @@
 // host API option, and the conformance programs on a mount (tests/fs/run-conformance.sh --mount).
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { closeSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -226,6 +226,11 @@ describe('host-directory mounts', () => {
 
   it('getdents64 on a mount gives Linux\'s output (tests/programs/posix_getdents.c: positions, lseek, errors)', async () => {
     await sameOnMountAsNative('posix_getdents');
+  });
+
+  it('access() on a mount answers by the mode bits, as Linux answers the owner (tests/programs/posix_access_modes.c)', async () => {
+    chmodSync(host, 0o755); // natively the program gives up root in a folder of its own in there
+    await sameOnMountAsNative('posix_access_modes');
   });
 
   it('the host API takes mounts: [{ path, hostDir }]', async () => {

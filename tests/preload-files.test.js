@@ -88,6 +88,20 @@ describe('preloaded files', () => {
     assert.equal(both.stdout, `${line('/assets/bin', text('single file\n'))}\n${line('/assets/empty', new Uint8Array())}\n`);
   });
 
+  it('run --preload of a file where the module preloaded a link replaces the link, as it does a file', async () => {
+    const linkTree = join(out, 'link-tree');
+    mkdirSync(linkTree);
+    writeFileSync(join(linkTree, 'target'), 'target\n');
+    symlinkSync('target', join(linkTree, 'link'));
+    const wasm = join(out, 'probe-link.wasm');
+    const cc = await exec(spindle, ['cc', '-O2', join(root, 'tests', 'files', 'files_probe.c'),
+      `--preload-file=${linkTree}@/l`, '-o', wasm]);
+    assert.equal(cc.code, 0, cc.stderr);
+    // before, the file went through the link: /l/target held it too
+    const r = await exec(spindle, ['run', `--preload=${single}@/l/link`, wasm, 'sum', '/l/link', '/l/target']);
+    assert.equal(r.stdout, `${line('/l/link', text('single file\n'))}\n${line('/l/target', text('target\n'))}\n`, r.stderr);
+  });
+
   it('run --preload in Chromium', { skip: !browser }, async () => {
     assert.deepEqual(await probe(plain, { runFlags: ['--browser', ...runPreload], at: '/p' }), withSingle(expectTree('/p')));
   });
@@ -188,7 +202,7 @@ describe('preloaded files keep what the host has: symlinks, modes and times', ()
       assert.equal(st.ctimeMs, Number(host.ctimeNs) / 1e6);
       assert.equal(st.mtimeMs, Number(host.mtimeNs) / 1e6);
       const listing = await program.files.readdir('/t', { withFileTypes: true });
-      assert.deepEqual(listing.filter((e) => e.type === 'symlink').map((e) => e.name), ['abs', 'dangling', 'loop', 'rel']);
+      assert.deepEqual(listing.filter((e) => e.type === 'symlink').map((e) => e.name).sort(), ['abs', 'dangling', 'loop', 'rel']);
       await program.files.symlink('old.txt', '/t/again');
       assert.equal((await program.files.stat('/t/again')).size, 4);
       await assert.rejects(program.files.symlink('x', '/t/again'), { code: 'EEXIST' });

@@ -92,17 +92,24 @@ export function preloadSection(compiled) {
 
 /**
  * Puts the entries of packed preload bytes into the tree, with their modes and times, through
- * the files client (host/files/client.js); all requests are queued at once, in order.
+ * the files client (host/files/client.js); all requests are queued at once, in order. `links`
+ * holds the paths of the links put in by earlier calls (a module's own preload before a run's)
+ * and gets this call's.
  */
-export async function applyPreload(files, bytes) {
+export async function applyPreload(files, bytes, links = new Set()) {
   const { api } = files;
   const entries = parsePreload(bytes);
   const restore = (e) => e.times && files.restoreAttributes(e.path, e.kind === KIND.SYMLINK ? undefined : e.mode, e.times);
   const made = entries.map((e) => {
     // Owner rwx until the directory's own mode comes last, so a read-only one can be filled.
     if (e.kind === KIND.DIR) return api.mkdir(e.path, { recursive: true, mode: e.times ? e.mode | 0o700 : e.mode });
-    if (e.kind === KIND.FILE) return Promise.all([api.writeFile(e.path, e.data, { mode: e.mode }), restore(e)]);
+    if (e.kind === KIND.FILE) {
+      // A file replaces a link put there before; writing would go through it, into its target.
+      const unlinked = links.delete(e.path) ? api.unlink(e.path).catch(() => {}) : undefined;
+      return Promise.all([unlinked, api.writeFile(e.path, e.data, { mode: e.mode }), restore(e)]);
+    }
     // A link replaces what a module's own preload put there (a directory stays: symlink fails).
+    links.add(e.path);
     return Promise.all([api.unlink(e.path).catch(() => {}), api.symlink(e.data, e.path), restore(e)]);
   });
   // Directories' times last: putting something into a directory changes its mtime.

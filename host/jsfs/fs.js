@@ -606,7 +606,7 @@ export class JsFs {
     return 0;
   }
 
-  /** Up to `max` entries after `cookie`: [{ name, ino, type, next }], or a negative errno. */
+  /** Up to `max` entries after `cookie` (newest first): [{ name, ino, type, next }], or a negative errno. */
   readdir(fd, cookie, max) {
     const file = this.file(fd);
     if (!file) return -E.EBADF;
@@ -616,8 +616,10 @@ export class JsFs {
     if (!dir.dead) { // a removed directory lists nothing, as on Linux
       if (cookie < 1 && out.length < max) out.push({ name: '.', ino: dir.ino, type: TYPE.DIR, next: 1 });
       if (cookie < 2 && out.length < max) out.push({ name: '..', ino: (dir.parent || dir).ino, type: TYPE.DIR, next: 2 });
-      for (let i = firstAfter(dir, cookie < 2 ? 2 : cookie); i < dir.order.length && out.length < max; i++) {
-        const e = dir.order[i];
+      // Newest first, as Linux's tmpfs and runtime/fs list: the entries older than the cookie's.
+      const olderThan = cookie <= 2 ? Infinity : cookie;
+      for (let i = firstAfter(dir, olderThan - 1); i > 0 && out.length < max;) {
+        const e = dir.order[--i];
         if (!e.removed) out.push({ name: e.name, ino: e.inode.ino, type: e.inode.type, next: e.seq });
       }
     }

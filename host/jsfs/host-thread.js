@@ -7,7 +7,7 @@
 import { BROKEN_PIPE_EXIT, FATE, HEADER, programEnded, settleFate, SLOT, slotCount, slotIndex, spawnThread } from '../control.js';
 import { terminateIfUncaughtCxx } from '../cxx-exceptions.js';
 import { uncatchableByWasm } from '../uncatchable.js';
-import { ProgramExit, wasiImports } from '../wasi.js';
+import { ProgramExit, stdioFsTypeImport, wasiImports } from '../wasi.js';
 import { JsFs } from './fs.js';
 import { fileCalls } from './wasi-files.js';
 import { CH, proxyServer } from './proxy.js';
@@ -131,7 +131,7 @@ export function instantiateOnHostThread({ module, memory, control, channel, cpuC
   const instance = instantiateThread(module, {
     memory, cpuCount, wasi, spawn,
     // runtime/jsfs: this thread serves the others' file calls while it waits
-    hostImports: { jsfs_on_host_thread: () => 1, jsfs_host_thread_wait: hostThreadWait },
+    hostImports: { jsfs_on_host_thread: () => 1, jsfs_host_thread_wait: hostThreadWait, stdio_fs_type: stdioFsTypeImport(threadIo) },
   });
 
   function run() {

@@ -1,8 +1,8 @@
 // What a host file descriptor used as stdio is, as the program's fstat and /proc/self/fd report
 // it (Node only: the CLI also sends it to a browser run), in stdio-description.js's form.
-import { fstatSync, readlinkSync } from 'node:fs';
+import { fstatSync, readlinkSync, statfsSync } from 'node:fs';
 import { FILETYPE } from '../abi/wasi.js';
-import { pipeDescription } from './stdio-description.js';
+import { FS_MAGIC, pipeDescription } from './stdio-description.js';
 
 const BLOCK_DEVICE = 1; // WASI's numbers, beyond abi/wasi.js's FILETYPE
 const SOCKET_STREAM = 6;
@@ -28,6 +28,18 @@ function nameOf(fd, st) {
   }
 }
 
+// Linux's statfs f_type of the file system the fd is on (fstatfs), 0 where the host cannot say:
+// Node has no fstatfs, so a file is asked by the path its /proc/self/fd link gives.
+function fsTypeOf(st, name) {
+  if (st.isFIFO()) return FS_MAGIC.PIPEFS;
+  if (st.isSocket()) return FS_MAGIC.SOCKFS;
+  try {
+    return name.startsWith('/') ? statfsSync(name).type : 0;
+  } catch {
+    return 0;
+  }
+}
+
 /** fstat and /proc/self/fd text of host fd `fd`; a pipe's description when it is not open. */
 export function describeHostFd(fd) {
   let st;
@@ -36,8 +48,9 @@ export function describeHostFd(fd) {
   } catch {
     return pipeDescription();
   }
+  const name = nameOf(fd, st);
   return {
     filetype: filetypeOf(st), dev: String(st.dev), ino: String(st.ino), nlink: String(st.nlink), size: String(st.size),
-    atimNs: String(st.atimeNs), mtimNs: String(st.mtimeNs), ctimNs: String(st.ctimeNs), name: nameOf(fd, st),
+    atimNs: String(st.atimeNs), mtimNs: String(st.mtimeNs), ctimNs: String(st.ctimeNs), name, fsType: fsTypeOf(st, name),
   };
 }

@@ -267,6 +267,8 @@ void inode_unlock(struct inode *inode);
 /* 0 if the caller may do `want` (FS_MAY_* bits) to the inode, else -SPINDLE_EACCES; needs no
  * lock. Always 0 for a program linked --as-root. */
 int fs_permission(const struct inode *inode, int want);
+/* The same for a file the program owns whatever it stores (a mount's): the owner's bits of mode */
+int fs_owner_permission(uint32_t mode, int want);
 /* chmod, utimens with explicit times: 0 for the owner (or root), else -SPINDLE_EPERM */
 int fs_owner_check(const struct inode *inode);
 /* chown: an ordinary owner may set only its own uid and group; -SPINDLE_EPERM otherwise */
@@ -305,7 +307,7 @@ void reader_slots_wait_inode_unheld(const struct inode *inode);
 struct dir_entry {
     struct dir_entry *hash_next;
     struct inode *inode; /* counted reference */
-    uint64_t seq;        /* readdir cookie of the entry before it is seq-1 .. */
+    uint64_t seq;        /* its readdir cookie: a listing goes on with older entries */
     uint32_t hash;
     uint16_t name_len;
     char name[];

@@ -130,11 +130,11 @@ int spindle_fs_faccessat(int dirfd, const char *path, int mode, int flags)
     int rc = lookup_at(dirfd, path, flags, &inode, &mounted);
     if (rc < 0)
         return rc;
-    if (inode == NULL) { /* a mount's file: existence only, its host checks the rest */
+    if (inode == NULL) { /* a mount's file, which the program owns: by its owner bits */
         struct spindle_stat st;
         rc = mount_stat(&mounted, &st);
         walk_done(&mounted);
-        return rc;
+        return rc < 0 || mode == 0 ? rc : fs_owner_permission(st.mode, mode);
     }
     rc = mode == 0 ? 0 : fs_permission(inode, mode);
     inode_unref(inode);

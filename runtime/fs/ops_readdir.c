@@ -1,8 +1,11 @@
 /* readdir by cookie, and the table of the memory tree's directories (dir_ops).
  * Cookies are entry sequence numbers ("." is 1, ".." is 2), which only grow
- * within a directory: resuming after cookie c returns exactly the entries with
- * a larger sequence number still present, so concurrent additions and removals
- * never cause repeats or skips of entries that stay. */
+ * within a directory. Entries are listed newest first, as Linux's tmpfs lists
+ * them (programs ported from Linux see the order they saw there): resuming
+ * after cookie c returns exactly the entries with a smaller sequence number
+ * still present, so concurrent additions and removals never cause repeats or
+ * skips of entries that stay, and a name added during a listing is not seen
+ * by it (as on tmpfs). */
 #include "fs_internal.h"
 
 #include <string.h>
@@ -47,9 +50,10 @@ static int list_dir(struct open_file *file, uint64_t cookie, struct spindle_dire
             fill(&out[n++], ".", 1, dir, 1);
         if (cookie < 2 && n < max)
             fill(&out[n++], "..", 2, d->parent ? d->parent : dir, 2);
-        size_t i = dir_first_after(d, cookie < 2 ? 2 : cookie);
-        for (; i < d->order_len && n < max; i++) {
-            struct dir_entry *e = d->order[i];
+        /* Newest first, as Linux's tmpfs lists: the entries older than the cookie's */
+        uint64_t older_than = cookie <= 2 ? UINT64_MAX : cookie;
+        for (size_t i = dir_first_after(d, older_than - 1); i > 0 && n < max;) {
+            struct dir_entry *e = d->order[--i];
             if (e)
                 fill(&out[n++], e->name, e->name_len, e->inode, e->seq);
         }

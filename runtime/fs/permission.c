@@ -11,18 +11,25 @@ static _Thread_local bool acts_for_host;
 
 void spindle_fs_thread_checks_no_permissions(void) { acts_for_host = true; }
 
-int fs_permission(const struct inode *inode, int want)
+static int allowed(uint32_t bits, int want)
 {
     if (spindle_runs_as_root() || acts_for_host)
         return 0;
+    return ((int)bits & want) == want ? 0 : -SPINDLE_EACCES;
+}
+
+int fs_permission(const struct inode *inode, int want)
+{
     uint32_t perm = __atomic_load_n(&inode->perm, __ATOMIC_RELAXED);
     uint32_t bits = perm; /* others' */
     if (__atomic_load_n(&inode->uid, __ATOMIC_RELAXED) == SPINDLE_USER_ID)
         bits = perm >> 6;
     else if (__atomic_load_n(&inode->gid, __ATOMIC_RELAXED) == SPINDLE_GROUP_ID)
         bits = perm >> 3;
-    return ((int)bits & want) == want ? 0 : -SPINDLE_EACCES;
+    return allowed(bits, want);
 }
+
+int fs_owner_permission(uint32_t mode, int want) { return allowed(mode >> 6, want); }
 
 int fs_owner_check(const struct inode *inode)
 {

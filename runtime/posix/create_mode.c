@@ -50,6 +50,10 @@ int __wrap_openat(int dirfd, const char *path, int flags, ...)
 
 int __wrap_open(const char *path, int flags, ...)
 {
+    /* wasi-libc's openat(AT_FDCWD, ...) calls open() with no mode, and --wrap sends that call
+     * here: the openat in progress on this thread keeps the mode it was given */
+    if (requested_mode >= 0)
+        return __real_open(path, linux_access_mode(flags), (mode_t)requested_mode);
     va_list ap;
     va_start(ap, flags);
     mode_t mode = mode_argument(flags, ap);

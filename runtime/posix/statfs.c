@@ -1,10 +1,18 @@
 /* statfs/fstatfs: Spindle's tree is memory, reported as a tmpfs whose size is the module's
- * maximum memory; free space is what memory can still grow by. The path or fd must exist. */
+ * maximum memory; free space is what memory can still grow by. The path or fd must exist.
+ * The host's stdio (fds 0-2 until a dup2 onto them) is on the host's file system: its f_type is
+ * the host's (a redirected file's ext4, a pipe's pipefs), as Linux reports it. */
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
+
+#include "posix_internal.h"
+
+/* Linux's f_type for the host's stdio fd (host/wasi.js), 0 when the host cannot say */
+__attribute__((import_module("spindle"), import_name("stdio_fs_type"))) int32_t
+host_stdio_fs_type(int32_t fd);
 
 #define TMPFS_MAGIC 0x01021994
 #define BLOCK 4096u
@@ -37,5 +45,8 @@ int fstatfs(int fd, struct statfs *out)
     if (fcntl(fd, F_GETFL) < 0)
         return -1;
     describe(out);
+    uint32_t host_type = posix_host_stdio(fd) ? (uint32_t)host_stdio_fs_type(fd) : 0;
+    if (host_type != 0)
+        out->f_type = host_type;
     return 0;
 }

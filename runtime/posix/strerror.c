@@ -1,8 +1,12 @@
 /* strerror as glibc words it. wasi-libc's texts (musl's) differ for 31 errors ("Symbolic link
  * loop" where Linux says "Too many levels of symbolic links"), and a program's messages should
  * read as they do on Linux. Numbers libc has no text for give "Unknown error N", as glibc says
- * (wasi-libc reused another message, strerror(-1) was "Success"). Linked with --wrap=strerror. */
+ * (wasi-libc reused another message, strerror(-1) was "Success"). strerror_r gives the same
+ * texts, with glibc's results: EINVAL for an unknown number, ERANGE for a buffer too short for
+ * the text (cut to fit, as glibc does); musl's gave 0 for both. Linked with
+ * --wrap=strerror,strerror_r. */
 #include <errno.h>
+#include <string.h>
 
 #include "../include/spindle/decimal.h"
 
@@ -45,6 +49,9 @@ static const struct {
     {EXDEV, "Invalid cross-device link"},
 };
 
+/* libc gives a number it does not know the text of 0 ("Success") */
+static int is_known(int errnum) { return errnum == 0 || __real_strerror(errnum) != __real_strerror(0); }
+
 char *__wrap_strerror(int errnum)
 {
     for (unsigned i = 0; i < sizeof glibc_texts / sizeof glibc_texts[0]; i++) {
@@ -52,12 +59,24 @@ char *__wrap_strerror(int errnum)
             return (char *)glibc_texts[i].text;
     }
     static _Thread_local char unknown[32];
-    /* libc gives a number it does not know the text of 0 ("Success") */
-    char *text = __real_strerror(errnum);
-    if (errnum != 0 && text == __real_strerror(0)) {
+    if (!is_known(errnum)) {
         char *at = spindle_put_text(unknown, errnum < 0 ? "Unknown error -" : "Unknown error ");
         spindle_put_decimal(at, errnum < 0 ? -(uint64_t)errnum : (uint64_t)errnum);
         return unknown;
     }
-    return text;
+    return __real_strerror(errnum);
+}
+
+int __wrap_strerror_r(int errnum, char *buf, size_t size)
+{
+    const char *text = __wrap_strerror(errnum);
+    size_t len = strlen(text);
+    if (size > 0) {
+        size_t kept = len < size ? len : size - 1;
+        memcpy(buf, text, kept);
+        buf[kept] = '\0';
+    }
+    if (!is_known(errnum))
+        return EINVAL;
+    return len < size ? 0 : ERANGE;
 }

@@ -18,18 +18,9 @@
 #include <unistd.h>
 
 #include "posix_report.h"
+#include "posix_work_dir.h"
 
 #define MAX_NAMES 400
-static char work[256];
-
-static const char *path_of(const char *name)
-{
-    static char path[512];
-    snprintf(path, sizeof path, "%s/%s", work, name);
-    return path;
-}
-
-static void touch(const char *name) { close(open(path_of(name), O_CREAT | O_WRONLY, 0644)); }
 
 static const char *type_name(unsigned char type)
 {

@@ -67,6 +67,11 @@ int main(void)
     close(fd);
     report("openat(AT_FDCWD, p, 0)", fd = openat(AT_FDCWD, "noaccess", 0));
     close(fd);
+    /* wasi-libc's openat hands AT_FDCWD to its open() with no mode (the mode was dropped: 0) */
+    report("openat(AT_FDCWD, p, O_CREAT, 0640)",
+           fd = openat(AT_FDCWD, "created_at", O_CREAT | O_WRONLY, 0640));
+    close(fd);
+    show_mode("created_at");
     report("creat(p, 0751)", fd = creat("creat", 0751));
     close(fd);
     show_mode("creat");
@@ -130,7 +135,7 @@ int main(void)
     report("chown(missing)", chown("missing", 0, 0));
     close(fd);
 
-    const char *names[] = {"created", "noaccess", "creat", "private", "by_fopen", "link"};
+    const char *names[] = {"created", "created_at", "noaccess", "creat", "private", "by_fopen", "link"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         unlink(names[i]);
     rmdir("d");

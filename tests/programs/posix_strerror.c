@@ -1,8 +1,19 @@
 // strerror's texts are glibc's: wasi-libc words 31 errors differently ("Symbolic link loop" for
-// ELOOP, which Emscripten's test_fcntl_open prints). Every error both libcs name, by name.
+// ELOOP, which Emscripten's test_fcntl_open prints). Every error both libcs name, by name;
+// then strerror_r (the XSI form, which both libcs give without _GNU_SOURCE): its texts, EINVAL
+// for an unknown number, ERANGE and a cut text for a short buffer.
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+
+#include "posix_report.h"
+
+static void show_r(const char *what, int errnum, size_t size)
+{
+    char buf[64] = "untouched";
+    report_errnum(what, strerror_r(errnum, buf, size));
+    printf("  [%s]\n", buf);
+}
 
 #define SHOW(name) printf("%s: %s\n", #name, strerror(name))
 
@@ -84,5 +95,11 @@ int main(void)
     SHOW(ETIMEDOUT);
     SHOW(ETXTBSY);
     SHOW(EXDEV);
+    show_r("strerror_r(ELOOP, 64)", ELOOP, 64);
+    show_r("strerror_r(9999, 64)", 9999, 64);
+    show_r("strerror_r(-1, 64)", -1, 64);
+    show_r("strerror_r(ELOOP, 8)", ELOOP, 8);
+    show_r("strerror_r(ENOENT, 26)", ENOENT, 26);
+    show_r("strerror_r(ENOENT, 25)", ENOENT, 25);
     return 0;
 }

@@ -678,6 +678,31 @@ static void test_readdir(void)
     spindle_fs_close(file);
 }
 
+/* Newest first, as Linux's tmpfs: "." and "..", then the names from the last created; a
+ * listing resumed from a cookie goes on with older names, and a name created meanwhile is
+ * not among them. */
+static void test_readdir_order(void)
+{
+    spindle_fs_mkdirat(D, "/order", 0755);
+    int dir = spindle_fs_openat(D, "/order", O_RD | SPINDLE_O_DIRECTORY, 0);
+    const char *names[] = {"a", "c", "b"};
+    for (int i = 0; i < 3; i++)
+        spindle_fs_close(spindle_fs_openat(dir, names[i], O_WR | CREAT, 0644));
+    struct spindle_dirent ents[8];
+    CHECK(spindle_fs_readdir(dir, 0, ents, 3) == 3);
+    CHECK(strcmp(ents[0].name, ".") == 0 && strcmp(ents[1].name, "..") == 0 &&
+          strcmp(ents[2].name, "b") == 0);
+    spindle_fs_close(spindle_fs_openat(dir, "late", O_WR | CREAT, 0644));
+    CHECK(spindle_fs_readdir(dir, ents[2].next_cookie, ents, 8) == 2);
+    CHECK(strcmp(ents[0].name, "c") == 0 && strcmp(ents[1].name, "a") == 0);
+    CHECK(spindle_fs_readdir(dir, 2, ents, 8) == 4 && strcmp(ents[0].name, "late") == 0);
+    for (int i = 0; i < 3; i++)
+        spindle_fs_unlinkat(dir, names[i], 0);
+    spindle_fs_unlinkat(dir, "late", 0);
+    spindle_fs_close(dir);
+    CHECK(spindle_fs_unlinkat(D, "/order", SPINDLE_AT_REMOVEDIR) == 0);
+}
+
 /* Describes the visible state of /fi so a failed operation can be shown to
  * have changed nothing. */
 static void snapshot(char *out, size_t cap)
@@ -819,6 +844,7 @@ int main(void)
     test_rename();
     test_timestamps();
     test_readdir();
+    test_readdir_order();
     test_out_of_memory();
     test_release_without_memory();
     return report("fs semantics");
