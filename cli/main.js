@@ -1,10 +1,14 @@
 // Dispatches `spindle <command>` to the module that implements it.
+import { earlyWorkerForRun } from './run-early.js';
 import { overview } from './usage.js';
 
 const commands = {
   cc: () => import('./cc.js').then((m) => (args) => m.compile(args, { cxx: false })),
   'c++': () => import('./cc.js').then((m) => (args) => m.compile(args, { cxx: true })),
-  run: () => import('./run.js').then((m) => m.run),
+  run: (args) => {
+    const early = earlyWorkerForRun(args); // boots while run.js and the host load
+    return import('./run.js').then((m) => (argv) => m.run(argv, early));
+  },
   bench: () => import('./bench.js').then((m) => m.bench),
   cargo: () => import('./cargo.js').then((m) => m.cargo),
 };
@@ -17,5 +21,5 @@ export async function main(argv) {
   }
   const load = commands[name];
   if (!load) throw new Error(`unknown command '${name}'\n${overview}`);
-  return (await load())(args);
+  return (await load(args))(args);
 }
