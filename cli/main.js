@@ -5,9 +5,11 @@ import { overview } from './usage.js';
 const commands = {
   cc: () => import('./cc.js').then((m) => (args) => m.compile(args, { cxx: false })),
   'c++': () => import('./cc.js').then((m) => (args) => m.compile(args, { cxx: true })),
-  run: (args) => {
-    const early = earlyWorkerForRun(args); // boots while run.js and the host load
-    return import('./run.js').then((m) => (argv) => m.run(argv, early));
+  run: async (args) => {
+    // main's worker is made before run.js's modules start loading, and boots while they load
+    const early = await earlyWorkerForRun(args);
+    const { run } = await import('./run.js');
+    return (argv) => run(argv, early);
   },
   bench: () => import('./bench.js').then((m) => m.bench),
   cargo: () => import('./cargo.js').then((m) => m.cargo),

@@ -5,15 +5,12 @@
 import { startEarlyWorker } from '../host/early-worker.js';
 
 /**
- * The early worker for a `spindle run` with these arguments, or null where the run may not
- * need one (`--browser`, help). A word that only looks like such an option (a program's
- * argument) just means no early start: cli/run.js then starts the worker itself.
+ * Resolves with the early worker for a `spindle run` with these arguments once it is made, or
+ * with null where the run may not need one (`--browser`, help). A word that only looks like
+ * such an option (a program's argument) just means no early start: cli/run.js then starts the
+ * worker itself.
  */
-export function earlyWorkerForRun(argv) {
+export async function earlyWorkerForRun(argv) {
   if (argv.some((a) => a === '--browser' || a === '--help' || a === '-h')) return null;
-  const started = startEarlyWorker();
-  // run.js awaits it and reports a failure; a run that ends before that (a bad option) must
-  // not turn it into an unhandled rejection
-  started.catch(() => {});
-  return started;
+  return startEarlyWorker();
 }

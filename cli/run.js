@@ -114,7 +114,7 @@ export async function run(argv, early = null) {
   // The main thread's worker boots while the rest of the host loads and the module is read
   // (docs/HOST.md, "Start-up"); the compile waits for its modules, because V8's flags, which
   // the compile changes, make a worker that is still loading take twice as long.
-  const earlyWorker = await (early ?? startEarlyWorker());
+  const earlyWorker = early ?? await startEarlyWorker();
   const { compile, runProgram } = await import('../host/index.js');
   const bytes = readFileSync(opts.wasm);
   await earlyWorker.loaded;

@@ -115,7 +115,7 @@ describe('spindle run', () => {
   });
 
   it('starts main\'s worker before loading the rest for a Node run only (docs/HOST.md, "Start-up")', async () => {
-    for (const args of [['--browser', 'x.wasm'], ['--help'], ['-h']]) assert.equal(earlyWorkerForRun(args), null, args.join(' '));
+    for (const args of [['--browser', 'x.wasm'], ['--help'], ['-h']]) assert.equal(await earlyWorkerForRun(args), null, args.join(' '));
     const early = await earlyWorkerForRun(['--pool=2', 'x.wasm', 'arg']);
     await early.loaded;
     assert.equal(typeof early.adopt, 'function');
