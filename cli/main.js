@@ -1,10 +1,16 @@
 // Dispatches `spindle <command>` to the module that implements it.
+import { earlyWorkerForRun } from './run-early.js';
 import { overview } from './usage.js';
 
 const commands = {
   cc: () => import('./cc.js').then((m) => (args) => m.compile(args, { cxx: false })),
   'c++': () => import('./cc.js').then((m) => (args) => m.compile(args, { cxx: true })),
-  run: () => import('./run.js').then((m) => m.run),
+  run: async (args) => {
+    // main's worker is made before run.js's modules start loading, and boots while they load
+    const early = await earlyWorkerForRun(args);
+    const { run } = await import('./run.js');
+    return (argv) => run(argv, early);
+  },
   bench: () => import('./bench.js').then((m) => m.bench),
   cargo: () => import('./cargo.js').then((m) => m.cargo),
 };
@@ -17,5 +23,5 @@ export async function main(argv) {
   }
   const load = commands[name];
   if (!load) throw new Error(`unknown command '${name}'\n${overview}`);
-  return (await load())(args);
+  return (await load(args))(args);
 }

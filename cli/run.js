@@ -105,7 +105,8 @@ function checkMounts(opts) {
   }
 }
 
-export async function run(argv) {
+/** Runs `spindle run argv`; `early` is the main thread's worker if cli/main.js started it. */
+export async function run(argv, early = null) {
   const opts = parseRunArgs(argv);
   if (opts.help) { process.stdout.write(runUsage); return 0; }
   if (opts.preload.length) opts.preloadBytes = packPreloadFiles(opts.preload, '--preload');
@@ -113,7 +114,7 @@ export async function run(argv) {
   // The main thread's worker boots while the rest of the host loads and the module is read
   // (docs/HOST.md, "Start-up"); the compile waits for its modules, because V8's flags, which
   // the compile changes, make a worker that is still loading take twice as long.
-  const earlyWorker = await startEarlyWorker();
+  const earlyWorker = early ?? await startEarlyWorker();
   const { compile, runProgram } = await import('../host/index.js');
   const bytes = readFileSync(opts.wasm);
   await earlyWorker.loaded;

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
+import { earlyWorkerForRun } from '../cli/run-early.js';
 import { importedMemory } from '../host/module-info.js';
 import { exec } from './lib/exec.js';
 
@@ -111,6 +112,14 @@ describe('spindle run', () => {
     const r = await exec(spindle, ['run', '--fast', 'x.wasm']);
     assert.equal(r.code, 1);
     assert.match(r.stderr, /unknown option --fast/);
+  });
+
+  it('starts main\'s worker before loading the rest for a Node run only (docs/HOST.md, "Start-up")', async () => {
+    for (const args of [['--browser', 'x.wasm'], ['--help'], ['-h']]) assert.equal(await earlyWorkerForRun(args), null, args.join(' '));
+    const early = await earlyWorkerForRun(['--pool=2', 'x.wasm', 'arg']);
+    await early.loaded;
+    assert.equal(typeof early.adopt, 'function');
+    await early.terminate();
   });
 });
 
