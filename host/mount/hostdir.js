@@ -18,7 +18,7 @@ import { createHandleTable, HandleError, HandleTable } from './handle-table.js';
 import { DirCache } from './dir-cache.js';
 import { ListedStats, mayChange } from './listed-stats.js';
 import { fdPath, hasProcFd } from './proc-fd.js';
-import { addonWanted, decided, listedEntries, mountAddon, STAT_FIELDS, statOf } from './mount-addon.js';
+import { addonWanted, decided, listedEntries, mountAddon } from './mount-addon.js';
 import { createMailboxes, failWorker, submit } from './mailbox.js';
 import { AT, ERRNO as E, DT, O, UTIME } from '../abi/linux.js';
 import { FOLLOW, FOLLOW_OPS, FSYNC_DATASYNC, ioHandle, ioHandleParts, ioWorkerOf, inMemory, MAX_IO_WORKERS, memoryBytes, OP, REQ, setResult } from '../abi/mount-request.js';
@@ -158,7 +158,6 @@ function inlineClient(config, ioWorker) {
   const relOf = new Map(); // the relative path each handle this thread opened was resolved to
   const paths = new Map(); // without /proc: the path each handle was opened at
   const addon = config.addon ? mountAddon() : null;
-  const addonStat = new BigInt64Array(STAT_FIELDS); // where the addon puts a stat
   // with the addon, the handle table's fds are all its own (mount-addon.js): node:fs's adopted
   const own = (fd) => {
     if (!addon) return fd;
@@ -376,20 +375,17 @@ function inlineClient(config, ioWorker) {
   // The addon's confined calls (mount-addon.js): a result, or null where the careful node:fs
   // path must resolve and decide (a symlink on the way, the root itself, a path it does not take).
   const addonPath = (rel) => (addon && rel !== '' && root !== '/' ? `${root}/${rel}` : null);
-  function statNative(rel, follow) {
+  // (each writes the stat into the program's memory at `at`, checked by the caller)
+  function statNative(rel, follow, view, at) {
     const p = addonPath(rel);
-    const r = p && decided(addon.stat(p, addonStat));
-    if (r === null) return null;
-    if (r < 0) fail(-r);
-    const st = statOf([...addonStat]);
-    return follow && st.isSymbolicLink() ? null : st;
+    const r = p && decided(addon.stat(p, follow, view, at));
+    return r === null ? false : r === 0 || fail(-r);
   }
   // (with a quota, creating and truncating keep their node:fs path: quota.js counts them there)
-  function openNative(rel, flags, mode) {
+  function openNative(rel, flags, mode, view, at) {
     const p = quota && flags & (O.CREAT | O.TRUNC) ? null : addonPath(rel);
-    const fd = p && decided(addon.open(p, hostFlags(flags), mode & PERMISSIONS, addonStat));
-    if (fd === null) return null;
-    return fd < 0 ? fail(-fd) : { fd, st: statOf([...addonStat]) };
+    const fd = p && decided(addon.open(p, hostFlags(flags), mode & PERMISSIONS, view, at));
+    return fd === null ? null : fd < 0 ? fail(-fd) : fd;
   }
   // a listing with each entry's lstat: one addon call, or readdir and an lstat each
   function listing(dirPath, fd) {
@@ -433,10 +429,10 @@ function inlineClient(config, ioWorker) {
         const userNoFollow = (flags & O.NOFOLLOW) !== 0 || exclusive;
         const statAt = statOut();
         const rel = path();
-        const quick = openNative(rel, flags, mode);
-        let opened = quick ? `${root}/${rel}` : root;
-        let openedRel = quick ? rel : '';
-        const fd = quick?.fd ?? own(confined(rel, !userNoFollow, (r) => {
+        const quick = openNative(rel, flags, mode, view, statAt);
+        let opened = quick !== null ? `${root}/${rel}` : root;
+        let openedRel = quick !== null ? rel : '';
+        const fd = quick ?? own(confined(rel, !userNoFollow, (r) => {
           opened = r.name === null ? root : `${hostPath(r.dir)}/${r.name}`;
           openedRel = r.name === null ? '' : [...r.dir, r.name].join('/');
           if (r.name === null) {
@@ -464,7 +460,7 @@ function inlineClient(config, ioWorker) {
         }));
         let added;
         try {
-          writeStat(view, statAt, quick?.st ?? fstatSync(fd, { bigint: true }));
+          if (quick === null) writeStat(view, statAt, fstatSync(fd, { bigint: true }));
           added = table.add(fd);
         } catch (err) {
           closeFd(fd);
@@ -503,13 +499,17 @@ function inlineClient(config, ioWorker) {
         // (the root through its /proc magic link needs stat; names were resolved already)
         const rel = path();
         const follow = !(flags & AT.SYMLINK_NOFOLLOW);
-        const st = listed.take(rel, follow) ?? statNative(rel, follow) ?? confined(rel, follow, (r) =>
+        const statAt = statOut();
+        const kept = listed.take(rel, follow);
+        if (kept) return writeStat(view, statAt, kept) ?? 0;
+        if (statNative(rel, follow, view, statAt)) return 0;
+        const st = confined(rel, follow, (r) =>
           inParent(split(r).dir, (at) => {
             const found = (r.name === null ? statSync : lstatSync)(at(r.name), { bigint: true });
             if (r.optimistic && r.follow && found.isSymbolicLink()) throw new Retry();
             return found;
           }));
-        writeStat(view, statOut(), st);
+        writeStat(view, statAt, st);
         return 0;
       }
       case OP.MKDIR: confined(path(), false, (r) => inParent(r.dir, (at) => {

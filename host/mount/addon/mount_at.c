@@ -1,14 +1,16 @@
 // A Node-API addon giving the host-directory mount backend (host/mount/hostdir.js) the confined
 // path calls node:fs lacks (docs/MOUNTS.md, "The native addon"):
-//   open(path, flags, mode, stat)  openat2 with RESOLVE_NO_SYMLINKS: the fd, or -errno
-//   stat(path, stat)               the same with O_PATH|O_NOFOLLOW, fstat, close: 0 or -errno
+//   open(path, flags, mode, view, at)  openat2 with RESOLVE_NO_SYMLINKS: the fd, or -errno
+//   stat(path, follow, view, at)       the same with O_PATH|O_NOFOLLOW, fstat, close: 0 or
+//                                      -errno (ELOOP for a final symlink when `follow`)
 //   list(dirfd)                    a directory's entries, each with its fstatat, in one Buffer
 //   adopt(fd), close(fd)           a dup of an fd node:fs opened, which the closing worker thread
 //                                  need not have opened (node:fs warns then), and its close
 // `path` is absolute and must contain no symlink, no `.` or `..` and no empty component: the
 // kernel then walks exactly the names given, so a path that starts at the mount's root stays
 // inside it (a symlink anywhere, the root's own path included, gives ELOOP and the caller resolves
-// it the careful way). `stat` is a BigInt64Array of STAT_FIELDS filled on success.
+// it the careful way). A stat goes straight into the program's memory: the protocol's stat
+// (runtime/fs/mount_wire.h) at byte `at` of the DataView `view`.
 // Built by scripts/build-mount-addon.sh; Node-API is ABI-stable, so one build serves Node 20-24,
 // and NAPI_MODULE_INIT makes it loadable in every worker thread.
 #define _GNU_SOURCE
@@ -24,6 +26,8 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+
+#include "../../../runtime/fs/mount_wire.h"
 
 // ino, mode, nlink, size, blocks, atime_ns, mtime_ns, ctime_ns
 #define STAT_FIELDS 8
@@ -63,6 +67,15 @@ static int open_plain(const char *path, int flags, unsigned mode) {
     return fd < 0 ? -errno : (int)fd;
 }
 
+static void fill_wire_stat(void *at, const struct stat *st) {
+    struct mount_wire_stat w = {
+        .ino = st->st_ino,          .mode = st->st_mode,          .nlink = st->st_nlink,
+        .size = st->st_size,        .blocks = st->st_blocks,      .atime_ns = ns_of(st->st_atim),
+        .mtime_ns = ns_of(st->st_mtim), .ctime_ns = ns_of(st->st_ctim),
+    };
+    memcpy(at, &w, sizeof w); // (the program's memory: any alignment)
+}
+
 // ---- argument helpers (a wrong argument is a JavaScript programming error: it throws) ----
 
 static int arg_path(napi_env env, napi_value v, char *buf) {
@@ -73,14 +86,16 @@ static int arg_path(napi_env env, napi_value v, char *buf) {
     return 0;
 }
 
-static int64_t *arg_stat(napi_env env, napi_value v) {
-    napi_typedarray_type type;
+// Where a stat goes: `at` bytes into DataView `view`, wholly inside it; NULL if not.
+static void *arg_stat_out(napi_env env, napi_value view, napi_value at) {
     size_t length = 0;
     void *data = NULL;
-    if (napi_get_typedarray_info(env, v, &type, &length, &data, NULL, NULL) != napi_ok ||
-        type != napi_bigint64_array || length < STAT_FIELDS)
+    uint32_t offset;
+    if (napi_get_dataview_info(env, view, &length, &data, NULL, NULL) != napi_ok ||
+        napi_get_value_uint32(env, at, &offset) != napi_ok || !data || offset > length ||
+        length - offset < sizeof(struct mount_wire_stat))
         return NULL;
-    return data;
+    return (char *)data + offset;
 }
 
 static napi_value int_value(napi_env env, int n) {
@@ -94,18 +109,18 @@ static napi_value type_error(napi_env env, const char *what) {
     return NULL;
 }
 
-// open(path, flags, mode, stat): the new fd (close-on-exec), its stat in `stat`; or -errno
+// open(path, flags, mode, view, at): the new fd (close-on-exec), its stat written; or -errno
 static napi_value js_open(napi_env env, napi_callback_info info) {
-    size_t argc = 4;
-    napi_value argv[4];
+    size_t argc = 5;
+    napi_value argv[5];
     napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
     char path[PATH_MAX];
     int32_t flags = 0;
     uint32_t mode = 0;
-    int64_t *out = argc == 4 ? arg_stat(env, argv[3]) : NULL;
+    void *out = argc == 5 ? arg_stat_out(env, argv[3], argv[4]) : NULL;
     if (!out || napi_get_value_int32(env, argv[1], &flags) != napi_ok ||
         napi_get_value_uint32(env, argv[2], &mode) != napi_ok)
-        return type_error(env, "open(path, flags, mode, BigInt64Array(8))");
+        return type_error(env, "open(path, flags, mode, view, at)");
     int err = arg_path(env, argv[0], path);
     if (err) return int_value(env, err);
     int fd = open_plain(path, flags, mode);
@@ -116,18 +131,21 @@ static napi_value js_open(napi_env env, napi_callback_info info) {
         close(fd);
         return int_value(env, err);
     }
-    fill_stat(out, &st);
+    fill_wire_stat(out, &st);
     return int_value(env, fd);
 }
 
-// stat(path, stat): 0 and the stat of what path names (a final symlink itself); or -errno
+// stat(path, follow, view, at): 0 and the stat of what path names written (a final symlink
+// itself, or -ELOOP when `follow`: the caller resolves it); or -errno
 static napi_value js_stat(napi_env env, napi_callback_info info) {
-    size_t argc = 2;
-    napi_value argv[2];
+    size_t argc = 4;
+    napi_value argv[4];
     napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
     char path[PATH_MAX];
-    int64_t *out = argc == 2 ? arg_stat(env, argv[1]) : NULL;
-    if (!out) return type_error(env, "stat(path, BigInt64Array(8))");
+    bool follow = false;
+    void *out = argc == 4 ? arg_stat_out(env, argv[2], argv[3]) : NULL;
+    if (!out || napi_get_value_bool(env, argv[1], &follow) != napi_ok)
+        return type_error(env, "stat(path, follow, view, at)");
     int err = arg_path(env, argv[0], path);
     if (err) return int_value(env, err);
     int fd = open_plain(path, O_PATH, 0);
@@ -135,7 +153,8 @@ static napi_value js_stat(napi_env env, napi_callback_info info) {
     struct stat st;
     err = fstat(fd, &st) == 0 ? 0 : -errno;
     close(fd);
-    if (!err) fill_stat(out, &st);
+    if (!err && follow && S_ISLNK(st.st_mode)) err = -ELOOP;
+    if (!err) fill_wire_stat(out, &st);
     return int_value(env, err);
 }
 
