@@ -102,7 +102,8 @@ describe('host-directory mount addon', { skip: !addon && 'not built or not Linux
     assert.deepEqual(entries.map((e) => e.name.toString()), readdirSync(dir));
     for (const e of entries) {
       const st = lstatSync(join(dir, e.name.toString()), { bigint: true });
-      assert.deepEqual([e.st.ino, e.st.mode, e.st.size, e.st.mtimeNs], [st.ino, st.mode, st.size, st.mtimeNs]);
+      const wire = new DataView(e.st.wire.buffer, e.st.wire.byteOffset, 64); // (mount_wire.h's layout)
+      assert.deepEqual([e.st.ino, e.st.mode, wire.getBigInt64(24, true), wire.getBigInt64(48, true)], [st.ino, Number(st.mode), st.size, st.mtimeNs]);
       assert.equal(e.st.isSymbolicLink(), st.isSymbolicLink());
     }
   });

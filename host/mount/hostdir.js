@@ -18,7 +18,7 @@ import { createHandleTable, HandleError, HandleTable } from './handle-table.js';
 import { DirCache } from './dir-cache.js';
 import { ListedStats, mayChange } from './listed-stats.js';
 import { fdPath, hasProcFd } from './proc-fd.js';
-import { addonWanted, decided, listedEntries, mountAddon } from './mount-addon.js';
+import { addonWanted, decided, listedEntries, mountAddon, WireStat } from './mount-addon.js';
 import { createMailboxes, failWorker, submit } from './mailbox.js';
 import { AT, ERRNO as E, DT, O, UTIME } from '../abi/linux.js';
 import { FOLLOW, FOLLOW_OPS, FSYNC_DATASYNC, ioHandle, ioHandleParts, ioWorkerOf, inMemory, MAX_IO_WORKERS, memoryBytes, OP, REQ, setResult } from '../abi/mount-request.js';
@@ -320,7 +320,11 @@ function inlineClient(config, ioWorker) {
 
   // a node:fs BigIntStats
   // (no copy when blocks is there, as on Linux: a stat call is a few microseconds)
-  const writeStat = (view, ptr, st) => writeWireStat(view, ptr, st.blocks === undefined ? { ...st, blocks: 0 } : st);
+  // (a listing's stat from the addon is already in the protocol's bytes: mount-addon.js)
+  const writeStat = (view, ptr, st) => {
+    if (st instanceof WireStat) new Uint8Array(view.buffer, view.byteOffset + ptr, st.wire.length).set(st.wire);
+    else writeWireStat(view, ptr, st.blocks === undefined ? { ...st, blocks: 0 } : st);
+  };
 
   function times(view, req, current) {
     const t = [0, 1].map((i) => {
@@ -355,7 +359,7 @@ function inlineClient(config, ioWorker) {
     let at = 0;
     for (let i = indexFrom(cookie); i < list.length; i++) {
       const e = list[i];
-      const name = Buffer.from(e.name);
+      const name = e.name; // (bytes: readdirSync and the addon both give Buffers)
       if (at + direntBytes(name.length) > len) {
         if (at === 0) fail(E.EINVAL);
         break;

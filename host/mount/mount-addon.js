@@ -37,35 +37,34 @@ const CAREFUL = new Set([E.ELOOP, E.ENOTDIR, E.EINVAL, E.ENAMETOOLONG, E.ENOSYS,
 /** An addon result: >= 0 or the -errno that is the call's answer; null where node:fs decides. */
 export const decided = (result) => (result >= 0 || !CAREFUL.has(-result) ? result : null);
 
-export const STAT_FIELDS = 8;
 const S_IFMT = 0o170000;
 const S_IFLNK = 0o120000;
 
-/** A stat from the addon's fields (ino, mode, nlink, size, blocks, atime, mtime, ctime in ns),
- * shaped as node:fs's BigIntStats where the backend reads it. */
-export function statOf(f) {
-  return {
-    ino: f[0], mode: f[1], nlink: f[2], size: f[3], blocks: f[4], atimeNs: f[5], mtimeNs: f[6], ctimeNs: f[7],
-    isSymbolicLink: () => (Number(f[1]) & S_IFMT) === S_IFLNK,
-  };
+/** A listed entry's lstat: the protocol's 64-byte stat (`wire`, written by the addon), which a
+ * STAT answered from the listing copies as it is. */
+export class WireStat {
+  constructor(wire, ino, mode) {
+    this.wire = wire;
+    this.ino = ino;
+    this.mode = mode;
+  }
+
+  isSymbolicLink() { return (this.mode & S_IFMT) === S_IFLNK; }
 }
 
-const ENTRY_HEAD = 8 + STAT_FIELDS * 8;
+const STAT_BYTES = 64;
+const ENTRY_HEAD = 8 + STAT_BYTES;
 const LISTED_TYPES = new Set([DT.REG, DT.DIR, DT.LNK]);
 
-/** The entries of list(fd)'s Buffer: [{ name (bytes), type (DT_*), st (null if it could not be
- * taken) }], in the addon's (node:fs's) order. */
+/** The entries of list(fd)'s Buffer: [{ name (bytes), type (DT_*), st (a WireStat, null if it
+ * could not be taken) }], in the addon's (node:fs's) order. */
 export function listedEntries(buf) {
   const view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
   const entries = [];
   for (let at = 0; at < buf.length;) {
     const nameLength = view.getUint16(at + 2, true);
-    const fields = Array.from({ length: STAT_FIELDS }, (_, i) => view.getBigInt64(at + 8 + i * 8, true));
-    entries.push({
-      name: buf.subarray(at + ENTRY_HEAD, at + ENTRY_HEAD + nameLength),
-      type: LISTED_TYPES.has(buf[at]) ? buf[at] : DT.UNKNOWN,
-      st: buf[at + 1] ? statOf(fields) : null,
-    });
+    const st = buf[at + 1] ? new WireStat(buf.subarray(at + 8, at + ENTRY_HEAD), view.getBigUint64(at + 8, true), view.getUint32(at + 16, true)) : null;
+    entries.push({ name: buf.subarray(at + ENTRY_HEAD, at + ENTRY_HEAD + nameLength), type: LISTED_TYPES.has(buf[at]) ? buf[at] : DT.UNKNOWN, st });
     at += ENTRY_HEAD + ((nameLength + 7) & ~7);
   }
   return entries;

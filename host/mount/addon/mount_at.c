@@ -29,20 +29,7 @@
 
 #include "../../../runtime/fs/mount_wire.h"
 
-// ino, mode, nlink, size, blocks, atime_ns, mtime_ns, ctime_ns
-#define STAT_FIELDS 8
-// a listed entry: u8 type (DT_*), u8 stat_ok, u16 name_len, u32 0, STAT_FIELDS x i64, the name
-// padded to 8 bytes
-#define ENTRY_HEAD (8 + STAT_FIELDS * 8)
-
 static int64_t ns_of(struct timespec t) { return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec; }
-
-static void fill_stat(int64_t *out, const struct stat *st) {
-    int64_t v[STAT_FIELDS] = {(int64_t)st->st_ino,  st->st_mode,          (int64_t)st->st_nlink,
-                              st->st_size,          st->st_blocks,        ns_of(st->st_atim),
-                              ns_of(st->st_mtim),   ns_of(st->st_ctim)};
-    memcpy(out, v, sizeof v);
-}
 
 // Whether an absolute path names only plain components (no ".", "..", or empty one).
 static int plain_path(const char *p) {
@@ -75,6 +62,10 @@ static void fill_wire_stat(void *at, const struct stat *st) {
     };
     memcpy(at, &w, sizeof w); // (the program's memory: any alignment)
 }
+
+// a listed entry: u8 type (DT_*), u8 stat_ok, u16 name_len, u32 0, its lstat as the protocol's
+// stat (all zero if it could not be taken), the name padded to 8 bytes
+#define ENTRY_HEAD (8 + sizeof(struct mount_wire_stat))
 
 // ---- argument helpers (a wrong argument is a JavaScript programming error: it throws) ----
 
@@ -194,11 +185,7 @@ static int add_entry(struct listing *l, int dirfd, const struct dirent *e) {
     at[1] = (unsigned char)ok;
     uint16_t n16 = (uint16_t)name_len;
     memcpy(at + 2, &n16, 2);
-    if (ok) {
-        int64_t v[STAT_FIELDS];
-        fill_stat(v, &st);
-        memcpy(at + 8, v, sizeof v);
-    }
+    if (ok) fill_wire_stat(at + 8, &st);
     memcpy(at + ENTRY_HEAD, e->d_name, name_len);
     l->starts[l->count++] = l->used;
     l->used += bytes;
