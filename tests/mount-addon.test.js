@@ -61,6 +61,12 @@ describe('host-directory mount addon', { skip: !addon && 'not built or not Linux
     assert.equal(memory.getBigInt64(128 + 24, true), 0n);
     assert.equal(addon.close(fd), 0);
     assert.equal(addon.close(fd), -E.EBADF);
+    const file = addon.open(join(dir, 'a/b/file'), O.RDONLY, 0, memory, 128);
+    assert.equal(addon.pread(file, memory, 1000, 100, 7), 5);
+    assert.equal(Buffer.from(memory.buffer, 1000, 5).toString(), 'bytes');
+    assert.throws(() => addon.pread(file, memory, 4000, 100, 0), TypeError); // past the view's end
+    assert.throws(() => addon.pread(file, memory, 0, 1, -1), TypeError);
+    addon.close(file);
     assert.equal(stat(join(dir, 'a/b/missing')).result, -E.ENOENT);
     assert.equal(stat(join(dir, 'a/b/file/x')).result, -E.ENOTDIR);
   });

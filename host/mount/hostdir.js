@@ -483,7 +483,11 @@ function inlineClient(config, ioWorker) {
         relOf.delete(h);
         return 0;
       }
-      case OP.PREAD: return withFd((fd) => readSync(fd, bytes(), 0, len, position()));
+      case OP.PREAD: return withFd((fd) => {
+        if (!addon) return readSync(fd, bytes(), 0, len, position());
+        const n = addon.pread(fd, view, inMemory(view, ptr, len) ? ptr : fail(E.EFAULT), len, position());
+        return n < 0 ? fail(-n) : n;
+      });
       case OP.PWRITE: return withFd((fd) => {
         const at = position();
         const write = () => writeSync(fd, bytes(), 0, len, at);

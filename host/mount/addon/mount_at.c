@@ -4,6 +4,7 @@
 //   stat(path, follow, view, at)       the same with O_PATH|O_NOFOLLOW, fstat, close: 0 or
 //                                      -errno (ELOOP for a final symlink when `follow`)
 //   list(dirfd)                    a directory's entries, each with its fstatat, in one Buffer
+//   pread(fd, view, at, len, offset)   read straight into the program's memory: bytes, or -errno
 //   adopt(fd), close(fd)           a dup of an fd node:fs opened, which the closing worker thread
 //                                  need not have opened (node:fs warns then), and its close
 // `path` is absolute and must contain no symlink, no `.` or `..` and no empty component: the
@@ -251,6 +252,28 @@ static napi_value js_list(napi_env env, napi_callback_info info) {
     return result ? result : int_value(env, err);
 }
 
+// pread(fd, view, at, len, offset): bytes read into `view` at `at` (wholly inside it), or -errno
+static napi_value js_pread(napi_env env, napi_callback_info info) {
+    size_t argc = 5;
+    napi_value argv[5];
+    napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
+    int32_t fd;
+    uint32_t at, len;
+    int64_t offset;
+    size_t length = 0;
+    void *data = NULL;
+    if (argc != 5 || napi_get_value_int32(env, argv[0], &fd) != napi_ok ||
+        napi_get_dataview_info(env, argv[1], &length, &data, NULL, NULL) != napi_ok ||
+        napi_get_value_uint32(env, argv[2], &at) != napi_ok || napi_get_value_uint32(env, argv[3], &len) != napi_ok ||
+        napi_get_value_int64(env, argv[4], &offset) != napi_ok || !data || at > length || length - at < len ||
+        offset < 0)
+        return type_error(env, "pread(fd, view, at, len, offset)");
+    ssize_t n = pread(fd, (char *)data + at, len, offset);
+    napi_value v;
+    napi_create_int64(env, n < 0 ? -errno : n, &v);
+    return v;
+}
+
 static int arg_fd(napi_env env, napi_callback_info info, int32_t *fd) {
     size_t argc = 1;
     napi_value argv[1];
@@ -278,6 +301,7 @@ NAPI_MODULE_INIT(/* napi_env env, napi_value exports */) {
         {"open", NULL, js_open, NULL, NULL, NULL, napi_enumerable, NULL},
         {"stat", NULL, js_stat, NULL, NULL, NULL, napi_enumerable, NULL},
         {"list", NULL, js_list, NULL, NULL, NULL, napi_enumerable, NULL},
+        {"pread", NULL, js_pread, NULL, NULL, NULL, napi_enumerable, NULL},
         {"adopt", NULL, js_adopt, NULL, NULL, NULL, napi_enumerable, NULL},
         {"close", NULL, js_close, NULL, NULL, NULL, napi_enumerable, NULL},
     };
