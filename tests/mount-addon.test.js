@@ -118,7 +118,7 @@ describe('host-directory mount addon', { skip: !addon && 'not built or not Linux
     const suites = ['tests/mount.test.js', 'tests/hostile.test.js', 'tests/mount-kept-dirs.test.js'];
     // (without NODE_TEST_CONTEXT, which would make the child report to this runner)
     const { NODE_TEST_CONTEXT, ...env } = process.env;
-    const r = spawnSync(process.execPath, ['--test', '--test-concurrency=1', ...suites], {
+    const r = spawnSync(process.execPath, ['--test', '--test-concurrency=1', '--test-reporter=tap', ...suites], {
       cwd: root, encoding: 'utf8', env: { ...env, SPINDLE_MOUNT_ADDON: '0', SPINDLE_TEST_BROWSER: '0' },
     });
     assert.equal(r.status, 0, r.stdout.slice(-3000));

@@ -9,6 +9,8 @@
 // gives EXDEV like openat2's RESOLVE_BENEATH); the operation then runs on
 // /proc/PID/fd/N/name where N is the parent directory opened with O_NOFOLLOW and checked to be
 // the resolved directory inside the root, so a rename racing with the check cannot lead outside.
+// On Linux, STAT, OPEN, PREAD and listings first go through the native addon (mount-addon.js):
+// one openat2 that refuses every symlink; whatever it refuses is resolved the careful way here.
 import {
   chmodSync, closeSync, constants as C, fchmodSync, fdatasyncSync, fstatSync, fsyncSync, ftruncateSync, futimesSync,
   linkSync, lstatSync, lutimesSync, mkdirSync, openSync, readdirSync, readlinkSync, readSync,
