@@ -1,5 +1,5 @@
-// Starts headless Chromium for the CLI so that it never outlives it: through
-// cli/browser-watchdog.js, which kills Chromium's whole tree and removes its profile when the
+// Starts a headless browser (Chromium or Firefox, cli/browsers.js) for the CLI so that it never
+// outlives it: through cli/browser-watchdog.js, which kills the browser's whole tree and removes its profile when the
 // CLI stops it, is interrupted (cli/interrupt.js) or dies in any other way.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -12,19 +12,20 @@ const watchdog = join(import.meta.dirname, 'browser-watchdog.js');
 const STOP_WAIT_MS = 5000;
 
 /**
- * Starts `chromium args...` with a fresh profile (`--user-data-dir`), opening `url`. Returns
+ * Starts `browser` (a launch from cli/browsers.js) with a fresh profile, opening `url`. Returns
  * { profile, exited, stop() }: `exited` resolves with a message when the browser ended by itself
  * (or could not start); `stop()` ends it and resolves when its processes and profile are gone.
  */
-export function launchBrowser(chromium, args, { url, showStderr = false, profilePrefix = 'spindle-chromium-' } = {}) {
+export function launchBrowser(browser, { url, showStderr = false, profilePrefix = browser.profilePrefix } = {}) {
   const profile = mkdtempSync(join(tmpdir(), profilePrefix));
+  browser.prepareProfile(profile);
   // Any local user can read a process's command line, so `url` and the server's secret in it
-  // (cli/local-server.js) stay out of it: Chromium opens a file in the profile (mkdtemp makes it
+  // (cli/local-server.js) stay out of it: the browser opens a file in the profile (mkdtemp makes it
   // the user's alone) that sends it on.
   const start = join(profile, 'start.html');
   const attribute = url.replaceAll('&', '&amp;').replaceAll('"', '&quot;');
   writeFileSync(start, `<!doctype html><meta http-equiv="refresh" content="0;url=${attribute}">`);
-  const child = spawn(process.execPath, [watchdog, profile, chromium, ...args, pathToFileURL(start).href],
+  const child = spawn(process.execPath, [watchdog, profile, browser.path, ...browser.args(profile), pathToFileURL(start).href],
     { detached: true, stdio: ['pipe', 'pipe', showStderr ? 'inherit' : 'ignore'] });
   const said = [];
   child.stdout.on('data', (c) => said.push(c));
@@ -35,7 +36,7 @@ export function launchBrowser(chromium, args, { url, showStderr = false, profile
   const exited = gone.then((code) => {
     const why = Buffer.concat(said).toString().trim();
     if (stopping) return null;
-    return why || (typeof code === 'number' ? `chromium exited (code ${code}) before the program ended` : `cannot start the browser watchdog: ${code?.message}`);
+    return why || (typeof code === 'number' ? `${browser.name} exited (code ${code}) before the program ended` : `cannot start the browser watchdog: ${code?.message}`);
   });
 
   function stop() {

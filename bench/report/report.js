@@ -169,7 +169,7 @@ td:first-child, th:first-child { text-align: left; }
 .targets .unjudged, .verdicts tr.unjudged td:first-child { color: #777; }
 </style></head><body>
 <h1>Spindle bench</h1>
-<p>${esc(results.started)} to ${esc(results.finished ?? '?')}; Node ${esc(m.node)}${m.chromium ? `, ${esc(m.chromium)}` : ''}.
+<p>${esc(results.started)} to ${esc(results.finished ?? '?')}; Node ${esc(m.node)}${m.browser === 'firefox' ? `, ${esc(m.firefox)}` : m.chromium ? `, ${esc(m.chromium)}` : ''}.
 Charts show the median of the runs with a bar from the fastest to the slowest run; each chart's table (click to open) gives the numbers.</p>
 ${summaryHtml(results)}
 <nav>Experiments: ${nav}</nav>
