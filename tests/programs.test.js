@@ -11,6 +11,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
+import { browserFlag, testBrowsers } from './lib/browsers.js';
 import { exec, inParallel } from './lib/exec.js';
 
 const root = join(import.meta.dirname, '..');
@@ -18,7 +19,6 @@ const spindle = join(root, 'bin', 'spindle');
 const dir = join(root, 'tests', 'programs');
 const out = join(root, 'build', 'tests', 'programs');
 const only = process.env.SPINDLE_TEST_ONLY ? new RegExp(process.env.SPINDLE_TEST_ONLY) : null;
-const skipBrowser = process.env.SPINDLE_TEST_BROWSER === '0';
 
 const programs = readdirSync(dir)
   .filter((f) => /\.(c|cpp)$/.test(f))
@@ -87,11 +87,17 @@ function check(p, got) {
   for (const s of spec.stderrIncludes ?? []) assert.ok(got.stderr.includes(s), `stderr lacks ${JSON.stringify(s)}${context}`);
 }
 
+/** `browser`: null for Node, else the browser's name (tests/lib/browsers.js). */
 function runArgs(p, browser, fsJs) {
   const envFlags = Object.entries(p.spec.env).map(([k, v]) => `--env=${k}=${v}`);
   const b = built.get(p.name);
-  return ['run', ...(browser ? ['--browser'] : []), ...envFlags, fsJs ? b.wasmFsJs : b.wasm, ...p.spec.args];
+  return ['run', ...(browser ? [browserFlag(browser)] : []), ...envFlags, fsJs ? b.wasmFsJs : b.wasm, ...p.spec.args];
 }
+
+// Each program in Node, and in each browser (named by its run option's value: the Chromium
+// modes stay `browser` as before), with the in-memory tree and with --fs=js.
+const modes = [[null, 'node'], ...testBrowsers.map((name) => [name, name === 'chromium' ? 'browser' : name])]
+  .flatMap(([browser, mode]) => [{ browser, name: mode }, { browser, name: `${mode} --fs=js`, fsJs: true }]);
 
 describe('C/C++ programs under spindle run', { concurrency: Math.max(2, availableParallelism()) }, () => {
   before(async () => {
@@ -100,11 +106,9 @@ describe('C/C++ programs under spindle run', { concurrency: Math.max(2, availabl
   });
 
   for (const p of programs) {
-    for (const mode of ['node', 'browser', 'node --fs=js', 'browser --fs=js']) {
-      const browser = mode.startsWith('browser');
-      const fsJs = mode.endsWith('--fs=js');
+    for (const { browser, name: mode, fsJs = false } of modes) {
       if (fsJs && !p.spec.fsjs) continue;
-      const skip = browser && (skipBrowser || !p.spec.browser);
+      const skip = Boolean(browser) && !p.spec.browser;
       it(`${mode}: ${p.name}`, { skip }, async () => {
         const b = built.get(p.name);
         assert.equal(b.buildError, null, `spindle cc failed:\n${b.buildError}`);
