@@ -12,13 +12,14 @@ const [profile, browserPath, ...args] = process.argv.slice(2);
 const KILL_WAIT_MS = 3000;
 
 // Every process of Chromium's tree carries --user-data-dir=PROFILE, also one that left the
-// group; Firefox's main process carries -profile PROFILE (its children stay in the group).
+// group; Firefox's main process carries -profile PROFILE, and its crash helper, in a group of
+// its own, a directory inside PROFILE (the content processes stay in the group).
 function killStragglers() {
-  const marks = [`--user-data-dir=${profile}`, profile];
+  const names = (arg) => arg === `--user-data-dir=${profile}` || arg === profile || arg.startsWith(`${profile}/`);
   for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
     let cmdline;
     try { cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8'); } catch { continue; } // gone
-    if (cmdline.split('\0').some((arg) => marks.includes(arg))) {
+    if (cmdline.split('\0').some(names)) {
       try { process.kill(Number(pid), 'SIGKILL'); } catch { /* gone */ }
     }
   }

@@ -26,9 +26,18 @@ export function sendFile(res, path) {
   return createReadStream(path).on('error', () => res.end()).pipe(res);
 }
 
-/** Starts the server; resolves { url (with the secret, no trailing /), close() }. */
-export async function serveIsolated(routes = {}) {
-  const server = await startLocalServer((req, res, path) => {
+/**
+ * Starts the server; resolves { url (with the secret, no trailing /), close() }. `onPost(path,
+ * bytes)`, when given, takes what a page posts (a test page's report, tests/lib/page-result.js).
+ */
+export async function serveIsolated(routes = {}, { onPost } = {}) {
+  const server = await startLocalServer(async (req, res, path) => {
+    if (req.method === 'POST' && onPost) {
+      const parts = [];
+      for await (const part of req) parts.push(part);
+      onPost(path, Buffer.concat(parts));
+      return res.writeHead(204, isolation).end();
+    }
     let file = routes[path];
     if (!file && path === '/') {
       return res.writeHead(200, { ...isolation, 'Content-Type': 'text/html' })
