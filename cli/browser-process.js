@@ -14,10 +14,12 @@ const STOP_WAIT_MS = 5000;
 /**
  * Starts `browser` (a launch from cli/browsers.js) with a fresh profile, opening `url`. Returns
  * { profile, exited, stop() }: `exited` resolves with a message when the browser ended by itself
- * (or could not start); `stop()` ends it and resolves when its processes and profile are gone.
+ * (or could not start); `stop()` ends it (SIGKILL to its whole tree) and resolves when its
+ * processes and profile are gone. `keptProfile`: a directory to use as the profile instead, which
+ * stays (the tests' OPFS durability checks reopen it).
  */
-export function launchBrowser(browser, { url, showStderr = false, profilePrefix = browser.profilePrefix } = {}) {
-  const profile = mkdtempSync(join(tmpdir(), profilePrefix));
+export function launchBrowser(browser, { url, showStderr = false, profilePrefix = browser.profilePrefix, keptProfile = null } = {}) {
+  const profile = keptProfile ?? mkdtempSync(join(tmpdir(), profilePrefix));
   browser.prepareProfile(profile);
   // Any local user can read a process's command line, so `url` and the server's secret in it
   // (cli/local-server.js) stay out of it: the browser opens a file in the profile (mkdtemp makes it
@@ -25,7 +27,7 @@ export function launchBrowser(browser, { url, showStderr = false, profilePrefix 
   const start = join(profile, 'start.html');
   const attribute = url.replaceAll('&', '&amp;').replaceAll('"', '&quot;');
   writeFileSync(start, `<!doctype html><meta http-equiv="refresh" content="0;url=${attribute}">`);
-  const child = spawn(process.execPath, [watchdog, profile, browser.path, ...browser.args(profile), pathToFileURL(start).href],
+  const child = spawn(process.execPath, [watchdog, ...(keptProfile ? ['--keep-profile'] : []), profile, browser.path, ...browser.args(profile), pathToFileURL(start).href],
     { detached: true, stdio: ['pipe', 'pipe', showStderr ? 'inherit' : 'ignore'] });
   const said = [];
   child.stdout.on('data', (c) => said.push(c));
@@ -45,7 +47,7 @@ export function launchBrowser(browser, { url, showStderr = false, profilePrefix 
       child.stdin.end(); // the watchdog's signal to end the browser
       await Promise.race([gone, new Promise((resolve) => { setTimeout(resolve, STOP_WAIT_MS).unref(); })]);
       try {
-        rmSync(profile, { recursive: true, force: true, maxRetries: 5 }); // normally gone already
+        rmSync(keptProfile ? start : profile, { recursive: true, force: true, maxRetries: 5 }); // normally gone already
       } catch (err) {
         process.stderr.write(`spindle: warning: could not remove ${profile}: ${err.message}\n`);
       }

@@ -3,12 +3,15 @@
 // group of its own. When the pipe closes (the CLI asked, or died, even of SIGKILL) or this script
 // is signalled, it kills the browser's whole tree and removes its profile directory. When the
 // browser exits by itself, the profile is removed and this script exits with the browser's code.
-// usage: node browser-watchdog.js PROFILE_DIR BROWSER [ARGS...] (ARGS name PROFILE_DIR)
+// usage: node browser-watchdog.js [--keep-profile] PROFILE_DIR BROWSER [ARGS...] (ARGS name
+// PROFILE_DIR); --keep-profile: a profile that outlives the browser (the tests' OPFS durability
+// checks), of which only the temporary files are removed.
 import { spawn } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
-const [profile, browserPath, ...args] = process.argv.slice(2);
+const keepProfile = process.argv[2] === '--keep-profile';
+const [profile, browserPath, ...args] = process.argv.slice(keepProfile ? 3 : 2);
 const KILL_WAIT_MS = 3000;
 
 // Every process of Chromium's tree carries --user-data-dir=PROFILE, also one that left the
@@ -34,7 +37,7 @@ const browser = spawn(browserPath, args,
 const exited = new Promise((resolve) => { browser.once('exit', (code) => resolve(code ?? 1)); });
 
 function removeProfile() {
-  try { rmSync(profile, { recursive: true, force: true, maxRetries: 5 }); } catch { /* the CLI retries */ }
+  try { rmSync(keepProfile ? temp : profile, { recursive: true, force: true, maxRetries: 5 }); } catch { /* the CLI retries */ }
 }
 
 let ending = false;
