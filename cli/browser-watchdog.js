@@ -19,7 +19,8 @@ const KILL_WAIT_MS = 3000;
 // its own, a directory inside PROFILE (the content processes stay in the group).
 function killStragglers() {
   const names = (arg) => arg === `--user-data-dir=${profile}` || arg === profile || arg.startsWith(`${profile}/`);
-  for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+  // (this script's own command line names the profile too)
+  for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name) && Number(name) !== process.pid)) {
     let cmdline;
     try { cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8'); } catch { continue; } // gone
     if (cmdline.split('\0').some(names)) {
