@@ -111,17 +111,17 @@ for (const browser of testBrowsers) {
           }));
           assert.equal(r.error, undefined, `${r.error}\n${r.log?.join('\n')}`);
           const expected = `open create a: 0|handle worker: 0|write a: 10|read a: 4|  bytes: opfs|fstat size: 10 mode: 100644
-  open excl existing: EEXIST|open missing: ENOENT|open a as directory: ENOTDIR|open under a file: ENOTDIR|open ..: EACCES
-  open long name: ENAMETOOLONG|open not UTF-8: EILSEQ|mkdir d: 0|mkdir d again: EEXIST|mkdir root: EEXIST|open d for writing: EISDIR
-  open d/b on worker 1: 0|write d/b: 4|write d/b via worker 0: EBADF|rmdir d (not empty): ENOTEMPTY|unlink d: EISDIR
-  rmdir a: ENOTDIR|stat d/b: 0|  size: 4|rename d -> e (d/b open on worker 1): 0|stat d/b after: ENOENT
-  read d/b through its fd: 4|  bytes: in d|write after rename: 2|open e/b: 0|read e/b: 4|  bytes: IN d|close e/b: 0
-  rename a -> e/a (file, open): 0|read a after move: 10|  bytes: hello opfs|rename e/b over e/a (both open): 0
-  read old e/a fd (replaced): 10|  bytes: hello opfs|unlink e/a while open: 0|read unlinked: 4|  bytes: IN d
-  write unlinked: 1|fstat unlinked: size 5 nlink 0|open e/a after unlink: ENOENT|close unlinked: 0|close twice: EBADF
-  close a: 0|make f: 0|dir e over file f: ENOTDIR|file f over dir e: EISDIR|dir into itself: EINVAL|mkdir g/h: 0
-  dir e over non-empty g: ENOTEMPTY|dir e over empty g/h: 0|symlink: EPERM|link: EPERM|readlink f: EINVAL|utimens f: 0
-  open g/h: 0|readdir g/h: 40 entries, 40 distinct; 40 files; dir b? false|: 0|readdir on a file: ENOTDIR`;
+open excl existing: EEXIST|open missing: ENOENT|open a as directory: ENOTDIR|open under a file: ENOTDIR|open ..: EACCES
+open long name: ENAMETOOLONG|open not UTF-8: EILSEQ|mkdir d: 0|mkdir d again: EEXIST|mkdir root: EEXIST|open d for writing: EISDIR
+open d/b on worker 1: 0|write d/b: 4|write d/b via worker 0: EBADF|rmdir d (not empty): ENOTEMPTY|unlink d: EISDIR
+rmdir a: ENOTDIR|stat d/b: 0|  size: 4|rename d -> e (d/b open on worker 1): 0|stat d/b after: ENOENT
+read d/b through its fd: 4|  bytes: in d|write after rename: 2|open e/b: 0|read e/b: 4|  bytes: IN d|close e/b: 0
+rename a -> e/a (file, open): 0|read a after move: 10|  bytes: hello opfs|rename e/b over e/a (both open): 0
+read old e/a fd (replaced): 10|  bytes: hello opfs|unlink e/a while open: 0|read unlinked: 4|  bytes: IN d
+write unlinked: 1|fstat unlinked: size 5 nlink 0|open e/a after unlink: ENOENT|close unlinked: 0|close twice: EBADF
+close a: 0|make f: 0|dir e over file f: ENOTDIR|file f over dir e: EISDIR|dir into itself: EINVAL|mkdir g/h: 0
+dir e over non-empty g: ENOTEMPTY|dir e over empty g/h: 0|symlink: EPERM|link: EPERM|readlink f: EINVAL|utimens f: 0
+open g/h: 0|readdir g/h: 40 entries, 40 distinct; 40 files; dir b? false|: 0|readdir on a file: ENOTDIR`;
           assert.deepEqual(r.log, expected.replaceAll('\n', '|').split('|'));
         } finally {
           await b.close();
