@@ -11,7 +11,7 @@ import { experiments as defineExperiments, mainJob } from '../bench/experiments.
 import { charts, html, tableText } from '../bench/report/report.js';
 import { Progress } from './bench-progress.js';
 import { BrowserSession } from './browser-session.js';
-import { parseBrowserName } from './browsers.js';
+import { parseBrowserName, requireBrowser } from './browsers.js';
 import { chromiumPath } from './chromium.js';
 import { firefoxPath } from './firefox.js';
 import { onInterrupt } from './interrupt.js';
@@ -151,6 +151,7 @@ export async function bench(argv) {
     process.stdout.write(`report: ${join(opts.out, 'report.html')}\n`);
     return 0;
   }
+  if (opts.browser && !opts.buildOnly) requireBrowser(opts.browser); // before minutes of building
   // The whole job runs again under that Node; the run there finds itself current and goes on.
   if (opts.nodeBin && !isCurrentNode(opts.nodeBin)) return rerunWithNode(opts.nodeBin, ['bench', ...argv]);
   // Every Node run times TurboFan code, whatever this Node's default (host/wasm-tiers.js); the
