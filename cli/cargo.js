@@ -1,6 +1,6 @@
 // `spindle cargo build|run|test|bench [options] [cargo args]`: cargo for wasm32-wasip1-threads
 // with Spindle's runtime linked into every binary (cli/rust-linker.js), binaries run by
-// `spindle run` (in Node, or Chromium with --browser), and `spindle cc` as the C compiler of the
+// `spindle run` (in Node, or a browser with --browser[=NAME]), and `spindle cc` as the C compiler of the
 // target so C dependencies built by the `cc` crate share the same malloc and files. docs/RUST.md.
 import { spawnSync } from 'node:child_process';
 import { join, resolve } from 'node:path';

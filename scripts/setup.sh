@@ -18,6 +18,13 @@ if [ -n "$missing" ]; then
   DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq --no-install-recommends $missing
 fi
 
+step "firefox-esr is ESR $FIREFOX_ESR_MAJOR"
+firefox_version=$(dpkg-query -W -f='${Version}' firefox-esr)
+case "$firefox_version" in
+  "$FIREFOX_ESR_MAJOR".*) ;;
+  *) echo "firefox-esr $firefox_version is installed; Spindle is tested with ESR $FIREFOX_ESR_MAJOR (scripts/versions.env)" >&2; false ;;
+esac
+
 step "Rust $RUST_TOOLCHAIN with target wasm32-wasip1-threads (threaded wasi-libc)"
 command -v rustup >/dev/null || { echo "rustup is required (https://rustup.rs)" >&2; false; }
 if ! rustup +"$RUST_TOOLCHAIN" target list --installed 2>/dev/null | grep -qx wasm32-wasip1-threads; then

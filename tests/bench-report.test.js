@@ -44,6 +44,14 @@ describe('bench report: verdicts first', () => {
     assert.ok(Math.abs(v[1].value - 450 / 250) < 1e-9);
   });
 
+  it('names the browser the browser series ran in (spindle bench --browser=firefox)', () => {
+    const r = results();
+    r.machine = { ...r.machine, browser: 'firefox', firefox: 'Mozilla Firefox 153.7.0esr' };
+    assert.deepEqual(verdicts(r).slice(2).map((t) => t.label), ['Firefox: Spindle speed / dlmalloc speed, 1 thread', 'Firefox: Spindle 2-thread speed-up']);
+    assert.match(tableText(r), /\nmet {6}malloc-reference {2}Firefox: Spindle 2-thread speed-up/);
+    assert.match(html(r), /Node v20, Mozilla Firefox 153\.7\.0esr\./);
+  });
+
   it('leaves out a target whose series did not run, and does not judge one that needs more cores', () => {
     const r = results({ cores: 1 });
     r.experiments[0].series = r.experiments[0].series.filter((s) => s.host !== 'browser');
