@@ -57,9 +57,9 @@ export function parseArgs(args) {
     const { flag, value } = option;
     i = option.next;
     switch (flag) {
+      // --host=wasi: a portable module, standard imports only (runtime/portable, docs/PORTABLE.md).
       case '--malloc':
       case '--fs':
-      // --host=wasi: a portable module, standard imports only (runtime/portable, docs/PORTABLE.md).
       case '--host': {
         const key = flag.slice(2);
         if (!choices[key].includes(value)) {
