@@ -1,4 +1,5 @@
-// `spindle cc --host=wasi` (docs/PORTABLE.md): threaded C and C++ programs built portable import
+// `spindle cc --host=wasi` (docs/PORTABLE.md): threaded C, C++ and Rust (`spindle cargo
+// --host=wasi`) programs built portable import
 // only env.memory, wasi_snapshot_preview1.* and wasi.thread-spawn, and print what their native
 // builds print under two hosts that are not Spindle's: the npm WASI host (@tybys/wasm-util's
 // WASI with @emnapi/wasi-threads, bench/npm-wasi/run-node.mjs) and wasmtime (wasmtime-py,
@@ -10,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { rustToolchain } from '../cli/toolchain.js';
 import { importedMemory } from '../host/module-info.js';
 import { exec } from './lib/exec.js';
 
@@ -18,22 +20,36 @@ const spindle = join(root, 'bin', 'spindle');
 const npmHost = join(root, 'bench', 'npm-wasi', 'run-node.mjs');
 const wasmtimeHost = join(root, 'tools', 'wasmtime', 'run.py');
 const wasmtimePy = join(root, '.toolchain', 'wasmtime-py');
-// emnapi's thread-spawn allocates with the module's malloc and free
-const exportAlloc = '-Wl,--export=malloc,--export=free';
 // wasmtime runs no legacy Wasm exceptions: no pthread_exit (its unwinding), no C++ exceptions
 const builds = {
   c: { source: 'threads_files.c', native: 'clang-22', flags: [] },
   'c-no-exit': { source: 'threads_files.c', native: 'clang-22', flags: ['-DWITHOUT_PTHREAD_EXIT'] },
   cpp: { source: 'threads_files.cpp', native: 'clang++-22', flags: ['-fno-exceptions'] },
 };
+const rustCrate = join(root, 'tests', 'portable', 'rust');
 let out;
+
+// The Rust program, built portable and natively (cargo's own target) into out.
+async function buildRust() {
+  const env = { ...process.env, CARGO_TARGET_DIR: join(out, 'rust-target'), RUSTUP_TOOLCHAIN: rustToolchain };
+  const cargo = await exec(spindle, ['cargo', 'build', '--release', '--host=wasi', '--manifest-path', join(rustCrate, 'Cargo.toml')], { env });
+  assert.equal(cargo.code, 0, cargo.stderr);
+  const nat = await exec('cargo', ['build', '--release', '--manifest-path', join(rustCrate, 'Cargo.toml')], { env });
+  assert.equal(nat.code, 0, nat.stderr);
+  const dir = join(out, 'rust-native-dir');
+  mkdirSync(dir);
+  const expected = await exec(join(out, 'rust-target', 'release', 'portable_threads_files'), [dir]);
+  assert.equal(expected.code, 0, expected.stderr);
+  builds.rust = { wasm: join(out, 'rust-target', 'wasm32-wasip1-threads', 'release', 'portable_threads_files.wasm'), expected };
+}
 
 before(async () => {
   out = mkdtempSync(join(tmpdir(), 'spindle-portable-'));
+  const rust = buildRust();
   await Promise.all(Object.entries(builds).map(async ([name, b]) => {
     const source = join(root, 'tests', 'portable', b.source);
     b.wasm = join(out, `${name}.wasm`);
-    const cc = await exec(spindle, ['cc', '-O2', '--host=wasi', ...b.flags, source, '-o', b.wasm, exportAlloc]);
+    const cc = await exec(spindle, ['cc', '-O2', '--host=wasi', ...b.flags, source, '-o', b.wasm]);
     assert.equal(cc.code, 0, cc.stderr);
     const native = join(out, `${name}.native`);
     const nat = await exec(b.native, ['-O2', '-pthread', ...b.flags, source, '-o', native]);
@@ -43,6 +59,7 @@ before(async () => {
     b.expected = await exec(native, [dir]);
     assert.equal(b.expected.code, 0, b.expected.stderr);
   }));
+  await rust;
 });
 after(() => rmSync(out, { recursive: true, force: true }));
 
@@ -57,11 +74,12 @@ test('a portable module imports only the standard imports and exports wasi_threa
     }
     assert.equal(importedMemory(bytes).shared, true);
     const exports = WebAssembly.Module.exports(module).map((e) => e.name);
-    assert.ok(exports.includes('wasi_thread_start') && exports.includes('_start'), exports.join(' '));
+    // malloc and free: emnapi's thread-spawn allocates with them
+    for (const name of ['wasi_thread_start', '_start', 'malloc', 'free']) assert.ok(exports.includes(name), exports.join(' '));
   }
 });
 
-for (const name of ['c', 'cpp']) {
+for (const name of ['c', 'cpp', 'rust']) {
   test(`${name}: under the npm WASI host it prints what the native build prints, its files in the preopen`, async () => {
     const b = builds[name];
     const got = await exec(process.execPath, [npmHost, '--stats', '--preopen=/data', b.wasm, '/data']);
@@ -72,7 +90,7 @@ for (const name of ['c', 'cpp']) {
   });
 }
 
-for (const name of ['c-no-exit', 'cpp']) {
+for (const name of ['c-no-exit', 'cpp', 'rust']) {
   test(`${name}: under wasmtime it prints what the native build prints, its files in the host directory`, async () => {
     assert.ok(existsSync(wasmtimePy), 'wasmtime-py is missing: scripts/setup.sh installs it');
     const b = builds[name];
@@ -94,7 +112,7 @@ test('a stack overflow ends a portable module with its message and status 134', 
     'static int deep(int n) { char buf[16384]; memset(buf, n, sizeof buf);',
     '  __asm__ volatile("" :: "r"(buf) : "memory"); return n ? deep(n - 1) + buf[n % 100] : 0; }',
     'int main(void) { return deep(1 << 20); }', ''].join('\n'));
-  const cc = await exec(spindle, ['cc', '-O1', '--host=wasi', source, '-o', wasm, exportAlloc]);
+  const cc = await exec(spindle, ['cc', '-O1', '--host=wasi', source, '-o', wasm]);
   assert.equal(cc.code, 0, cc.stderr);
   const got = await exec(process.execPath, [npmHost, wasm]);
   assert.equal(got.code, 134, got.stderr);
