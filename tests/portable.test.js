@@ -18,6 +18,7 @@ import { exec } from './lib/exec.js';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const spindle = join(root, 'bin', 'spindle');
 const npmHost = join(root, 'bench', 'npm-wasi', 'run-node.mjs');
+const npmHostBrowser = join(root, 'bench', 'npm-wasi', 'run-browser.mjs');
 const wasmtimeHost = join(root, 'tools', 'wasmtime', 'run.py');
 const wasmtimePy = join(root, '.toolchain', 'wasmtime-py');
 // wasmtime runs no legacy Wasm exceptions: no pthread_exit (its unwinding), no C++ exceptions
@@ -89,6 +90,14 @@ for (const name of ['c', 'cpp', 'rust']) {
     assert.ok(Number(/bytes written (\d+)/.exec(got.stderr)?.[1]) > 0, got.stderr);
   });
 }
+
+// The page's host preopens only "/" (its memfs root), which a portable module does not mount:
+// the files go to /tmp of Spindle's in-memory tree.
+test('c: in Chromium, under the npm WASI host with the C main on a worker, it prints what the native build prints', async () => {
+  const got = await exec(process.execPath, [npmHostBrowser, '--c-main=worker', builds.c.wasm, '/tmp']);
+  assert.equal(got.code, 0, got.stderr);
+  assert.equal(got.stdout, builds.c.expected.stdout);
+});
 
 for (const name of ['c-no-exit', 'cpp', 'rust']) {
   test(`${name}: under wasmtime it prints what the native build prints, its files in the host directory`, async () => {
