@@ -26,6 +26,7 @@ const builds = {
   c: { source: 'threads_files.c', native: 'clang-22', flags: [] },
   'c-no-exit': { source: 'threads_files.c', native: 'clang-22', flags: ['-DWITHOUT_PTHREAD_EXIT'] },
   cpp: { source: 'threads_files.cpp', native: 'clang++-22', flags: ['-fno-exceptions'] },
+  'shared-fd': { source: 'shared_fd.c', native: 'clang-22', flags: [] },
 };
 const rustCrate = join(root, 'tests', 'portable', 'rust');
 let out;
@@ -91,6 +92,15 @@ for (const name of ['c', 'cpp', 'rust']) {
   });
 }
 
+// The pthread's use of main's fd opens the path again on its own WASI, a call proxied to the JS
+// main thread: with the C main there (blocked in pthread_join) that could never be answered.
+test('shared-fd: under the npm WASI host (C main on a worker) two threads use one fd of the preopen', async () => {
+  const b = builds['shared-fd'];
+  const got = await exec(process.execPath, [npmHost, '--c-main=worker', '--preopen=/data', b.wasm, '/data']);
+  assert.equal(got.code, 0, got.stderr);
+  assert.equal(got.stdout, b.expected.stdout);
+});
+
 // The page's host preopens only "/" (its memfs root), which a portable module does not mount:
 // the files go to /tmp of Spindle's in-memory tree.
 test('c: in Chromium, under the npm WASI host with the C main on a worker, it prints what the native build prints', async () => {
@@ -99,7 +109,7 @@ test('c: in Chromium, under the npm WASI host with the C main on a worker, it pr
   assert.equal(got.stdout, builds.c.expected.stdout);
 });
 
-for (const name of ['c-no-exit', 'cpp', 'rust']) {
+for (const name of ['c-no-exit', 'cpp', 'rust', 'shared-fd']) {
   test(`${name}: under wasmtime it prints what the native build prints, its files in the host directory`, async () => {
     assert.ok(existsSync(wasmtimePy), 'wasmtime-py is missing: scripts/setup.sh installs it');
     const b = builds[name];

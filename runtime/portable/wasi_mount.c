@@ -1,6 +1,7 @@
 // A mount backend (runtime/include/spindle/mount.h) whose calls go to a directory the WASI host
 // preopened: the portable module's way to the host's files (docs/PORTABLE.md). ctx is the
-// struct wasi_mount of the preopen; a handle is the host's fd of the open file. The host
+// struct wasi_mount of the preopen; a handle is a host_files.c open file (a host fd on each
+// thread, for hosts with one fd table per thread). The host
 // confines every path to its preopen, as WASI does.
 #include <stdbool.h>
 #include <stdint.h>
@@ -106,6 +107,8 @@ static int32_t lookup(int flags)
     return flags & SPINDLE_AT_SYMLINK_NOFOLLOW ? 0 : WASI_LOOKUP_SYMLINK_FOLLOW;
 }
 
+static int w_fstat(void *ctx, uint64_t handle, struct spindle_stat *st);
+
 static int w_open(void *ctx, const char *rel, int flags, uint32_t mode, uint64_t *handle,
                   struct spindle_stat *st)
 {
@@ -122,34 +125,35 @@ static int w_open(void *ctx, const char *rel, int flags, uint32_t mode, uint64_t
         base |= inheriting & RIGHTS_READ;
     if (access != SPINDLE_O_RDONLY)
         base |= inheriting & RIGHTS_WRITE;
-    int32_t fd;
+    int32_t lookup_flags = flags & SPINDLE_O_NOFOLLOW ? 0 : WASI_LOOKUP_SYMLINK_FOLLOW;
+    uint64_t opened;
     int32_t rc =
-        host_path_open(dir_fd(ctx), flags & SPINDLE_O_NOFOLLOW ? 0 : WASI_LOOKUP_SYMLINK_FOLLOW, ADDR(path),
-                       (int32_t)strlen(path), oflags, (int64_t)base, (int64_t)inheriting, 0, ADDR(&fd));
+        host_file_open(dir_fd(ctx), path, lookup_flags, oflags, (int64_t)base, (int64_t)inheriting, &opened);
     if (rc)
         return err(rc);
-    struct wasi_filestat w;
-    int got = to_stat(host_fd_filestat_get(fd, ADDR(&w)), &w, st);
+    int got = w_fstat(ctx, opened, st);
     if (got) {
-        host_fd_close(fd);
+        host_file_close(opened);
         return got;
     }
-    *handle = (uint32_t)fd;
+    *handle = opened;
     return 0;
 }
 
 static int w_close(void *ctx, uint64_t handle)
 {
     (void)ctx;
-    return err(host_fd_close((int32_t)handle));
+    return err(host_file_close(handle));
 }
 
 static int64_t transfer(uint64_t handle, const void *buf, size_t len, int64_t offset, int write)
 {
     struct wasi_iovec iov = {(uint32_t)(uintptr_t)buf, (uint32_t)len};
     uint32_t done = 0;
-    int32_t rc = write ? host_fd_pwrite((int32_t)handle, ADDR(&iov), 1, offset, ADDR(&done))
-                       : host_fd_pread((int32_t)handle, ADDR(&iov), 1, offset, ADDR(&done));
+    int32_t fd, rc = host_file_fd(handle, &fd);
+    if (rc == 0)
+        rc = write ? host_fd_pwrite(fd, ADDR(&iov), 1, offset, ADDR(&done))
+                   : host_fd_pread(fd, ADDR(&iov), 1, offset, ADDR(&done));
     return rc ? err(rc) : (int64_t)done;
 }
 
@@ -169,19 +173,22 @@ static int w_fstat(void *ctx, uint64_t handle, struct spindle_stat *st)
 {
     (void)ctx;
     struct wasi_filestat w;
-    return to_stat(host_fd_filestat_get((int32_t)handle, ADDR(&w)), &w, st);
+    int32_t fd, rc = host_file_fd(handle, &fd);
+    return rc ? err(rc) : to_stat(host_fd_filestat_get(fd, ADDR(&w)), &w, st);
 }
 
 static int w_ftruncate(void *ctx, uint64_t handle, int64_t length)
 {
     (void)ctx;
-    return err(host_fd_filestat_set_size((int32_t)handle, length));
+    int32_t fd, rc = host_file_fd(handle, &fd);
+    return err(rc ? rc : host_fd_filestat_set_size(fd, length));
 }
 
 static int w_fsync(void *ctx, uint64_t handle, int datasync)
 {
     (void)ctx;
-    return err(datasync ? host_fd_datasync((int32_t)handle) : host_fd_sync((int32_t)handle));
+    int32_t fd, rc = host_file_fd(handle, &fd);
+    return err(rc ? rc : datasync ? host_fd_datasync(fd) : host_fd_sync(fd));
 }
 
 static int w_futimens(void *ctx, uint64_t handle, const struct spindle_timespec times[2])
@@ -189,7 +196,8 @@ static int w_futimens(void *ctx, uint64_t handle, const struct spindle_timespec 
     (void)ctx;
     int64_t ns[2];
     int32_t flags = set_times_flags(times, ns);
-    return err(host_fd_filestat_set_times((int32_t)handle, ns[0], ns[1], flags));
+    int32_t fd, rc = host_file_fd(handle, &fd);
+    return err(rc ? rc : host_fd_filestat_set_times(fd, ns[0], ns[1], flags));
 }
 
 static uint8_t dirent_type(uint8_t filetype)
@@ -217,9 +225,12 @@ static int w_readdir(void *ctx, uint64_t handle, uint64_t cookie, struct spindle
     _Alignas(8) uint8_t buf[4096];
     uint64_t at_cookie = cookie ? cookie - COOKIE_SHIFT : 0;
     int n = 0;
+    int32_t fd, found = host_file_fd(handle, &fd);
+    if (found)
+        return err(found);
     for (;;) {
         uint32_t used = 0;
-        int32_t rc = host_fd_readdir((int32_t)handle, ADDR(buf), sizeof buf, (int64_t)at_cookie, ADDR(&used));
+        int32_t rc = host_fd_readdir(fd, ADDR(buf), sizeof buf, (int64_t)at_cookie, ADDR(&used));
         if (rc)
             return n ? n : err(rc);
         size_t at = 0;
