@@ -19,8 +19,8 @@
 
 struct host_file {
     uint64_t serial; // never reused, unlike the address: what the per-thread caches key on
-    pthread_t owner;
-    int32_t fd; // the owner's
+    uint64_t owner; // thread_id() of the thread that opened it
+    int32_t fd;     // the owner's
     int32_t dir_fd, oflags;
     int64_t base, inheriting;
     char path[];
@@ -35,11 +35,22 @@ static _Thread_local struct {
 // fds to close, each by its owner thread, the next time that thread calls here
 static pthread_mutex_t pending_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct {
-    pthread_t owner;
+    uint64_t owner;
     int32_t fd;
 } pending[PENDING_MAX];
 static atomic_int pending_count;
 static atomic_uint_fast64_t next_serial = 1;
+
+// A number for the calling thread that no other thread ever has (a pthread_t is reused once
+// its thread is gone, and the next thread with it may run on another worker, another table).
+static uint64_t thread_id(void)
+{
+    static atomic_uint_fast64_t next_id = 1;
+    static _Thread_local uint64_t id;
+    if (id == 0)
+        id = atomic_fetch_add(&next_id, 1);
+    return id;
+}
 
 static void close_pending_of_this_thread(void)
 {
@@ -48,7 +59,7 @@ static void close_pending_of_this_thread(void)
     pthread_mutex_lock(&pending_lock);
     int n = atomic_load(&pending_count);
     for (int i = 0; i < n;) {
-        if (pthread_equal(pending[i].owner, pthread_self())) {
+        if (pending[i].owner == thread_id()) {
             host_fd_close(pending[i].fd);
             pending[i] = pending[--n];
         } else {
@@ -59,7 +70,7 @@ static void close_pending_of_this_thread(void)
     pthread_mutex_unlock(&pending_lock);
 }
 
-static void close_later(pthread_t owner, int32_t fd)
+static void close_later(uint64_t owner, int32_t fd)
 {
     pthread_mutex_lock(&pending_lock);
     int n = atomic_load(&pending_count);
@@ -86,7 +97,7 @@ int32_t host_file_open(int32_t dir_fd, const char *path, int32_t lookup, int32_t
         return rc;
     }
     file->serial = atomic_fetch_add(&next_serial, 1);
-    file->owner = pthread_self();
+    file->owner = thread_id();
     file->dir_fd = dir_fd;
     // a second open of the same file must not create, truncate or fail on it again
     file->oflags = oflags & WASI_OFLAGS_DIRECTORY;
@@ -100,7 +111,7 @@ int32_t host_file_open(int32_t dir_fd, const char *path, int32_t lookup, int32_t
 int32_t host_file_fd(uint64_t handle, int32_t *fd)
 {
     struct host_file *file = (struct host_file *)(uintptr_t)handle;
-    if (pthread_equal(file->owner, pthread_self())) {
+    if (file->owner == thread_id()) {
         *fd = file->fd;
         return WASI_ESUCCESS;
     }
@@ -134,7 +145,7 @@ int32_t host_file_close(uint64_t handle)
         borrowed[slot].serial = 0;
     }
     int32_t rc = WASI_ESUCCESS;
-    if (pthread_equal(file->owner, pthread_self()))
+    if (file->owner == thread_id())
         rc = host_fd_close(file->fd);
     else
         close_later(file->owner, file->fd);
