@@ -50,7 +50,11 @@ const definitions = {
   }, {
     label: `${name}: Spindle speed / native glibc speed, slowest of 1-16 threads`, op: '>=', limit: 1, needsCores: sixteen,
     measure: (ms) => Math.min(...[1, 2, 4, 8, 16].map((t) => ms('native-glibc@native', t) / ms(`spindle@${h}`, t))),
-  }],
+  }, ...[[1, 1.8], [2, 1.6]].map(([threads, limit]) => ({
+    // Under the npm WASI host (--full): the portable build's malloc against the plain build's
+    label: `${hostName[h]}, npm WASI host: Spindle portable speed / plain build (dlmalloc) speed, ${threads} thread(s)`,
+    op: '>=', limit, measure: (ms) => ms(`npm-wasi-dlmalloc@${h}`, threads) / ms(`npm-wasi-portable@${h}`, threads),
+  }))],
   // Threads on their own files share only the directory: they scale, and beat native tmpfs at 16.
   'fs-own-files': (h, name) => [{
     label: `${name}: Spindle FS 16-thread speed-up`, op: '>=', limit: 8, needsCores: sixteen,
@@ -80,6 +84,12 @@ const definitions = {
     // Spindle makes no system calls, so one thread's file calls can come close to native's.
     label: `${name}: Spindle FS time / native tmpfs time, on the main thread`, op: '<=', limit: 1.5,
     measure: (ms) => ms(`spindle-fs@${h}`, 'main') / ms('native-tmpfs@native', 'main'),
+  }, {
+    // Under the npm WASI host (--full): the plain build's files are memfs calls proxied to the JS
+    // main thread; the portable build's are Spindle FS in linear memory.
+    label: `${hostName[h]}, npm WASI host, C main on a worker: Spindle portable speed / plain build speed, on a pthread`,
+    op: '>=', limit: 20,
+    measure: (ms) => ms(`npm-wasi-worker@${h}`, 'thread') / ms(`npm-wasi-portable-worker@${h}`, 'thread'),
   }],
 };
 

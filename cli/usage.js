@@ -17,6 +17,7 @@ export const ccUsage = `usage: spindle cc [Spindle options] [clang args...]     
     --as-root                  run as root (uid 0): no permission checks (default: an ordinary user, uid 1000)
     --keep-names               keep function names (readable trap traces) without -g's DWARF
     --bare                     no Spindle runtime: a plain wasi-threads module for other hosts
+    --host=spindle|wasi        wasi: a portable module, standard WASI imports only, Spindle's malloc and FS kept (docs/PORTABLE.md)
     --help                     this text;  --help-clang  clang's own options
   Every other argument goes to clang unchanged (-O2, -c, -o, -I, -D, -l...).
 `;
@@ -73,7 +74,7 @@ export const benchUsage = `usage: spindle bench [options]
 
 export const cargoUsage = `usage: spindle cargo [options] <cargo command> [cargo args] [-- program args]
   cargo build|run|test|bench for wasm32-wasip1-threads with Spindle's runtime (docs/RUST.md).
-  build options (as spindle cc): --malloc=spindle|dlmalloc|mimalloc --fs=spindle|js|none
+  build options (as spindle cc): --malloc=spindle|dlmalloc|mimalloc --fs=spindle|js|none --host=spindle|wasi
       --max-memory=SIZE --initial-memory=SIZE --stack-size=SIZE --thread-stack-size=SIZE --preload-file=HOSTPATH[@/PATH]
   run options (as spindle run, for cargo run/test/bench): --browser[=chromium|firefox] --env[=NAME=VALUE]
       --mount=/PATH=HOSTDIR[,symlinks=any][,quota=SIZE]|opfs[:SUBDIR] --preload=HOSTPATH[@/PATH]
