@@ -47,7 +47,7 @@ export function parseCargoArgs(argv) {
     const { host, target: path } = parsePreloadSpec(spec, '--preload-file');
     return `${resolve(host)}@${path}`;
   });
-  const settings = { malloc: build.malloc, fs: build.fs, bare: build.bare, maxMemory: build.maxMemory,
+  const settings = { malloc: build.malloc, fs: build.fs, bare: build.bare, host: build.host, maxMemory: build.maxMemory,
     initialMemory: build.initialMemory, stackSize: build.stackSize, threadStackSize: build.threadStackSize, preload,
     // Part of RUSTFLAGS, so a changed runtime makes cargo link again (it does not see the archives).
     runtimeChanged: Math.max(newestMtime(join(root, 'runtime')), newestMtime(join(root, 'cli'))) };

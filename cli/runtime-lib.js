@@ -42,6 +42,9 @@ const optimizedFor = {
   wasi: { 'wasi_fd_calls.c': '-Os', 'wasi_support.c': '-Os' },
 };
 
+// runtime/portable ends a pthread_exit with longjmp (thread_body.c): clang's Wasm setjmp lowering.
+const extraFlags = { portable: ['-mllvm', '-wasm-enable-sjlj'] };
+
 export function optimizationFlag(component, source) {
   const chosen = optimizedFor[component];
   return chosen === 'all' ? '-O2' : chosen?.[source] ?? '-Oz';
@@ -64,7 +67,7 @@ export async function componentArchive(component) {
   mkdirSync(work, { recursive: true });
   const objects = sources.map((src) => join(work, src.replace(/\.c$/, '.o')));
   await inBatches(sources.map((src, i) => [src, objects[i]]), availableParallelism(), ([src, obj]) =>
-    run(clang, [`--target=${target}`, `--sysroot=${sysroot}`, '-pthread', optimizationFlag(component, src), ...runtimeCflags,
+    run(clang, [`--target=${target}`, `--sysroot=${sysroot}`, '-pthread', optimizationFlag(component, src), ...(extraFlags[component] ?? []), ...runtimeCflags,
       '-isystem', join(runtimeDir, 'include', 'posix'), // the POSIX layer's declarations (docs/POSIX.md)
       '-c', join(srcDir, src), '-o', obj]).catch((err) => {
       throw new Error(`building runtime/${component}/${src} failed:\n${err.stderr || err.message}`);

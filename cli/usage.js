@@ -17,6 +17,7 @@ export const ccUsage = `usage: spindle cc [Spindle options] [clang args...]     
     --as-root                  run as root (uid 0): no permission checks (default: an ordinary user, uid 1000)
     --keep-names               keep function names (readable trap traces) without -g's DWARF
     --bare                     no Spindle runtime: a plain wasi-threads module for other hosts
+    --host=spindle|wasi        wasi: a portable module, standard WASI imports only, Spindle's malloc and FS kept (docs/PORTABLE.md)
     --help                     this text;  --help-clang  clang's own options
   Every other argument goes to clang unchanged (-O2, -c, -o, -I, -D, -l...).
 `;

@@ -20,6 +20,8 @@
 //   holds at most 10240 bytes (memfs's Dirents as JSON); the run then ends with `NA payload
 //   overflow: ...` and exit code 3 too.
 // --stats: at the end, print to stderr what memfs served (calls, bytes written and read).
+// --preopen=/DIR: also preopen the memfs directory /DIR (created empty) on every thread, as
+//   its own WASI preopen beside "/" (a `spindle cc --host=wasi` module mounts it: docs/PORTABLE.md).
 //
 // The module needs malloc and free exported (-Wl,--export=malloc,--export=free): emnapi's
 // thread-spawn allocates its result slot with them.
@@ -37,11 +39,12 @@ const DEADLOCK_MS = 3000;
 const POOL = 4; // workers started before main runs (emnapi's reuseWorker), enough for every fs bench
 
 const argv = process.argv.slice(2);
-let cMain = 'main'; let stats = false;
+let cMain = 'main'; let stats = false; const preopens = { '/': '/' };
 while (argv[0]?.startsWith('--')) {
   const arg = argv.shift();
   if (arg === '--c-main=main' || arg === '--c-main=worker') cMain = arg.slice('--c-main='.length);
   else if (arg === '--stats') stats = true;
+  else if (arg.startsWith('--preopen=/')) preopens[arg.slice('--preopen='.length)] = arg.slice('--preopen='.length);
   else throw new Error(`unknown option ${arg}`);
 }
 if (!argv.length) throw new Error('usage: run-node.mjs [--c-main=main|worker] [--stats] app.wasm [args...]');
@@ -75,7 +78,8 @@ const serveFs = createOnMessage(counted);
 // proxied file calls in flight (workers add 1 while one waits), and how many this thread served
 const pending = new SharedArrayBuffer(4);
 const served = new Int32Array(new SharedArrayBuffer(4));
-const workerData = { args, env, pending };
+for (const dir of Object.keys(preopens)) fs.mkdirSync(dir, { recursive: true });
+const workerData = { args, env, pending, preopens };
 const out = (fd) => (line) => writeSync(fd, `${line}\n`);
 
 function onWorkerMessage(data) {
@@ -86,7 +90,7 @@ function onWorkerMessage(data) {
   }
 }
 
-const wasi = new WASI({ version: 'preview1', args, env, fs: counted, preopens: { '/': '/' }, returnOnExit: true,
+const wasi = new WASI({ version: 'preview1', args, env, fs: counted, preopens, returnOnExit: true,
   print: out(1), printErr: out(2) });
 const wasiThreads = new WASIThreads({
   wasi,
