@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { exec } from './lib/exec.js';
@@ -25,19 +26,23 @@ function importModules(wasm) {
   return [...new Set([...imports.matchAll(/<- ([\w-]+)\./g)].map(([, module]) => module))].sort();
 }
 
+const wasm = {};
+const reports = {};
+async function buildAndReport(variant) {
+  mkdirSync(out, { recursive: true });
+  wasm[variant] = await buildAddon(variant, join(out, variant));
+  reports[variant] = await reportOf(wasm[variant]);
+}
+// The default build's results are the reference of both suites.
+before(() => buildAndReport('default'));
+
 describe('napi-rs addon, default wasm build, under @napi-rs/wasm-runtime', () => {
-  let wasm;
-  before(async () => {
-    mkdirSync(out, { recursive: true });
-    wasm = await buildAddon('default', join(out, 'default'));
-  });
-
   it('is a standard napi-rs module: napi through env, WASI, wasi.thread-spawn', () => {
-    assert.deepEqual(importModules(wasm), ['env', 'wasi', 'wasi_snapshot_preview1']);
+    assert.deepEqual(importModules(wasm.default), ['env', 'wasi', 'wasi_snapshot_preview1']);
   });
 
-  it('computes on rayon threads, writes and reads files, churns allocations', async () => {
-    const got = await reportOf(wasm);
+  it('computes on rayon threads, writes and reads files, churns allocations', () => {
+    const got = reports.default;
     assert.equal(got.sum, '499897499674'); // the sum over 0..1e6 of (i * i) % 1000003
     const names = Array.from({ length: 24 }, (_, i) => `file-${i}.txt`).sort();
     assert.deepEqual(got.read, { names, lines: names.map((name) => Number(/\d+/.exec(name)[0]) + 1) });
@@ -45,5 +50,24 @@ describe('napi-rs addon, default wasm build, under @napi-rs/wasm-runtime', () =>
     assert.equal(got.churn.length, 2);
     assert.ok(got.churn.every(Number.isInteger), JSON.stringify(got.churn));
     assert.equal(got.poolThreads, 1, 'std cannot count cores on this target, so rayon\'s global pool has one thread');
+  });
+});
+
+describe('napi-rs addon, spindle cargo --host=wasi build, under the same loader', () => {
+  before(() => buildAndReport('spindle'));
+
+  it('imports only what napi-rs\'s own build imports, and has Spindle\'s malloc', () => {
+    assert.deepEqual(importModules(wasm.spindle), ['env', 'wasi', 'wasi_snapshot_preview1']);
+    const names = execFileSync('wasm-objdump', ['-x', '-j', 'Name', wasm.spindle], { encoding: 'utf8', maxBuffer: 64 << 20 });
+    assert.ok(!/<dlmalloc>/.test(names), 'wasi-libc\'s dlmalloc is still in the module');
+  });
+
+  it('gives the same results as the default build', () => {
+    const { poolThreads, ...got } = reports.spindle;
+    const { poolThreads: defaultPool, ...expected } = reports.default;
+    assert.deepEqual(got, expected);
+    assert.equal(defaultPool, 1);
+    // sysconf answers the loader's SPINDLE_CPU_COUNT, so rayon's global pool has every core
+    assert.equal(poolThreads, availableParallelism());
   });
 });

@@ -1,6 +1,6 @@
 // Builds the napi-rs addon tests/napi/addon: `default` the way napi-rs builds wasm32-wasip1-threads
 // packages (plain cargo; napi-build's link flags, emnapi's C part from the `emnapi` npm package),
-// `spindle` by `spindle cargo --host=wasi`. Shared by tests/napi.test.js and bench/napi.
+// `spindle` by `spindle cargo --host=wasi` (docs/NAPI.md). Shared by tests/napi.test.js and bench/napi.
 import { join } from 'node:path';
 import { rustToolchain } from '../../cli/toolchain.js';
 import { exec } from '../lib/exec.js';
@@ -10,7 +10,8 @@ const crate = join(root, 'tests', 'napi', 'addon');
 const spindle = join(root, 'bin', 'spindle');
 const commands = {
   default: ['cargo', ['build', '--release', '--locked', '--target', 'wasm32-wasip1-threads']],
-  spindle: [process.execPath, [spindle, 'cargo', '--host=wasi', 'build', '--release', '--locked']],
+  // napi-rs's loaders give a memory of up to 4 GiB: the module must declare that maximum.
+  spindle: [process.execPath, [spindle, 'cargo', '--host=wasi', '--max-memory=4GiB', 'build', '--release', '--locked']],
 };
 
 /** Builds `variant` ('default' or 'spindle') under `targetDir`; gives back the addon's path. */

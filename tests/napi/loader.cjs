@@ -6,6 +6,7 @@
 //
 //   const addon = require('./loader.cjs').load('/path/to/addon.wasm');
 const { readFileSync } = require('node:fs');
+const { availableParallelism } = require('node:os');
 const { join, parse } = require('node:path');
 const { WASI } = require('node:wasi');
 const { Worker } = require('node:worker_threads');
@@ -15,10 +16,13 @@ const { getDefaultContext, instantiateNapiModuleSync } = require('@napi-rs/wasm-
 const INITIAL_PAGES = 4000;
 const MAXIMUM_PAGES = 65536;
 const ROOT = parse(process.cwd()).root;
+// The core count for a `spindle cargo --host=wasi` build, whose sysconf (and so rayon's global
+// pool) reads it from the environment: WASI has no call for it. Other builds ignore it.
+const ENV = { SPINDLE_CPU_COUNT: String(availableParallelism()), ...process.env };
 
 /** Instantiates the addon at `wasmPath` and returns its exports. */
 function load(wasmPath) {
-  const wasi = new WASI({ version: 'preview1', env: process.env, preopens: { [ROOT]: ROOT } });
+  const wasi = new WASI({ version: 'preview1', env: ENV, preopens: { [ROOT]: ROOT } });
   const memory = new WebAssembly.Memory({ initial: INITIAL_PAGES, maximum: MAXIMUM_PAGES, shared: true });
   const { napiModule } = instantiateNapiModuleSync(readFileSync(wasmPath), {
     context: getDefaultContext(),
@@ -26,7 +30,7 @@ function load(wasmPath) {
     reuseWorker: true,
     wasi,
     onCreateWorker() {
-      const worker = new Worker(join(__dirname, 'loader-worker.mjs'), { env: process.env });
+      const worker = new Worker(join(__dirname, 'loader-worker.mjs'), { env: ENV });
       // Rust's threads are never joined: they must not keep Node from exiting.
       worker.unref();
       return worker;
