@@ -4,7 +4,7 @@
 // results. docs/NAPI.md.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
@@ -19,6 +19,13 @@ async function reportOf(wasm) {
   const r = await exec(process.execPath, ['--no-warnings', report, wasm, out], { timeoutMs: 120000 });
   assert.equal(r.code, 0, `report.cjs ${wasm} failed (exit ${r.code})\n${r.stderr.slice(-3000)}`);
   return JSON.parse(r.stdout);
+}
+
+// The files the addon wrote through the /data preopen are on the host.
+function assertWrittenOnHost(report) {
+  const dir = join(out, report.files, 'out');
+  assert.equal(readdirSync(dir).length, 24);
+  assert.equal(readFileSync(join(dir, 'file-2.txt'), 'utf8'), 'file 2 line 0\nfile 2 line 1\nfile 2 line 2\n');
 }
 
 function importModules(wasm) {
@@ -50,6 +57,7 @@ describe('napi-rs addon, default wasm build, under @napi-rs/wasm-runtime', () =>
     assert.equal(got.churn.length, 2);
     assert.ok(got.churn.every(Number.isInteger), JSON.stringify(got.churn));
     assert.equal(got.poolThreads, 1, 'std cannot count cores on this target, so rayon\'s global pool has one thread');
+    assertWrittenOnHost(got);
   });
 });
 
@@ -63,9 +71,11 @@ describe('napi-rs addon, spindle cargo --host=wasi build, under the same loader'
   });
 
   it('gives the same results as the default build', () => {
-    const { poolThreads, ...got } = reports.spindle;
-    const { poolThreads: defaultPool, ...expected } = reports.default;
+    const { poolThreads, files, ...got } = reports.spindle;
+    const { poolThreads: defaultPool, files: defaultFiles, ...expected } = reports.default;
     assert.deepEqual(got, expected);
+    // through the preopen, now a mount of Spindle's tree whose calls go to the host's WASI
+    assertWrittenOnHost(reports.spindle);
     assert.equal(defaultPool, 1);
     // sysconf answers the loader's SPINDLE_CPU_COUNT, so rayon's global pool has every core
     assert.equal(poolThreads, availableParallelism());

@@ -1,17 +1,15 @@
 // A thread of a napi-rs addon loaded by loader.cjs: the same module and memory, its own node:wasi
-// (the file system's root preopened, as on the main thread), driven by emnapi's MessageHandler.
-import { parse } from 'node:path';
+// (the main thread's preopens), driven by emnapi's MessageHandler.
 import { WASI } from 'node:wasi';
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 import { MessageHandler, getDefaultContext, instantiateNapiModuleSync } from '@napi-rs/wasm-runtime';
 
 // emnapi talks to the parent through a global postMessage, as in a browser worker.
 globalThis.postMessage = (message) => parentPort.postMessage(message);
-const root = parse(process.cwd()).root;
 
 const handler = new MessageHandler({
   onLoad({ wasmModule, wasmMemory }) {
-    const wasi = new WASI({ version: 'preview1', env: process.env, preopens: { [root]: root } });
+    const wasi = new WASI({ version: 'preview1', env: process.env, preopens: workerData.preopens });
     return instantiateNapiModuleSync(wasmModule, {
       childThread: true,
       wasi,

@@ -5,6 +5,7 @@
 // alike (docs/NAPI.md).
 //
 //   const addon = require('./loader.cjs').load('/path/to/addon.wasm');
+//   load(wasm, { preopens: { '/data': hostDir } })   // other preopens than napi-rs's root
 const { readFileSync } = require('node:fs');
 const { availableParallelism } = require('node:os');
 const { join, parse } = require('node:path');
@@ -21,8 +22,8 @@ const ROOT = parse(process.cwd()).root;
 const ENV = { SPINDLE_CPU_COUNT: String(availableParallelism()), ...process.env };
 
 /** Instantiates the addon at `wasmPath` and returns its exports. */
-function load(wasmPath) {
-  const wasi = new WASI({ version: 'preview1', env: ENV, preopens: { [ROOT]: ROOT } });
+function load(wasmPath, { preopens = { [ROOT]: ROOT } } = {}) {
+  const wasi = new WASI({ version: 'preview1', env: ENV, preopens });
   const memory = new WebAssembly.Memory({ initial: INITIAL_PAGES, maximum: MAXIMUM_PAGES, shared: true });
   const { napiModule } = instantiateNapiModuleSync(readFileSync(wasmPath), {
     context: getDefaultContext(),
@@ -30,7 +31,7 @@ function load(wasmPath) {
     reuseWorker: true,
     wasi,
     onCreateWorker() {
-      const worker = new Worker(join(__dirname, 'loader-worker.mjs'), { env: ENV });
+      const worker = new Worker(join(__dirname, 'loader-worker.mjs'), { env: ENV, workerData: { preopens } });
       // Rust's threads are never joined: they must not keep Node from exiting.
       worker.unref();
       return worker;

@@ -4,18 +4,20 @@
 //
 //   node tests/napi/report.cjs ADDON.wasm DIR
 const { mkdtempSync } = require('node:fs');
-const { join } = require('node:path');
+const { basename, join, parse } = require('node:path');
 const { load } = require('./loader.cjs');
 
 const [wasmPath, dir] = process.argv.slice(2);
 if (!wasmPath || !dir) throw new Error('usage: report.cjs ADDON.wasm DIR');
-const addon = load(wasmPath);
-const files = join(mkdtempSync(join(dir, 'files-')), 'out');
+const root = parse(process.cwd()).root;
+const addon = load(wasmPath, { preopens: { [root]: root, '/data': dir } });
+const files = basename(mkdtempSync(join(dir, 'files-')));
 const report = {
   sum: addon.parallelSum(1000000, 2),
-  written: addon.writeFiles(files, 24, 2),
-  read: addon.readFiles(files, 2),
+  written: addon.writeFiles(`/data/${files}/out`, 24, 2),
+  read: addon.readFiles(`/data/${files}/out`, 2),
   churn: [1, 2].map((threads) => addon.allocChurn(threads, 20000).checksum),
   poolThreads: addon.poolThreads(),
+  files,
 };
 process.stdout.write(`${JSON.stringify(report)}\n`);
