@@ -181,7 +181,8 @@ export async function runtimeLinkArgs(opts) {
   if (opts.bare) return [];
   // runtime/portable first: in a --host=wasi module it stands in for every spindle.* import
   // (docs/PORTABLE.md), so the archive members that would import them are never pulled in.
-  const portable = opts.host === 'wasi' ? ['-lsetjmp', await componentArchive('portable')] : [];
+  // libsetjmp by path: cli/rust-linker.js links without the sysroot's library directory.
+  const portable = opts.host === 'wasi' ? [join(sysroot, 'lib', target, 'libsetjmp.a'), await componentArchive('portable')] : [];
   // runtime/posix-ipc (--fs=spindle): pipe, poll/select, flock/lockf and fcntl's lock commands,
   // which the POSIX layer's fcntl reaches through a weak reference. It comes before the POSIX
   // layer: both define __spindle_fcntl_with_locks, the fcntl that code built with
@@ -229,7 +230,9 @@ export async function runtimeLinkArgs(opts) {
 export function moduleLinkerFlags(opts) {
   return ['--import-memory', '--export-memory', '--shared-memory', maxMemoryFlag(opts),
     ...(opts.initialMemory !== undefined ? [`--initial-memory=${opts.initialMemory}`] : []),
-    '-z', `stack-size=${opts.stackSize}`, '--fatal-warnings'];
+    '-z', `stack-size=${opts.stackSize}`, '--fatal-warnings',
+    // emnapi's wasi-threads (napi-rs, the npm hosts) allocates each new thread's slot with them
+    ...(opts.host === 'wasi' ? ['--export-if-defined=malloc', '--export-if-defined=free'] : [])];
 }
 
 // Where clang writes the linked module: -o FILE, -oFILE, or a.out.

@@ -42,7 +42,7 @@ const optimizedFor = {
   wasi: { 'wasi_fd_calls.c': '-Os', 'wasi_support.c': '-Os' },
 };
 
-// runtime/portable ends a pthread_exit with longjmp (thread_body.c): clang's Wasm setjmp lowering.
+// runtime/portable ends a pthread_exit with longjmp (thread_exit.c): clang's Wasm setjmp lowering.
 const extraFlags = { portable: ['-mllvm', '-wasm-enable-sjlj'] };
 
 export function optimizationFlag(component, source) {

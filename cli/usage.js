@@ -72,7 +72,7 @@ export const benchUsage = `usage: spindle bench [options]
 
 export const cargoUsage = `usage: spindle cargo [options] <cargo command> [cargo args] [-- program args]
   cargo build|run|test|bench for wasm32-wasip1-threads with Spindle's runtime (docs/RUST.md).
-  build options (as spindle cc): --malloc=spindle|dlmalloc|mimalloc --fs=spindle|js|none
+  build options (as spindle cc): --malloc=spindle|dlmalloc|mimalloc --fs=spindle|js|none --host=spindle|wasi
       --max-memory=SIZE --initial-memory=SIZE --stack-size=SIZE --thread-stack-size=SIZE --preload-file=HOSTPATH[@/PATH]
   run options (as spindle run, for cargo run/test/bench): --browser --env[=NAME=VALUE]
       --mount=/PATH=HOSTDIR[,symlinks=any][,quota=SIZE]|opfs[:SUBDIR] --preload=HOSTPATH[@/PATH]

@@ -65,6 +65,14 @@ PY
   fi
 done
 
+step "wasmtime-py $WASMTIME_PY_VERSION into .toolchain/wasmtime-py (a standard WASI host for the portable build)"
+wasmtime_dir="$tc/wasmtime-py"
+if [ ! -f "$wasmtime_dir/.done-$WASMTIME_PY_VERSION" ]; then
+  rm -rf "$wasmtime_dir"
+  python3 -m pip install --quiet --no-deps --only-binary=:all: --target "$wasmtime_dir" "wasmtime==$WASMTIME_PY_VERSION"
+  touch "$wasmtime_dir/.done-$WASMTIME_PY_VERSION"
+fi
+
 step "wasm32-wasip1-threads sysroot"
 "$root/scripts/build-sysroot.sh"
 

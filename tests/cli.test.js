@@ -150,7 +150,7 @@ describe('options and help', () => {
 
   it('prints each command\'s own usage with every Spindle flag', async () => {
     const flags = {
-      cc: ['--malloc', '--fs', '--max-memory', '--stack-size', '--thread-stack-size', '--preload-file', '--bare', '--as-root', '--help-clang'],
+      cc: ['--malloc', '--fs', '--max-memory', '--stack-size', '--thread-stack-size', '--preload-file', '--bare', '--host', '--as-root', '--help-clang'],
       'c++': ['--malloc', '--max-memory', '--help-clang'],
       run: ['--browser', '--env', '--pool', '--max-threads', '--preload', '--mount'],
       bench: ['--node', '--browser', '--threads', '--runs', '--quick', '--only', '--variants', '--out', '--open',

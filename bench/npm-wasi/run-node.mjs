@@ -156,12 +156,20 @@ if (cMain === 'main') {
 } else {
   // This thread never runs wasm: emnapi's thread-spawn only reads malloc/free from the
   // instance on the old ABI, which the spawning worker handles itself.
+  // The C main's instance comes first, as in a real wasi-threads start: the first instance of
+  // the module initializes memory and gives the main thread its TLS block; an instance made
+  // after the pool's had its TLS at address 0. The main worker waits on `poolReady` until the
+  // pool is loaded, then runs main.
   wasiThreads.setup({ exports: {} }, wasmModule, wasmMemory);
-  await wasiThreads.preloadWorkers();
-  const main = new Worker(join(here, 'worker.mjs'), { workerData: { ...workerData, role: 'main', wasmModule, wasmMemory } });
-  main.on('message', (data) => {
+  const poolReady = new Int32Array(new SharedArrayBuffer(4));
+  const main = new Worker(join(here, 'worker.mjs'), { workerData: { ...workerData, role: 'main', wasmModule, wasmMemory, poolReady } });
+  main.on('message', async (data) => {
     const type = data?.__emnapi__?.type;
-    if (data?.npmWasiExit) {
+    if (data?.npmWasiInstantiated) {
+      await wasiThreads.preloadWorkers();
+      Atomics.store(poolReady, 0, 1);
+      Atomics.notify(poolReady, 0);
+    } else if (data?.npmWasiExit) {
       if (/payload overflow/.test(data.npmWasiExit.trap ?? '')) notAvailable(overflow);
       if (data.npmWasiExit.trap) process.stderr.write(`npm-wasi: C main trapped: ${data.npmWasiExit.trap}\n`);
       finish(data.npmWasiExit.exitCode);

@@ -52,6 +52,9 @@ if (role === 'main') {
   const wasiThreads = new WASIThreads({ wasi, childThread: true });
   const instance = instantiate(wasi, wasiThreads, wasmModule, wasmMemory);
   wasiThreads.setup(instance, wasmModule, wasmMemory);
+  // instantiated first (run-node.mjs says why); main runs once the pool is loaded
+  parentPort.postMessage({ npmWasiInstantiated: true });
+  Atomics.wait(workerData.poolReady, 0, 0);
   let exitCode;
   let trap = null;
   try {
