@@ -8,12 +8,12 @@
 // --spindle-settings=BASE64URL(JSON), passed through RUSTFLAGS: so cargo relinks when they change.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, renameSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+
 import { fileURLToPath } from 'node:url';
 import { moduleLinkerFlags, runtimeLinkArgs } from './cc.js';
 import { appendPreloadSection, collectPreload } from './preload-files.js';
 import { componentArchive } from './runtime-lib.js';
-import { requireSetup, sysroot, target, wasmLd } from './toolchain.js';
+import { requireSetup, wasmLd } from './toolchain.js';
 import { buildBindings, directWasiImports, undefinedSymbols } from './wasi-import-bindings.js';
 
 const SETTINGS_FLAG = '--spindle-settings=';
@@ -28,13 +28,7 @@ const stripFlags = new Set(['--strip-all', '--strip-debug', '-s', '-S']);
 
 /** clang-driver link arguments (`-Wl,a,b`, files) as wasm-ld arguments. */
 function asLinkerArgs(clangArgs) {
-  return clangArgs.flatMap((a) => {
-    if (a.startsWith('-Wl,')) return a.slice(4).split(',');
-    // A library of Spindle's sysroot (--host=wasi's -lsetjmp): by path, since rustc's search
-    // path has its own self-contained libs, and adding the sysroot's would change its `-l c`.
-    if (/^-l\w+$/.test(a)) return [join(sysroot, 'lib', target, `lib${a.slice(2)}.a`)];
-    return [a];
-  });
+  return clangArgs.flatMap((a) => (a.startsWith('-Wl,') ? a.slice(4).split(',') : [a]));
 }
 
 /** rustc's arguments with its memory/stack flags removed; `at` is where libc is linked. */
