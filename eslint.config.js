@@ -16,12 +16,14 @@ const drivingPages = ['bench/opfs/raw-opfs.js', 'bench/opfs/spindle-opfs.js', 't
 
 export default [
   { ignores: ['.toolchain/', 'build/', 'results/', 'node_modules/', 'bin/spindle-cc', 'bin/spindle-c++'] },
-  { files: ['**/*.js', '**/*.mjs', 'bin/spindle'] },
+  { files: ['**/*.js', '**/*.mjs', '**/*.cjs', 'bin/spindle'] },
   js.configs.recommended,
   {
     files: ['**/*.js', '**/*.mjs', 'bin/spindle'],
     languageOptions: { ecmaVersion: 'latest', sourceType: 'module', globals: globals.node },
   },
+  // CommonJS, as npm packages' loaders are (tests/napi/loader.cjs).
+  { files: ['**/*.cjs'], languageOptions: { ecmaVersion: 'latest', sourceType: 'commonjs', globals: globals.node } },
   // The host runs in Node, in pages and in workers of both: it tests for what it has at run time.
   { files: ['host/**'], languageOptions: { globals: { ...globals.node, ...globals.browser, ...globals.worker } } },
   { files: drivingPages, languageOptions: { globals: { ...globals.node, ...globals.browser } } },

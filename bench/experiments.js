@@ -9,6 +9,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { ioExperiments } from './io/suites.js';
+import { napiExperiments } from './napi/suite.js';
 import { realExperiments } from './real/suites.js';
 import { rustExperiments } from './rust/suites.js';
 import { startupExperiments } from './startup/suite.js';
@@ -131,6 +132,7 @@ export function experiments({ root, quick }) {
   list.push(...ioExperiments({ quick }));
   list.push(...realExperiments({ quick })); // SQLite, zstd: bench/real/suites.js
   list.push(...rustExperiments({ quick })); // Rust: default build vs spindle cargo (bench/rust)
+  list.push(...napiExperiments({ quick })); // a napi-rs addon under @napi-rs/wasm-runtime (bench/napi)
   list.push(...startupExperiments({ quick })); // start-up, whole process: bench/startup/suite.js
   return list.filter((e) => existsSync(join(root, e.source)));
 }
