@@ -60,7 +60,7 @@ after(() => {
   for (const p of profiles) rmSync(p, { recursive: true, force: true });
 });
 
-describe('OPFS backend operations (host/mount/opfs-backend.js, no C)', { skip }, () => {
+describe('OPFS backend operations (host/mount/opfs/opfs-backend.js, no C)', { skip }, () => {
   it('answers the protocol with Linux errnos; unlink and rename of open files work', async () => {
     const b = await openProfile(newProfile(), `${server.url}/`);
     try {

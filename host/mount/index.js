@@ -22,10 +22,10 @@ let loaded = null;
 export function loadBackends() {
   loaded ??= (async () => {
     if (isNode) {
-      registerBackend('hostdir', (await import('./hostdir.js')).hostdirBackend);
+      registerBackend('hostdir', (await import('./hostdir/hostdir.js')).hostdirBackend);
     } else {
       try {
-        registerBackend('opfs', (await import('./opfs.js')).opfsBackend);
+        registerBackend('opfs', (await import('./opfs/opfs.js')).opfsBackend);
       } catch { /* no OPFS backend in this build */ }
     }
   })();
@@ -111,7 +111,7 @@ export function backendClient(mount, memory) {
   return registry.get(mount.kind)?.client(mount.config, memory);
 }
 
-/** Thread worker (after `await loadBackends()`): the imports runtime/fs/mount_host.c calls. */
+/** Thread worker (after `await loadBackends()`): the imports runtime/fs/mount/mount_host.c calls. */
 export function mountImports(mounts = [], memory) {
   const encoded = new TextEncoder().encode(mounts.map((m) => `${m.path}\0`).join(''));
   const calls = mounts.map((m) => backendClient(m, memory));
