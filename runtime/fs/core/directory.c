@@ -4,7 +4,7 @@
  * so a cookie stays meaningful whatever is added or removed later. Removed
  * slots become holes; the array is compacted when holes dominate (cookies are
  * values, not positions, so compaction does not move them). */
-#include "../fs_internal.h"
+#include "fs_core.h"
 
 #include <string.h>
 

@@ -8,7 +8,8 @@
  * stripe lock is what keeps a concurrent close from freeing it under us.
  * Lock-free readers (reader_slots.c) read a slot without the stripe: slots are
  * atomic, and a description is freed only once no reader slot holds it. */
-#include "../fs_internal.h"
+#include "fs_core.h"
+#include "../special/fs_special.h" /* upward: file locks (turned around next) */
 
 #include <string.h>
 

@@ -4,7 +4,7 @@
  * zeros.
  * Invariant: bytes of an allocated chunk past the file size are zero, so a
  * file that grows again reads zeros there without extra work. */
-#include "../fs_internal.h"
+#include "fs_core.h"
 
 #include <string.h>
 

@@ -1,7 +1,7 @@
 /* Every allocation of the filesystem goes through here, so that tests built
  * with SPINDLE_FS_FAULT_INJECTION can make the n-th allocation fail and check
  * that each operation fails cleanly with nothing half-done. */
-#include "../fs_internal.h"
+#include "fs_core.h"
 
 #include <stdlib.h>
 

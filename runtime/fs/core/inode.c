@@ -1,7 +1,10 @@
 /* Inode lifetime, locking and timestamps. An inode lives while anything
  * refers to it: directory entries, open files, path walkers and (for
  * directories) child directories' parent pointers. */
-#include "../fs_internal.h"
+#include "fs_core.h"
+#include "../mount/fs_mount.h"     /* upward: kinds tables (turned around next) */
+#include "../ops/fs_ops.h"
+#include "../special/fs_special.h"
 
 #include <string.h>
 #include <time.h>

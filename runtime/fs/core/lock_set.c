@@ -1,7 +1,7 @@
 /* Locking several directories at once (rename, rmdir) in the one global
  * order: increasing inode number. Because the order never depends on the
  * tree's shape, no interleaving of renames, rmdirs and walks can deadlock. */
-#include "../fs_internal.h"
+#include "fs_core.h"
 
 bool lock_set_has(const struct lock_set *set, const struct inode *inode)
 {

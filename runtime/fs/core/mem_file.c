@@ -1,7 +1,7 @@
 /* Regular files in memory: what their inode table (mem_file_ops) does once they are open.
  * Reads take the shared inode lock, or none at all through a reader slot (ops_io.c,
  * reader_slots.c); writes, truncation and allocation take the write lock. */
-#include "../fs_internal.h"
+#include "fs_core.h"
 
 int64_t mem_file_copy_out(struct inode *inode, const struct spindle_iovec *iov, int iovcnt, int64_t offset)
 {

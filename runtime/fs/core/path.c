@@ -5,7 +5,9 @@
  * without locks or references (walk_lock_free), so threads opening their own
  * files in one directory share no cache line but that directory's, and only
  * when they create or remove a name in it. */
-#include "../fs_internal.h"
+#include "fs_core.h"
+#include "../mount/fs_mount.h" /* upward: mounts, /proc/self/fd (turned around next) */
+#include "../special/fs_special.h"
 
 #include <string.h>
 

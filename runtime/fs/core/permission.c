@@ -3,7 +3,7 @@
  * (runtime/include/spindle/identity.h). A program linked --as-root is never checked, as
  * before checks existed, nor is the thread that acts for the host (the files API's). The mode and owner are read with relaxed atomic loads, so a check
  * needs no lock and fits the lock-free walks and reads; chmod/chown store them atomically. */
-#include "../fs_internal.h"
+#include "fs_core.h"
 
 #include "../../include/spindle/identity.h"
 

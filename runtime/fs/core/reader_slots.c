@@ -17,7 +17,7 @@
  * (Dekker). The waits are short: a reader holds its slot for one copy, a walker for one lookup,
  * and neither blocks while it holds an inode in it; a write holds only its description there
  * (ops_io.c), across one write. */
-#include "../fs_internal.h"
+#include "fs_core.h"
 
 #include <sched.h>
 

@@ -3,7 +3,7 @@
  * linear memory (on the calling thread's stack) and calls the host import
  * spindle.mount_call, which returns once the host has answered. Built only
  * for wasm; natively the tests plug in their own backend. */
-#include "../fs_internal.h"
+#include "fs_mount.h"
 #include "mount_wire.h"
 #include "../../include/spindle/identity.h"
 

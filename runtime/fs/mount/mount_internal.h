@@ -5,7 +5,7 @@
 #ifndef SPINDLE_MOUNT_INTERNAL_H
 #define SPINDLE_MOUNT_INTERNAL_H
 
-#include "../fs_internal.h"
+#include "fs_mount.h"
 
 #define REMOTE_TABLE_SIZE 256
 

@@ -1,5 +1,5 @@
 /* The root directory and the initial tree (/tmp, /home). */
-#include "../fs_internal.h"
+#include "fs_ops.h"
 
 static pthread_mutex_t init_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct inode *root;

@@ -1,11 +1,11 @@
 /* spindle_fs_copy_pieces: the host copies file contents itself, straight
  * between JavaScript and the file's chunks (one copy, no staging buffer in
  * linear memory), while this code holds the inode lock. */
-#include "../fs_internal.h"
+#include "fs_ops.h"
 
 /* file_data.c: the stored bytes at offset, a pointer into its chunk and, in
  * *avail, how many bytes of that chunk follow it (NULL and 0 for a hole).
- * Declared here rather than in fs_internal.h: only this file uses it. */
+ * Declared here rather than in core/fs_core.h: only this file uses it. */
 char *file_data_piece(const struct file_data *data, int64_t offset, size_t *avail);
 
 /* Not const: a const array of zeros would be stored in the module (4 KiB of its bytes);

@@ -2,7 +2,7 @@
  * Lock order: the description's position lock, then the inode lock. Reads of a
  * regular file nobody is writing take no lock at all (reader_slots.c), so many
  * readers of one file run in parallel without sharing a cache line. */
-#include "../fs_internal.h"
+#include "fs_ops.h"
 
 #include <string.h>
 

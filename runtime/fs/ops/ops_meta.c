@@ -1,5 +1,5 @@
 /* stat family and timestamps (utimensat / futimens). */
-#include "../fs_internal.h"
+#include "fs_ops.h"
 
 #include <string.h>
 

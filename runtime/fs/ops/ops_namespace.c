@@ -1,7 +1,7 @@
 /* mkdir, unlink/rmdir, link, symlink, readlink: operations that add or
  * remove one directory entry. Each write-locks the parent directory, then at
  * most the child (a directory child only after its parent, per lock order). */
-#include "../fs_internal.h"
+#include "fs_ops.h"
 
 #include <string.h>
 

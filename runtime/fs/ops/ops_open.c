@@ -1,5 +1,5 @@
 /* open/openat, close, dup, dup2. */
-#include "../fs_internal.h"
+#include "fs_ops.h"
 
 #include <string.h>
 

@@ -6,7 +6,7 @@
  * still present, so concurrent additions and removals never cause repeats or
  * skips of entries that stay, and a name added during a listing is not seen
  * by it (as on tmpfs). */
-#include "../fs_internal.h"
+#include "fs_ops.h"
 
 #include <string.h>
 

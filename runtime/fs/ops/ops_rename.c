@@ -8,7 +8,7 @@
  * Loop freedom: a cross-directory rename holds fs_rename_mutex, so no other
  * rename changes parent pointers while it checks that a directory is not
  * being moved into its own subtree. */
-#include "../fs_internal.h"
+#include "fs_ops.h"
 
 #include <string.h>
 

@@ -2,7 +2,7 @@
  * Linux has them (random never blocks, as on Linux since 5.6). Reads and
  * writes ignore the position; the devices are stateless, so they need no
  * lock. */
-#include "../fs_internal.h"
+#include "fs_special.h"
 
 #include <string.h>
 

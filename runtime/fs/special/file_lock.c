@@ -10,7 +10,8 @@
  * range (splitting a range it cuts through) and merges with the owner's
  * touching ranges of the same type. The table's mutex is a leaf (lock order
  * 4d); F_SETLKW sleeps on its condition with nothing else held. */
-#include "../fs_internal.h"
+#include "fs_special.h"
+#include "../ops/fs_ops.h" /* upward: open_file_stat (turned around next) */
 
 #include <string.h>
 

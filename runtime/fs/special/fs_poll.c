@@ -5,7 +5,7 @@
  * before it looks at the fds, and a pipe that changed after releasing its
  * mutex bumps the generation whenever a waiter exists, so either the poll saw
  * the change or its wait sees the generation move. */
-#include "../fs_internal.h"
+#include "fs_special.h"
 
 #include <time.h>
 

@@ -7,7 +7,7 @@
  * A blocked thread sleeps on the pipe's condition variable (a futex wait in
  * wasm), never spins. The pipe's mutex stands in for its inode lock (level 4
  * of the lock order); nothing else is held while waiting. */
-#include "../fs_internal.h"
+#include "fs_special.h"
 
 #include <string.h>
 

@@ -10,7 +10,7 @@
  * directory locked at a time), so it costs time only to readlink/open here.
  * fds 0-2 that are still the host's are shown as the host describes them
  * (Linux's text: "/dev/null", a path, "pipe:[N]", "/dev/pts/N"). */
-#include "../fs_internal.h"
+#include "fs_special.h"
 #include "../../include/spindle/decimal.h"
 
 #include <string.h>

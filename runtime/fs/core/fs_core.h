@@ -1,4 +1,10 @@
-/* Internal data structures of the in-memory filesystem.
+/* THE CORE LAYER of runtime/fs (docs/FILESYSTEM.md, "Layers"): the objects every other layer
+ * builds on. It offers the filesystem's memory, file contents, inodes and the table each kind of
+ * inode brings, permissions, memory files, directories, path walking, the open files and the fd
+ * table, lock-free readers and the lock sets of rename. Nothing here includes a header of the
+ * layers above (special/, mount/, ops/).
+ *
+Internal data structures of the in-memory filesystem.
  *
  * LOCK ORDER (see docs/FILESYSTEM.md for the reasoning). A thread acquires
  * locks only in this order and releases them before going back up:
@@ -22,8 +28,8 @@
  * Path walking holds at most one inode lock at a time (hand over hand with
  * references instead of locks).
  */
-#ifndef SPINDLE_FS_INTERNAL_H
-#define SPINDLE_FS_INTERNAL_H
+#ifndef SPINDLE_FS_CORE_H
+#define SPINDLE_FS_CORE_H
 
 #ifndef _POSIX_C_SOURCE
 #define _POSIX_C_SOURCE 200809L /* rwlocks and clock_gettime under -std=c11 */
@@ -35,8 +41,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../include/spindle/fs.h"
-#include "../include/spindle/mount.h"
+#include "../../include/spindle/fs.h"
+#include "../../include/spindle/mount.h"
 
 /* ---- memory (fs_memory.c) ---- */
 void *fs_malloc(size_t size);
@@ -235,8 +241,9 @@ struct inode_ops {
 };
 
 /* the tables, in the files of their kinds (pipe_ops is weak: see "pipes" below) */
-extern const struct inode_ops mem_file_ops, dir_ops, symlink_ops, device_ops, remote_file_ops, remote_dir_ops;
-extern const struct inode_ops pipe_ops __attribute__((weak));
+
+/* the tables of the core's own kinds; the others are in their layers' headers */
+extern const struct inode_ops mem_file_ops, symlink_ops;
 
 int64_t fs_now_ns(void);
 /* New inode with one reference, nlink 0, timestamps now. NULL if out of memory. */
@@ -369,8 +376,6 @@ void walk_done(struct walk *w);
 struct inode *dir_parent_ref(struct inode *dir);
 /* Resolves dirfd (or SPINDLE_AT_FDCWD) into a referenced start directory. */
 int start_dir(int dirfd, const char *path, struct inode **out);
-/* start_dir + path_walk(WALK_PARENT); w is zeroed first. */
-int walk_parent_at(int dirfd, const char *path, struct walk *w);
 
 /* ---- open files and the fd table (fd_table.c) ---- */
 struct open_file {
@@ -387,8 +392,6 @@ struct open_file *open_file_new(struct inode *inode, int flags); /* takes the in
 void open_file_unref(struct open_file *file);
 bool open_file_readable(const struct open_file *file);
 bool open_file_writable(const struct open_file *file);
-/* fstat of a description, through its inode's table (ops_meta.c) */
-int open_file_stat(struct open_file *file, struct spindle_stat *st);
 
 /* Lowest free fd, held reserved until fd_install / fd_unreserve. */
 int fd_reserve(void);
@@ -408,48 +411,6 @@ struct open_file *fd_detach(int fd);
 int fd_replace(int newfd, struct open_file *file, struct open_file **old);
 
 extern pthread_mutex_t fs_rename_mutex;
-
-/* ---- pipes (pipe.c) ---- */
-/* Weak, so that the core's calls do not link pipe.c: it comes with spindle_fs_pipe (runtime/
- * posix-ipc's pipe()), the one maker of pipe inodes, and without it these are never reached
- * (docs/TOOLCHAIN.md). pipe.c's own definitions are weak too, and the only ones. */
-#define PIPE_FUNCTION __attribute__((weak))
-/* A new description of an end joins the count (pipe(), /dev/fd/N). */
-PIPE_FUNCTION void pipe_end_opened(struct inode *pipe, int access);
-/* revents of a pipe end for poll (SPINDLE_POLL* bits, before masking) */
-PIPE_FUNCTION short pipe_poll_state(struct open_file *file);
-
-/* ---- readiness (fs_poll.c) ---- */
-/* Wakes every poll waiting in spindle_fs_poll; call with no lock held after a
- * change of readiness. */
-void fs_poll_notify(void);
-
-/* ---- character devices (device.c) ---- */
-/* creates /dev and its devices (fs_init) */
-int device_create_all(void);
-/* the host's stdio through /dev/stdout & co. (proc_fd.c) */
-int64_t device_stdio(struct inode *dev, const struct spindle_iovec *iov, int iovcnt, bool write);
-/* fstat of such a description: what the host's fd is */
-int device_stdio_stat(struct inode *dev, struct spindle_stat *st);
-
-/* ---- /proc/self/fd (proc_fd.c) ---- */
-/* A name looked up in /proc/self/fd: a transient magic symlink to fd N's inode. */
-int proc_fd_lookup(const char *name, size_t len, struct inode **out);
-int proc_fd_readdir(uint64_t cookie, struct spindle_dirent *out, int max);
-/* creates /proc/self/fd and the /dev links to it (fs_init) */
-int proc_create_all(void);
-
-/* ---- advisory locks (file_lock.c) ---- */
-/* Weak, so that close and free do not link the lock code: file_lock.c comes with the calls that
- * take a lock (spindle_fs_setlk, from fcntl/flock/lockf), and a program without them holds none.
- * Callers test the address first. */
-#define LOCK_FUNCTION __attribute__((weak))
-/* close(2) of any fd of the inode: drops the program's classic record locks */
-LOCK_FUNCTION void file_locks_close_fd(struct open_file *file);
-/* the description's last reference: drops its OFD and flock locks */
-LOCK_FUNCTION void file_locks_release_description(struct open_file *file);
-LOCK_FUNCTION void file_locks_free(struct inode *inode);
-
 /* ---- several directory locks at once (lock_set.c) ---- */
 struct lock_set {
     struct inode *items[4]; /* sorted by ino; each holds a reference; callers
@@ -461,42 +422,5 @@ void lock_set_add(struct lock_set *set, struct inode *inode); /* NULL and repeat
 void lock_set_lock(struct lock_set *set);   /* write-locks in increasing ino */
 void lock_set_unlock(struct lock_set *set);
 void lock_set_release(struct lock_set *set); /* drops the references */
-
-/* ---- mounts (mount.c, mount_walk.c, mount_namespace.c; their open files: remote_file.c,
- * remote_dir.c) ---- */
-#define MOUNT_WALK_ESCAPED 1
-/* Where the path walk hands over to mount_walk: a mount point or an open directory of a mount
- * (a dirfd). */
-static inline bool inode_is_mount_entry(const struct inode *inode)
-{
-    return inode->type == INODE_REMOTE_DIR ||
-           (inode->type == INODE_DIR &&
-            atomic_load_explicit(&inode->u.dir.mount, memory_order_acquire) != NULL);
-}
-/* The walk reached *cur (a mount point or a remote directory) with `*rest`
- * still to resolve. Fills w and returns 0 or -errno; or, when a ".." leaves
- * the mount, replaces *cur with the mount point's parent, advances *rest and
- * returns MOUNT_WALK_ESCAPED (a w->node/w->dir result may then be set when
- * the path ended there). */
-int mount_walk(struct walk *w, struct inode **cur, const char **rest, int how);
-bool mount_is_point(const struct inode *dir);
-/* Operations on a walk that ended in a mount (w->mount != NULL). mount_open's inode is a
- * mount's file or directory (in_backend), already checked against the flags. */
-int mount_open(struct walk *w, int flags, uint32_t mode, struct inode **out, uint64_t *handle);
-int mount_stat(struct walk *w, struct spindle_stat *st);
-int mount_utimens(struct walk *w, const struct spindle_timespec times[2], int flags);
-int mount_mkdir(struct walk *w, uint32_t mode);
-int mount_unlink(struct walk *w, bool rmdir);
-int mount_rename(struct walk *from, struct walk *to);
-int mount_link(struct walk *from, struct walk *to, int flags);
-int mount_symlink(const char *target, struct walk *w);
-int64_t mount_readlink(struct walk *w, char *buf, size_t size);
-int mount_chmod(struct walk *w, uint32_t mode);
-/* An operation on w answered SPINDLE_MOUNT_FOLLOW: the path to resolve instead (allocated) and
- * where from (a reference: the root, or the mount point for a relative one); counts a hop. */
-int mount_follow_start(struct walk *w, struct inode **from, char **path);
-#ifdef __wasm__
-int fs_host_mounts_init(void); /* mount_host.c: the host's mount list */
-#endif
 
 #endif
