@@ -9,7 +9,6 @@
  * Lock-free readers (reader_slots.c) read a slot without the stripe: slots are
  * atomic, and a description is freed only once no reader slot holds it. */
 #include "fs_core.h"
-#include "../special/fs_special.h" /* upward: file locks (turned around next) */
 
 #include <string.h>
 
@@ -77,6 +76,16 @@ struct open_file *open_file_new(struct inode *inode, int flags)
     return file;
 }
 
+int open_file_stat(struct open_file *file, struct spindle_stat *st)
+{
+    if (file->inode->ops->fstat)
+        return file->inode->ops->fstat(file, st);
+    inode_read_lock(file->inode);
+    inode_fill_stat(file->inode, st);
+    inode_unlock(file->inode);
+    return 0;
+}
+
 void open_file_unref(struct open_file *file)
 {
     if (atomic_fetch_sub_explicit(&file->refs, 1, memory_order_acq_rel) != 1)
@@ -85,8 +94,8 @@ void open_file_unref(struct open_file *file)
     if (file->inode) { /* NULL: openat failed before it had one */
         if (file->inode->ops->release)
             file->inode->ops->release(file);
-        if (file_locks_release_description)
-            file_locks_release_description(file);
+        if (atomic_load_explicit(&file->inode->locks, memory_order_acquire) != NULL) /* file_lock.c lent */
+            atomic_load_explicit(&fs_lock_release, memory_order_relaxed)->release_description(file);
         inode_unref(file->inode);
     }
     pthread_mutex_destroy(&file->pos_lock);

@@ -137,7 +137,9 @@ struct dir_data {
     bool dead;            /* removed by rmdir or replaced by rename */
     /* non-NULL: a mount point; set once (mount.c), read without the lock */
     struct fs_mount *_Atomic mount;
-    bool fd_listing; /* /proc/self/fd: names are the open fds (proc_fd.c); set once at init */
+    /* non-NULL: a directory whose names a layer above makes up, found by this call instead of
+     * the entries (/proc/self/fd: proc_fd.c); set once at init */
+    int (*listing_lookup)(const char *name, size_t len, struct inode **out);
 };
 
 /* A file of a mount, open in this module (remote_file.c): shared by every description open on
@@ -246,8 +248,9 @@ struct inode_ops {
 extern const struct inode_ops mem_file_ops, symlink_ops;
 
 int64_t fs_now_ns(void);
-/* New inode with one reference, nlink 0, timestamps now. NULL if out of memory. */
-struct inode *inode_new(enum inode_type type, uint32_t perm);
+/* New inode with one reference, nlink 0, timestamps now; `ops` is its kind's table, which the
+ * kind's own file passes (the core knows no kind above it). NULL if out of memory. */
+struct inode *inode_new(enum inode_type type, const struct inode_ops *ops, uint32_t perm);
 void inode_ref(struct inode *inode);
 /* A reference to an inode that may be on its way to being freed (a walker's slot holds it):
  * false if its count had already reached zero. */
@@ -364,6 +367,8 @@ struct walk {
 };
 
 struct inode *fs_root(void);
+/* the root directory, made by spindle_fs_init (ops/fs_init.c) before any walk */
+void path_set_root(struct inode *root);
 /* Resolves path from start (a directory, or any inode for absolute paths).
  * On success holds references in w->dir / w->node; release with walk_done.
  * w->name may point into `path`, which must outlive the walk. */
@@ -392,6 +397,8 @@ struct open_file *open_file_new(struct inode *inode, int flags); /* takes the in
 void open_file_unref(struct open_file *file);
 bool open_file_readable(const struct open_file *file);
 bool open_file_writable(const struct open_file *file);
+/* fstat of a description, through its inode's table */
+int open_file_stat(struct open_file *file, struct spindle_stat *st);
 
 /* Lowest free fd, held reserved until fd_install / fd_unreserve. */
 int fd_reserve(void);
@@ -410,7 +417,6 @@ struct open_file *fd_detach(int fd);
  * file that newfd held, or NULL. */
 int fd_replace(int newfd, struct open_file *file, struct open_file **old);
 
-extern pthread_mutex_t fs_rename_mutex;
 /* ---- several directory locks at once (lock_set.c) ---- */
 struct lock_set {
     struct inode *items[4]; /* sorted by ino; each holds a reference; callers
@@ -422,5 +428,48 @@ void lock_set_add(struct lock_set *set, struct inode *inode); /* NULL and repeat
 void lock_set_lock(struct lock_set *set);   /* write-locks in increasing ino */
 void lock_set_unlock(struct lock_set *set);
 void lock_set_release(struct lock_set *set); /* drops the references */
+
+/* ---- what the layers above lend the core and the layers below them (upper_calls.c) ----
+ * A lower layer never calls up by name: the layer above registers its calls before anything
+ * can need them, so the order of the layers holds in the code as in the folders. */
+
+/* Advisory locks (special/file_lock.c), registered before it makes an inode's first lock table:
+ * the core calls these only where inode->locks is set. */
+struct lock_release_calls {
+    void (*release_description)(struct open_file *file); /* its last reference: OFD, flock locks */
+    void (*free)(struct inode *inode);                   /* the inode's last reference */
+};
+extern const struct lock_release_calls *_Atomic fs_lock_release;
+void fs_lend_lock_release(const struct lock_release_calls *calls);
+
+/* Mounts (mount/), registered before the first directory becomes a mount point: the walk hands
+ * the rest of a path to `walk` at a mount entry (inode_is_mount_entry), and path_walk_follow asks
+ * `follow_start` where to go on. Both are declared, and explained, in mount/fs_mount.h. */
+#define MOUNT_WALK_ESCAPED 1
+/* Where the path walk hands over to a mount (mount_walk through fs_mount_calls): a mount point
+ * or an open directory of a mount (a dirfd). */
+static inline bool inode_is_mount_entry(const struct inode *inode)
+{
+    return inode->type == INODE_REMOTE_DIR ||
+           (inode->type == INODE_DIR &&
+            atomic_load_explicit(&inode->u.dir.mount, memory_order_acquire) != NULL);
+}
+struct walk_mount_calls {
+    int (*walk)(struct walk *w, struct inode **cur, const char **rest, int how);
+    int (*follow_start)(struct walk *w, struct inode **from, char **path);
+};
+extern const struct walk_mount_calls *_Atomic fs_mount_calls;
+void fs_lend_mount_calls(const struct walk_mount_calls *calls);
+
+/* The namespace calls programs make (ops/), registered by spindle_fs_init before it makes /dev
+ * and /proc (special/) or the host's mounts (mount/): those are made as a program would make
+ * them, checks and errors included. */
+struct tree_calls {
+    int (*mkdirat)(int dirfd, const char *path, uint32_t mode);
+    int (*symlinkat)(const char *target, int dirfd, const char *path);
+    int (*fchmodat)(int dirfd, const char *path, uint32_t mode, int flags);
+};
+extern const struct tree_calls *_Atomic fs_tree_calls;
+void fs_lend_tree_calls(const struct tree_calls *calls);
 
 #endif

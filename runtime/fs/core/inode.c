@@ -2,9 +2,6 @@
  * refers to it: directory entries, open files, path walkers and (for
  * directories) child directories' parent pointers. */
 #include "fs_core.h"
-#include "../mount/fs_mount.h"     /* upward: kinds tables (turned around next) */
-#include "../ops/fs_ops.h"
-#include "../special/fs_special.h"
 
 #include <string.h>
 #include <time.h>
@@ -32,7 +29,7 @@ int64_t fs_now_ns(void)
     return ns;
 }
 
-struct inode *inode_new(enum inode_type type, uint32_t perm)
+struct inode *inode_new(enum inode_type type, const struct inode_ops *ops, uint32_t perm)
 {
     struct inode *inode = fs_calloc(1, sizeof *inode);
     if (inode == NULL)
@@ -41,16 +38,10 @@ struct inode *inode_new(enum inode_type type, uint32_t perm)
         fs_free(inode);
         return NULL;
     }
-    static const struct inode_ops *const ops_of[INODE_TYPE_COUNT] = {
-        [INODE_FILE] = &mem_file_ops,         [INODE_DIR] = &dir_ops,
-        [INODE_SYMLINK] = &symlink_ops,       [INODE_REMOTE_FILE] = &remote_file_ops,
-        [INODE_REMOTE_DIR] = &remote_dir_ops, [INODE_PIPE] = &pipe_ops,
-        [INODE_DEVICE] = &device_ops,
-    };
     atomic_init(&inode->refs, 1);
     inode->ino = atomic_fetch_add(&next_ino.value, 1);
     inode->type = (uint8_t)type;
-    inode->ops = ops_of[type];
+    inode->ops = ops;
     inode->perm = perm & 07777;
     fs_set_owner_to_caller(inode);
     int64_t now = fs_now_ns();
@@ -98,8 +89,8 @@ void inode_unref(struct inode *inode)
             return;
         reader_slots_wait_inode_unheld(inode); /* a lock-free walker may still look at it */
         struct inode *next = inode->ops->free ? inode->ops->free(inode) : NULL;
-        if (file_locks_free)
-            file_locks_free(inode);
+        if (atomic_load_explicit(&inode->locks, memory_order_acquire) != NULL) /* file_lock.c lent */
+            atomic_load_explicit(&fs_lock_release, memory_order_relaxed)->free(inode);
         pthread_rwlock_destroy(&inode->lock);
         fs_free(inode);
         inode = next;

@@ -6,10 +6,14 @@
  * files in one directory share no cache line but that directory's, and only
  * when they create or remove a name in it. */
 #include "fs_core.h"
-#include "../mount/fs_mount.h" /* upward: mounts, /proc/self/fd (turned around next) */
-#include "../special/fs_special.h"
 
 #include <string.h>
+
+static struct inode *root;
+
+struct inode *fs_root(void) { return root; }
+
+void path_set_root(struct inode *dir) { root = dir; }
 
 struct inode *dir_parent_ref(struct inode *dir)
 {
@@ -22,8 +26,8 @@ struct inode *dir_parent_ref(struct inode *dir)
 
 static int lookup_child(struct inode *dir, const char *name, size_t len, struct inode **out)
 {
-    if (dir->u.dir.fd_listing) /* /proc/self/fd: names are open fds */
-        return proc_fd_lookup(name, len, out);
+    if (dir->u.dir.listing_lookup) /* /proc/self/fd: names are open fds */
+        return dir->u.dir.listing_lookup(name, len, out);
     int rc = 0;
     inode_read_lock(dir);
     if (dir->u.dir.dead) {
@@ -61,11 +65,11 @@ static int splice_symlink(struct walk *w, struct inode *link, const char *rest)
     return 0;
 }
 
-/* Hands the rest of the path to mount_walk. Returns 0 or -errno when the walk
+/* Hands the rest of the path to the mounts' walk (lent: fs_mount_calls). Returns 0 or -errno when the walk
  * is over (cur released), or 1 to go on in the memory tree from *cur, *p. */
 static int enter_mount(struct walk *w, struct inode **cur, const char **p, int how)
 {
-    int rc = mount_walk(w, cur, p, how);
+    int rc = atomic_load_explicit(&fs_mount_calls, memory_order_acquire)->walk(w, cur, p, how);
     if (rc == MOUNT_WALK_ESCAPED) {
         if (w->node != NULL || w->dir != NULL)
             return 0; /* the path ended with ".." at the mount's root */
@@ -115,7 +119,8 @@ static int walk_lock_free(struct inode *start, const char *path, int how, struct
     int rc = WALK_TAKE_LOCKS;
     bool held = *p != '\0' && reader_slot_hold_inode(slot, cur);
     while (held) {
-        if (cur->type != INODE_DIR || cur->u.dir.dead || cur->u.dir.fd_listing || inode_is_mount_entry(cur))
+        if (cur->type != INODE_DIR || cur->u.dir.dead || cur->u.dir.listing_lookup ||
+            inode_is_mount_entry(cur))
             break;
         const char *name = p;
         while (*p != '\0' && *p != '/')
@@ -310,7 +315,7 @@ int path_walk_follow(struct walk *w, int how)
 {
     struct inode *from;
     char *path;
-    int rc = mount_follow_start(w, &from, &path);
+    int rc = atomic_load_explicit(&fs_mount_calls, memory_order_acquire)->follow_start(w, &from, &path);
     int hops = w->hops;
     walk_done(w);
     if (rc < 0)

@@ -12,15 +12,6 @@ extern const struct inode_ops remote_file_ops, remote_dir_ops;
 
 /* ---- mounts (mount.c, mount_walk.c, mount_namespace.c; their open files: remote_file.c,
  * remote_dir.c) ---- */
-#define MOUNT_WALK_ESCAPED 1
-/* Where the path walk hands over to mount_walk: a mount point or an open directory of a mount
- * (a dirfd). */
-static inline bool inode_is_mount_entry(const struct inode *inode)
-{
-    return inode->type == INODE_REMOTE_DIR ||
-           (inode->type == INODE_DIR &&
-            atomic_load_explicit(&inode->u.dir.mount, memory_order_acquire) != NULL);
-}
 /* The walk reached *cur (a mount point or a remote directory) with `*rest`
  * still to resolve. Fills w and returns 0 or -errno; or, when a ".." leaves
  * the mount, replaces *cur with the mount point's parent, advances *rest and

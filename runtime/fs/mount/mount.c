@@ -10,6 +10,9 @@ static struct fs_mount *mounts[SPINDLE_MOUNT_MAX];
 static int mount_count;
 static pthread_mutex_t mount_lock = PTHREAD_MUTEX_INITIALIZER;
 
+/* lent to the core's path walk, which meets mounts only once one is made */
+static const struct walk_mount_calls walk_calls = {.walk = mount_walk, .follow_start = mount_follow_start};
+
 /* Where the path continues after a backend's SPINDLE_MOUNT_FOLLOW, until the walk takes it. A
  * pointer, not a buffer: a thread-local array would be copied into every module's TLS image. */
 static _Thread_local char *follow_pending;
@@ -76,7 +79,8 @@ int spindle_fs_mount(const char *path, const struct spindle_mount_backend *ops, 
         if (mounted)
             return -SPINDLE_EBUSY;
         if (rc == -SPINDLE_ENOENT) {
-            rc = spindle_fs_mkdirat(SPINDLE_AT_FDCWD, prefix, 0755);
+            rc = atomic_load_explicit(&fs_tree_calls, memory_order_acquire)
+                     ->mkdirat(SPINDLE_AT_FDCWD, prefix, 0755);
             if (rc == -SPINDLE_EEXIST)
                 rc = 0;
         }
@@ -115,6 +119,7 @@ int spindle_fs_mount(const char *path, const struct spindle_mount_backend *ops, 
             inode_ref(node);
             m->point = node;
             mounts[mount_count++] = m;
+            fs_lend_mount_calls(&walk_calls); /* before the walk can meet this mount point */
             atomic_store_explicit(&node->u.dir.mount, m, memory_order_release);
             rc = m->id;
         }

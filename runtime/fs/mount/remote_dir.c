@@ -8,7 +8,7 @@
 struct inode *remote_dir_new(struct fs_mount *m, const struct spindle_stat *st, const char *rel,
                              size_t rel_len)
 {
-    struct inode *inode = inode_new(INODE_REMOTE_DIR, st->mode & 07777);
+    struct inode *inode = inode_new(INODE_REMOTE_DIR, &remote_dir_ops, st->mode & 07777);
     char *copy = fs_malloc(rel_len + 1);
     if (inode == NULL || copy == NULL) {
         fs_free(copy);

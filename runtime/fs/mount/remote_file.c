@@ -36,7 +36,7 @@ static struct inode *table_find(struct fs_mount *m, uint64_t ino) /* table_lock 
 
 static struct inode *remote_file_new(struct fs_mount *m, const struct spindle_stat *st)
 {
-    struct inode *inode = inode_new(INODE_REMOTE_FILE, st->mode & 07777);
+    struct inode *inode = inode_new(INODE_REMOTE_FILE, &remote_file_ops, st->mode & 07777);
     if (inode == NULL)
         return NULL;
     inode->u.remote_file.mount = m;

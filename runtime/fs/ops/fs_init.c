@@ -2,16 +2,18 @@
 #include "fs_ops.h"
 
 static pthread_mutex_t init_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct inode *root;
 static atomic_bool initialized;
 
-pthread_mutex_t fs_rename_mutex = PTHREAD_MUTEX_INITIALIZER;
-
-struct inode *fs_root(void) { return root; }
+/* lent to the layers below, which make /dev, /proc and mount points as a program would */
+static const struct tree_calls tree_calls = {
+    .mkdirat = spindle_fs_mkdirat,
+    .symlinkat = spindle_fs_symlinkat,
+    .fchmodat = spindle_fs_fchmodat,
+};
 
 static int create_root(void)
 {
-    struct inode *dir = inode_new(INODE_DIR, 0755);
+    struct inode *dir = inode_new(INODE_DIR, &dir_ops, 0755);
     if (dir == NULL)
         return -SPINDLE_ENOMEM;
     if (dir_init(&dir->u.dir, NULL) < 0) {
@@ -20,7 +22,7 @@ static int create_root(void)
     }
     dir->nlink = 2;
     dir->pinned = true; /* the static pointer keeps the first reference forever */
-    root = dir;
+    path_set_root(dir);
     return 0;
 }
 
@@ -37,7 +39,8 @@ int spindle_fs_init(void)
     pthread_mutex_lock(&init_lock);
     int rc = 0;
     if (!atomic_load_explicit(&initialized, memory_order_relaxed)) {
-        if (root == NULL)
+        fs_lend_tree_calls(&tree_calls);
+        if (fs_root() == NULL)
             rc = create_root();
         if (rc == 0)
             rc = make_initial_dir("/tmp");

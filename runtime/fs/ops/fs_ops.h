@@ -14,7 +14,5 @@ extern const struct inode_ops dir_ops;
 
 /* start_dir + path_walk(WALK_PARENT); w is zeroed first. */
 int walk_parent_at(int dirfd, const char *path, struct walk *w);
-/* fstat of a description, through its inode's table (ops_meta.c) */
-int open_file_stat(struct open_file *file, struct spindle_stat *st);
 
 #endif

@@ -37,13 +37,6 @@ int spindle_fs_fstat(int fd, struct spindle_stat *st)
     return rc;
 }
 
-int open_file_stat(struct open_file *file, struct spindle_stat *st)
-{
-    if (file->inode->ops->fstat)
-        return file->inode->ops->fstat(file, st);
-    return stat_inode(file->inode, st);
-}
-
 /* Resolves dirfd+path to a referenced inode, following a final symlink
  * unless AT_SYMLINK_NOFOLLOW. A path inside a mount leaves *out NULL and
  * the walk in *mounted (release with walk_done). */

@@ -14,7 +14,7 @@ int walk_parent_at(int dirfd, const char *path, struct walk *w)
         return rc;
     rc = path_walk(start, path, WALK_PARENT, w);
     inode_unref(start);
-    if (rc == 0 && w->dir != NULL && w->dir->u.dir.fd_listing && w->last == LAST_NORM) {
+    if (rc == 0 && w->dir != NULL && w->dir->u.dir.listing_lookup && w->last == LAST_NORM) {
         walk_done(w); /* /proc/self/fd lists open fds; names cannot be made or removed */
         return -SPINDLE_EPERM;
     }
@@ -67,7 +67,7 @@ int spindle_fs_mkdirat(int dirfd, const char *path, uint32_t mode)
     rc = lock_for_create(&w);
     if (rc == 0) {
         struct inode *dir = w.dir;
-        struct inode *child = inode_new(INODE_DIR, mode);
+        struct inode *child = inode_new(INODE_DIR, &dir_ops, mode);
         if (child == NULL || dir_init(&child->u.dir, NULL) < 0) {
             if (child)
                 inode_unref(child);
@@ -280,7 +280,7 @@ int spindle_fs_symlinkat(const char *target, int dirfd, const char *linkpath)
         struct inode *link = NULL;
         char *copy = fs_malloc(len + 1);
         if (copy)
-            link = inode_new(INODE_SYMLINK, 0777);
+            link = inode_new(INODE_SYMLINK, &symlink_ops, 0777);
         if (link == NULL) {
             fs_free(copy);
             rc = -SPINDLE_ENOSPC;

@@ -14,7 +14,7 @@ struct new_file {
 
 static void new_file_prepare(struct new_file *made, const struct walk *w, uint32_t perm)
 {
-    made->inode = inode_new(INODE_FILE, perm);
+    made->inode = inode_new(INODE_FILE, &mem_file_ops, perm);
     made->entry = made->inode ? dir_entry_new(w->name, w->name_len, made->inode) : NULL;
 }
 
@@ -94,7 +94,7 @@ static int open_creating(struct inode *start, const char *path, int flags, uint3
             walk_done(&w);
             break;
         }
-        if (dir->u.dir.fd_listing) { /* /proc/self/fd/N exists while fd N is open */
+        if (dir->u.dir.listing_lookup) { /* /proc/self/fd/N exists while fd N is open */
             struct inode *link;
             rc = proc_fd_lookup(w.name, w.name_len, &link);
             if (rc == 0) {

@@ -40,7 +40,7 @@ int spindle_fs_readdir(int fd, uint64_t cookie, struct spindle_dirent *out, int 
 static int list_dir(struct open_file *file, uint64_t cookie, struct spindle_dirent *out, int max)
 {
     struct inode *dir = file->inode;
-    if (dir->u.dir.fd_listing)
+    if (dir->u.dir.listing_lookup)
         return proc_fd_readdir(cookie, out, max);
     int n = 0;
     inode_read_lock(dir);

@@ -12,6 +12,8 @@
 
 #include <string.h>
 
+static pthread_mutex_t fs_rename_mutex = PTHREAD_MUTEX_INITIALIZER;
+
 /* true if a is b or one of b's ancestors; caller holds fs_rename_mutex */
 static bool is_ancestor(struct inode *a, struct inode *b)
 {

@@ -70,7 +70,7 @@ const struct inode_ops device_ops = {
 
 static int add_device(struct inode *dir, const char *name, enum device_kind kind)
 {
-    struct inode *dev = inode_new(INODE_DEVICE, 0666);
+    struct inode *dev = inode_new(INODE_DEVICE, &device_ops, 0666);
     if (dev == NULL)
         return -SPINDLE_ENOSPC;
     dev->u.device = kind;
@@ -94,7 +94,8 @@ static int add_device(struct inode *dir, const char *name, enum device_kind kind
 
 int device_create_all(void)
 {
-    int rc = spindle_fs_mkdirat(SPINDLE_AT_FDCWD, "/dev", 0755);
+    int rc =
+        atomic_load_explicit(&fs_tree_calls, memory_order_acquire)->mkdirat(SPINDLE_AT_FDCWD, "/dev", 0755);
     if (rc < 0 && rc != -SPINDLE_EEXIST)
         return rc;
     struct walk w;

@@ -11,7 +11,6 @@
  * touching ranges of the same type. The table's mutex is a leaf (lock order
  * 4d); F_SETLKW sleeps on its condition with nothing else held. */
 #include "fs_special.h"
-#include "../ops/fs_ops.h" /* upward: open_file_stat (turned around next) */
 
 #include <string.h>
 
@@ -34,11 +33,14 @@ struct lock_table {
     size_t count;
 };
 
+static const struct lock_release_calls release_calls; /* lent to the core: below */
+
 static struct lock_table *table_of(struct inode *inode, bool create)
 {
     struct lock_table *table = atomic_load_explicit(&inode->locks, memory_order_acquire);
     if (table != NULL || !create)
         return table;
+    fs_lend_lock_release(&release_calls); /* before the core can see a table */
     struct lock_table *fresh = fs_calloc(1, sizeof *fresh);
     if (fresh == NULL)
         return NULL;
@@ -52,7 +54,7 @@ static struct lock_table *table_of(struct inode *inode, bool create)
     return table;
 }
 
-void file_locks_free(struct inode *inode)
+static void free_table(struct inode *inode)
 {
     struct lock_table *table = atomic_load_explicit(&inode->locks, memory_order_acquire);
     if (table == NULL)
@@ -269,7 +271,8 @@ static void release_owner(struct inode *inode, uintptr_t owner, int space)
 
 void file_locks_close_fd(struct open_file *file) { release_owner(file->inode, PROCESS_OWNER, SPACE_RECORD); }
 
-void file_locks_release_description(struct open_file *file)
-{
-    release_owner(file->inode, (uintptr_t)file, -1);
-}
+/* the description's last reference: drops its OFD and flock locks */
+static void release_description(struct open_file *file) { release_owner(file->inode, (uintptr_t)file, -1); }
+
+static const struct lock_release_calls release_calls = {.release_description = release_description,
+                                                        .free = free_table};

@@ -41,14 +41,12 @@ int proc_fd_readdir(uint64_t cookie, struct spindle_dirent *out, int max);
 int proc_create_all(void);
 
 /* ---- advisory locks (file_lock.c) ---- */
-/* Weak, so that close and free do not link the lock code: file_lock.c comes with the calls that
- * take a lock (spindle_fs_setlk, from fcntl/flock/lockf), and a program without them holds none.
- * Callers test the address first. */
+/* Weak, so that close does not link the lock code: file_lock.c comes with the calls that take a
+ * lock (spindle_fs_setlk, from fcntl/flock/lockf), and a program without them holds none. The
+ * caller tests the address first. Releasing a description and freeing an inode reach the locks
+ * through fs_lock_release (core/fs_core.h), which file_lock.c lends. */
 #define LOCK_FUNCTION __attribute__((weak))
 /* close(2) of any fd of the inode: drops the program's classic record locks */
 LOCK_FUNCTION void file_locks_close_fd(struct open_file *file);
-/* the description's last reference: drops its OFD and flock locks */
-LOCK_FUNCTION void file_locks_release_description(struct open_file *file);
-LOCK_FUNCTION void file_locks_free(struct inode *inode);
 
 #endif

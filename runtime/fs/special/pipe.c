@@ -260,7 +260,7 @@ int spindle_fs_set_pipe_size(int fd, uint32_t request)
 
 static struct inode *pipe_inode_new(void)
 {
-    struct inode *inode = inode_new(INODE_PIPE, 0600);
+    struct inode *inode = inode_new(INODE_PIPE, &pipe_ops, 0600);
     if (inode == NULL)
         return NULL;
     struct pipe_data *p = &inode->u.pipe;

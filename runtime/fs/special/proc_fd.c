@@ -183,7 +183,7 @@ int proc_fd_lookup(const char *name, size_t len, struct inode **out)
     struct inode *target = fd_target(fd);
     if (target == NULL)
         return -SPINDLE_ENOENT;
-    struct inode *link = inode_new(INODE_SYMLINK, 0700);
+    struct inode *link = inode_new(INODE_SYMLINK, &symlink_ops, 0700);
     char *text = fs_malloc(SPINDLE_FS_PATH_MAX);
     int rc = link && text ? describe_target(target, text) : -SPINDLE_ENOMEM;
     if (rc < 0) {
@@ -234,13 +234,15 @@ int proc_fd_readdir(uint64_t cookie, struct spindle_dirent *out, int max)
 /* Made writable, so that the next can be made in it; read-only once all are there. */
 static int make_dir(const char *path)
 {
-    int rc = spindle_fs_mkdirat(SPINDLE_AT_FDCWD, path, 0755);
+    int rc =
+        atomic_load_explicit(&fs_tree_calls, memory_order_acquire)->mkdirat(SPINDLE_AT_FDCWD, path, 0755);
     return rc == -SPINDLE_EEXIST ? 0 : rc;
 }
 
 static int make_link(const char *target, const char *path)
 {
-    int rc = spindle_fs_symlinkat(target, SPINDLE_AT_FDCWD, path);
+    int rc =
+        atomic_load_explicit(&fs_tree_calls, memory_order_acquire)->symlinkat(target, SPINDLE_AT_FDCWD, path);
     return rc == -SPINDLE_EEXIST ? 0 : rc;
 }
 
@@ -257,11 +259,11 @@ int proc_create_all(void)
         rc = path_walk(fs_root(), "/proc/self/fd", WALK_FOLLOW, &w);
     if (rc < 0)
         return rc;
-    w.node->u.dir.fd_listing = true;
+    w.node->u.dir.listing_lookup = proc_fd_lookup;
     walk_done(&w);
     for (int i = 0; rc == 0 && i < STDIO_FDS; i++) {
         if (stdio_devices[i] == NULL) {
-            stdio_devices[i] = inode_new(INODE_DEVICE, 0620); /* kept for the program's life */
+            stdio_devices[i] = inode_new(INODE_DEVICE, &device_ops, 0620); /* kept for the program's life */
             if (stdio_devices[i] == NULL)
                 return -SPINDLE_ENOSPC;
             stdio_devices[i]->u.device = (enum device_kind)(DEV_STDIN + i);
@@ -276,6 +278,7 @@ int proc_create_all(void)
         rc = make_link(links[i][0], links[i][1]);
     static const char *const read_only[] = {"/proc/self/fd", "/proc/self", "/proc"};
     for (size_t i = 0; rc == 0 && i < sizeof read_only / sizeof read_only[0]; i++)
-        rc = spindle_fs_fchmodat(SPINDLE_AT_FDCWD, read_only[i], 0555, 0);
+        rc = atomic_load_explicit(&fs_tree_calls, memory_order_acquire)
+                 ->fchmodat(SPINDLE_AT_FDCWD, read_only[i], 0555, 0);
     return rc;
 }
