@@ -12,7 +12,8 @@ extern const struct inode_ops remote_file_ops, remote_dir_ops;
 
 /* ---- mounts (mount.c, mount_walk.c, mount_namespace.c; their open files: remote_file.c,
  * remote_dir.c) ---- */
-/* The walk reached *cur (a mount point or a remote directory) with `*rest`
+/* Lent to the core's path walk by mount.c (fs_mount_calls, with mount_follow_start).
+ * The walk reached *cur (a mount point or a remote directory) with `*rest`
  * still to resolve. Fills w and returns 0 or -errno; or, when a ".." leaves
  * the mount, replaces *cur with the mount point's parent, advances *rest and
  * returns MOUNT_WALK_ESCAPED (a w->node/w->dir result may then be set when

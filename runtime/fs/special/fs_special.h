@@ -11,7 +11,7 @@ extern const struct inode_ops device_ops;
 extern const struct inode_ops pipe_ops __attribute__((weak));
 
 /* ---- pipes (pipe.c) ---- */
-/* Weak, so that the core's calls do not link pipe.c: it comes with spindle_fs_pipe (runtime/
+/* Weak, so that the calls of fs_poll.c and ops/ do not link pipe.c: it comes with spindle_fs_pipe (runtime/
  * posix-ipc's pipe()), the one maker of pipe inodes, and without it these are never reached
  * (docs/TOOLCHAIN.md). pipe.c's own definitions are weak too, and the only ones. */
 #define PIPE_FUNCTION __attribute__((weak))
