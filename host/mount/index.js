@@ -5,6 +5,9 @@
 // every thread worker, and call(view, request) performs one request synchronously (writing
 // result and outputs, not state); checkTogether (coordinator, after every prepare) may refuse a
 // combination of its mounts ([{ path, config }]) with an Error.
+// The folder's layers (scripts/check-layers.js): this registry on top; one folder per backend
+// (hostdir/, opfs/; each starts at the file named after it), which never import each other; the
+// protocol pieces they share beside them (mailbox.js, handle-table.js), which import no backend.
 import { ERRNO } from '../abi/linux.js';
 import { REQ, requestInMemory, setResult } from '../abi/mount-request.js';
 import { importsFromSpindle } from '../module-info.js';
