@@ -208,11 +208,12 @@ describe('files API in Node', () => {
   });
 });
 
-describe('spindle_fs_copy_pieces (runtime/fs/host_copy.c)', () => {
+describe('spindle_fs_copy_pieces (runtime/fs/ops/host_copy.c)', () => {
   it('covers the range in chunk-sized pieces, with holes, natively under ASan+UBSan', async () => {
     mkdirSync(out, { recursive: true });
     const bin = join(out, 'copy_pieces');
-    const fsSources = readdirSync(join(root, 'runtime', 'fs')).filter((f) => f.endsWith('.c')).map((f) => join(root, 'runtime', 'fs', f));
+    const fsSources = readdirSync(join(root, 'runtime', 'fs'), { recursive: true }).filter((f) => f.endsWith('.c'))
+      .map((f) => join(root, 'runtime', 'fs', f));
     const build = await exec('clang-22', ['-std=gnu11', '-g', '-O1', '-Wall', '-Wextra', '-fsanitize=address,undefined',
       '-fno-sanitize-recover=undefined', '-I', join(root, 'runtime', 'include'), ...fsSources,
       join(root, 'tests', 'files', 'copy_pieces.c'), '-o', bin, '-lpthread']);

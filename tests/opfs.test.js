@@ -98,7 +98,7 @@ const skipInFirefox = (browser, name) => browser === 'firefox' && name === 'dire
 // Each suite in each browser (tests/lib/browsers.js).
 for (const browser of testBrowsers) {
   const title = browserTitle[browser];
-  describe(`OPFS backend operations (host/mount/opfs-backend.js, no C) in ${title}`, { skip }, () => {
+  describe(`OPFS backend operations (host/mount/opfs/opfs-backend.js, no C) in ${title}`, { skip }, () => {
     it('answers the protocol with Linux errnos; unlink and rename of open files work',
       { todo: todo(browser, 'answers the protocol with Linux errnos; unlink and rename of open files work') }, async () => {
         const b = await openProfile(newProfile(), `${server.url}/`, { browser });
