@@ -52,7 +52,7 @@ const definitions = {
     measure: (ms) => Math.min(...[1, 2, 4, 8, 16].map((t) => ms('native-glibc@native', t) / ms(`spindle@${h}`, t))),
   }, ...[[1, 1.8], [2, 1.6]].map(([threads, limit]) => ({
     // Under the npm WASI host (--full): the portable build's malloc against the plain build's
-    label: `${hostName[h]}, npm WASI host: Spindle portable speed / plain build (dlmalloc) speed, ${threads} thread(s)`,
+    label: `${name}, npm WASI host: Spindle portable speed / plain build (dlmalloc) speed, ${threads} thread(s)`,
     op: '>=', limit, measure: (ms) => ms(`npm-wasi-dlmalloc@${h}`, threads) / ms(`npm-wasi-portable@${h}`, threads),
   }))],
   // Threads on their own files share only the directory: they scale, and beat native tmpfs at 16.
@@ -87,7 +87,7 @@ const definitions = {
   }, {
     // Under the npm WASI host (--full): the plain build's files are memfs calls proxied to the JS
     // main thread; the portable build's are Spindle FS in linear memory.
-    label: `${hostName[h]}, npm WASI host, C main on a worker: Spindle portable speed / plain build speed, on a pthread`,
+    label: `${name}, npm WASI host, C main on a worker: Spindle portable speed / plain build speed, on a pthread`,
     op: '>=', limit: 20,
     measure: (ms) => ms(`npm-wasi-worker@${h}`, 'thread') / ms(`npm-wasi-portable-worker@${h}`, 'thread'),
   }],
