@@ -7,7 +7,7 @@ import globals from 'globals';
 
 // Where each file runs decides which global names exist there.
 const browserOnly = [
-  'host/browser/**', 'host/platform/browser.js', 'host/platform/browser-workers.js', 'host/mount/opfs-worker.js', 'host/mount/opfs-backend.js',
+  'host/browser/**', 'host/platform/browser.js', 'host/platform/browser-workers.js', 'host/mount/opfs/opfs-worker.js', 'host/mount/opfs/opfs-backend.js',
   'bench/opfs/raw-opfs-worker.js', 'bench/opfs/run-page.js', 'bench/npm-wasi/page.mjs', 'bench/npm-wasi/worker-browser.mjs',
   'tests/opfs/*-worker.js', 'tests/opfs/profile.js', 'tests/webapp/main.js',
 ];
@@ -16,12 +16,14 @@ const drivingPages = ['bench/opfs/raw-opfs.js', 'bench/opfs/spindle-opfs.js', 't
 
 export default [
   { ignores: ['.toolchain/', 'build/', 'results/', 'node_modules/', 'bin/spindle-cc', 'bin/spindle-c++'] },
-  { files: ['**/*.js', '**/*.mjs', 'bin/spindle'] },
+  { files: ['**/*.js', '**/*.mjs', '**/*.cjs', 'bin/spindle'] },
   js.configs.recommended,
   {
     files: ['**/*.js', '**/*.mjs', 'bin/spindle'],
     languageOptions: { ecmaVersion: 'latest', sourceType: 'module', globals: globals.node },
   },
+  // CommonJS, as npm packages' loaders are (tests/napi/loader.cjs).
+  { files: ['**/*.cjs'], languageOptions: { ecmaVersion: 'latest', sourceType: 'commonjs', globals: globals.node } },
   // The host runs in Node, in pages and in workers of both: it tests for what it has at run time.
   { files: ['host/**'], languageOptions: { globals: { ...globals.node, ...globals.browser, ...globals.worker } } },
   { files: drivingPages, languageOptions: { globals: { ...globals.node, ...globals.browser } } },

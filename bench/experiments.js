@@ -9,6 +9,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { ioExperiments } from './io/suites.js';
+import { napiExperiments } from './napi/suite.js';
 import { realExperiments } from './real/suites.js';
 import { rustExperiments } from './rust/suites.js';
 import { startupExperiments } from './startup/suite.js';
@@ -84,13 +85,23 @@ export function experiments({ root, quick }) {
   // (wasi-libc's file calls), run by @tybys/wasm-util + @emnapi/wasi-threads with a memfs volume
   // on the JS main thread, the other threads' calls proxied to it; the C main on the JS main
   // thread or on a worker. emnapi's thread-spawn needs malloc and free exported.
-  const npmWasi = (id, cMain, label) => ({ ...wasm(id, ['--bare', '-Wl,--export=malloc,--export=free'], label), runner: 'npm-wasi', cMain,
-    fullOnly: true }); // several seconds a run: --full only
+  // "Spindle portable" (docs/PORTABLE.md): the same host running a --host=wasi build, which has
+  // Spindle's malloc and FS and standard imports only.
+  const npmWasi = (id, cMain, label, build = '--bare') => ({ ...wasm(id, [build, '-Wl,--export=malloc,--export=free'], label),
+    runner: 'npm-wasi', cMain, fullOnly: true }); // several seconds a run: --full only
+  // The malloc experiments under the npm host: wasi-libc's dlmalloc (plain build) against the
+  // portable build's Spindle malloc, the C main on the JS main thread (no file calls to serve).
+  for (const e of list.filter((x) => x.id.startsWith('malloc-'))) {
+    e.variants = [...e.variants, npmWasi('npm-wasi-dlmalloc', 'main', 'npm WASI, wasi-libc dlmalloc'),
+      npmWasi('npm-wasi-portable', 'main', 'Spindle portable, npm WASI', '--host=wasi')];
+  }
   const fsVariants = [
     wasm('spindle-fs', ['--fs=spindle'], 'Spindle FS'),
     wasm('js-fs', ['--fs=js'], 'JS FS'), // files in JS on the host's main thread, other threads proxied
     npmWasi('npm-wasi-main', 'main', 'npm WASI, C main on JS main'),
     npmWasi('npm-wasi-worker', 'worker', 'npm WASI, C main on worker'),
+    npmWasi('npm-wasi-portable-main', 'main', 'Spindle portable, npm WASI, C main on JS main', '--host=wasi'),
+    npmWasi('npm-wasi-portable-worker', 'worker', 'Spindle portable, npm WASI, C main on worker', '--host=wasi'),
     native('native-tmpfs', [], 'native, tmpfs', { TMPDIR: tmpfs }),
   ];
   const fsExperiment = (id, title, source, points, key = false) => ({
@@ -121,6 +132,7 @@ export function experiments({ root, quick }) {
   list.push(...ioExperiments({ quick }));
   list.push(...realExperiments({ quick })); // SQLite, zstd: bench/real/suites.js
   list.push(...rustExperiments({ quick })); // Rust: default build vs spindle cargo (bench/rust)
+  list.push(...napiExperiments({ quick })); // a napi-rs addon under @napi-rs/wasm-runtime (bench/napi)
   list.push(...startupExperiments({ quick })); // start-up, whole process: bench/startup/suite.js
   return list.filter((e) => existsSync(join(root, e.source)));
 }

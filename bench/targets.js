@@ -19,7 +19,8 @@ export function target({ label, op, limit, context }, measure, runCount) {
 /** The verdict word of a target: met, NOT met, or why it was not judged (e.g. "needs 16 cores"). */
 export const verdictWord = (t) => t.unjudged ?? (t.met ? 'met' : 'NOT met');
 
-const hostName = { node: 'Node', browser: 'Chromium' };
+// The wasm hosts' names in labels; `browser` is the one the run used (results' machine.browser).
+const hostNames = (browser) => ({ node: 'Node', browser: browser === 'firefox' ? 'Firefox' : 'Chromium' });
 
 // The speed-up of series `id` at `threads` threads against its own 1-thread time.
 const speedup = (ms, id, threads) => ms(id, 1) / ms(id, threads);
@@ -27,58 +28,68 @@ const speedup = (ms, id, threads) => ms(id, 1) / ms(id, threads);
 // cores they are measured and shown, but not judged.
 const sixteen = 16;
 
-// Per experiment id: the targets for one wasm host `h`, each { label, op, limit, measure(ms) }
+// Per experiment id: the targets for one wasm host `h` (named `name`), each { label, op, limit, measure(ms) }
 // where ms(seriesId, point) is the chosen time of that series at that point.
 const definitions = {
   // A math loop scales in wasm as it does natively.
-  math: (h) => [{
-    label: `wasm in ${hostName[h]}: 2-thread speed-up / native's`, op: '>=', limit: 0.9,
+  math: (h, name) => [{
+    label: `wasm in ${name}: 2-thread speed-up / native's`, op: '>=', limit: 0.9,
     measure: (ms) => (ms(`wasm@${h}`, 1) / ms(`wasm@${h}`, 2)) / (ms('native@native', 1) / ms('native@native', 2)),
   }],
   // A scalable malloc is faster than the locked dlmalloc on one thread (mimalloc 1.8x in the
   // reference figures) and its time falls as threads are added.
-  'malloc-reference': (h) => [{
-    label: `${hostName[h]}: Spindle speed / dlmalloc speed, 1 thread`, op: '>=', limit: 1.8,
+  'malloc-reference': (h, name) => [{
+    label: `${name}: Spindle speed / dlmalloc speed, 1 thread`, op: '>=', limit: 1.8,
     measure: (ms) => ms(`dlmalloc@${h}`, 1) / ms(`spindle@${h}`, 1),
   }, {
-    label: `${hostName[h]}: Spindle 2-thread speed-up`, op: '>=', limit: 1.5, needsCores: 2,
+    label: `${name}: Spindle 2-thread speed-up`, op: '>=', limit: 1.5, needsCores: 2,
     measure: (ms) => speedup(ms, `spindle@${h}`, 2),
   }, {
-    label: `${hostName[h]}: Spindle 16-thread speed-up`, op: '>=', limit: 10, needsCores: sixteen,
+    label: `${name}: Spindle 16-thread speed-up`, op: '>=', limit: 10, needsCores: sixteen,
     measure: (ms) => speedup(ms, `spindle@${h}`, 16),
   }, {
-    label: `${hostName[h]}: Spindle speed / native glibc speed, slowest of 1-16 threads`, op: '>=', limit: 1, needsCores: sixteen,
+    label: `${name}: Spindle speed / native glibc speed, slowest of 1-16 threads`, op: '>=', limit: 1, needsCores: sixteen,
     measure: (ms) => Math.min(...[1, 2, 4, 8, 16].map((t) => ms('native-glibc@native', t) / ms(`spindle@${h}`, t))),
-  }],
+  }, ...[[1, 1.8], [2, 1.6]].map(([threads, limit]) => ({
+    // Under the npm WASI host (--full): the portable build's malloc against the plain build's
+    label: `${name}, npm WASI host: Spindle portable speed / plain build (dlmalloc) speed, ${threads} thread(s)`,
+    op: '>=', limit, measure: (ms) => ms(`npm-wasi-dlmalloc@${h}`, threads) / ms(`npm-wasi-portable@${h}`, threads),
+  }))],
   // Threads on their own files share only the directory: they scale, and beat native tmpfs at 16.
-  'fs-own-files': (h) => [{
-    label: `${hostName[h]}: Spindle FS 16-thread speed-up`, op: '>=', limit: 8, needsCores: sixteen,
+  'fs-own-files': (h, name) => [{
+    label: `${name}: Spindle FS 16-thread speed-up`, op: '>=', limit: 8, needsCores: sixteen,
     measure: (ms) => speedup(ms, `spindle-fs@${h}`, 16),
   }, {
-    label: `${hostName[h]}: Spindle FS speed / native tmpfs speed, 16 threads`, op: '>=', limit: 1, needsCores: sixteen,
+    label: `${name}: Spindle FS speed / native tmpfs speed, 16 threads`, op: '>=', limit: 1, needsCores: sixteen,
     measure: (ms) => ms('native-tmpfs@native', 16) / ms(`spindle-fs@${h}`, 16),
   }],
   // Readers of a file no one writes write nothing shared (native tmpfs: 6x at 16 threads).
-  'fs-shared-pread': (h) => [{
-    label: `${hostName[h]}: Spindle FS 16-thread speed-up`, op: '>=', limit: 10, needsCores: sixteen,
+  'fs-shared-pread': (h, name) => [{
+    label: `${name}: Spindle FS 16-thread speed-up`, op: '>=', limit: 10, needsCores: sixteen,
     measure: (ms) => speedup(ms, `spindle-fs@${h}`, 16),
   }],
   // Files in linear memory: 32x the JS filesystem from a worker, 2x on the main thread, and
   // about as fast on a worker as on the main thread (reference figures).
-  'fs-stdio-files': (h) => [{
-    label: `${hostName[h]}: Spindle FS speed / JS FS speed, on a pthread`, op: '>=', limit: 32,
+  'fs-stdio-files': (h, name) => [{
+    label: `${name}: Spindle FS speed / JS FS speed, on a pthread`, op: '>=', limit: 32,
     measure: (ms) => ms(`js-fs@${h}`, 'thread') / ms(`spindle-fs@${h}`, 'thread'),
   }, {
     // On the main thread the JS FS makes no proxied calls, so this is the per-call cost alone.
-    label: `${hostName[h]}: Spindle FS speed / JS FS speed, on the main thread`, op: '>=', limit: 3,
+    label: `${name}: Spindle FS speed / JS FS speed, on the main thread`, op: '>=', limit: 3,
     measure: (ms) => ms(`js-fs@${h}`, 'main') / ms(`spindle-fs@${h}`, 'main'),
   }, {
-    label: `${hostName[h]}: Spindle FS time on a pthread / on the main thread`, op: '<=', limit: 1.25,
+    label: `${name}: Spindle FS time on a pthread / on the main thread`, op: '<=', limit: 1.25,
     measure: (ms) => ms(`spindle-fs@${h}`, 'thread') / ms(`spindle-fs@${h}`, 'main'),
   }, {
     // Spindle makes no system calls, so one thread's file calls can come close to native's.
-    label: `${hostName[h]}: Spindle FS time / native tmpfs time, on the main thread`, op: '<=', limit: 1.5,
+    label: `${name}: Spindle FS time / native tmpfs time, on the main thread`, op: '<=', limit: 1.5,
     measure: (ms) => ms(`spindle-fs@${h}`, 'main') / ms('native-tmpfs@native', 'main'),
+  }, {
+    // Under the npm WASI host (--full): the plain build's files are memfs calls proxied to the JS
+    // main thread; the portable build's are Spindle FS in linear memory.
+    label: `${name}, npm WASI host, C main on a worker: Spindle portable speed / plain build speed, on a pthread`,
+    op: '>=', limit: 20,
+    measure: (ms) => ms(`npm-wasi-worker@${h}`, 'thread') / ms(`npm-wasi-portable-worker@${h}`, 'thread'),
   }],
 };
 
@@ -87,8 +98,10 @@ const definitions = {
  * itself (`e.targets`) and those defined above, for every wasm host it ran on. A target whose
  * series or points did not run (filtered out, failed) is left out; one that needs more cores
  * than the machine had is shown with `unjudged` saying so, and is neither met nor NOT met.
+ * `browser`: the browser the browser series ran in (results' machine.browser; Chromium if none).
  */
-export function experimentTargets(e, cores) {
+export function experimentTargets(e, cores, browser = 'chromium') {
+  const hostName = hostNames(browser);
   const define = definitions[e.id];
   if (!define) return e.targets ?? [];
   const byId = new Map(e.series.map((s) => [s.id, s]));
@@ -97,7 +110,7 @@ export function experimentTargets(e, cores) {
   const hosts = [...new Set(e.series.map((s) => s.host))].filter((h) => hostName[h]);
   const out = [...(e.targets ?? [])];
   for (const h of hosts) {
-    for (const d of define(h)) {
+    for (const d of define(h, hostName[h])) {
       const measure = (pick) => d.measure((id, point) => {
         const values = times(id, point);
         return values.length ? pick(values) : NaN;

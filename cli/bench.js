@@ -11,7 +11,9 @@ import { experiments as defineExperiments, mainJob } from '../bench/experiments.
 import { charts, html, tableText } from '../bench/report/report.js';
 import { Progress } from './bench-progress.js';
 import { BrowserSession } from './browser-session.js';
+import { parseBrowserName, requireBrowser } from './browsers.js';
 import { chromiumPath } from './chromium.js';
+import { firefoxPath } from './firefox.js';
 import { onInterrupt } from './interrupt.js';
 import { isCurrentNode, rerunWithNode } from './node-binary.js';
 import { readOption } from './options.js';
@@ -19,7 +21,7 @@ import { clang, root } from './toolchain.js';
 import { benchUsage } from './usage.js';
 
 const options = {
-  '--node': 'switch', '--browser': 'switch', '--quick': 'switch', '--full': 'switch', '--open': 'switch', '--help': 'switch',
+  '--node': 'switch', '--browser': () => false, '--quick': 'switch', '--full': 'switch', '--open': 'switch', '--help': 'switch',
   '--build-only': 'switch', // e.g. to carry build/bench to a bigger machine
   '--prebuilt': 'switch', // run build/bench as it is: no toolchain needed
   '--threads': 'thread counts', '--runs': 'a number of runs', '--only': 'a regex', '--variants': 'a regex',
@@ -41,7 +43,7 @@ export function parseBenchArgs(argv) {
     i = option.next;
     if (flag === '--help') opts.help = true;
     else if (flag === '--node') opts.node = true;
-    else if (flag === '--browser') opts.browser = true;
+    else if (flag === '--browser') opts.browser = parseBrowserName(value); // alone: Chromium
     else if (flag === '--quick') opts.quick = true;
     else if (flag === '--full') opts.full = true;
     else if (flag === '--open') opts.open = true;
@@ -115,12 +117,17 @@ async function build(experiment, variant, dir, prebuilt) {
   return out;
 }
 
-function machine() {
-  let chromium = null;
-  try { chromium = execFileSync(chromiumPath, ['--version'], { encoding: 'utf8' }).trim(); } catch { /* not installed */ }
+/** A browser's `--version` line; null when it is not installed. */
+function browserVersion(path) {
+  try { return execFileSync(path, ['--version'], { encoding: 'utf8' }).trim(); } catch { return null; }
+}
+
+/** The machine, and `browser` (the one the browser series run in, false for none) with its version. */
+function machine(browser) {
   return {
     host: hostname(), cores: availableParallelism(), cpu: cpus()[0]?.model ?? 'unknown',
-    memoryGiB: Math.round(totalmem() / 2 ** 30), node: process.version, chromium, loadBefore: loadavg(),
+    memoryGiB: Math.round(totalmem() / 2 ** 30), node: process.version, chromium: browserVersion(chromiumPath),
+    ...(browser === 'firefox' ? { browser, firefox: browserVersion(firefoxPath) } : {}), loadBefore: loadavg(),
   };
 }
 
@@ -144,13 +151,14 @@ export async function bench(argv) {
     process.stdout.write(`report: ${join(opts.out, 'report.html')}\n`);
     return 0;
   }
+  if (opts.browser && !opts.buildOnly) requireBrowser(opts.browser); // before minutes of building
   // The whole job runs again under that Node; the run there finds itself current and goes on.
   if (opts.nodeBin && !isCurrentNode(opts.nodeBin)) return rerunWithNode(opts.nodeBin, ['bench', ...argv]);
   // Every Node run times TurboFan code, whatever this Node's default (host/wasm-tiers.js); the
   // runs inherit the environment.
   process.env.SPINDLE_WASM_TIERS ??= 'optimized';
   const started = new Date();
-  const m = machine();
+  const m = machine(opts.browser);
   const hosts = [...(opts.node ? ['node'] : []), ...(opts.browser ? ['browser'] : [])];
   const list = mainJob(defineExperiments({ root, quick: opts.quick }), opts);
   const stamp = started.toISOString().slice(0, 19).replace(/[:T]/g, '-');
@@ -214,10 +222,10 @@ export async function bench(argv) {
     process.stdout.write(failed.length ? `build failed:\n${failed.join('\n')}\n` : `built into ${buildDir}\n`);
     return failed.length ? 1 : 0;
   }
-  const session = hosts.includes('browser') ? await BrowserSession.open({ optimizedFromStart: true }) : null;
-  // The npm WASI host's pages (bench/npm-wasi) run in a Chromium of their own, opened when needed.
+  const session = hosts.includes('browser') ? await BrowserSession.open({ browser: opts.browser, optimizedFromStart: true }) : null;
+  // The npm WASI host's pages (bench/npm-wasi) run in a browser of their own, opened when needed.
   let npmBrowser = null;
-  if (session) session.npmWasi = () => (npmBrowser ??= import('../bench/npm-wasi/run-browser.mjs').then((m) => m.NpmWasiBrowser.open()));
+  if (session) session.npmWasi = () => (npmBrowser ??= import('../bench/npm-wasi/run-browser.mjs').then((m) => m.NpmWasiBrowser.open({ browser: opts.browser })));
   try {
     for (let run = 1; run <= opts.runs; run++) {
       for (const job of jobs) {

@@ -1,4 +1,4 @@
-// A headless Chromium that runs Spindle modules one after another: a server on 127.0.0.1 with
+// A headless browser (Chromium or Firefox) that runs Spindle modules one after another: a server on 127.0.0.1 with
 // cross-origin isolation serves the host, the modules and a job queue; each job's stdout/stderr
 // go to the sinks the caller gives. `spindle run --browser` runs one job, `spindle bench` many.
 // The server answers only the page of the browser it started (cli/local-server.js), and that
@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join, normalize } from 'node:path';
 import { READER_GONE } from '../host/platform/browser.js';
 import { launchBrowser } from './browser-process.js';
-import { chromiumFlags, chromiumPath, v8FlagsSwitch } from './chromium.js';
+import { browserLaunch } from './browsers.js';
 import { isolation, sendFile } from './isolated-server.js';
 import { startLocalServer } from './local-server.js';
 import { escapeControls } from './terminal-text.js';
@@ -36,8 +36,6 @@ function parseOutcome(bytes) {
   return Number.isInteger(outcome.exitCode) && outcome.exitCode >= 0 && trapOk ? outcome : null;
 }
 
-export const optimizedFromStartFlags = ['--no-liftoff'];
-
 // How long a job may wait for the page while none runs (a live page asks for its next job at
 // once): then the page never loaded, or died, and the run fails instead of hanging.
 const claimTimeoutS = Number(process.env.SPINDLE_PAGE_CLAIM_TIMEOUT_S) || 15;
@@ -50,21 +48,20 @@ export class BrowserSession {
    * `optimizedFromStart`: V8 compiles the whole module with its optimizing tier before it runs
    * (`--no-liftoff`). Without it, a function entered once before tier-up (a benchmark's loop)
    * runs in baseline code to its end: wasm has no on-stack replacement. The benchmarks use it
-   * so that Chromium, like Node, measures optimized code (docs/DESIGN.md). `jsFlags`: more V8
-   * flags (spindle run --browser --compile=eager).
+   * so that Chromium, like Node, measures optimized code (docs/DESIGN.md); Firefox gets the
+   * same from SpiderMonkey's optimizing compiler alone. `jsFlags`: more V8 flags (spindle run
+   * --browser --compile=eager), Chromium only. `browser`: 'chromium' or 'firefox' (cli/browsers.js).
    */
-  static async open({ optimizedFromStart = false, jsFlags = [] } = {}) {
+  static async open({ browser = 'chromium', optimizedFromStart = false, jsFlags = [] } = {}) {
     const session = new BrowserSession();
-    const flags = [...(optimizedFromStart ? optimizedFromStartFlags : []), ...jsFlags];
-    await session.#start(v8FlagsSwitch(flags));
+    await session.#start(browserLaunch(browser, { optimizedFromStart, jsFlags }));
     return session;
   }
 
-  async #start(extraFlags) {
+  async #start(launch) {
     this.#server = await startLocalServer((req, res, path) => this.#route(req, res, path));
     // Ended with its whole tree and profile however the CLI ends (cli/browser-process.js).
-    this.#browser = launchBrowser(chromiumPath, [...chromiumFlags, ...extraFlags],
-      { url: this.#server.url, showStderr: Boolean(process.env.SPINDLE_DEBUG) });
+    this.#browser = launchBrowser(launch, { url: this.#server.url, showStderr: Boolean(process.env.SPINDLE_DEBUG) });
     this.#browser.exited.then((why) => { if (why) this.#fail(`browser run failed: ${why}`); });
   }
 

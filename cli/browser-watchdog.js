@@ -1,38 +1,44 @@
-// Keeps a headless Chromium from outliving the CLI that wanted it. The CLI starts this script
-// detached, with a pipe on its stdin, and it starts Chromium in a process group of its own.
-// When the pipe closes (the CLI asked, or died, even of SIGKILL) or this script is signalled,
-// it kills Chromium's whole tree and removes its profile directory. When Chromium exits by
-// itself, the profile is removed and this script exits with Chromium's code.
-// usage: node browser-watchdog.js PROFILE_DIR CHROMIUM [ARGS...]
+// Keeps a headless browser (Chromium or Firefox) from outliving the CLI that wanted it. The CLI
+// starts this script detached, with a pipe on its stdin, and it starts the browser in a process
+// group of its own. When the pipe closes (the CLI asked, or died, even of SIGKILL) or this script
+// is signalled, it kills the browser's whole tree and removes its profile directory. When the
+// browser exits by itself, the profile is removed and this script exits with the browser's code.
+// usage: node browser-watchdog.js [--keep-profile] PROFILE_DIR BROWSER [ARGS...] (ARGS name
+// PROFILE_DIR); --keep-profile: a profile that outlives the browser (the tests' OPFS durability
+// checks), of which only the temporary files are removed.
 import { spawn } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
-const [profile, chromium, ...args] = process.argv.slice(2);
+const keepProfile = process.argv[2] === '--keep-profile';
+const [profile, browserPath, ...args] = process.argv.slice(keepProfile ? 3 : 2);
 const KILL_WAIT_MS = 3000;
 
-// Every process of the tree carries --user-data-dir=PROFILE, also one that left the group.
+// Every process of Chromium's tree carries --user-data-dir=PROFILE, also one that left the
+// group; Firefox's main process carries -profile PROFILE, and its crash helper, in a group of
+// its own, a directory inside PROFILE (the content processes stay in the group).
 function killStragglers() {
-  const mark = `--user-data-dir=${profile}`;
-  for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+  const names = (arg) => arg === `--user-data-dir=${profile}` || arg === profile || arg.startsWith(`${profile}/`);
+  // (this script's own command line names the profile too)
+  for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name) && Number(name) !== process.pid)) {
     let cmdline;
     try { cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8'); } catch { continue; } // gone
-    if (cmdline.split('\0').includes(mark)) {
+    if (cmdline.split('\0').some(names)) {
       try { process.kill(Number(pid), 'SIGKILL'); } catch { /* gone */ }
     }
   }
 }
 
-// Chromium's own temporary files (org.chromium.Chromium.*) go into the profile, so they are
-// removed with it even when Chromium is killed.
+// The browser's own temporary files (Chromium's org.chromium.Chromium.*) go into the profile, so
+// they are removed with it even when the browser is killed.
 const temp = join(profile, 'tmp');
 mkdirSync(temp, { recursive: true });
-const browser = spawn(chromium, [...args, `--user-data-dir=${profile}`],
+const browser = spawn(browserPath, args,
   { detached: true, stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, TMPDIR: temp } });
 const exited = new Promise((resolve) => { browser.once('exit', (code) => resolve(code ?? 1)); });
 
 function removeProfile() {
-  try { rmSync(profile, { recursive: true, force: true, maxRetries: 5 }); } catch { /* the CLI retries */ }
+  try { rmSync(keepProfile ? temp : profile, { recursive: true, force: true, maxRetries: 5 }); } catch { /* the CLI retries */ }
 }
 
 let ending = false;
@@ -48,7 +54,7 @@ async function end() {
 }
 
 browser.on('error', (err) => {
-  process.stdout.write(`cannot start ${chromium}: ${err.message}\n`);
+  process.stdout.write(`cannot start ${browserPath}: ${err.message}\n`);
   removeProfile();
   process.exit(1);
 });

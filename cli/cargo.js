@@ -1,6 +1,6 @@
 // `spindle cargo build|run|test|bench [options] [cargo args]`: cargo for wasm32-wasip1-threads
 // with Spindle's runtime linked into every binary (cli/rust-linker.js), binaries run by
-// `spindle run` (in Node, or Chromium with --browser), and `spindle cc` as the C compiler of the
+// `spindle run` (in Node, or a browser with --browser[=NAME]), and `spindle cc` as the C compiler of the
 // target so C dependencies built by the `cc` crate share the same malloc and files. docs/RUST.md.
 import { spawnSync } from 'node:child_process';
 import { join, resolve } from 'node:path';
@@ -47,7 +47,7 @@ export function parseCargoArgs(argv) {
     const { host, target: path } = parsePreloadSpec(spec, '--preload-file');
     return `${resolve(host)}@${path}`;
   });
-  const settings = { malloc: build.malloc, fs: build.fs, bare: build.bare, maxMemory: build.maxMemory,
+  const settings = { malloc: build.malloc, fs: build.fs, bare: build.bare, host: build.host, maxMemory: build.maxMemory,
     initialMemory: build.initialMemory, stackSize: build.stackSize, threadStackSize: build.threadStackSize, preload,
     // Part of RUSTFLAGS, so a changed runtime makes cargo link again (it does not see the archives).
     runtimeChanged: Math.max(newestMtime(join(root, 'runtime')), newestMtime(join(root, 'cli'))) };

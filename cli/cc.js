@@ -21,10 +21,12 @@ const WASM_PAGE = 65536;
 const choices = {
   malloc: ['spindle', 'dlmalloc', 'mimalloc'],
   fs: ['none', 'spindle', 'js'],
+  host: ['spindle', 'wasi'],
 };
 const defaults = {
   malloc: 'spindle',
   fs: 'spindle',
+  host: 'spindle',
   maxMemory: 1 << 30,
   stackSize: 1 << 20,
   threadStackSize: 256 << 10,
@@ -41,7 +43,7 @@ const errnoSafeAllocation = ['malloc', 'calloc', 'realloc', 'aligned_alloc', 'st
 const compileOnlyFlags = new Set(['-c', '-S', '-E', '-fsyntax-only', '-M', '-MM']);
 
 const options = {
-  '--malloc': 'an allocator', '--fs': 'a file system', '--max-memory': 'a size', '--stack-size': 'a size',
+  '--malloc': 'an allocator', '--fs': 'a file system', '--host': 'a host', '--max-memory': 'a size', '--stack-size': 'a size',
   '--thread-stack-size': 'a size', '--preload-file': 'a file or directory', '--bare': 'switch', '--help': 'switch', '--help-clang': 'switch',
   '--initial-memory': 'a size', '--keep-names': 'switch', '--no-stack-check': 'switch', '--as-root': 'switch',
 };
@@ -55,8 +57,10 @@ export function parseArgs(args) {
     const { flag, value } = option;
     i = option.next;
     switch (flag) {
+      // --host=wasi: a portable module, standard imports only (runtime/portable, docs/PORTABLE.md).
       case '--malloc':
-      case '--fs': {
+      case '--fs':
+      case '--host': {
         const key = flag.slice(2);
         if (!choices[key].includes(value)) {
           throw new Error(`${flag}=${value}: choose one of ${choices[key].join(', ')}`);
@@ -94,7 +98,15 @@ export function parseArgs(args) {
   if (opts.preload.length && (opts.fs !== 'spindle' || opts.bare)) {
     throw new Error('--preload-file needs the Spindle filesystem (--fs=spindle, not --bare)');
   }
+  if (opts.host === 'wasi') checkPortable(opts);
   return opts;
+}
+
+// What a portable module cannot have: parts of the runtime that only Spindle's host serves.
+function checkPortable(opts) {
+  if (opts.bare) throw new Error('--host=wasi and --bare: choose one (--bare has no Spindle runtime to make portable)');
+  if (opts.fs === 'js') throw new Error('--host=wasi needs --fs=spindle or --fs=none (--fs=js is served by Spindle\'s host)');
+  if (opts.preload.length) throw new Error('--preload-file needs Spindle\'s host; a --host=wasi module reads files from its preopens');
 }
 
 function isLinking(clangArgs) {
@@ -167,6 +179,10 @@ async function posixLinkArgs() {
 /** The runtime's link inputs for `opts`, in clang's form (-Wl,... flags, archives); reused by cli/rust-linker.js. */
 export async function runtimeLinkArgs(opts) {
   if (opts.bare) return [];
+  // runtime/portable first: in a --host=wasi module it stands in for every spindle.* import
+  // (docs/PORTABLE.md), so the archive members that would import them are never pulled in.
+  // libsetjmp by path: cli/rust-linker.js links without the sysroot's library directory.
+  const portable = opts.host === 'wasi' ? [join(sysroot, 'lib', target, 'libsetjmp.a'), await componentArchive('portable')] : [];
   // runtime/posix-ipc (--fs=spindle): pipe, poll/select, flock/lockf and fcntl's lock commands,
   // which the POSIX layer's fcntl reaches through a weak reference. It comes before the POSIX
   // layer: both define __spindle_fcntl_with_locks, the fcntl that code built with
@@ -175,7 +191,7 @@ export async function runtimeLinkArgs(opts) {
   // never calls fcntl (stdio's calls come from libc) does without them (docs/TOOLCHAIN.md).
   const ipc = opts.fs === 'spindle' ? [await componentArchive('posix-ipc')] : [];
   // --wrap=abort and std::terminate's name: runtime/core/abort_after_terminate.c
-  const args = ['-Wl,--wrap=sysconf,--wrap=pthread_create,--wrap=_pthread_cleanup_push,--wrap=_pthread_cleanup_pop,--wrap=abort,--wrap=_ZSt9terminatev',
+  const args = [...portable, '-Wl,--wrap=sysconf,--wrap=pthread_create,--wrap=_pthread_cleanup_push,--wrap=_pthread_cleanup_pop,--wrap=abort,--wrap=_ZSt9terminatev',
     ...(stackCheckWanted(opts) ? stackCheckLinkArgs : []), settingsObject(opts.threadStackSize),
     ...(opts.asRoot ? [asRootObject()] : []), ...ipc,
     ...(await posixLinkArgs()), await componentArchive('core')];
@@ -188,7 +204,8 @@ export async function runtimeLinkArgs(opts) {
   // when the host asks (host/files). Nothing references it, and wasm-ld keeps constructors only
   // of objects with a live symbol (-u alone is not enough), so one tiny function is exported.
   if (opts.fs === 'spindle') {
-    args.push('-Wl,--export=__spindle_files_link', await componentArchive('wasi'), await componentArchive('fs'));
+    if (opts.host === 'spindle') args.push('-Wl,--export=__spindle_files_link');
+    args.push(await componentArchive('wasi'), await componentArchive('fs'));
   }
   // The JS FS baseline (host/jsfs, docs/JSFS.md): files are served by the host; runtime/jsfs
   // only hooks libc's futex wait so that the host thread serves other threads while it blocks.
@@ -213,7 +230,9 @@ export async function runtimeLinkArgs(opts) {
 export function moduleLinkerFlags(opts) {
   return ['--import-memory', '--export-memory', '--shared-memory', maxMemoryFlag(opts),
     ...(opts.initialMemory !== undefined ? [`--initial-memory=${opts.initialMemory}`] : []),
-    '-z', `stack-size=${opts.stackSize}`, '--fatal-warnings'];
+    '-z', `stack-size=${opts.stackSize}`, '--fatal-warnings',
+    // emnapi's wasi-threads (napi-rs, the npm hosts) allocates each new thread's slot with them
+    ...(opts.host === 'wasi' ? ['--export-if-defined=malloc', '--export-if-defined=free'] : [])];
 }
 
 // Where clang writes the linked module: -o FILE, -oFILE, or a.out.

@@ -26,9 +26,20 @@ export function sendFile(res, path) {
   return createReadStream(path).on('error', () => res.end()).pipe(res);
 }
 
-/** Starts the server; resolves { url (with the secret, no trailing /), close() }. */
-export async function serveIsolated(routes = {}) {
-  const server = await startLocalServer((req, res, path) => {
+/**
+ * Starts the server; resolves { url (with the secret, no trailing /), close() }. `onPost(path,
+ * bytes)`, when given, takes what a page posts (a test page's report, tests/lib/page-result.js)
+ * and may answer a value (or a promise of one), sent back as JSON.
+ */
+export async function serveIsolated(routes = {}, { onPost } = {}) {
+  const server = await startLocalServer(async (req, res, path) => {
+    if (req.method === 'POST' && onPost) {
+      const parts = [];
+      for await (const part of req) parts.push(part);
+      const answer = await onPost(path, Buffer.concat(parts)); // a value is sent back as JSON
+      if (answer === undefined) return res.writeHead(204, isolation).end();
+      return res.writeHead(200, { ...isolation, 'Content-Type': 'application/json' }).end(JSON.stringify(answer));
+    }
     let file = routes[path];
     if (!file && path === '/') {
       return res.writeHead(200, { ...isolation, 'Content-Type': 'text/html' })

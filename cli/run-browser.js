@@ -1,4 +1,4 @@
-// `spindle run --browser`: one job in a BrowserSession, with the terminal's stdin, stdout and
+// `spindle run --browser[=NAME]`: one job in a BrowserSession, with the terminal's stdin, stdout and
 // stderr; returns the program's exit code.
 import { readSync } from 'node:fs';
 import { writeAllSync } from '../host/platform/node.js';
@@ -51,9 +51,9 @@ function terminalStdin() {
 
 export async function runInBrowser(opts) {
   // A page cannot set V8's flags, so --compile reaches Chromium as --js-flags; auto keeps its
-  // defaults (lazy, with dynamic tiering, as a user's page gets).
+  // defaults (lazy, with dynamic tiering, as a user's page gets). Firefox refused it (cli/run.js).
   const jsFlags = opts.compilation === 'eager' ? ['--no-wasm-lazy-compilation'] : [];
-  const session = await BrowserSession.open({ jsFlags });
+  const session = await BrowserSession.open({ browser: opts.browser, jsFlags });
   try {
     const result = await session.run(opts.wasm, {
       args: opts.args, env: opts.env, poolSize: opts.poolSize, maxThreads: opts.maxThreads, waitForPool: opts.waitForPool, preload: opts.preloadBytes, mounts: opts.mounts,

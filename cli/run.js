@@ -1,16 +1,18 @@
-// `spindle run [--browser] [options] app.wasm [args...]`: runs a module with real threads in
-// Node (default) or in headless Chromium, and returns the program's exit code.
+// `spindle run [--browser[=chromium|firefox]] [options] app.wasm [args...]`: runs a module with
+// real threads in Node (default) or in a headless browser, and returns the program's exit code.
 import { readFileSync, statSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import { COMPILATION_MODES } from '../host/compilation.js';
 import { startEarlyWorker } from '../host/early-worker.js';
 import { checkMountPaths } from '../host/mount/index.js';
+import { parseBrowserName, v8OnlyRefusal } from './browsers.js';
 import { parseSize, readOption } from './options.js';
 import { packPreloadFiles } from './preload-files.js';
 import { runUsage } from './usage.js';
 
 const options = {
-  '--browser': 'switch',
+  // `--browser` alone is Chromium; `--browser=firefox` (only with =: a module may be named firefox)
+  '--browser': () => false,
   '--help': 'switch',
   // `--env` alone passes the whole environment; `--env NAME=VALUE` sets one variable
   '--env': (next) => /^[A-Za-z_][A-Za-z0-9_]*=/.test(next),
@@ -34,7 +36,7 @@ export function parseRunArgs(argv) {
     const { flag, value } = option;
     i = option.next;
     if (flag === '--help') { opts.help = true; return opts; }
-    if (flag === '--browser') opts.browser = true;
+    if (flag === '--browser') opts.browser = parseBrowserName(value);
     else if (flag === '--wait-for-pool') opts.waitForPool = true;
     else if (flag === '--env' && value === null) opts.inheritEnv = true;
     else if (flag === '--env') {
@@ -64,6 +66,7 @@ export function parseRunArgs(argv) {
   opts.wasm = argv[i];
   opts.args = [basename(argv[i]), ...argv.slice(i + 1)];
   if (opts.inheritEnv) opts.env = { ...process.env, ...opts.env };
+  if (opts.browser === 'firefox' && opts.compilation !== 'auto') throw new Error(v8OnlyRefusal(`--compile=${opts.compilation}`));
   checkMounts(opts);
   return opts;
 }

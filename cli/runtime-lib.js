@@ -38,9 +38,12 @@ const optimizedFor = {
   alloc: { 'malloc_api.c': '-O2', 'thread_heap.c': '-O2' },
   core: { 'memcmp.c': '-O2', 'working_directory.c': '-O2' },
   jsfs: 'all',
-  fs: { 'ops_io.c': '-Os', 'mem_file.c': '-Os', 'file_data.c': '-Os', 'fd_table.c': '-Os', 'path.c': '-Os' },
+  fs: { 'ops/ops_io.c': '-Os', 'core/mem_file.c': '-Os', 'core/file_data.c': '-Os', 'core/fd_table.c': '-Os', 'core/path.c': '-Os' },
   wasi: { 'wasi_fd_calls.c': '-Os', 'wasi_support.c': '-Os' },
 };
+
+// runtime/portable ends a pthread_exit with longjmp (thread_exit.c): clang's Wasm setjmp lowering.
+const extraFlags = { portable: ['-mllvm', '-wasm-enable-sjlj'] };
 
 export function optimizationFlag(component, source) {
   const chosen = optimizedFor[component];
@@ -50,7 +53,8 @@ export function optimizationFlag(component, source) {
 /** Returns the path of libspindle-<component>.a, building it if it is missing or stale. */
 export async function componentArchive(component) {
   const srcDir = join(runtimeDir, component);
-  const sources = existsSync(srcDir) ? readdirSync(srcDir).filter((f) => f.endsWith('.c')) : [];
+  // paths relative to srcDir: runtime/fs keeps its layers in subfolders (docs/FILESYSTEM.md)
+  const sources = existsSync(srcDir) ? readdirSync(srcDir, { recursive: true }).filter((f) => f.endsWith('.c')).sort() : [];
   if (sources.length === 0) throw new Error(`runtime component '${component}' has no sources in ${srcDir}`);
   const archive = join(outDir, `libspindle-${component}.a`);
   // This file is an input too: it holds the flags.
@@ -62,9 +66,9 @@ export async function componentArchive(component) {
   const work = join(outDir, `${component}.${process.pid}.tmp`);
   rmSync(work, { recursive: true, force: true });
   mkdirSync(work, { recursive: true });
-  const objects = sources.map((src) => join(work, src.replace(/\.c$/, '.o')));
+  const objects = sources.map((src) => join(work, src.replace(/\.c$/, '.o').replaceAll('/', '-')));
   await inBatches(sources.map((src, i) => [src, objects[i]]), availableParallelism(), ([src, obj]) =>
-    run(clang, [`--target=${target}`, `--sysroot=${sysroot}`, '-pthread', optimizationFlag(component, src), ...runtimeCflags,
+    run(clang, [`--target=${target}`, `--sysroot=${sysroot}`, '-pthread', optimizationFlag(component, src), ...(extraFlags[component] ?? []), ...runtimeCflags,
       '-isystem', join(runtimeDir, 'include', 'posix'), // the POSIX layer's declarations (docs/POSIX.md)
       '-c', join(srcDir, src), '-o', obj]).catch((err) => {
       throw new Error(`building runtime/${component}/${src} failed:\n${err.stderr || err.message}`);

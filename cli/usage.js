@@ -17,14 +17,16 @@ export const ccUsage = `usage: spindle cc [Spindle options] [clang args...]     
     --as-root                  run as root (uid 0): no permission checks (default: an ordinary user, uid 1000)
     --keep-names               keep function names (readable trap traces) without -g's DWARF
     --bare                     no Spindle runtime: a plain wasi-threads module for other hosts
+    --host=spindle|wasi        wasi: a portable module, standard WASI imports only, Spindle's malloc and FS kept (docs/PORTABLE.md)
     --help                     this text;  --help-clang  clang's own options
   Every other argument goes to clang unchanged (-O2, -c, -o, -I, -D, -l...).
 `;
 
 export const runUsage = `usage: spindle run [options] app.wasm [args...]
-  Runs a module built by spindle cc in Node (default) or headless Chromium, with the terminal's
+  Runs a module built by spindle cc in Node (default) or a headless browser, with the terminal's
   stdin, stdout and stderr; the exit status is the program's. Options (before app.wasm):
     --browser                  run in headless Chromium instead of Node
+    --browser=chromium|firefox run in that headless browser (Firefox: firefox-esr)
     --env                      pass the whole environment (none by default)
     --env=NAME=VALUE           set one variable (repeatable)
     --pool=N                   workers for threads (default max(4, cores)): started before main
@@ -34,7 +36,7 @@ export const runUsage = `usage: spindle run [options] app.wasm [args...]
     --max-threads=N            most threads alive at once, main excluded (default 1024); the
                                next pthread_create fails with EAGAIN
     --compile=auto|eager|lazy  V8 compiles every function before main (eager) or each at its first
-                               call (lazy); auto (default) is eager (docs/HOST.md)
+                               call (lazy); auto (default) is eager (docs/HOST.md); V8 only
     --preload=HOSTPATH[@/PATH] put a host file or directory into the tree before main (repeatable)
     --mount=/PATH=HOSTDIR[,symlinks=any][,quota=SIZE]
                                a host directory as /PATH, read and written in place (Node);
@@ -50,7 +52,8 @@ export const benchUsage = `usage: spindle bench [options]
        spindle bench --from=results.json --out=DIR   (render an earlier run again)
   Builds and runs the scaling benchmarks with their baselines; prints a table and writes
   results.json, SVG charts and report.html into results/<date>-<host>/. Options:
-    --node, --browser          where the wasm series run (default --node)
+    --node, --browser          where the wasm series run (default --node; --browser: Chromium)
+    --browser=chromium|firefox the browser series in that browser
     (default: the key experiments with their baselines, threads 1, 2 and twice the cores,
      3 runs: minutes on 2 cores)
     --full                     every experiment and series (the npm WASI host too), 5 runs
@@ -71,9 +74,9 @@ export const benchUsage = `usage: spindle bench [options]
 
 export const cargoUsage = `usage: spindle cargo [options] <cargo command> [cargo args] [-- program args]
   cargo build|run|test|bench for wasm32-wasip1-threads with Spindle's runtime (docs/RUST.md).
-  build options (as spindle cc): --malloc=spindle|dlmalloc|mimalloc --fs=spindle|js|none
+  build options (as spindle cc): --malloc=spindle|dlmalloc|mimalloc --fs=spindle|js|none --host=spindle|wasi
       --max-memory=SIZE --initial-memory=SIZE --stack-size=SIZE --thread-stack-size=SIZE --preload-file=HOSTPATH[@/PATH]
-  run options (as spindle run, for cargo run/test/bench): --browser --env[=NAME=VALUE]
+  run options (as spindle run, for cargo run/test/bench): --browser[=chromium|firefox] --env[=NAME=VALUE]
       --mount=/PATH=HOSTDIR[,symlinks=any][,quota=SIZE]|opfs[:SUBDIR] --preload=HOSTPATH[@/PATH]
       --pool=N --wait-for-pool --max-threads=N --compile=auto|eager|lazy
 `;

@@ -10,16 +10,18 @@ import { applyPreload, PRELOAD_SECTION, preloadSection } from './files/preload.j
 import { prepareMounts } from './mount/index.js';
 import { isNode, loadPlatform } from './platform/current.js';
 import { loadThreadWorkers } from './platform/thread-workers.js';
+import { wasmFrames } from './trap-text.js';
 
 // The wasm frames of a trap's stack (function names come from the module's name section), so a
 // trap says where it happened.
 // spindle cc drops the names unless asked: then say how to get them.
+// Frames come in V8's form from every engine (host/trap-text.js).
 function trapStack(stack) {
-  const frames = String(stack ?? '').split('\n').filter((l) => l.includes('wasm-function') || l.includes('.wasm'));
+  const frames = wasmFrames(stack);
   if (!frames.length) return '';
-  const named = frames.some((l) => /^\s*at \S+ \(/.test(l));
+  const named = frames.some((l) => /^at \S+ \(/.test(l));
   const hint = named ? '' : '\n    (no function names: build with spindle cc --keep-names or -g)';
-  return `\n${frames.slice(0, 12).map((l) => `    ${l.trim()}`).join('\n')}${hint}`;
+  return `\n${frames.slice(0, 12).map((l) => `    ${l}`).join('\n')}${hint}`;
 }
 
 /**

@@ -2,6 +2,8 @@
 // the stack pointer (cli/stack-check.js, runtime/core/stack_check.c); a move below the
 // running thread's stack calls the `spindle.stack_overflow` import, which throws this.
 
+import { trapWords } from './trap-text.js';
+
 /** Thrown by the stack_overflow import; ends the program like a trap. */
 export class StackOverflow extends Error {
   constructor(stackBytes, isMain) {
@@ -18,5 +20,6 @@ export function stackOverflow(stackBytes, isMain) {
 /** What a thread's failure says after `thread N: `. */
 export function failureMessage(err) {
   if (err instanceof StackOverflow) return err.message;
-  return err instanceof WebAssembly.RuntimeError ? `trap: ${err.message}` : String(err?.stack || err);
+  const words = trapWords(err); // the same words in V8 and SpiderMonkey
+  return words ? `trap: ${words}` : String(err?.stack || err);
 }

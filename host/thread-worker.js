@@ -76,7 +76,7 @@ function instantiate(init) {
       stdio_name: stdioNameImport(memory, io),
       // runtime/posix/statfs.c: fstatfs of the host's stdio
       stdio_fs_type: stdioFsTypeImport(io),
-      // runtime/fs/mount_host.c: mounted directories (host/mount, docs/MOUNTS.md)
+      // runtime/fs/mount/mount_host.c: mounted directories (host/mount, docs/MOUNTS.md)
       ...mountImports(init.mounts, memory),
     },
   });

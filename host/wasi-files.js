@@ -1,7 +1,7 @@
 // WASI preopened directories for modules without Spindle's filesystem (plain `cargo build`,
 // `spindle cc --bare`): `--mount=/PATH=HOSTDIR` in Node becomes a WASI preopen whose file calls
 // (path_open, fd_read, fd_readdir, ...) are served here. Each call is one request of the mount
-// protocol (docs/MOUNTS.md) to the host-directory backend (host/mount/hostdir.js), which does the
+// protocol (docs/MOUNTS.md) to the host-directory backend (host/mount/hostdir/hostdir.js), which does the
 // confinement (no `..` or symlink escape); this file only translates WASI to requests.
 //
 // Threads share the fd table: it lives in a SharedArrayBuffer (createFdTable), and Node file

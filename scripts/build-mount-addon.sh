@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds the host-directory mount's Node-API addon (host/mount/addon/mount_at.c) into
+# Builds the host-directory mount's Node-API addon (host/mount/hostdir/addon/mount_at.c) into
 # .toolchain/mount-addon/mount_at.node with the system clang, against the Node-API header of
 # Debian's nodejs package (no node-gyp: one file, one compile). Idempotent: rebuilt only when
 # its sources are newer. Without the header it says so and builds nothing: the backend then uses
@@ -7,8 +7,8 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 source "$root/scripts/versions.env"
-src="$root/host/mount/addon/mount_at.c"
-wire="$root/runtime/fs/mount_wire.h" # the protocol's stat layout, which the addon writes
+src="$root/host/mount/hostdir/addon/mount_at.c"
+wire="$root/runtime/fs/mount/mount_wire.h" # the protocol's stat layout, which the addon writes
 out="$root/.toolchain/mount-addon/mount_at.node"
 header=/usr/include/node/node_api.h
 if [ ! -f "$header" ]; then

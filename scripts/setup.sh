@@ -18,6 +18,13 @@ if [ -n "$missing" ]; then
   DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq --no-install-recommends $missing
 fi
 
+step "firefox-esr is ESR $FIREFOX_ESR_MAJOR"
+firefox_version=$(dpkg-query -W -f='${Version}' firefox-esr)
+case "$firefox_version" in
+  "$FIREFOX_ESR_MAJOR".*) ;;
+  *) echo "firefox-esr $firefox_version is installed; Spindle is tested with ESR $FIREFOX_ESR_MAJOR (scripts/versions.env)" >&2; false ;;
+esac
+
 step "Rust $RUST_TOOLCHAIN with target wasm32-wasip1-threads (threaded wasi-libc)"
 command -v rustup >/dev/null || { echo "rustup is required (https://rustup.rs)" >&2; false; }
 if ! rustup +"$RUST_TOOLCHAIN" target list --installed 2>/dev/null | grep -qx wasm32-wasip1-threads; then
@@ -65,6 +72,14 @@ PY
   fi
 done
 
+step "wasmtime-py $WASMTIME_PY_VERSION into .toolchain/wasmtime-py (a standard WASI host for the portable build)"
+wasmtime_dir="$tc/wasmtime-py"
+if [ ! -f "$wasmtime_dir/.done-$WASMTIME_PY_VERSION" ]; then
+  rm -rf "$wasmtime_dir"
+  python3 -m pip install --quiet --no-deps --only-binary=:all: --target "$wasmtime_dir" "wasmtime==$WASMTIME_PY_VERSION"
+  touch "$wasmtime_dir/.done-$WASMTIME_PY_VERSION"
+fi
+
 step "wasm32-wasip1-threads sysroot"
 "$root/scripts/build-sysroot.sh"
 
@@ -74,7 +89,7 @@ step "libc++/libc++abi/libunwind with threads, with and without exceptions"
 step "libsetjmp and the wasi-emulated-* libraries (runtime/setjmp, runtime/wasi-emulated)"
 "$root/scripts/build-libc-extras.sh"
 
-step "host-directory mount addon (host/mount/addon, Node-API) into .toolchain/mount-addon"
+step "host-directory mount addon (host/mount/hostdir/addon, Node-API) into .toolchain/mount-addon"
 "$root/scripts/build-mount-addon.sh"
 
 step "npm packages (package-lock.json)"

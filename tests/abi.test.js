@@ -1,5 +1,5 @@
 // The shared-memory protocols between C and JavaScript are written once per side: C's headers
-// (runtime/fs/mount_wire.h, runtime/include/spindle/fs.h, runtime/wasi/wasi_abi.h, wasi-libc's
+// (runtime/fs/mount/mount_wire.h, runtime/include/spindle/fs.h, runtime/wasi/wasi_abi.h, wasi-libc's
 // <wasi/api.h>) and host/abi/*.js. This test turns every JS value into a C _Static_assert naming
 // it and compiles the lot for wasm32 (the layout the program has), so any disagreement fails the
 // build with the name of the field or number. Linux values the C side does not name are checked
@@ -122,7 +122,7 @@ async function compileWasm(source, name) {
   const file = join(work, name);
   writeFileSync(file, `${source}\n`);
   return exec(clang, [`--target=${target}`, `--sysroot=${sysroot}`, '-std=c11', '-fsyntax-only',
-    '-I', join(root, 'runtime/include'), '-I', join(root, 'runtime/fs'), '-I', join(root, 'runtime/wasi'), file]);
+    '-I', join(root, 'runtime/include'), '-I', join(root, 'runtime/fs/mount'), '-I', join(root, 'runtime/wasi'), file]);
 }
 
 describe('C and JavaScript agree on the shared-memory protocols (host/abi)', () => {

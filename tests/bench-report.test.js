@@ -44,6 +44,14 @@ describe('bench report: verdicts first', () => {
     assert.ok(Math.abs(v[1].value - 450 / 250) < 1e-9);
   });
 
+  it('names the browser the browser series ran in (spindle bench --browser=firefox)', () => {
+    const r = results();
+    r.machine = { ...r.machine, browser: 'firefox', firefox: 'Mozilla Firefox 153.7.0esr' };
+    assert.deepEqual(verdicts(r).slice(2).map((t) => t.label), ['Firefox: Spindle speed / dlmalloc speed, 1 thread', 'Firefox: Spindle 2-thread speed-up']);
+    assert.match(tableText(r), /\nmet {6}malloc-reference {2}Firefox: Spindle 2-thread speed-up/);
+    assert.match(html(r), /Node v20, Mozilla Firefox 153\.7\.0esr\./);
+  });
+
   it('leaves out a target whose series did not run, and does not judge one that needs more cores', () => {
     const r = results({ cores: 1 });
     r.experiments[0].series = r.experiments[0].series.filter((s) => s.host !== 'browser');
@@ -193,7 +201,11 @@ describe('bench selection', () => {
     assert.deepEqual(ids({ full: true }), list.map((e) => e.id));
     assert.ok(mainJob(list, { full: true }).some((e) => e.variants.some((v) => v.id === 'npm-wasi-worker')));
     assert.deepEqual(ids({ only: /^malloc-larson$/ }), ['malloc-larson']);
-    assert.deepEqual(mainJob(list, { only: /^fs-call-cost$/, variants: /npm/ })[0].variants.length, 5);
+    // with the "Spindle portable" series under the npm host (docs/PORTABLE.md)
+    const npmSeries = mainJob(list, { only: /^fs-call-cost$/, variants: /npm/ })[0].variants.map((v) => v.id);
+    assert.equal(npmSeries.length, 7);
+    assert.ok(npmSeries.includes('npm-wasi-portable-worker'), npmSeries.join(' '));
+    assert.ok(list.find((e) => e.id === 'malloc-reference').variants.some((v) => v.id === 'npm-wasi-portable'));
   });
 
   it('gives the default run 3 runs, --full 5, --quick 1 at threads 1 and 2', () => {

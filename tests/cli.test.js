@@ -149,17 +149,26 @@ describe('options and help', () => {
       [['cc', '--malloc', 'tcmalloc', '-c', 'x.c'], /--malloc=tcmalloc: choose one of/],
       [['run', '--pool', '0', env], /--pool=0: expected a positive integer/],
       [['run', '--pool'], /--pool: give a number of workers/],
-      [['run', '--browser=yes', env], /--browser takes no value/]]) {
+      [['run', '--browser=yes', env], /--browser=yes: expected chromium or firefox/],
+      [['bench', '--browser=safari'], /--browser=safari: expected chromium or firefox/],
+      // V8's compilation modes are refused for Firefox, in one line
+      [['run', '--browser=firefox', '--compile=eager', env], /^spindle: --compile=eager sets V8's compiler, which only Node and Chromium have; .*\n$/]]) {
       const bad = await exec(spindle, args);
       assert.equal(bad.code, 1, args.join(' '));
       assert.match(bad.stderr, message);
       assert.doesNotMatch(bad.stderr, /\n\s+at /); // no JS stack
     }
+
+    // a browser that is not installed: one line saying how to get it
+    const missing = await exec(spindle, ['run', '--browser=firefox', env], { env: { ...process.env, SPINDLE_FIREFOX: join(out, 'no-firefox') } });
+    assert.equal(missing.code, 1);
+    assert.match(missing.stderr, /^spindle: firefox not found at .*no-firefox: install it with `sudo apt-get install firefox-esr` \(or scripts\/setup\.sh\)/);
+    assert.equal(missing.stderr.split('\n').length, 2);
   });
 
   it('prints each command\'s own usage with every Spindle flag', async () => {
     const flags = {
-      cc: ['--malloc', '--fs', '--max-memory', '--stack-size', '--thread-stack-size', '--preload-file', '--bare', '--as-root', '--help-clang'],
+      cc: ['--malloc', '--fs', '--max-memory', '--stack-size', '--thread-stack-size', '--preload-file', '--bare', '--host', '--as-root', '--help-clang'],
       'c++': ['--malloc', '--max-memory', '--help-clang'],
       run: ['--browser', '--env', '--pool', '--max-threads', '--preload', '--mount'],
       bench: ['--node', '--browser', '--threads', '--runs', '--quick', '--only', '--variants', '--out', '--open',

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { compile, createProgram } from '../host/index.js';
 import { exec } from './lib/exec.js';
+import { browserTitle, testBrowsers } from './lib/browsers.js';
 import { pageResult } from './lib/page-result.js';
 
 const root = join(import.meta.dirname, '..');
@@ -207,11 +208,12 @@ describe('files API in Node', () => {
   });
 });
 
-describe('spindle_fs_copy_pieces (runtime/fs/host_copy.c)', () => {
+describe('spindle_fs_copy_pieces (runtime/fs/ops/host_copy.c)', () => {
   it('covers the range in chunk-sized pieces, with holes, natively under ASan+UBSan', async () => {
     mkdirSync(out, { recursive: true });
     const bin = join(out, 'copy_pieces');
-    const fsSources = readdirSync(join(root, 'runtime', 'fs')).filter((f) => f.endsWith('.c')).map((f) => join(root, 'runtime', 'fs', f));
+    const fsSources = readdirSync(join(root, 'runtime', 'fs'), { recursive: true }).filter((f) => f.endsWith('.c'))
+      .map((f) => join(root, 'runtime', 'fs', f));
     const build = await exec('clang-22', ['-std=gnu11', '-g', '-O1', '-Wall', '-Wextra', '-fsanitize=address,undefined',
       '-fno-sanitize-recover=undefined', '-I', join(root, 'runtime', 'include'), ...fsSources,
       join(root, 'tests', 'files', 'copy_pieces.c'), '-o', bin, '-lpthread']);
@@ -223,16 +225,18 @@ describe('spindle_fs_copy_pieces (runtime/fs/host_copy.c)', () => {
 });
 
 describe('files API on a web page', () => {
-  it('writes before start, reads while running and after exit, from the page', { skip: process.env.SPINDLE_TEST_BROWSER === '0' }, async () => {
-    const files = { '/': join(root, 'tests', 'files', 'page.html'), '/probe.wasm': wasmPath };
-    const result = await pageResult(files);
-    assert.equal(result.error, undefined);
-    assert.equal(result.fromC, 'written by a pthread\n');
-    assert.equal(result.exitCode, 0);
-    assert.equal(result.text, 'answer: from the page\n');
-    assert.equal(result.afterExit, 'left at exit');
-    assert.equal(result.bigSame, true);
-    assert.equal(result.missing, 'ENOENT');
-    assert.equal(result.ticks > 0, true, 'the page kept running while it waited');
-  });
+  for (const browser of testBrowsers) {
+    it(`writes before start, reads while running and after exit, from the page (${browserTitle[browser]})`, async () => {
+      const files = { '/': join(root, 'tests', 'files', 'page.html'), '/probe.wasm': wasmPath };
+      const result = await pageResult(files, { browser });
+      assert.equal(result.error, undefined);
+      assert.equal(result.fromC, 'written by a pthread\n');
+      assert.equal(result.exitCode, 0);
+      assert.equal(result.text, 'answer: from the page\n');
+      assert.equal(result.afterExit, 'left at exit');
+      assert.equal(result.bigSame, true);
+      assert.equal(result.missing, 'ENOENT');
+      assert.equal(result.ticks > 0, true, 'the page kept running while it waited');
+    });
+  }
 });

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { compile, runProgram, startEarlyWorker } from '../host/index.js';
 import { exec } from './lib/exec.js';
+import { browserTitle, testBrowsers } from './lib/browsers.js';
 import { pageResult } from './lib/page-result.js';
 
 const root = join(import.meta.dirname, '..');
@@ -63,11 +64,13 @@ describe('host API in Node', () => {
 });
 
 describe('host API on a web page', () => {
-  it('runs the module from a page with output through onStdio', { skip: process.env.SPINDLE_TEST_BROWSER === '0' }, async () => {
-    const files = { '/': join(root, 'tests', 'host', 'page.html'), '/probe.wasm': wasmPath };
-    const result = await pageResult(files);
-    assert.equal(result.isolated, true);
-    assert.equal(result.exitCode, 0);
-    assert.equal(result.text, 'cores=3 lines=2 argv1=page env=from-page\n');
-  });
+  for (const browser of testBrowsers) {
+    it(`runs the module from a page with output through onStdio (${browserTitle[browser]})`, async () => {
+      const files = { '/': join(root, 'tests', 'host', 'page.html'), '/probe.wasm': wasmPath };
+      const result = await pageResult(files, { browser });
+      assert.equal(result.isolated, true);
+      assert.equal(result.exitCode, 0);
+      assert.equal(result.text, 'cores=3 lines=2 argv1=page env=from-page\n');
+    });
+  }
 });

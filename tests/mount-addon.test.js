@@ -1,4 +1,4 @@
-// The host-directory mount's native addon (host/mount/addon/mount_at.c, docs/MOUNTS.md "The
+// The host-directory mount's native addon (host/mount/hostdir/addon/mount_at.c, docs/MOUNTS.md "The
 // native addon"): it loads on every Node version setup installs, in worker threads too; its
 // calls never follow a symlink nor take a path that is not plain; its listing matches node:fs;
 // and the mount suites with escape tests pass on the node:fs path too (SPINDLE_MOUNT_ADDON=0).
@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { ERRNO as E, O } from '../host/abi/linux.js';
-import { listedEntries, mountAddon } from '../host/mount/mount-addon.js';
+import { listedEntries, mountAddon } from '../host/mount/hostdir/mount-addon.js';
 
 const root = join(import.meta.dirname, '..');
 const addon = process.platform === 'linux' ? mountAddon() : null;
@@ -38,10 +38,10 @@ function stat(path, follow = false) {
 describe('host-directory mount addon', { skip: !addon && 'not built or not Linux (the node:fs path is used)' }, () => {
   it('loads on each Node version here, in the main thread and in worker threads', () => {
     const script = `import { Worker } from 'node:worker_threads';
-      import { mountAddon } from ${JSON.stringify(join(root, 'host/mount/mount-addon.js'))};
+      import { mountAddon } from ${JSON.stringify(join(root, 'host/mount/hostdir/mount-addon.js'))};
       const here = (where) => console.log(where, typeof mountAddon()?.stat);
       here('main');
-      const w = new Worker(${JSON.stringify(`import('${join(root, 'host/mount/mount-addon.js')}').then((m) => console.log('worker', typeof m.mountAddon()?.stat))`)}, { eval: true });
+      const w = new Worker(${JSON.stringify(`import('${join(root, 'host/mount/hostdir/mount-addon.js')}').then((m) => console.log('worker', typeof m.mountAddon()?.stat))`)}, { eval: true });
       w.on('exit', () => here('after'));`;
     const nodes = [process.execPath, ...readdirSync(join(root, '.toolchain')).filter((d) => d.startsWith('node-'))
       .map((d) => join(root, '.toolchain', d, 'bin/node')).filter(existsSync)];

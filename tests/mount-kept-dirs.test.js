@@ -1,8 +1,8 @@
 // What a host-directory mount keeps between calls, and what it must not answer from the past:
-// - the directories kept open (host/mount/dir-cache.js, docs/MOUNTS.md "Directories kept open"):
+// - the directories kept open (host/mount/hostdir/dir-cache.js, docs/MOUNTS.md "Directories kept open"):
 //   changes made from outside between two calls are seen at once, never an old directory, and
 //   never one moved outside the mount;
-// - the stats a listing took (host/mount/listed-stats.js, "Stats from a listing"): used once,
+// - the stats a listing took (host/mount/hostdir/listed-stats.js, "Stats from a listing"): used once,
 //   not after the program changed the mount, not after 100 ms, never a symlink's for stat().
 // The backend's requests are made in this process on a memory of their own, so the host's
 // directory can be changed between two requests exactly.
@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { AT, ERRNO, O } from '../host/abi/linux.js';
 import { OP, REQ } from '../host/abi/mount-request.js';
-import { client, prepare } from '../host/mount/hostdir.js';
+import { client, prepare } from '../host/mount/hostdir/hostdir.js';
 
 const REQUEST = 1024;
 const PATH_AT = 4096;

@@ -1,4 +1,4 @@
-// The OPFS backend's detach broadcast (host/mount/opfs-detach.js) fails like the mailboxes do:
+// The OPFS backend's detach broadcast (host/mount/opfs/opfs-detach.js) fails like the mailboxes do:
 // a worker that answers with an error, or not within the timeout, gives EIO, never a hang; a
 // worker whose ring failed is not asked; a worker answers in order. A failed unlink leaves every
 // open description on the file, a done one leaves them on their copy. Runs in Node: only
@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ERRNO } from '../host/abi/linux.js';
-import { answerPeers, detach, peersOverPorts, ready, settle } from '../host/mount/opfs-detach.js';
+import { answerPeers, detach, peersOverPorts, ready, settle } from '../host/mount/opfs/opfs-detach.js';
 
 // Worker 0's ports to n peers, each peer served by `backend` (or left silent when null).
 function peers(backends, options) {
@@ -22,7 +22,7 @@ const recording = (log, w) => ({
   settle: async (m) => { log.push(`${w} settle ${m.path}`); },
 });
 
-describe('OPFS detach broadcast (host/mount/opfs-detach.js)', () => {
+describe('OPFS detach broadcast (host/mount/opfs/opfs-detach.js)', () => {
   it('resolves once every live worker has done it', async () => {
     const log = [];
     const { broadcaster, close } = peers([recording(log, 1), recording(log, 2)], { timeoutMs: 5000 });
@@ -104,7 +104,7 @@ function openOn(path, bytes) {
   return o;
 }
 
-describe('unlinking an open OPFS file is all or nothing (host/mount/opfs-detach.js)', () => {
+describe('unlinking an open OPFS file is all or nothing (host/mount/opfs/opfs-detach.js)', () => {
   const bytes = new TextEncoder().encode('kept bytes');
 
   for (const ok of [false, true]) {

@@ -7,14 +7,15 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
+import { browserFlag, browserTitle, testBrowsers } from './lib/browsers.js';
 import { exec } from './lib/exec.js';
 
 const root = join(import.meta.dirname, '..');
 const spindle = join(root, 'bin', 'spindle');
 const src = join(root, 'tests', 'run');
 const out = join(root, 'build', 'tests', 'run');
-const hosts = process.env.SPINDLE_TEST_BROWSER === '0' ? [[]] : [[], ['--browser']];
-const hostName = (flags) => (flags.length ? 'Chromium' : 'Node');
+// Node, then each browser (tests/lib/browsers.js)
+const hosts = [{ flags: [], hostName: 'Node' }, ...testBrowsers.map((name) => ({ flags: [browserFlag(name)], hostName: browserTitle[name] }))];
 
 async function build(name, fs = 'spindle') {
   const wasm = join(out, `${name}.${fs}.wasm`);
@@ -54,9 +55,9 @@ describe('a closed stdout', () => {
     for (const fs of filesystems) wasm[fs] = await build('endless_output', fs);
   });
 
-  for (const flags of hosts) {
+  for (const { flags, hostName } of hosts) {
     for (const [fs, mode] of filesystems.flatMap((f) => ['printf', 'raw'].map((m) => [f, m]))) {
-      it(`ends the run with 141 like SIGPIPE, output intact, no stack (${hostName(flags)}, --fs=${fs}, ${mode})`, async () => {
+      it(`ends the run with 141 like SIGPIPE, output intact, no stack (${hostName}, --fs=${fs}, ${mode})`, async () => {
         const r = await runClosingStdout(['run', ...flags, wasm[fs], mode], 100);
         assert.equal(r.code, 141, r.stderr);
         assert.equal(r.head, expectedHead(100));
@@ -107,10 +108,10 @@ describe('signals to spindle run', () => {
     wasm = await build('spin_threads');
   });
 
-  for (const flags of hosts) {
+  for (const { flags, hostName } of hosts) {
     for (const signal of ['SIGINT', 'SIGTERM', 'SIGKILL']) {
       const what = signal === 'SIGKILL' ? 'the CLI\'s death' : signal;
-      it(`${what} leaves no process and no profile behind (${hostName(flags)})`, async () => {
+      it(`${what} leaves no process and no profile behind (${hostName})`, async () => {
         const temp = mkdtempSync(join(tmpdir(), 'spindle-signal-test-'));
         try {
           const { child, closed } = await startSpinning(['run', ...flags, wasm, '3'], temp);

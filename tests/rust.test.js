@@ -7,6 +7,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { basename, join } from 'node:path';
 import { before, describe, it } from 'node:test';
+import { browserFlag, browserTitle, testBrowsers } from './lib/browsers.js';
 import { exec } from './lib/exec.js';
 
 const root = join(import.meta.dirname, '..');
@@ -14,13 +15,13 @@ const spindle = join(root, 'bin', 'spindle');
 const out = join(root, 'build', 'tests', 'rust');
 const targetDir = join(out, 'target');
 const checks = join(targetDir, 'wasm32-wasip1-threads', 'release', 'checks.wasm');
-const skipBrowser = process.env.SPINDLE_TEST_BROWSER === '0';
 const buildTimeoutMs = 15 * 60 * 1000;
 const env = { ...process.env, CARGO_TARGET_DIR: targetDir };
 
 const cargo = (args, cwd) => exec('bash', ['-c', 'cd "$0" && exec "$@"', cwd, spindle, 'cargo', ...args],
   { env, timeoutMs: buildTimeoutMs });
-const run = (args, browser = false) => exec(spindle, ['run', ...(browser ? ['--browser'] : []), ...args], { timeoutMs: 120000 });
+// `browser`: null for Node, else a browser's name (tests/lib/browsers.js)
+const run = (args, browser = null) => exec(spindle, ['run', ...(browser ? [browserFlag(browser)] : []), ...args], { timeoutMs: 120000 });
 
 function ok(r, what) {
   assert.equal(r.code, 0, `${what} failed (exit ${r.code})\n--- stdout ---\n${r.stdout.slice(-3000)}\n--- stderr ---\n${r.stderr.slice(-3000)}`);
@@ -52,6 +53,9 @@ describe('spindle cargo: the link', () => {
     const plainEnv = { ...env, CARGO_TARGET_DIR: join(dir, 'target') };
     const plain = (args) => exec('bash', ['-c', 'cd "$0" && exec "$@"', dir, spindle, 'cargo', ...args], { env: plainEnv, timeoutMs: buildTimeoutMs });
     assert.equal(ok(await plain(['run', '--quiet', '--release']), 'cargo run'), 'Hello, world!\n');
+    for (const browser of testBrowsers) { // the runner's --browser=NAME reaches spindle run
+      assert.equal(ok(await plain(['run', '--quiet', '--release', `--browser=${browser}`]), `cargo run --browser=${browser}`), 'Hello, world!\n');
+    }
     mkdirSync(join(dir, 'assets'));
     writeFileSync(join(dir, 'assets', 'note.txt'), 'packed at link time');
     writeFileSync(join(dir, 'src', 'main.rs'),
@@ -109,9 +113,9 @@ const expectations = (cores) => ({
   sleep: [['sleep', '20'], /^slept at_least=true\n$/],
 });
 
-for (const browser of [false, true]) {
-  describe(`spindle cargo programs in ${browser ? 'Chromium' : 'Node'}`, { skip: browser && skipBrowser }, () => {
-    // Node's core count is the test's; Chromium's is its navigator.hardwareConcurrency.
+for (const browser of [null, ...testBrowsers]) {
+  describe(`spindle cargo programs in ${browser ? browserTitle[browser] : 'Node'}`, () => {
+    // Node's core count is the test's; a browser's is its navigator.hardwareConcurrency.
     const cores = browser ? null : availableParallelism();
     for (const [name, [args, expected]] of Object.entries(expectations(cores ?? '\\d+'))) {
       it(name, async () => {
@@ -133,7 +137,7 @@ for (const browser of [false, true]) {
     });
 
     it('--preload puts host files in the tree', async () => {
-      const dir = join(out, `preload-${browser ? 'browser' : 'node'}`);
+      const dir = join(out, `preload-${browser ?? 'node'}`);
       mkdirSync(dir, { recursive: true });
       writeFileSync(join(dir, 'a.txt'), 'from the host\n');
       assert.equal(ok(await run([`--preload=${dir}@/in`, checks, 'read-tree', '/in'], browser), 'read-tree'), '/in/a.txt = from the host\n');
@@ -141,7 +145,7 @@ for (const browser of [false, true]) {
 
     // Node 20's Liftoff lost this receiver's wake-up; the host compiles without it (docs/HOST.md).
     it('channels: the receiver blocks while producers send', async () => {
-      const got = await exec(spindle, ['run', ...(browser ? ['--browser'] : []), checks, 'channels-blocking'], { timeoutMs: 15000 });
+      const got = await exec(spindle, ['run', ...(browser ? [browserFlag(browser)] : []), checks, 'channels-blocking'], { timeoutMs: 15000 });
       assert.match(ok(got, 'channels-blocking'), /^channels sum=7998000 expected=7998000 pingpong=100\n$/);
     });
   });

@@ -85,13 +85,19 @@ try {
     }
     setTimeout(() => finish({ exitCode }), 0);
   } else {
+    // The C main's instance comes first, so that its TLS is its own (run-node.mjs says why); it
+    // waits on poolReady until the pool is loaded.
     wasiThreads.setup({ exports: {} }, wasmModule, wasmMemory); // this thread never runs wasm
-    await wasiThreads.preloadWorkers();
+    const poolReady = new Int32Array(new SharedArrayBuffer(4));
     const main = new Worker(new URL('worker-browser.mjs', import.meta.url), { type: 'module', name: 'npm-wasi-main' });
-    main.addEventListener('message', (e) => {
+    main.addEventListener('message', async (e) => {
       const data = e.data;
       const type = data?.__emnapi__?.type;
-      if (data?.npmWasiExit) {
+      if (data?.npmWasiInstantiated) {
+        await wasiThreads.preloadWorkers();
+        Atomics.store(poolReady, 0, 1);
+        Atomics.notify(poolReady, 0);
+      } else if (data?.npmWasiExit) {
         if (data.npmWasiExit.trap) failure(data.npmWasiExit.trap);
         else finish({ exitCode: data.npmWasiExit.exitCode });
       } else if (type === 'spawn-thread') {
@@ -101,7 +107,7 @@ try {
       } else onWorkerMessage(data);
     });
     main.addEventListener('error', (e) => failure(`C main worker: ${e.message}`));
-    main.postMessage({ npmWasiInit: { ...workerData, role: 'main', wasmModule, wasmMemory } });
+    main.postMessage({ npmWasiInit: { ...workerData, role: 'main', wasmModule, wasmMemory, poolReady } });
   }
 } catch (err) {
   failure(String(err?.stack ?? err));

@@ -9,8 +9,7 @@ import { readFileSync } from 'node:fs';
 import { join, normalize, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isolation, sendFile } from '../../cli/isolated-server.js';
-import { optimizedFromStartFlags } from '../../cli/browser-session.js';
-import { chromiumFlags, chromiumPath, v8FlagsSwitch } from '../../cli/chromium.js';
+import { browserLaunch } from '../../cli/browsers.js';
 import { launchBrowser } from '../../cli/browser-process.js';
 import { startLocalServer } from '../../cli/local-server.js';
 import { escapeControls } from '../../cli/terminal-text.js';
@@ -22,10 +21,12 @@ const served = ['bench/npm-wasi/', 'node_modules/@tybys/wasm-util/', 'node_modul
 const RUN_TIMEOUT_MS = 120000;
 
 export class NpmWasiBrowser {
-  #server; #runs = new Map(); #nextId = 1;
+  #server; #runs = new Map(); #nextId = 1; #browser = 'chromium';
 
-  static async open() {
+  /** `browser`: 'chromium' or 'firefox' (cli/browsers.js), the one the Spindle series run in. */
+  static async open({ browser = 'chromium' } = {}) {
     const session = new NpmWasiBrowser();
+    session.#browser = browser;
     session.#server = await startLocalServer((req, res, path) => session.#route(req, res, decodeURIComponent(path).slice(1)));
     return session;
   }
@@ -66,7 +67,7 @@ export class NpmWasiBrowser {
       return await new Promise((resolve, reject) => {
         this.#runs.set(id, { wasm: readFileSync(wasmPath), finish: resolve });
         // ended with its whole tree and profile however the CLI ends (cli/browser-process.js)
-        browser = launchBrowser(chromiumPath, [...chromiumFlags, ...v8FlagsSwitch(optimizedFromStartFlags)], { url, profilePrefix: 'spindle-npm-wasi-' });
+        browser = launchBrowser(browserLaunch(this.#browser, { optimizedFromStart: true }), { url, profilePrefix: 'spindle-npm-wasi-' });
         browser.exited.then((why) => { if (why) reject(new Error(`${why} (before the page reported)`)); });
         timer = setTimeout(() => reject(new Error(`no outcome after ${RUN_TIMEOUT_MS / 1000} s`)), RUN_TIMEOUT_MS);
       }).then((outcome) => {

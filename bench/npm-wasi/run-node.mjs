@@ -20,6 +20,8 @@
 //   holds at most 10240 bytes (memfs's Dirents as JSON); the run then ends with `NA payload
 //   overflow: ...` and exit code 3 too.
 // --stats: at the end, print to stderr what memfs served (calls, bytes written and read).
+// --preopen=/DIR: also preopen the memfs directory /DIR (created empty) on every thread, as
+//   its own WASI preopen beside "/" (a `spindle cc --host=wasi` module mounts it: docs/PORTABLE.md).
 //
 // The module needs malloc and free exported (-Wl,--export=malloc,--export=free): emnapi's
 // thread-spawn allocates its result slot with them.
@@ -37,11 +39,12 @@ const DEADLOCK_MS = 3000;
 const POOL = 4; // workers started before main runs (emnapi's reuseWorker), enough for every fs bench
 
 const argv = process.argv.slice(2);
-let cMain = 'main'; let stats = false;
+let cMain = 'main'; let stats = false; const preopens = { '/': '/' };
 while (argv[0]?.startsWith('--')) {
   const arg = argv.shift();
   if (arg === '--c-main=main' || arg === '--c-main=worker') cMain = arg.slice('--c-main='.length);
   else if (arg === '--stats') stats = true;
+  else if (arg.startsWith('--preopen=/')) preopens[arg.slice('--preopen='.length)] = arg.slice('--preopen='.length);
   else throw new Error(`unknown option ${arg}`);
 }
 if (!argv.length) throw new Error('usage: run-node.mjs [--c-main=main|worker] [--stats] app.wasm [args...]');
@@ -75,7 +78,8 @@ const serveFs = createOnMessage(counted);
 // proxied file calls in flight (workers add 1 while one waits), and how many this thread served
 const pending = new SharedArrayBuffer(4);
 const served = new Int32Array(new SharedArrayBuffer(4));
-const workerData = { args, env, pending };
+for (const dir of Object.keys(preopens)) fs.mkdirSync(dir, { recursive: true });
+const workerData = { args, env, pending, preopens };
 const out = (fd) => (line) => writeSync(fd, `${line}\n`);
 
 function onWorkerMessage(data) {
@@ -86,7 +90,7 @@ function onWorkerMessage(data) {
   }
 }
 
-const wasi = new WASI({ version: 'preview1', args, env, fs: counted, preopens: { '/': '/' }, returnOnExit: true,
+const wasi = new WASI({ version: 'preview1', args, env, fs: counted, preopens, returnOnExit: true,
   print: out(1), printErr: out(2) });
 const wasiThreads = new WASIThreads({
   wasi,
@@ -152,12 +156,20 @@ if (cMain === 'main') {
 } else {
   // This thread never runs wasm: emnapi's thread-spawn only reads malloc/free from the
   // instance on the old ABI, which the spawning worker handles itself.
+  // The C main's instance comes first, as in a real wasi-threads start: the first instance of
+  // the module initializes memory and gives the main thread its TLS block; an instance made
+  // after the pool's had its TLS at address 0. The main worker waits on `poolReady` until the
+  // pool is loaded, then runs main.
   wasiThreads.setup({ exports: {} }, wasmModule, wasmMemory);
-  await wasiThreads.preloadWorkers();
-  const main = new Worker(join(here, 'worker.mjs'), { workerData: { ...workerData, role: 'main', wasmModule, wasmMemory } });
-  main.on('message', (data) => {
+  const poolReady = new Int32Array(new SharedArrayBuffer(4));
+  const main = new Worker(join(here, 'worker.mjs'), { workerData: { ...workerData, role: 'main', wasmModule, wasmMemory, poolReady } });
+  main.on('message', async (data) => {
     const type = data?.__emnapi__?.type;
-    if (data?.npmWasiExit) {
+    if (data?.npmWasiInstantiated) {
+      await wasiThreads.preloadWorkers();
+      Atomics.store(poolReady, 0, 1);
+      Atomics.notify(poolReady, 0);
+    } else if (data?.npmWasiExit) {
       if (/payload overflow/.test(data.npmWasiExit.trap ?? '')) notAvailable(overflow);
       if (data.npmWasiExit.trap) process.stderr.write(`npm-wasi: C main trapped: ${data.npmWasiExit.trap}\n`);
       finish(data.npmWasiExit.exitCode);

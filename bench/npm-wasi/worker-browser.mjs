@@ -11,7 +11,7 @@ const fs = createFsProxy(memfsExported);
 const out = (fd) => (text) => postMessage({ npmWasiPrint: { fd, text } });
 let handler = null;
 
-function setUp({ role, args, env, wasmModule, wasmMemory }) {
+function setUp({ role, args, env, wasmModule, wasmMemory, poolReady }) {
   const newWasi = (options = {}) => new WASI({ version: 'preview1', args, env, fs, preopens: { '/': '/' },
     print: out(1), printErr: out(2), ...options });
   const instantiate = (wasi, wasiThreads, module, memory) => new WebAssembly.Instance(module, {
@@ -22,6 +22,9 @@ function setUp({ role, args, env, wasmModule, wasmMemory }) {
     const wasiThreads = new WASIThreads({ wasi, childThread: true });
     const instance = instantiate(wasi, wasiThreads, wasmModule, wasmMemory);
     wasiThreads.setup(instance, wasmModule, wasmMemory);
+    // instantiated first (page.mjs says why); main runs once the pool is loaded
+    postMessage({ npmWasiInstantiated: true });
+    Atomics.wait(poolReady, 0, 0);
     let exitCode; let trap = null;
     try {
       exitCode = wasi.start(instance);

@@ -15,7 +15,7 @@ import { memfsExported } from '@napi-rs/wasm-runtime/fs';
 // emnapi and createFsProxy talk to the parent through a global postMessage (as in a browser worker).
 globalThis.postMessage = (message) => parentPort.postMessage(message);
 
-const { role, args, env, pending } = workerData;
+const { role, args, env, pending, preopens } = workerData;
 const pendingCalls = new Int32Array(pending);
 const proxy = createFsProxy(memfsExported);
 // Counts calls in flight, so the run's watchdog can tell "waiting for the main thread" apart
@@ -33,7 +33,7 @@ const fs = new Proxy({}, {
 const out = (fd) => (line) => writeSync(fd, `${line}\n`);
 
 function newWasi(options = {}) {
-  return new WASI({ version: 'preview1', args, env, fs, preopens: { '/': '/' }, print: out(1), printErr: out(2), ...options });
+  return new WASI({ version: 'preview1', args, env, fs, preopens, print: out(1), printErr: out(2), ...options });
 }
 
 function instantiate(wasi, wasiThreads, wasmModule, wasmMemory) {
@@ -52,6 +52,9 @@ if (role === 'main') {
   const wasiThreads = new WASIThreads({ wasi, childThread: true });
   const instance = instantiate(wasi, wasiThreads, wasmModule, wasmMemory);
   wasiThreads.setup(instance, wasmModule, wasmMemory);
+  // instantiated first (run-node.mjs says why); main runs once the pool is loaded
+  parentPort.postMessage({ npmWasiInstantiated: true });
+  Atomics.wait(workerData.poolReady, 0, 0);
   let exitCode;
   let trap = null;
   try {

@@ -57,7 +57,7 @@ const headers = (e) => columns.map(([h], i) => (e.pointLabel !== 'case' ? h
 /** An experiment's targets as lines: "target: LABEL: 0.83x (target >= 0.8x): met; per run ...". */
 const targetLine = (t) => `target: ${t.label}: ${t.value.toFixed(2)}x (target ${t.op} ${t.limit}x): ` +
     `${verdictWord(t)}; per run ${t.perRun.map((v) => v.toFixed(2)).join(' ')}${t.context ? `; ${t.context}` : ''}`;
-export const targetLines = (e, cores) => experimentTargets(e, cores).map(targetLine);
+export const targetLines = (e, cores, browser) => experimentTargets(e, cores, browser).map(targetLine);
 
 /** The terminal table: the verdicts, every experiment's table and targets, the verdicts again. */
 export function tableText(results) {
@@ -69,17 +69,17 @@ export function tableText(results) {
     const line = (cells) => cells.map((c, i) => (i < 2 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
     lines.push('', `${e.title}  [${e.id}; baseline: ${e.baseline}]`, line(heads));
     for (const d of data) lines.push(line(d));
-    lines.push(...targetLines(e, results.machine.cores));
+    lines.push(...targetLines(e, results.machine.cores, results.machine.browser));
   }
   lines.push('', ...summaryLines(results));
   return lines.join('\n');
 }
 
-function tableHtml(e, cores) {
+function tableHtml(e, cores, browser) {
   const head = headers(e).map((h) => `<th>${esc(h)}</th>`).join('');
   const body = rows(e).map((r) => `<tr>${columns.map(([, f]) => `<td>${esc(f(r))}</td>`).join('')}</tr>`).join('\n');
   const na = rows(e).filter((r) => r.na).map((r) => `<li>${esc(r.series.label)}, ${esc(r.threads)}: n/a: ${esc(r.na)}</li>`);
-  const targets = experimentTargets(e, cores).map((t) => `<li class="${verdictClass(t)}">${esc(targetLine(t).slice('target: '.length))}</li>`);
+  const targets = experimentTargets(e, cores, browser).map((t) => `<li class="${verdictClass(t)}">${esc(targetLine(t).slice('target: '.length))}</li>`);
   // The table folded (the charts tell the story; table.txt has it too), the targets in view.
   return `<details><summary>Table: median, min-max, speed-ups, peak memory (${rows(e).length} rows)</summary>` +
     `<table><thead><tr>${head}</tr></thead><tbody>${body}</tbody></table></details>${na.length ? `<ul class="note">${na.join('')}</ul>` : ''}` +
@@ -152,7 +152,7 @@ export function html(results) {
   const sections = results.experiments.map((e) => `<section id="${esc(e.id)}"><h2>${esc(e.title)}</h2>
 <p class="note">baseline: ${esc(e.baseline)}; ${esc(e.note ?? '')}</p>
 <div class="charts">${charts(e).map((c) => `<figure>${c.svg}</figure>`).join('\n')}</div>
-${tableHtml(e, cores)}</section>`).join('\n');
+${tableHtml(e, cores, results.machine.browser)}</section>`).join('\n');
   return `<!doctype html>
 <html><head><meta charset="utf-8"><title>Spindle bench ${esc(results.started)}</title>
 <style>
@@ -169,7 +169,7 @@ td:first-child, th:first-child { text-align: left; }
 .targets .unjudged, .verdicts tr.unjudged td:first-child { color: #777; }
 </style></head><body>
 <h1>Spindle bench</h1>
-<p>${esc(results.started)} to ${esc(results.finished ?? '?')}; Node ${esc(m.node)}${m.chromium ? `, ${esc(m.chromium)}` : ''}.
+<p>${esc(results.started)} to ${esc(results.finished ?? '?')}; Node ${esc(m.node)}${m.browser === 'firefox' ? `, ${esc(m.firefox)}` : m.chromium ? `, ${esc(m.chromium)}` : ''}.
 Charts show the median of the runs with a bar from the fastest to the slowest run; each chart's table (click to open) gives the numbers.</p>
 ${summaryHtml(results)}
 <nav>Experiments: ${nav}</nav>

@@ -1,5 +1,5 @@
 // The mount protocol's request (docs/MOUNTS.md section 3): its layout in linear memory, the op
-// numbers, and which I/O worker serves it. C's side is runtime/fs/mount_wire.h (struct
+// numbers, and which I/O worker serves it. C's side is runtime/fs/mount/mount_wire.h (struct
 // mount_request, enum mount_op); tests/abi.test.js checks every offset and number against it.
 
 /** Byte offsets of struct mount_request's fields (little-endian); BYTES is its size. */

@@ -1,6 +1,6 @@
 // What a mount backend writes back into linear memory (docs/MOUNTS.md section 3): the 64-byte
 // stat of OPEN, FSTAT and STAT, and READDIR's packed entries. C reads them as
-// runtime/fs/mount_wire.h's struct mount_wire_stat and struct mount_wire_dirent;
+// runtime/fs/mount/mount_wire.h's struct mount_wire_stat and struct mount_wire_dirent;
 // tests/abi.test.js checks every offset against it.
 
 /** Byte offsets of struct mount_wire_stat's fields; BYTES is its size. */

@@ -5,6 +5,9 @@
 // every thread worker, and call(view, request) performs one request synchronously (writing
 // result and outputs, not state); checkTogether (coordinator, after every prepare) may refuse a
 // combination of its mounts ([{ path, config }]) with an Error.
+// The folder's layers (scripts/check-layers.js): this registry on top; one folder per backend
+// (hostdir/, opfs/; each starts at the file named after it), which never import each other; the
+// protocol pieces they share beside them (mailbox.js, handle-table.js), which import no backend.
 import { ERRNO } from '../abi/linux.js';
 import { REQ, requestInMemory, setResult } from '../abi/mount-request.js';
 import { importsFromSpindle } from '../module-info.js';
@@ -22,10 +25,10 @@ let loaded = null;
 export function loadBackends() {
   loaded ??= (async () => {
     if (isNode) {
-      registerBackend('hostdir', (await import('./hostdir.js')).hostdirBackend);
+      registerBackend('hostdir', (await import('./hostdir/hostdir.js')).hostdirBackend);
     } else {
       try {
-        registerBackend('opfs', (await import('./opfs.js')).opfsBackend);
+        registerBackend('opfs', (await import('./opfs/opfs.js')).opfsBackend);
       } catch { /* no OPFS backend in this build */ }
     }
   })();
@@ -111,7 +114,7 @@ export function backendClient(mount, memory) {
   return registry.get(mount.kind)?.client(mount.config, memory);
 }
 
-/** Thread worker (after `await loadBackends()`): the imports runtime/fs/mount_host.c calls. */
+/** Thread worker (after `await loadBackends()`): the imports runtime/fs/mount/mount_host.c calls. */
 export function mountImports(mounts = [], memory) {
   const encoded = new TextEncoder().encode(mounts.map((m) => `${m.path}\0`).join(''));
   const calls = mounts.map((m) => backendClient(m, memory));

@@ -1,19 +1,18 @@
 // pthread_exit and cleanup handlers, which this wasi-libc leaves out (wasm has no stack
 // unwinding without the exception-handling proposal). Spindle starts every thread through a
-// trampoline that enters the start routine via the host; pthread_exit asks the host to throw,
-// which unwinds the wasm frames back to the trampoline, and the thread then ends through
-// libc's normal path (TSD destructors, join, detach) with the exit value.
+// trampoline that enters the start routine via the host; pthread_exit (pthread_exit_call.c)
+// asks the host to throw, which unwinds the wasm frames back to the trampoline, and the thread
+// then ends through libc's normal path (TSD destructors, join, detach) with the exit value.
 #include <errno.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 
 #include "stack_check.h"
+#include "thread_exit.h"
 
 __attribute__((import_module("spindle"), import_name("run_thread_body"))) void *
 spindle_host_run_thread_body(void *(*start)(void *), void *arg);
-__attribute__((import_module("spindle"), import_name("thread_exit"))) _Noreturn void
-spindle_host_thread_exit(void *value);
 
 int __real_pthread_create(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
 
@@ -60,7 +59,7 @@ static void count_live(int delta)
     pthread_mutex_unlock(&live_lock);
 }
 
-static _Thread_local struct __ptcb *cleanup_top;
+_Thread_local struct __ptcb *spindle_cleanup_top;
 
 static void *trampoline(void *p)
 {
@@ -71,7 +70,7 @@ static void *trampoline(void *p)
     void *result = spindle_host_run_thread_body(request.start, request.arg);
     set_stack_pointer(sp); // pthread_exit unwound frames that did not restore it
     spindle_stack_check_thread_end();
-    cleanup_top = 0;
+    spindle_cleanup_top = 0;
     count_live(-1);
     return result;
 }
@@ -96,31 +95,23 @@ void __wrap__pthread_cleanup_push(struct __ptcb *cb, void (*f)(void *), void *x)
 {
     cb->__f = f;
     cb->__x = x;
-    cb->__next = cleanup_top;
-    cleanup_top = cb;
+    cb->__next = spindle_cleanup_top;
+    spindle_cleanup_top = cb;
 }
 
 void __wrap__pthread_cleanup_pop(struct __ptcb *cb, int run)
 {
-    cleanup_top = cb->__next;
+    spindle_cleanup_top = cb->__next;
     if (run)
         cb->__f(cb->__x);
 }
 
-_Noreturn void pthread_exit(void *value)
+bool spindle_thread_is_main(void) { return pthread_equal(pthread_self(), main_thread); }
+
+void spindle_wait_for_other_threads(void)
 {
-    while (cleanup_top) {
-        struct __ptcb *cb = cleanup_top;
-        cleanup_top = cb->__next;
-        cb->__f(cb->__x);
-    }
-    if (pthread_equal(pthread_self(), main_thread)) {
-    // POSIX: the process goes on until its last thread ends, then exits with status 0.
-        pthread_mutex_lock(&live_lock);
-        while (live_threads > 0)
-            pthread_cond_wait(&live_changed, &live_lock);
-        pthread_mutex_unlock(&live_lock);
-        exit(0);
-    }
-    spindle_host_thread_exit(value);
+    pthread_mutex_lock(&live_lock);
+    while (live_threads > 0)
+        pthread_cond_wait(&live_changed, &live_lock);
+    pthread_mutex_unlock(&live_lock);
 }

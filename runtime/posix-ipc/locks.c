@@ -1,5 +1,5 @@
 /* Advisory locks for programs: fcntl's record-lock commands (classic and
- * open-file-description), flock and lockf, over runtime/fs/file_lock.c.
+ * open-file-description), flock and lockf, over runtime/fs/special/file_lock.c.
  * The POSIX layer's fcntl (runtime/posix/dup.c, wrapped at link time) hands
  * the lock commands to spindle_fcntl_lock. */
 #define _GNU_SOURCE /* F_LOCK and friends of lockf */

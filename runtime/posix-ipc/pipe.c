@@ -1,5 +1,5 @@
 /* pipe and pipe2 (wasi-libc has neither): pipes between the program's
- * threads, in the filesystem's fd table (runtime/fs/pipe.c). */
+ * threads, in the filesystem's fd table (runtime/fs/special/pipe.c). */
 #include <fcntl.h>
 
 #include "ipc_errno.h"

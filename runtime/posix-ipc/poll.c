@@ -1,6 +1,6 @@
 /* poll, ppoll, select and pselect over the filesystem's fds (wasi-libc's
  * versions ask the host, which knows only stdio). The waiting happens in
- * spindle_fs_poll (runtime/fs/fs_poll.c): a sleep on a condition that pipes
+ * spindle_fs_poll (runtime/fs/special/fs_poll.c): a sleep on a condition that pipes
  * signal, never a spin. The host's stdio fds are always ready, as the host's
  * own poll_oneoff reports them: stdin readable (a read may then block in the
  * host), stdout and stderr writable. Signal masks are accepted and ignored

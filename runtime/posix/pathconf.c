@@ -18,7 +18,7 @@ static long limit_of(int name)
     case _PC_PATH_MAX:
         return 4096;
     case _PC_PIPE_BUF:
-        return 4096; /* writes up to this size to a pipe go in whole (runtime/fs/pipe.c) */
+        return 4096; /* writes up to this size to a pipe go in whole (runtime/fs/special/pipe.c) */
     case _PC_CHOWN_RESTRICTED:
     case _PC_NO_TRUNC:
     case _PC_2_SYMLINKS:

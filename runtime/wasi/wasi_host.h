@@ -1,6 +1,7 @@
 /* The host's own WASI functions, reachable under these names because
  * runtime/wasi takes over the __imported_wasi_snapshot_preview1_* symbols
- * that wasi-libc calls. Used for the host's fds (stdio). */
+ * that wasi-libc calls. Used for the host's fds (stdio) and, in a portable
+ * module, for the host's preopened directories (runtime/portable). */
 #ifndef SPINDLE_WASI_HOST_H
 #define SPINDLE_WASI_HOST_H
 
@@ -28,5 +29,20 @@ HOST_IMPORT(fd_tell) int32_t host_fd_tell(int32_t, int32_t);
 HOST_IMPORT(fd_write) int32_t host_fd_write(int32_t, int32_t, int32_t, int32_t);
 HOST_IMPORT(fd_renumber) int32_t host_fd_renumber(int32_t, int32_t);
 HOST_IMPORT(poll_oneoff) int32_t host_poll_oneoff(int32_t, int32_t, int32_t, int32_t);
+HOST_IMPORT(proc_exit) _Noreturn void host_proc_exit(int32_t);
+HOST_IMPORT(fd_prestat_get) int32_t host_fd_prestat_get(int32_t, int32_t);
+HOST_IMPORT(fd_prestat_dir_name) int32_t host_fd_prestat_dir_name(int32_t, int32_t, int32_t);
+HOST_IMPORT(path_open)
+int32_t host_path_open(int32_t, int32_t, int32_t, int32_t, int32_t, int64_t, int64_t, int32_t, int32_t);
+HOST_IMPORT(path_filestat_get) int32_t host_path_filestat_get(int32_t, int32_t, int32_t, int32_t, int32_t);
+HOST_IMPORT(path_filestat_set_times)
+int32_t host_path_filestat_set_times(int32_t, int32_t, int32_t, int32_t, int64_t, int64_t, int32_t);
+HOST_IMPORT(path_create_directory) int32_t host_path_create_directory(int32_t, int32_t, int32_t);
+HOST_IMPORT(path_remove_directory) int32_t host_path_remove_directory(int32_t, int32_t, int32_t);
+HOST_IMPORT(path_unlink_file) int32_t host_path_unlink_file(int32_t, int32_t, int32_t);
+HOST_IMPORT(path_rename) int32_t host_path_rename(int32_t, int32_t, int32_t, int32_t, int32_t, int32_t);
+HOST_IMPORT(path_link) int32_t host_path_link(int32_t, int32_t, int32_t, int32_t, int32_t, int32_t, int32_t);
+HOST_IMPORT(path_symlink) int32_t host_path_symlink(int32_t, int32_t, int32_t, int32_t, int32_t);
+HOST_IMPORT(path_readlink) int32_t host_path_readlink(int32_t, int32_t, int32_t, int32_t, int32_t, int32_t);
 
 #endif

@@ -1,4 +1,4 @@
-/* The host's stdio as the filesystem core sees it (runtime/fs/proc_fd.c): /dev/stdin,
+/* The host's stdio as the filesystem core sees it (runtime/fs/special/proc_fd.c): /dev/stdin,
  * /dev/stdout, /dev/stderr, /proc/self/fd/0-2 and duplicates of fds 0-2 open descriptions whose
  * reads, writes and fstat go to the host's fds 0-2, and whose /proc/self/fd text is the host's. */
 #include <stdint.h>

@@ -1,4 +1,4 @@
-/* spindle_fs_copy_pieces (runtime/fs/host_copy.c), natively under ASan+UBSan: pieces cover the
+/* spindle_fs_copy_pieces (runtime/fs/ops/host_copy.c), natively under ASan+UBSan: pieces cover the
  * range in order and never cross a chunk, holes come as NULL pieces, a small first chunk is not
  * overrun, writes grow the file, and the errors. Run by tests/files-api.test.js. */
 #include <spindle/fs.h>

@@ -26,7 +26,7 @@ fuzz_seconds="${FUZZ_SECONDS:-30}"
 mount_fuzz_seconds="${MOUNT_FUZZ_SECONDS:-10}"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
-core=("$repo"/runtime/fs/*.c)
+core=("$repo"/runtime/fs/*/*.c)
 inc=(-I "$repo/runtime/include")
 passed=0
 failed=0

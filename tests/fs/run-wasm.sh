@@ -22,7 +22,7 @@ wasm_test() { # wasm_test NAME FLAGS... -- SOURCES...
   while [ "$1" != "--" ]; do flags+=("$1"); shift; done
   shift
   echo "== $name (wasm)"
-  if "$spindle" cc -O2 "${flags[@]}" -I "$repo/runtime/include" "$repo"/runtime/fs/*.c "$@" -o "$work/$name.wasm" &&
+  if "$spindle" cc -O2 "${flags[@]}" -I "$repo/runtime/include" "$repo"/runtime/fs/*/*.c "$@" -o "$work/$name.wasm" &&
      timeout 300 "$spindle" run "$work/$name.wasm" > "$work/$name.log" 2>&1; then
     tail -n 2 "$work/$name.log"; echo "ok   $name"; passed=$((passed + 1))
   else

@@ -25,7 +25,7 @@ void files_stat(uint32_t mode, int64_t size, int64_t ino, int64_t nlink, int64_t
 IMPORT("files_entry") void files_entry(const void *name, int32_t len, int32_t type);
 IMPORT("files_done") void files_done(int32_t result);
 
-/* runtime/fs/mount_wire.h's struct mount_request, written out: a hostile module brings its own */
+/* runtime/fs/mount/mount_wire.h's struct mount_request, written out: a hostile module brings its own */
 struct request {
     int32_t state, op, mount, flags;
     int64_t result;

@@ -1,4 +1,4 @@
-/* Native tests of the mount layer (runtime/fs/mount.c) over the POSIX
+/* Native tests of the mount layer (runtime/fs/mount/mount.c) over the POSIX
  * backend: semantics (run under ASan+UBSan) and, with an argument
  * "stress", threads on mounted files (run under TSan). */
 #define _GNU_SOURCE

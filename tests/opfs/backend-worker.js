@@ -1,11 +1,11 @@
-// Test worker: drives host/mount/opfs-backend.js directly with requests laid out as
+// Test worker: drives host/mount/opfs/opfs-backend.js directly with requests laid out as
 // docs/MOUNTS.md says (host/abi), in a shared WebAssembly.Memory, no C involved. Answers { log } or
 // { error }.
 import { AT, ERRNO, O } from '../../host/abi/linux.js';
 import { ioHandleParts, OP, REQ } from '../../host/abi/mount-request.js';
 import { readDirents, STAT } from '../../host/abi/mount-wire.js';
 import { createGenerations } from '../../host/abi/opfs-generations.js';
-import { OpfsBackend, mountRoot } from '../../host/mount/opfs-backend.js';
+import { OpfsBackend, mountRoot } from '../../host/mount/opfs/opfs-backend.js';
 
 const AT_REQ = 1024; const PATH = 2048; const PATH2 = 3072; const DATA = 65536;
 const memory = new WebAssembly.Memory({ initial: 4, maximum: 16, shared: true });

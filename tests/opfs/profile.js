@@ -1,9 +1,11 @@
-// A headless Chromium on a persistent profile (a userDataDir that outlives it), for OPFS
-// durability tests: open, do something, kill the whole browser with SIGKILL (no clean shutdown:
-// a crash, as far as the browser is concerned), open again on the same profile and look.
+// A headless browser (Chromium, or Firefox through tests/lib/page-driver.js) on a persistent
+// profile (a directory that outlives it), for OPFS durability tests: open, do something, kill
+// the whole browser with SIGKILL (no clean shutdown: a crash, as far as the browser is
+// concerned), open again on the same profile and look.
 import { readdirSync, readFileSync } from 'node:fs';
 import { chromium } from 'playwright-core';
 import { playwrightLaunch } from '../../cli/chromium.js';
+import { openDriven } from '../lib/page-driver.js';
 
 // Our own descendants whose command line names this profile: the browser and its children.
 function browserPids(profile) {
@@ -24,8 +26,13 @@ function browserPids(profile) {
   return [...cmd.keys()].filter((pid) => pid !== process.pid && mine(pid) && cmd.get(pid).includes(profile));
 }
 
-/** Opens the profile; resolves { context, page, kill(), close() }. */
-export async function openProfile(profile, url) {
+/**
+ * Opens the profile in `browser`; resolves { page, kill(), close() } (and Chromium's Playwright
+ * `context`). Firefox, which Playwright cannot drive, gets a driven page (tests/lib/page-driver.js:
+ * the server must route its requests) at `url`'s directory.
+ */
+export async function openProfile(profile, url, { browser = 'chromium' } = {}) {
+  if (browser !== 'chromium') return openDriven(browser, profile, url.replace(/\/$/, ''));
   const context = await chromium.launchPersistentContext(profile, playwrightLaunch);
   const page = context.pages()[0] ?? await context.newPage();
   if (url) await page.goto(url);

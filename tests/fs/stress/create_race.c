@@ -1,5 +1,5 @@
 /* Threads creating and removing the same few names in one directory, for open(O_CREAT), which
- * makes the new inode before it write-locks the directory (runtime/fs/ops_open.c): the name may
+ * makes the new inode before it write-locks the directory (runtime/fs/ops/ops_open.c): the name may
  * appear or vanish between the shared lookup and the insertion. Run under ThreadSanitizer,
  * AddressSanitizer+UBSan (a prepared inode that is never linked must be freed: LeakSanitizer)
  * and as wasm. Checked:

@@ -1,4 +1,4 @@
-/* Readers against writers on one file, for the lock-free read path (runtime/fs/reader_slots.c),
+/* Readers against writers on one file, for the lock-free read path (runtime/fs/core/reader_slots.c),
  * run under ThreadSanitizer, AddressSanitizer+UBSan and as wasm:
  *  - every pread of a 4 KiB chunk sees one whole version of it: writers fill a chunk with one
  *    64-bit value, readers check all 512 words agree (zeros count: a truncated chunk);

@@ -1,5 +1,5 @@
 /* Path walks through directories that other threads change, for the lock-free walk
- * (runtime/fs/path.c, reader_slots.c), run under ThreadSanitizer, AddressSanitizer+UBSan and as
+ * (runtime/fs/core/path.c, reader_slots.c), run under ThreadSanitizer, AddressSanitizer+UBSan and as
  * wasm. Walkers stat and open files by absolute paths and through directory fds while churners,
  * in the same directory:
  *  - create and remove many names (the hash table and the order array grow and are compacted);

@@ -1,0 +1,521 @@
+// The OPFS backend's operations (docs/MOUNTS.md section 3, docs/OPFS.md): runs inside an OPFS I/O
+// worker (host/mount/opfs/opfs-worker.js), never on a page's main thread. One FileSystemSyncAccessHandle
+// per open file, in 'readwrite-unsafe' mode so that several opens of one file (on several I/O
+// workers) can coexist; reads and writes go straight between the handle and the program's linear
+// memory (the handle takes views on a SharedArrayBuffer: no staging copy).
+//
+// Namespace operations all run on worker 0, which asks every worker to let go of a file OPFS
+// will not remove or move while it is open (opfs-detach.js). Inode numbers: opfs-identity.js;
+// path walking: opfs-paths.js.
+
+import { AT, DT, ERRNO as E, O, S } from '../../abi/linux.js';
+import { inMemory, ioHandle, ioHandleParts, memoryBytes, OP, REQ, setResult } from '../../abi/mount-request.js';
+import { cookieAfter, direntBytes, indexFrom, STAT, writeDirent, writeStat } from '../../abi/mount-wire.js';
+import { createGenerations } from '../../abi/opfs-generations.js';
+import { detach, reattach, ready, settle } from './opfs-detach.js';
+import { Errno, errnoOf } from './opfs-errors.js';
+import { Identity } from './opfs-identity.js';
+import { lookup, PathWalker, splitPath } from './opfs-paths.js';
+
+// OPFS names are strings: bytes that are not UTF-8 are refused (EILSEQ), never decoded leniently
+// (`bad\xff` and `bad\xef\xbf\xbd` would be one file)
+const decoder = new TextDecoder('utf-8', { fatal: true });
+const encoder = new TextEncoder();
+// A handle is ioHandle(tag << ID_BITS | id, w): id numbers this worker's opens and is never reused
+// (a closed handle stays EBADF); tag, 1 + the mount's id, makes it EBADF on another mount.
+const ID_BITS = 40n;
+const ID_MASK = (1n << ID_BITS) - 1n;
+
+/** An open file or directory of this worker. */
+// OPFS keeps no modes: every file reads 0644, every directory 0755
+const permissionsOf = (st) => (st.dir ? 0o755 : 0o644);
+// chmod to the mode a file already has changes nothing (0); any other is refused (EPERM)
+const fixedMode = (st, mode) => ((mode & 0o7777) === permissionsOf(st) ? 0 : -E.EPERM);
+
+class Open {
+  constructor(path, kind) {
+    this.id = 0;            // its number in this worker's table (the handle's id)
+    this.path = path;       // inside the mount; a detached unlinked file's ends in "\0unlinked"
+    this.kind = kind;       // 'file' or 'dir'
+    this.sah = null;        // FileSystemSyncAccessHandle while attached
+    this.fh = null;         // its FileSystemFileHandle
+    this.detached = null;   // Uint8Array: the bytes of an unlinked file, now only here
+    this.detachedSize = 0;
+    this.pending = null;    // an unlink or rename in progress: requests wait for it (opfs-detach.js)
+    this.settled = null;    // resolves `pending`'s wait once it is done
+    this.moving = null;     // { from, to } of the rename it was detached for (to: null for an unlink)
+    this.entries = null;    // a directory's listing, taken at cookie 0
+    this.ino = 0n;          // fixed at open, as a file keeps its inode across renames
+    this.truncatedAt = 0;   // Date.now() of an O_TRUNC at open (its mtime, without a round trip)
+  }
+}
+
+export class OpfsBackend {
+  /**
+   * root: Promise<FileSystemDirectoryHandle> (the mount's directory); w: this worker's index;
+   * memory: the program's WebAssembly.Memory; peers: { broadcast(msg) -> Promise } to the other
+   * workers (worker 0 only, opfs-detach.js); generations: the mount's generations buffer
+   * (host/abi/opfs-generations.js); debug: log unexpected OPFS errors on the console; mountId:
+   * the mount's position (its handles carry it).
+   */
+  constructor({ root, w, memory, peers = null, generations = createGenerations(), debug = false, mountId = 0 }) {
+    this.root = root; this.w = w; this.memory = memory; this.peers = peers; this.debug = debug;
+    this.tag = BigInt(mountId + 1);
+    this.identity = new Identity(generations);
+    this.walker = new PathWalker(root, this.identity);
+    this.opens = new Map();
+    this.nextId = 1;
+  }
+
+  ino(path) { return this.identity.ino(path); }
+
+  bump(path) { this.identity.bump(path); }
+
+  /** The module's memory at ptr; EFAULT if it is not all inside (a hostile module's address). */
+  bytes(ptr, len) {
+    const bytes = memoryBytes(new DataView(this.memory.buffer), ptr, len);
+    if (!bytes) throw new Errno(E.EFAULT);
+    return bytes;
+  }
+
+  str(ptr, len) {
+    const bytes = this.bytes(ptr, len).slice(); // (EFAULT outside memory)
+    try {
+      return decoder.decode(bytes);
+    } catch {
+      throw new Errno(E.EILSEQ);
+    }
+  }
+
+  /** Serves one request (see docs/MOUNTS.md); writes result and outputs, not state. */
+  async handle(view, req) {
+    let result;
+    try {
+      result = await this.#dispatch(view, req);
+    } catch (err) {
+      result = -errnoOf(err);
+      if (!(err instanceof Errno) && this.debug) console.error('opfs', err);
+    }
+    setResult(view, req, result);
+  }
+
+  async #dispatch(view, req) {
+    const op = view.getInt32(req + REQ.OP, true);
+    const flags = view.getInt32(req + REQ.FLAGS, true);
+    const ptr = view.getUint32(req + REQ.PTR, true);
+    const len = view.getUint32(req + REQ.LEN, true);
+    const offset = view.getBigInt64(req + REQ.OFFSET, true);
+    const path = () => this.str(view.getUint32(req + REQ.PATH, true), view.getUint32(req + REQ.PATH_LEN, true));
+    const path2 = () => this.str(view.getUint32(req + REQ.PATH2, true), view.getUint32(req + REQ.PATH2_LEN, true));
+    const open = () => {
+      const { id, w } = ioHandleParts(view.getBigUint64(req + REQ.HANDLE, true));
+      const o = id >> ID_BITS === this.tag && w === this.w ? this.opens.get(Number(id & ID_MASK)) : undefined;
+      if (!o) throw new Errno(E.EBADF);
+      return o;
+    };
+    // an offset must be >= 0; a stat's place is checked before the operation
+    const at = () => (offset < 0n ? -E.EINVAL : Number(offset));
+    const statOut = () => {
+      if (!inMemory(view, ptr, STAT.BYTES)) throw new Errno(E.EFAULT);
+      return ptr;
+    };
+    switch (op) {
+      case OP.OPEN: {
+        const statAt = statOut();
+        const o = await this.open(path(), flags);
+        view.setBigUint64(req + REQ.HANDLE, ioHandle((this.tag << ID_BITS) | BigInt(o.id), this.w), true);
+        // a file just truncated by O_TRUNC was modified now: no getFile() round trip for its time
+        this.writeStat(view, statAt, await this.statOpen(o, o.truncatedAt));
+        return 0;
+      }
+      case OP.CLOSE: return this.close(open());
+      // (the handle is checked first: a forged one is EBADF whatever else the request says)
+      case OP.PREAD: { const o = open(); return at() < 0 ? at() : this.pread(o, ptr, len, at()); }
+      case OP.PWRITE: { const o = open(); return at() < 0 ? at() : this.pwrite(o, ptr, len, at()); }
+      case OP.FSTAT: {
+        const o = open();
+        const statAt = statOut();
+        this.writeStat(view, statAt, await this.statOpen(o));
+        return 0;
+      }
+      case OP.FTRUNCATE: return this.ftruncate(open(), Number(offset));
+      case OP.FSYNC: {
+        const o = open();
+        await ready(o);
+        if (o.sah) o.sah.flush();
+        return 0;
+      }
+      case OP.READDIR: return this.readdir(view, open(), Number(offset), ptr, len);
+      case OP.STAT: this.writeStat(view, statOut(), await this.statPath(path())); return 0;
+      case OP.MKDIR: return this.mkdir(path());
+      case OP.UNLINK: return this.unlink(path(), (flags & AT.REMOVEDIR) !== 0);
+      case OP.RENAME: return this.rename(path(), path2());
+      // OPFS has no hard links and no symlinks: as Linux answers on a filesystem without them (vfat)
+      case OP.LINK: await this.statPath(path()); return -E.EPERM;
+      case OP.SYMLINK: return -E.EPERM;
+      case OP.READLINK: await this.statPath(path()); return -E.EINVAL;
+      // no settable timestamps (only lastModified, which OPFS keeps itself): accepted, ignored
+      case OP.UTIMENS: await this.statPath(path()); return 0;
+      case OP.FUTIMENS: open(); return 0;
+      // no modes: the fixed one is accepted (pigz's chmod to 0644), another is EPERM
+      case OP.CHMOD: return fixedMode(await this.statPath(path()), view.getUint32(req + REQ.MODE, true));
+      case OP.FCHMOD: {
+        const o = open();
+        return fixedMode(await this.statOpen(o), view.getUint32(req + REQ.MODE, true));
+      }
+      default: return -E.ENOTSUP;
+    }
+  }
+
+  // ---- files ----
+
+  async attach(o, fh) {
+    o.fh = fh;
+    o.sah = await fh.createSyncAccessHandle({ mode: 'readwrite-unsafe' });
+  }
+
+  async open(rel, flags) {
+    const parts = splitPath(rel);
+    const writes = (flags & O.ACCMODE) !== 0;
+    if (parts.length === 0) {
+      if (writes) throw new Errno(E.EISDIR);
+      if (flags & O.CREAT && flags & O.EXCL) throw new Errno(E.EEXIST);
+      return this.#add(new Open('', 'dir'));
+    }
+    const dir = await this.walker.dirOf(parts.slice(0, -1));
+    const name = parts.at(-1);
+    let entry;
+    if (flags & O.CREAT && !(flags & O.EXCL) && !(flags & O.DIRECTORY)) {
+      // the common create-or-open: one call (a directory answers TypeMismatchError)
+      try {
+        entry = await dir.getFileHandle(name, { create: true });
+      } catch (err) {
+        if (err.name !== 'TypeMismatchError') throw new Errno(errnoOf(err, { typeMismatch: E.EISDIR }));
+        entry = await dir.getDirectoryHandle(name);
+      }
+    } else {
+      entry = await lookup(dir, name);
+    }
+    if (entry && flags & O.CREAT && flags & O.EXCL) throw new Errno(E.EEXIST);
+    if (entry?.kind === 'directory') {
+      if (writes || flags & O.CREAT) throw new Errno(E.EISDIR);
+      return this.#add(new Open(rel, 'dir'));
+    }
+    if (!entry) {
+      if (!(flags & O.CREAT)) throw new Errno(E.ENOENT);
+      if (flags & O.DIRECTORY) throw new Errno(E.EINVAL); // Linux: O_CREAT|O_DIRECTORY on a new name
+      try {
+        entry = await dir.getFileHandle(name, { create: true });
+      } catch (err) {
+        throw new Errno(errnoOf(err, { typeMismatch: E.EISDIR }));
+      }
+    }
+    if (flags & O.DIRECTORY) throw new Errno(E.ENOTDIR);
+    const o = new Open(rel, 'file');
+    try {
+      await this.attach(o, entry);
+    } catch (err) {
+      throw new Errno(errnoOf(err, { busy: E.EBUSY }));
+    }
+    if (writes && flags & O.TRUNC) {
+      o.sah.truncate(0);
+      o.truncatedAt = Date.now();
+    }
+    return this.#add(o);
+  }
+
+  #add(o) {
+    o.id = this.nextId++;
+    o.ino = this.ino(o.path);
+    this.opens.set(o.id, o);
+    return o;
+  }
+
+  async close(o) {
+    await ready(o); // a handle being reopened after a rename is closed once it is
+    this.opens.delete(o.id);
+    if (o.sah) {
+      try { o.sah.flush(); } finally { o.sah.close(); o.sah = null; }
+    }
+    return 0;
+  }
+
+  async pread(o, ptr, len, at) {
+    if (o.kind === 'dir') throw new Errno(E.EISDIR);
+    await ready(o);
+    if (o.detached) {
+      const n = Math.max(0, Math.min(len, o.detachedSize - at));
+      if (n > 0) this.bytes(ptr, n).set(o.detached.subarray(at, at + n));
+      return n;
+    }
+    return o.sah.read(this.bytes(ptr, len), { at });
+  }
+
+  async pwrite(o, ptr, len, at) {
+    if (o.kind === 'dir') throw new Errno(E.EISDIR);
+    await ready(o);
+    const src = this.bytes(ptr, len);
+    if (o.detached) {
+      this.#growDetached(o, at + len);
+      o.detached.set(src, at);
+      return len;
+    }
+    try {
+      return o.sah.write(src, { at });
+    } catch (err) {
+      throw new Errno(errnoOf(err));
+    }
+  }
+
+  #growDetached(o, size) {
+    if (size > o.detached.length) {
+      const bigger = new Uint8Array(Math.max(size, o.detached.length * 2));
+      bigger.set(o.detached.subarray(0, o.detachedSize));
+      o.detached = bigger;
+    }
+    if (size > o.detachedSize) o.detachedSize = size;
+  }
+
+  async ftruncate(o, size) {
+    if (o.kind === 'dir') throw new Errno(E.EISDIR);
+    if (size < 0) throw new Errno(E.EINVAL);
+    await ready(o);
+    if (o.detached) {
+      if (size < o.detachedSize) o.detached.fill(0, size, o.detachedSize);
+      this.#growDetached(o, size);
+      o.detachedSize = size;
+      return 0;
+    }
+    try {
+      o.sah.truncate(size);
+    } catch (err) {
+      throw new Errno(errnoOf(err));
+    }
+    return 0;
+  }
+
+  // ---- metadata ----
+
+  async statOpen(o, knownMtimeMs = 0) {
+    await ready(o);
+    if (o.kind === 'dir') {
+      // OPFS keeps no link count: 0 once the directory is gone from its path, as after rmdir
+      const nlink = (await this.#openDir(o)) ? 2 : 0;
+      return { ino: o.ino, dir: true, size: 0, mtimeMs: 0, nlink };
+    }
+    if (o.detached) return { ino: o.ino, size: o.detachedSize, mtimeMs: Date.now(), nlink: 0 };
+    let mtimeMs = knownMtimeMs;
+    if (!mtimeMs) {
+      try { mtimeMs = (await o.fh.getFile()).lastModified; } catch { /* busy: leave 0 */ }
+    }
+    return { ino: o.ino, size: o.sah.getSize(), mtimeMs };
+  }
+
+  async statPath(rel) {
+    const parts = splitPath(rel);
+    if (parts.length === 0) return { ino: this.ino(''), dir: true, size: 0, mtimeMs: 0 };
+    const dir = await this.walker.dirOf(parts.slice(0, -1));
+    const entry = await lookup(dir, parts.at(-1));
+    if (!entry) throw new Errno(E.ENOENT);
+    if (entry.kind === 'directory') return { ino: this.ino(rel), dir: true, size: 0, mtimeMs: 0 };
+    // an open file of this worker: its handle knows the size without a round trip
+    for (const o of this.opens.values()) {
+      if (o.path === rel && o.sah) return { ...(await this.statOpen(o)), ino: this.ino(rel) };
+    }
+    try {
+      const file = await entry.getFile();
+      return { ino: this.ino(rel), size: file.size, mtimeMs: file.lastModified };
+    } catch {
+      // open with a sync access handle elsewhere: open one here for the size
+      const o = new Open(rel, 'file');
+      await this.attach(o, entry);
+      try { return { ino: this.ino(rel), size: o.sah.getSize(), mtimeMs: 0 }; } finally { o.sah.close(); }
+    }
+  }
+
+  writeStat(view, ptr, st) {
+    const ns = BigInt(Math.round(st.mtimeMs)) * 1000000n;
+    writeStat(view, ptr, {
+      ino: st.ino, mode: (st.dir ? S.IFDIR : S.IFREG) | permissionsOf(st), nlink: st.nlink ?? (st.dir ? 2 : 1),
+      size: st.size, blocks: Math.ceil(st.size / 4096) * 8, atimeNs: ns, mtimeNs: ns, ctimeNs: ns,
+    });
+  }
+
+  async readdir(view, o, cookie, ptr, len) {
+    this.bytes(ptr, len); // (EFAULT first, as the Node backend)
+    if (o.kind !== 'dir') throw new Errno(E.ENOTDIR);
+    if (indexFrom(cookie) === 0 || !o.entries) {
+      const dir = await this.#openDir(o);
+      o.entries = [];
+      // a removed directory is empty (the C layer then leaves out "." and ".." too)
+      for await (const [name, h] of dir?.entries() ?? []) o.entries.push({ name, dir: h.kind === 'directory' });
+    }
+    const base = o.path === '' ? '' : `${o.path}/`;
+    let i = indexFrom(cookie);
+    let at = 0;
+    for (; i < o.entries.length; i++) {
+      const e = o.entries[i];
+      const name = encoder.encode(e.name);
+      if (at + direntBytes(name.length) > len) break;
+      at += writeDirent(view, ptr + at, { next: cookieAfter(i), ino: this.ino(base + e.name), type: e.dir ? DT.DIR : DT.REG, name });
+    }
+    if (at === 0 && i < o.entries.length) throw new Errno(E.EINVAL); // buffer too small for one
+    return at;
+  }
+
+  /** The handle of the open directory o, or null once nothing is at its path (it was removed). */
+  async #openDir(o) {
+    try {
+      return await this.walker.dirOf(splitPath(o.path));
+    } catch (err) {
+      if (err instanceof Errno && (err.code === E.ENOENT || err.code === E.ENOTDIR)) return null;
+      throw err;
+    }
+  }
+
+  // ---- namespace (worker 0) ----
+
+  async mkdir(rel) {
+    const { dir, name } = await this.walker.parentOf(rel).catch((err) => {
+      throw err instanceof Errno && err.code === E.EBUSY ? new Errno(E.EEXIST) : err;
+    });
+    if (await lookup(dir, name)) throw new Errno(E.EEXIST);
+    await dir.getDirectoryHandle(name, { create: true });
+    return 0;
+  }
+
+  async unlink(rel, rmdir) {
+    const { dir, name } = await this.walker.parentOf(rel);
+    const entry = await lookup(dir, name);
+    if (!entry) throw new Errno(E.ENOENT);
+    if (rmdir && entry.kind !== 'directory') throw new Errno(E.ENOTDIR);
+    if (rmdir) {
+      for await (const _ of entry.keys()) throw new Errno(E.ENOTEMPTY); // eslint-disable-line no-unused-vars
+    }
+    if (!rmdir && entry.kind === 'directory') throw new Errno(E.EISDIR);
+    try {
+      await dir.removeEntry(name);
+    } catch (err) {
+      if (err.name !== 'NoModificationAllowedError' || rmdir) throw new Errno(errnoOf(err));
+      // open somewhere: its open descriptions keep the bytes, then remove it (or, if either step
+      // fails, they go back to the file)
+      let ok = false;
+      try {
+        await this.detachEverywhere({ kind: 'unlink', path: rel });
+        await dir.removeEntry(name);
+        ok = true;
+      } catch (failure) {
+        throw new Errno(errnoOf(failure));
+      } finally {
+        await this.settleEverywhere({ path: rel, ok });
+      }
+    }
+    this.bump(rel);
+    if (rmdir) this.identity.dirsChanged();
+    return 0;
+  }
+
+  async rename(from, to) {
+    const src = await this.walker.parentOf(from);
+    const dst = await this.walker.parentOf(to);
+    const entry = await lookup(src.dir, src.name);
+    if (!entry) throw new Errno(E.ENOENT);
+    const target = await lookup(dst.dir, dst.name);
+    if (from === to) return 0;
+    if (entry.kind === 'directory') {
+      if (to.startsWith(`${from}/`)) throw new Errno(E.EINVAL);
+      if (target?.kind === 'file') throw new Errno(E.ENOTDIR);
+      if (target) {
+        for await (const _ of target.keys()) throw new Errno(E.ENOTEMPTY); // eslint-disable-line no-unused-vars
+      }
+    } else if (target?.kind === 'directory') {
+      throw new Errno(E.EISDIR);
+    }
+    if (target && from.startsWith(`${to}/`)) throw new Errno(E.ENOTEMPTY); // onto its own ancestor
+    if (entry.kind === 'file') {
+      // Most renames move a file nobody has open: one move(), no round of messages.
+      try {
+        await entry.move(dst.dir, dst.name);
+        this.bump(from);
+        this.bump(to);
+        return 0;
+      } catch (err) {
+        if (err.name !== 'NoModificationAllowedError') throw new Errno(errnoOf(err, { typeMismatch: E.ENOTDIR }));
+      }
+    }
+    // Detach what is open under `from` (and a replaced target), then move, then reattach (also
+    // when a worker failed to detach: what was detached goes back to its place).
+    let ok = false;
+    try {
+      await this.detachEverywhere({ kind: 'rename', path: from, to });
+      if (target?.kind === 'file') await this.detachEverywhere({ kind: 'unlink', path: to });
+      if (entry.kind === 'file') {
+        await entry.move(dst.dir, dst.name);
+      } else {
+        // Chromium has no move() for directories: copy the tree, then remove the original.
+        if (target) await dst.dir.removeEntry(dst.name);
+        await copyTree(entry, await dst.dir.getDirectoryHandle(dst.name, { create: true }), from, (p) => this.bump(p));
+        await src.dir.removeEntry(src.name, { recursive: true });
+      }
+      ok = true;
+      this.bump(from);
+      this.bump(to);
+      if (entry.kind === 'directory') this.identity.dirsChanged();
+    } catch (err) {
+      throw new Errno(errnoOf(err, { typeMismatch: E.ENOTDIR }));
+    } finally {
+      await this.settleEverywhere({ path: from, ok });
+      if (target?.kind === 'file') await this.settleEverywhere({ path: to, ok });
+    }
+    return 0;
+  }
+
+  // ---- detaching open files (all workers) ----
+
+  async detachEverywhere(msg) {
+    await this.detach(msg);
+    if (this.peers) await this.peers.broadcast({ type: 'detach', ...msg });
+  }
+
+  async settleEverywhere(msg) {
+    await this.settle(msg);
+    if (this.peers) await this.peers.broadcast({ type: 'settle', ...msg });
+  }
+
+  /** This worker's part of detaching (opfs-detach.js). */
+  detach(msg) { return detach(this.opens, msg); }
+
+  /** This worker's part of settling (opfs-detach.js). */
+  settle(msg) { return settle(this.opens, msg, (o) => reattach(o, this.walker, (x, fh) => this.attach(x, fh), this.debug)); }
+}
+
+/** Copies a directory tree (files through sync access handles). */
+async function copyTree(from, to, fromPath, moved) {
+  for await (const [name, h] of from.entries()) {
+    moved(`${fromPath}/${name}`);
+    if (h.kind === 'directory') {
+      await copyTree(h, await to.getDirectoryHandle(name, { create: true }), `${fromPath}/${name}`, moved);
+    } else {
+      const src = await h.createSyncAccessHandle({ mode: 'readwrite-unsafe' });
+      const dst = await (await to.getFileHandle(name, { create: true })).createSyncAccessHandle();
+      try {
+        const buf = new Uint8Array(1 << 20);
+        const size = src.getSize();
+        for (let at = 0; at < size; at += buf.length) {
+          const n = src.read(buf, { at });
+          dst.write(buf.subarray(0, n), { at });
+        }
+        dst.flush();
+      } finally {
+        src.close(); dst.close();
+      }
+    }
+  }
+}
+
+/** The mount's directory: `subdir` (slash-separated, created if missing) of the origin's OPFS. */
+export async function mountRoot(subdir) {
+  let dir = await navigator.storage.getDirectory();
+  for (const p of String(subdir ?? '').split('/').filter(Boolean)) dir = await dir.getDirectoryHandle(p, { create: true });
+  return dir;
+}

@@ -1,0 +1,44 @@
+// A trap reads the same in every engine: SpiderMonkey (Firefox) words its wasm traps and writes
+// its stack frames differently from V8 (Node, Chromium), so its messages are mapped to V8's and
+// its frames to V8's `at NAME (...)` form before the program's end reports them.
+
+// SpiderMonkey's RuntimeError messages -> V8's words for the same trap.
+const v8Words = new Map([
+  ['unreachable executed', 'unreachable'],
+  ['index out of bounds', 'memory access out of bounds'],
+  ['integer divide by zero', 'divide by zero'],
+  ['integer overflow', 'divide result unrepresentable'],
+  ['invalid conversion to integer', 'float unrepresentable in integer range'],
+  ['indirect call to null', 'null function or function signature mismatch'],
+  ['indirect call signature mismatch', 'null function or function signature mismatch'],
+  ['unaligned memory access', 'operation does not support unaligned accesses'],
+]);
+
+/** Whether `err` is the engine's "the call stack is exhausted" (V8's RangeError, SpiderMonkey's InternalError). */
+function isStackExhausted(err) {
+  return err instanceof Error && /^(Maximum call stack size exceeded|too much recursion)$/.test(err.message);
+}
+
+/** The text after `trap: ` for a wasm trap or an exhausted call stack; null for anything else. */
+export function trapWords(err) {
+  if (isStackExhausted(err)) return 'call stack exhausted';
+  if (!(err instanceof WebAssembly.RuntimeError)) return null;
+  return v8Words.get(err.message) ?? err.message;
+}
+
+// SpiderMonkey's wasm frame: `NAME@URL:wasm-function[N]:0xOFF` (NAME empty without a name section).
+const spiderMonkeyFrame = /^([^@]*)@.*:(wasm-function\[\d+\]:0x[0-9a-f]+)$/;
+
+/**
+ * The wasm frames of `stack`, each as V8 writes it: `at NAME (LOCATION)` with a name, else
+ * `at LOCATION`. A SpiderMonkey frame's location keeps only `wasm-function[N]:0xOFF`: its URL
+ * is the page's, and says nothing about the module.
+ */
+export function wasmFrames(stack) {
+  return String(stack ?? '').split('\n').map((line) => line.trim()).filter((l) => l.includes('wasm-function') || l.includes('.wasm'))
+    .map((line) => {
+      const m = spiderMonkeyFrame.exec(line);
+      if (!m) return line;
+      return m[1] ? `at ${m[1]} (${m[2]})` : `at ${m[2]}`;
+    });
+}

@@ -1,0 +1,46 @@
+/* What the parts of the mount layer share (docs/MOUNTS.md): mount.c binds directories to
+ * backends, mount_walk.c turns the rest of a path into a backend's relative path,
+ * mount_namespace.c runs the calls on such paths, and remote_file.c / remote_dir.c are the
+ * mount's files and directories once open. */
+#ifndef SPINDLE_MOUNT_INTERNAL_H
+#define SPINDLE_MOUNT_INTERNAL_H
+
+#include "fs_mount.h"
+
+#define REMOTE_TABLE_SIZE 256
+
+struct fs_mount {
+    int id;
+    const struct spindle_mount_backend *ops;
+    void *ctx;
+    struct inode *point; /* counted reference, forever */
+    pthread_mutex_t table_lock;
+    struct inode *table[REMOTE_TABLE_SIZE]; /* open backend files by backend ino (remote_file.c) */
+    /* Bumped by every write or resize this module makes through the backend:
+     * an open whose stat raced with one must not take its (older) size. */
+    atomic_uint_fast64_t changes;
+};
+
+/* st_dev of a mount's files: 1 is the memory tree's */
+static inline void mount_fix_stat(const struct fs_mount *m, struct spindle_stat *st)
+{
+    st->dev = 2 + (uint64_t)m->id;
+}
+
+/* ---- open files of a mount (remote_file.c) ---- */
+/* The shared inode of the file just opened as `handle`, whose open reported st (refreshed if a
+ * write of this module raced with it); changes_before is m->changes sampled before that open. */
+int remote_file_get(struct fs_mount *m, uint64_t handle, struct spindle_stat *st, bool truncated,
+                    uint_fast64_t changes_before, struct inode **out);
+/* A file open here with buffered writes is written out, so that stat by path sees its size and
+ * mtime as after a write on Linux. True if something was written (stat again). */
+bool remote_file_flush_if_open(struct fs_mount *m, const struct spindle_stat *st);
+/* Writes out every open file of m with buffered writes; 0 or the first error. */
+int remote_files_flush(struct fs_mount *m);
+
+/* ---- open directories of a mount (remote_dir.c) ---- */
+/* A directory just opened as a handle, at `rel` inside m. NULL if out of memory. */
+struct inode *remote_dir_new(struct fs_mount *m, const struct spindle_stat *st, const char *rel,
+                             size_t rel_len);
+
+#endif

@@ -1,0 +1,83 @@
+// The napi-rs addon tests/napi/addon (napi, napi-derive and rayon from crates.io, pinned by its
+// Cargo.lock): its default wasm32-wasip1-threads build and its `spindle cargo --host=wasi` build,
+// each loaded through @napi-rs/wasm-runtime in Node by tests/napi/loader.cjs, give the same
+// results. docs/NAPI.md.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync, readdirSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
+import { before, describe, it } from 'node:test';
+import { exec } from './lib/exec.js';
+import { buildAddon } from './napi/build.js';
+
+const root = join(import.meta.dirname, '..');
+const out = join(root, 'build', 'tests', 'napi');
+const report = join(root, 'tests', 'napi', 'report.cjs');
+
+async function reportOf(wasm) {
+  const r = await exec(process.execPath, ['--no-warnings', report, wasm, out], { timeoutMs: 120000 });
+  assert.equal(r.code, 0, `report.cjs ${wasm} failed (exit ${r.code})\n${r.stderr.slice(-3000)}`);
+  return JSON.parse(r.stdout);
+}
+
+// The files the addon wrote through the /data preopen are on the host.
+function assertWrittenOnHost(report) {
+  const dir = join(out, report.files, 'out');
+  assert.equal(readdirSync(dir).length, 24);
+  assert.equal(readFileSync(join(dir, 'file-2.txt'), 'utf8'), 'file 2 line 0\nfile 2 line 1\nfile 2 line 2\n');
+}
+
+function importModules(wasm) {
+  const imports = execFileSync('wasm-objdump', ['-x', '-j', 'Import', wasm], { encoding: 'utf8' });
+  return [...new Set([...imports.matchAll(/<- ([\w-]+)\./g)].map(([, module]) => module))].sort();
+}
+
+const wasm = {};
+const reports = {};
+async function buildAndReport(variant) {
+  mkdirSync(out, { recursive: true });
+  wasm[variant] = await buildAddon(variant, join(out, variant));
+  reports[variant] = await reportOf(wasm[variant]);
+}
+// The default build's results are the reference of both suites.
+before(() => buildAndReport('default'));
+
+describe('napi-rs addon, default wasm build, under @napi-rs/wasm-runtime', () => {
+  it('is a standard napi-rs module: napi through env, WASI, wasi.thread-spawn', () => {
+    assert.deepEqual(importModules(wasm.default), ['env', 'wasi', 'wasi_snapshot_preview1']);
+  });
+
+  it('computes on rayon threads, writes and reads files, churns allocations', () => {
+    const got = reports.default;
+    assert.equal(got.sum, '499897499674'); // the sum over 0..1e6 of (i * i) % 1000003
+    const names = Array.from({ length: 24 }, (_, i) => `file-${i}.txt`).sort();
+    assert.deepEqual(got.read, { names, lines: names.map((name) => Number(/\d+/.exec(name)[0]) + 1) });
+    assert.equal(got.written, 4550);
+    assert.equal(got.churn.length, 2);
+    assert.ok(got.churn.every(Number.isInteger), JSON.stringify(got.churn));
+    assert.equal(got.poolThreads, 1, 'std cannot count cores on this target, so rayon\'s global pool has one thread');
+    assertWrittenOnHost(got);
+  });
+});
+
+describe('napi-rs addon, spindle cargo --host=wasi build, under the same loader', () => {
+  before(() => buildAndReport('spindle'));
+
+  it('imports only what napi-rs\'s own build imports, and has Spindle\'s malloc', () => {
+    assert.deepEqual(importModules(wasm.spindle), ['env', 'wasi', 'wasi_snapshot_preview1']);
+    const names = execFileSync('wasm-objdump', ['-x', '-j', 'Name', wasm.spindle], { encoding: 'utf8', maxBuffer: 64 << 20 });
+    assert.ok(!/<dlmalloc>/.test(names), 'wasi-libc\'s dlmalloc is still in the module');
+  });
+
+  it('gives the same results as the default build', () => {
+    const { poolThreads, files, ...got } = reports.spindle;
+    const { poolThreads: defaultPool, files: defaultFiles, ...expected } = reports.default;
+    assert.deepEqual(got, expected);
+    // through the preopen, now a mount of Spindle's tree whose calls go to the host's WASI
+    assertWrittenOnHost(reports.spindle);
+    assert.equal(defaultPool, 1);
+    // sysconf answers the loader's SPINDLE_CPU_COUNT, so rayon's global pool has every core
+    assert.equal(poolThreads, availableParallelism());
+  });
+});
