@@ -89,6 +89,9 @@ step "libc++/libc++abi/libunwind with threads, with and without exceptions"
 step "libsetjmp and the wasi-emulated-* libraries (runtime/setjmp, runtime/wasi-emulated)"
 "$root/scripts/build-libc-extras.sh"
 
+step "host-directory mount addon (host/mount/hostdir/addon, Node-API) into .toolchain/mount-addon"
+"$root/scripts/build-mount-addon.sh"
+
 step "npm packages (package-lock.json)"
 if [ ! -f "$root/node_modules/.package-lock.json" ] || [ "$root/package-lock.json" -nt "$root/node_modules/.package-lock.json" ]; then
   (cd "$root" && npm ci --no-audit --no-fund --loglevel=error)

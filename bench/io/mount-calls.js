@@ -4,7 +4,10 @@
 // under the OS temp directory: `stat` of a file two levels deep, open + 4 KiB read + close, and a
 // readdir + stat walk of 2,000 files in 20 directories.
 //
-//   node bench/io/mount-calls.js [--runs=5]     prints RUN lines, the medians and the targets
+//   node bench/io/mount-calls.js [--runs=5] [--node-fs-too]
+//     prints RUN lines, the medians and the targets; --node-fs-too also runs Spindle with
+//     SPINDLE_MOUNT_ADDON=0 (the backend's node:fs path, docs/MOUNTS.md "The native addon"),
+//     interleaved with the addon's runs, the two alternating first
 //
 // From code (bench/io/suites.js, experiment io-mount-calls): `await mountCallsBench({ runs })`.
 import { spawnSync } from 'node:child_process';
@@ -44,30 +47,37 @@ export function buildMountCalls(outDir = join(root, 'build', 'bench', 'io')) {
 
 const resultOf = (r) => JSON.parse(r.stdout.split('\n').find((l) => l.startsWith('RESULT ')).slice('RESULT '.length));
 
-/** One run of each side on `dir`: { native, spindle } (RESULT objects). */
-export function measureMountCalls({ native, wasm }, dir) {
-  return {
-    native: resultOf(must(spawnSync(native, [dir], { encoding: 'utf8' }), 'mount_calls natively')),
-    spindle: resultOf(must(spawnSync(process.execPath, [join(root, 'bin', 'spindle'), 'run', `--mount=/data=${dir}`, wasm, '/data'],
-      { encoding: 'utf8' }), 'mount_calls on a mount')),
-  };
+// one run of the program on a mount of dir, with the process environment plus `env`
+const onMount = (wasm, dir, env = {}) => resultOf(must(spawnSync(process.execPath,
+  [join(root, 'bin', 'spindle'), 'run', `--mount=/data=${dir}`, wasm, '/data'],
+  { encoding: 'utf8', env: { ...process.env, ...env } }), 'mount_calls on a mount'));
+
+/** One run of each side on `dir`: { native, spindle[, nodeFs] } (RESULT objects); nodeFs (the
+ * backend without its addon) when asked, before or after the addon's run by `nodeFsFirst`. */
+export function measureMountCalls({ native, wasm }, dir, { nodeFs = false, nodeFsFirst = false } = {}) {
+  const r = { native: resultOf(must(spawnSync(native, [dir], { encoding: 'utf8' }), 'mount_calls natively')) };
+  const withoutAddon = () => { if (nodeFs) r.nodeFs = onMount(wasm, dir, { SPINDLE_MOUNT_ADDON: '0' }); };
+  if (nodeFsFirst) withoutAddon();
+  r.spindle = onMount(wasm, dir);
+  if (!nodeFsFirst) withoutAddon();
+  return r;
 }
 
 /** runs interleaved rounds; { runs: [{ native, spindle }], native, spindle (medians), ratios }. */
-export function mountCallsBench({ runs = 5, parent = tmpdir(), built = null, onRun = () => {} } = {}) {
+export function mountCallsBench({ runs = 5, parent = tmpdir(), built = null, onRun = () => {}, nodeFs = false } = {}) {
   built ??= buildMountCalls();
   const dir = mkdtempSync(join(parent, 'spindle-mount-calls-'));
   try {
     const all = [];
     for (let i = 0; i < runs; i++) {
       onRun(i);
-      all.push(measureMountCalls(built, dir));
+      all.push(measureMountCalls(built, dir, { nodeFs, nodeFsFirst: i % 2 === 0 }));
     }
     const med = (side) => Object.fromEntries(callCases.map((c) => [c.key, median(all.map((r) => r[side][c.key]))]));
     const native = med('native');
     const spindle = med('spindle');
     const ratios = Object.fromEntries(callCases.map((c) => [c.key, spindle[c.key] / native[c.key]]));
-    return { runs: all, native, spindle, ratios, dir };
+    return { runs: all, native, spindle, ratios, dir, ...(nodeFs && { nodeFs: med('nodeFs') }) };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -75,11 +85,12 @@ export function mountCallsBench({ runs = 5, parent = tmpdir(), built = null, onR
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const runsArg = process.argv.find((x) => x.startsWith('--runs='));
-  const r = mountCallsBench({ runs: runsArg ? Number(runsArg.slice(7)) : 5 });
+  const r = mountCallsBench({ runs: runsArg ? Number(runsArg.slice(7)) : 5, nodeFs: process.argv.includes('--node-fs-too') });
   for (const run of r.runs) console.log(`RUN ${JSON.stringify(run)}`);
   for (const c of callCases) {
     const ratio = r.ratios[c.key];
     console.log(`${c.key}: native ${r.native[c.key].toFixed(2)}, Spindle ${r.spindle[c.key].toFixed(2)}: ${ratio.toFixed(2)}x ` +
-      `(target <= ${callTargets[c.key]}x: ${ratio <= callTargets[c.key] ? 'met' : 'NOT met'})`);
+      `(target <= ${callTargets[c.key]}x: ${ratio <= callTargets[c.key] ? 'met' : 'NOT met'})` +
+      (r.nodeFs ? `; without the addon ${r.nodeFs[c.key].toFixed(2)}: ${(r.nodeFs[c.key] / r.native[c.key]).toFixed(2)}x` : ''));
   }
 }

@@ -9,6 +9,8 @@
 // gives EXDEV like openat2's RESOLVE_BENEATH); the operation then runs on
 // /proc/PID/fd/N/name where N is the parent directory opened with O_NOFOLLOW and checked to be
 // the resolved directory inside the root, so a rename racing with the check cannot lead outside.
+// On Linux, STAT, OPEN, PREAD and listings first go through the native addon (mount-addon.js):
+// one openat2 that refuses every symlink; whatever it refuses is resolved the careful way here.
 import {
   chmodSync, closeSync, constants as C, fchmodSync, fdatasyncSync, fstatSync, fsyncSync, ftruncateSync, futimesSync,
   linkSync, lstatSync, lutimesSync, mkdirSync, openSync, readdirSync, readlinkSync, readSync,
@@ -18,6 +20,7 @@ import { createHandleTable, HandleError, HandleTable } from '../handle-table.js'
 import { DirCache } from './dir-cache.js';
 import { ListedStats, mayChange } from './listed-stats.js';
 import { fdPath, hasProcFd } from './proc-fd.js';
+import { addonWanted, decided, listedEntries, mountAddon, WireStat } from './mount-addon.js';
 import { createMailboxes, failWorker, submit } from '../mailbox.js';
 import { AT, ERRNO as E, DT, O, UTIME } from '../../abi/linux.js';
 import { FOLLOW, FOLLOW_OPS, FSYNC_DATASYNC, ioHandle, ioHandleParts, ioWorkerOf, inMemory, MAX_IO_WORKERS, memoryBytes, OP, REQ, setResult } from '../../abi/mount-request.js';
@@ -87,10 +90,12 @@ export async function prepare(spec, ctx = {}) {
     root: realpathSync(dir), ...checkMountOptions(spec), mountId: spec.mountId ?? 0,
     handles: createHandleTable(), keptDirs: createHandleTable(),
     changes: new SharedArrayBuffer(4), // calls that may have changed the mount (listed-stats.js)
+    addon: addonWanted() && hasProcFd && mountAddon() !== null, // mount-addon.js
   };
   // the program is over: what it left open, and the directories its threads kept, are closed
   const closeLeftovers = () => {
-    for (const table of [config.handles, config.keptDirs]) new HandleTable(table, config.mountId).closeAll(closeSync);
+    new HandleTable(config.handles, config.mountId).closeAll(config.addon ? mountAddon().close : closeSync);
+    new HandleTable(config.keptDirs, config.mountId).closeAll(closeSync);
   };
   const n = Math.min(MAX_IO_WORKERS, Number(spec.ioWorkers) | 0);
   if (n <= 0) return { config, dispose: closeLeftovers };
@@ -154,6 +159,19 @@ function inlineClient(config, ioWorker) {
   const dirs = new Map(); // readdir snapshots by handle (this thread's)
   const relOf = new Map(); // the relative path each handle this thread opened was resolved to
   const paths = new Map(); // without /proc: the path each handle was opened at
+  const addon = config.addon ? mountAddon() : null;
+  // with the addon, the handle table's fds are all its own (mount-addon.js): node:fs's adopted
+  const own = (fd) => {
+    if (!addon) return fd;
+    const copy = addon.adopt(fd);
+    closeSync(fd);
+    return copy < 0 ? fail(-copy) : copy;
+  };
+  const closeFd = (fd) => {
+    if (!addon) return closeSync(fd);
+    const r = addon.close(fd);
+    return r < 0 ? fail(-r) : r;
+  };
 
   // Where the request's caller takes a path that leaves the root (FOLLOW_OPS), 0 if it cannot.
   let followTo = 0;
@@ -304,7 +322,11 @@ function inlineClient(config, ioWorker) {
 
   // a node:fs BigIntStats
   // (no copy when blocks is there, as on Linux: a stat call is a few microseconds)
-  const writeStat = (view, ptr, st) => writeWireStat(view, ptr, st.blocks === undefined ? { ...st, blocks: 0 } : st);
+  // (a listing's stat from the addon is already in the protocol's bytes: mount-addon.js)
+  const writeStat = (view, ptr, st) => {
+    if (st instanceof WireStat) new Uint8Array(view.buffer, view.byteOffset + ptr, st.wire.length).set(st.wire);
+    else writeWireStat(view, ptr, st.blocks === undefined ? { ...st, blocks: 0 } : st);
+  };
 
   function times(view, req, current) {
     const t = [0, 1].map((i) => {
@@ -330,22 +352,16 @@ function inlineClient(config, ioWorker) {
       // d_ino must be what stat reports (st_ino), which a Dirent does not carry: one lstat each,
       // once per listing. An entry removed meanwhile keeps ino 0.
       // names as the host's bytes: one that is not UTF-8 is listed as it is (opening it gives EILSEQ)
-      const prefix = Buffer.from(`${dir}/`);
-      list = readdirSync(dir, { withFileTypes: true, encoding: 'buffer' }).map((e) => {
-        let ino = 0n;
-        try {
-          const st = lstatSync(Buffer.concat([prefix, e.name]), { bigint: true });
-          ino = st.ino;
-          if (rel !== undefined) keepListed(rel, e.name, st, from);
-        } catch { /* gone since */ }
-        return { name: e.name, ino, type: e.isDirectory() ? DT.DIR : e.isSymbolicLink() ? DT.LNK : e.isFile() ? DT.REG : DT.UNKNOWN };
+      list = listing(dir, fd).map(({ name, type, st }) => {
+        if (st && rel !== undefined) keepListed(rel, name, st, from);
+        return { name, ino: st ? st.ino : 0n, type };
       });
       dirs.set(handle, list);
     }
     let at = 0;
     for (let i = indexFrom(cookie); i < list.length; i++) {
       const e = list[i];
-      const name = Buffer.from(e.name);
+      const name = e.name; // (bytes: readdirSync and the addon both give Buffers)
       if (at + direntBytes(name.length) > len) {
         if (at === 0) fail(E.EINVAL);
         break;
@@ -360,6 +376,37 @@ function inlineClient(config, ioWorker) {
     let name;
     try { name = decoder.decode(nameBytes); } catch { return; }
     listed.keep(rel === '' ? name : `${rel}/${name}`, st, from);
+  }
+
+  // The addon's confined calls (mount-addon.js): a result, or null where the careful node:fs
+  // path must resolve and decide (a symlink on the way, the root itself, a path it does not take).
+  const addonPath = (rel) => (addon && rel !== '' && root !== '/' ? `${root}/${rel}` : null);
+  // (each writes the stat into the program's memory at `at`, checked by the caller)
+  function statNative(rel, follow, view, at) {
+    const p = addonPath(rel);
+    const r = p && decided(addon.stat(p, follow, view, at));
+    return r === null ? false : r === 0 || fail(-r);
+  }
+  // (with a quota, creating and truncating keep their node:fs path: quota.js counts them there)
+  function openNative(rel, flags, mode, view, at) {
+    const p = quota && flags & (O.CREAT | O.TRUNC) ? null : addonPath(rel);
+    const fd = p && decided(addon.open(p, hostFlags(flags), mode & PERMISSIONS, view, at));
+    return fd === null ? null : fd < 0 ? fail(-fd) : fd;
+  }
+  // a listing with each entry's lstat: one addon call, or readdir and an lstat each
+  function listing(dirPath, fd) {
+    if (addon) {
+      const buf = addon.list(fd);
+      return typeof buf === 'number' ? fail(-buf) : listedEntries(buf);
+    }
+    const prefix = Buffer.from(`${dirPath}/`);
+    return readdirSync(dirPath, { withFileTypes: true, encoding: 'buffer' }).map((e) => {
+      let st = null;
+      try {
+        st = lstatSync(Buffer.concat([prefix, e.name]), { bigint: true });
+      } catch { /* gone since */ }
+      return { name: e.name, type: e.isDirectory() ? DT.DIR : e.isSymbolicLink() ? DT.LNK : e.isFile() ? DT.REG : DT.UNKNOWN, st };
+    });
   }
 
   function dispatch(view, req, op, flags) {
@@ -387,9 +434,11 @@ function inlineClient(config, ioWorker) {
         const exclusive = (flags & O.CREAT) !== 0 && (flags & O.EXCL) !== 0;
         const userNoFollow = (flags & O.NOFOLLOW) !== 0 || exclusive;
         const statAt = statOut();
-        let opened = root;
-        let openedRel = '';
-        const fd = confined(path(), !userNoFollow, (r) => {
+        const rel = path();
+        const quick = openNative(rel, flags, mode, view, statAt);
+        let opened = quick !== null ? `${root}/${rel}` : root;
+        let openedRel = quick !== null ? rel : '';
+        const fd = quick ?? own(confined(rel, !userNoFollow, (r) => {
           opened = r.name === null ? root : `${hostPath(r.dir)}/${r.name}`;
           openedRel = r.name === null ? '' : [...r.dir, r.name].join('/');
           if (r.name === null) {
@@ -414,13 +463,13 @@ function inlineClient(config, ioWorker) {
             if (truncateAfter) quota.truncate(fd, 0, () => ftruncateSync(fd, 0));
             return fd;
           });
-        });
+        }));
         let added;
         try {
-          writeStat(view, statAt, fstatSync(fd, { bigint: true }));
+          if (quick === null) writeStat(view, statAt, fstatSync(fd, { bigint: true }));
           added = table.add(fd);
         } catch (err) {
-          closeSync(fd);
+          closeFd(fd);
           throw err;
         }
         if (!hasProcFd) paths.set(added, opened);
@@ -430,13 +479,17 @@ function inlineClient(config, ioWorker) {
       }
       case OP.CLOSE: {
         const h = handle();
-        table.remove(h, closeSync);
+        table.remove(h, closeFd);
         dirs.delete(h);
         paths.delete(h);
         relOf.delete(h);
         return 0;
       }
-      case OP.PREAD: return withFd((fd) => readSync(fd, bytes(), 0, len, position()));
+      case OP.PREAD: return withFd((fd) => {
+        if (!addon) return readSync(fd, bytes(), 0, len, position());
+        const n = addon.pread(fd, view, inMemory(view, ptr, len) ? ptr : fail(E.EFAULT), len, position());
+        return n < 0 ? fail(-n) : n;
+      });
       case OP.PWRITE: return withFd((fd) => {
         const at = position();
         const write = () => writeSync(fd, bytes(), 0, len, at);
@@ -456,13 +509,17 @@ function inlineClient(config, ioWorker) {
         // (the root through its /proc magic link needs stat; names were resolved already)
         const rel = path();
         const follow = !(flags & AT.SYMLINK_NOFOLLOW);
-        const st = listed.take(rel, follow) ?? confined(rel, follow, (r) =>
+        const statAt = statOut();
+        const kept = listed.take(rel, follow);
+        if (kept) return writeStat(view, statAt, kept) ?? 0;
+        if (statNative(rel, follow, view, statAt)) return 0;
+        const st = confined(rel, follow, (r) =>
           inParent(split(r).dir, (at) => {
             const found = (r.name === null ? statSync : lstatSync)(at(r.name), { bigint: true });
             if (r.optimistic && r.follow && found.isSymbolicLink()) throw new Retry();
             return found;
           }));
-        writeStat(view, statOut(), st);
+        writeStat(view, statAt, st);
         return 0;
       }
       case OP.MKDIR: confined(path(), false, (r) => inParent(r.dir, (at) => {

@@ -1,0 +1,310 @@
+// A Node-API addon giving the host-directory mount backend (host/mount/hostdir.js) the confined
+// path calls node:fs lacks (docs/MOUNTS.md, "The native addon"):
+//   open(path, flags, mode, view, at)  openat2 with RESOLVE_NO_SYMLINKS: the fd, or -errno
+//   stat(path, follow, view, at)       the same with O_PATH|O_NOFOLLOW, fstat, close: 0 or
+//                                      -errno (ELOOP for a final symlink when `follow`)
+//   list(dirfd)                    a directory's entries, each with its fstatat, in one Buffer
+//   pread(fd, view, at, len, offset)   read straight into the program's memory: bytes, or -errno
+//   adopt(fd), close(fd)           a dup of an fd node:fs opened, which the closing worker thread
+//                                  need not have opened (node:fs warns then), and its close
+// `path` is absolute and must contain no symlink, no `.` or `..` and no empty component: the
+// kernel then walks exactly the names given, so a path that starts at the mount's root stays
+// inside it (a symlink anywhere, the root's own path included, gives ELOOP and the caller resolves
+// it the careful way). A stat goes straight into the program's memory: the protocol's stat
+// (runtime/fs/mount/mount_wire.h) at byte `at` of the DataView `view`.
+// Built by scripts/build-mount-addon.sh; Node-API is ABI-stable, so one build serves Node 20-24,
+// and NAPI_MODULE_INIT makes it loadable in every worker thread.
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <linux/openat2.h>
+#include <node_api.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "../../../../runtime/fs/mount/mount_wire.h"
+
+static int64_t ns_of(struct timespec t) { return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec; }
+
+// Whether an absolute path names only plain components (no ".", "..", or empty one).
+static int plain_path(const char *p) {
+    if (p[0] != '/') return 0;
+    for (const char *c = p + 1;;) {
+        const char *end = strchrnul(c, '/');
+        size_t n = (size_t)(end - c);
+        if (n == 0 || (n == 1 && c[0] == '.') || (n == 2 && c[0] == '.' && c[1] == '.')) return 0;
+        if (*end == 0) return 1;
+        c = end + 1;
+    }
+}
+
+static int open_plain(const char *path, int flags, unsigned mode) {
+    if (!plain_path(path)) return -EINVAL;
+    struct open_how how = {
+        .flags = (uint64_t)(flags | O_NOFOLLOW | O_CLOEXEC),
+        .mode = (flags & (O_CREAT | O_TMPFILE)) ? mode : 0,
+        .resolve = RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS,
+    };
+    long fd = syscall(SYS_openat2, AT_FDCWD, path, &how, sizeof how);
+    return fd < 0 ? -errno : (int)fd;
+}
+
+static void fill_wire_stat(void *at, const struct stat *st) {
+    struct mount_wire_stat w = {
+        .ino = st->st_ino,          .mode = st->st_mode,          .nlink = st->st_nlink,
+        .size = st->st_size,        .blocks = st->st_blocks,      .atime_ns = ns_of(st->st_atim),
+        .mtime_ns = ns_of(st->st_mtim), .ctime_ns = ns_of(st->st_ctim),
+    };
+    memcpy(at, &w, sizeof w); // (the program's memory: any alignment)
+}
+
+// a listed entry: u8 type (DT_*), u8 stat_ok, u16 name_len, u32 0, its lstat as the protocol's
+// stat (all zero if it could not be taken), the name padded to 8 bytes
+#define ENTRY_HEAD (8 + sizeof(struct mount_wire_stat))
+
+// ---- argument helpers (a wrong argument is a JavaScript programming error: it throws) ----
+
+static int arg_path(napi_env env, napi_value v, char *buf) {
+    size_t len = 0;
+    if (napi_get_value_string_utf8(env, v, buf, PATH_MAX, &len) != napi_ok) return -EINVAL;
+    if (len >= PATH_MAX - 1) return -ENAMETOOLONG;
+    if (strlen(buf) != len) return -EINVAL; // a NUL inside: not a path the kernel would see whole
+    return 0;
+}
+
+// Where a stat goes: `at` bytes into DataView `view`, wholly inside it; NULL if not.
+static void *arg_stat_out(napi_env env, napi_value view, napi_value at) {
+    size_t length = 0;
+    void *data = NULL;
+    uint32_t offset;
+    if (napi_get_dataview_info(env, view, &length, &data, NULL, NULL) != napi_ok ||
+        napi_get_value_uint32(env, at, &offset) != napi_ok || !data || offset > length ||
+        length - offset < sizeof(struct mount_wire_stat))
+        return NULL;
+    return (char *)data + offset;
+}
+
+static napi_value int_value(napi_env env, int n) {
+    napi_value v;
+    napi_create_int32(env, n, &v);
+    return v;
+}
+
+static napi_value type_error(napi_env env, const char *what) {
+    napi_throw_type_error(env, NULL, what);
+    return NULL;
+}
+
+// open(path, flags, mode, view, at): the new fd (close-on-exec), its stat written; or -errno
+static napi_value js_open(napi_env env, napi_callback_info info) {
+    size_t argc = 5;
+    napi_value argv[5];
+    napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
+    char path[PATH_MAX];
+    int32_t flags = 0;
+    uint32_t mode = 0;
+    void *out = argc == 5 ? arg_stat_out(env, argv[3], argv[4]) : NULL;
+    if (!out || napi_get_value_int32(env, argv[1], &flags) != napi_ok ||
+        napi_get_value_uint32(env, argv[2], &mode) != napi_ok)
+        return type_error(env, "open(path, flags, mode, view, at)");
+    int err = arg_path(env, argv[0], path);
+    if (err) return int_value(env, err);
+    int fd = open_plain(path, flags, mode);
+    if (fd < 0) return int_value(env, fd);
+    struct stat st;
+    if (fstat(fd, &st) != 0) {
+        err = -errno;
+        close(fd);
+        return int_value(env, err);
+    }
+    fill_wire_stat(out, &st);
+    return int_value(env, fd);
+}
+
+// stat(path, follow, view, at): 0 and the stat of what path names written (a final symlink
+// itself, or -ELOOP when `follow`: the caller resolves it); or -errno
+static napi_value js_stat(napi_env env, napi_callback_info info) {
+    size_t argc = 4;
+    napi_value argv[4];
+    napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
+    char path[PATH_MAX];
+    bool follow = false;
+    void *out = argc == 4 ? arg_stat_out(env, argv[2], argv[3]) : NULL;
+    if (!out || napi_get_value_bool(env, argv[1], &follow) != napi_ok)
+        return type_error(env, "stat(path, follow, view, at)");
+    int err = arg_path(env, argv[0], path);
+    if (err) return int_value(env, err);
+    int fd = open_plain(path, O_PATH, 0);
+    if (fd < 0) return int_value(env, fd);
+    struct stat st;
+    err = fstat(fd, &st) == 0 ? 0 : -errno;
+    close(fd);
+    if (!err && follow && S_ISLNK(st.st_mode)) err = -ELOOP;
+    if (!err) fill_wire_stat(out, &st);
+    return int_value(env, err);
+}
+
+// ---- list(dirfd) ----
+
+struct listing {
+    char *bytes;
+    size_t used, size;
+    size_t *starts; // where each entry begins, to sort them
+    size_t count, cap;
+};
+
+static int grow(void **p, size_t *cap, size_t need, size_t unit) {
+    if (need <= *cap) return 0;
+    size_t n = *cap ? *cap * 2 : 64;
+    while (n < need) n *= 2;
+    void *q = realloc(*p, n * unit);
+    if (!q) return -ENOMEM;
+    *p = q;
+    *cap = n;
+    return 0;
+}
+
+static int add_entry(struct listing *l, int dirfd, const struct dirent *e) {
+    size_t name_len = strlen(e->d_name);
+    size_t bytes = ENTRY_HEAD + ((name_len + 7) & ~(size_t)7);
+    if (grow((void **)&l->bytes, &l->size, l->used + bytes, 1) ||
+        grow((void **)&l->starts, &l->cap, l->count + 1, sizeof(size_t)))
+        return -ENOMEM;
+    unsigned char *at = (unsigned char *)l->bytes + l->used;
+    memset(at, 0, bytes);
+    struct stat st;
+    int ok = fstatat(dirfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0;
+    unsigned type = e->d_type;
+    if (type == DT_UNKNOWN && ok) type = IFTODT(st.st_mode);
+    at[0] = (unsigned char)type;
+    at[1] = (unsigned char)ok;
+    uint16_t n16 = (uint16_t)name_len;
+    memcpy(at + 2, &n16, 2);
+    if (ok) fill_wire_stat(at + 8, &st);
+    memcpy(at + ENTRY_HEAD, e->d_name, name_len);
+    l->starts[l->count++] = l->used;
+    l->used += bytes;
+    return 0;
+}
+
+// (qsort_r: worker threads may list at the same time)
+static int by_name(const void *a, const void *b, void *bytes) {
+    const char *base = bytes;
+    return strcmp(base + *(const size_t *)a + ENTRY_HEAD, base + *(const size_t *)b + ENTRY_HEAD);
+}
+
+// Reads the directory fd names (from its start, on a descriptor of its own), entries sorted by
+// name as node:fs lists them; 0 or -errno.
+static int read_listing(int fd, struct listing *l) {
+    int own = openat(fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (own < 0) return -errno;
+    DIR *dir = fdopendir(own);
+    if (!dir) {
+        int err = -errno;
+        close(own);
+        return err;
+    }
+    int err = 0;
+    for (struct dirent *e; !err && (errno = 0, e = readdir(dir));) {
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0) continue;
+        err = add_entry(l, own, e);
+    }
+    if (!err && errno) err = -errno;
+    closedir(dir);
+    return err;
+}
+
+// list(dirfd): a Buffer of the entries (layout above), or -errno
+static napi_value js_list(napi_env env, napi_callback_info info) {
+    size_t argc = 1;
+    napi_value argv[1];
+    napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
+    int32_t fd;
+    if (argc != 1 || napi_get_value_int32(env, argv[0], &fd) != napi_ok) return type_error(env, "list(fd)");
+    struct listing l = {0};
+    int err = read_listing(fd, &l);
+    napi_value result = NULL;
+    char *sorted = NULL;
+    if (!err && l.used && !(sorted = malloc(l.used))) err = -ENOMEM;
+    if (!err) {
+        // node:fs (libuv's scandir) lists names sorted by strcmp: the same order as before
+        qsort_r(l.starts, l.count, sizeof *l.starts, by_name, l.bytes);
+        size_t at = 0;
+        for (size_t i = 0; i < l.count; i++) {
+            size_t start = l.starts[i];
+            uint16_t n16;
+            memcpy(&n16, l.bytes + start + 2, 2);
+            size_t bytes = ENTRY_HEAD + (((size_t)n16 + 7) & ~(size_t)7);
+            memcpy(sorted + at, l.bytes + start, bytes);
+            at += bytes;
+        }
+        napi_create_buffer_copy(env, l.used, sorted ? sorted : "", NULL, &result);
+    }
+    free(sorted);
+    free(l.bytes);
+    free(l.starts);
+    return result ? result : int_value(env, err);
+}
+
+// pread(fd, view, at, len, offset): bytes read into `view` at `at` (wholly inside it), or -errno
+static napi_value js_pread(napi_env env, napi_callback_info info) {
+    size_t argc = 5;
+    napi_value argv[5];
+    napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
+    int32_t fd;
+    uint32_t at, len;
+    int64_t offset;
+    size_t length = 0;
+    void *data = NULL;
+    if (argc != 5 || napi_get_value_int32(env, argv[0], &fd) != napi_ok ||
+        napi_get_dataview_info(env, argv[1], &length, &data, NULL, NULL) != napi_ok ||
+        napi_get_value_uint32(env, argv[2], &at) != napi_ok || napi_get_value_uint32(env, argv[3], &len) != napi_ok ||
+        napi_get_value_int64(env, argv[4], &offset) != napi_ok || !data || at > length || length - at < len ||
+        offset < 0)
+        return type_error(env, "pread(fd, view, at, len, offset)");
+    ssize_t n = pread(fd, (char *)data + at, len, offset);
+    napi_value v;
+    napi_create_int64(env, n < 0 ? -errno : n, &v);
+    return v;
+}
+
+static int arg_fd(napi_env env, napi_callback_info info, int32_t *fd) {
+    size_t argc = 1;
+    napi_value argv[1];
+    napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
+    return argc == 1 && napi_get_value_int32(env, argv[0], fd) == napi_ok;
+}
+
+// adopt(fd): a close-on-exec duplicate of fd (node:fs's, which the caller then closes), or -errno
+static napi_value js_adopt(napi_env env, napi_callback_info info) {
+    int32_t fd;
+    if (!arg_fd(env, info, &fd)) return type_error(env, "adopt(fd)");
+    int copy = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+    return int_value(env, copy < 0 ? -errno : copy);
+}
+
+// close(fd): 0 or -errno
+static napi_value js_close(napi_env env, napi_callback_info info) {
+    int32_t fd;
+    if (!arg_fd(env, info, &fd)) return type_error(env, "close(fd)");
+    return int_value(env, close(fd) == 0 ? 0 : -errno);
+}
+
+NAPI_MODULE_INIT(/* napi_env env, napi_value exports */) {
+    const napi_property_descriptor fns[] = {
+        {"open", NULL, js_open, NULL, NULL, NULL, napi_enumerable, NULL},
+        {"stat", NULL, js_stat, NULL, NULL, NULL, napi_enumerable, NULL},
+        {"list", NULL, js_list, NULL, NULL, NULL, napi_enumerable, NULL},
+        {"pread", NULL, js_pread, NULL, NULL, NULL, napi_enumerable, NULL},
+        {"adopt", NULL, js_adopt, NULL, NULL, NULL, napi_enumerable, NULL},
+        {"close", NULL, js_close, NULL, NULL, NULL, napi_enumerable, NULL},
+    };
+    napi_define_properties(env, exports, sizeof fns / sizeof fns[0], fns);
+    return exports;
+}

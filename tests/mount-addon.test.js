@@ -1,0 +1,127 @@
+// The host-directory mount's native addon (host/mount/hostdir/addon/mount_at.c, docs/MOUNTS.md "The
+// native addon"): it loads on every Node version setup installs, in worker threads too; its
+// calls never follow a symlink nor take a path that is not plain; its listing matches node:fs;
+// and the mount suites with escape tests pass on the node:fs path too (SPINDLE_MOUNT_ADDON=0).
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import {
+  existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { ERRNO as E, O } from '../host/abi/linux.js';
+import { listedEntries, mountAddon } from '../host/mount/hostdir/mount-addon.js';
+
+const root = join(import.meta.dirname, '..');
+const addon = process.platform === 'linux' ? mountAddon() : null;
+const S_IFMT = 0o170000;
+const S_IFLNK = 0o120000;
+let dir;
+before(() => {
+  dir = mkdtempSync(join(tmpdir(), 'spindle-mount-addon-'));
+  mkdirSync(join(dir, 'a/b'), { recursive: true });
+  writeFileSync(join(dir, 'a/b/file'), 'twelve bytes');
+  symlinkSync('b', join(dir, 'a/inside')); // a relative link inside
+  symlinkSync('/etc', join(dir, 'abs'));
+  symlinkSync(dir, join(dir, 'to-root'));
+});
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+// a stat through the addon: { result, size, mode } (the protocol's layout: size @24, mode @8)
+const memory = new DataView(new SharedArrayBuffer(4096));
+function stat(path, follow = false) {
+  const result = addon.stat(path, follow, memory, 64);
+  return { result, size: Number(memory.getBigInt64(64 + 24, true)), mode: memory.getUint32(64 + 8, true) };
+}
+
+describe('host-directory mount addon', { skip: !addon && 'not built or not Linux (the node:fs path is used)' }, () => {
+  it('loads on each Node version here, in the main thread and in worker threads', () => {
+    const script = `import { Worker } from 'node:worker_threads';
+      import { mountAddon } from ${JSON.stringify(join(root, 'host/mount/hostdir/mount-addon.js'))};
+      const here = (where) => console.log(where, typeof mountAddon()?.stat);
+      here('main');
+      const w = new Worker(${JSON.stringify(`import('${join(root, 'host/mount/hostdir/mount-addon.js')}').then((m) => console.log('worker', typeof m.mountAddon()?.stat))`)}, { eval: true });
+      w.on('exit', () => here('after'));`;
+    const nodes = [process.execPath, ...readdirSync(join(root, '.toolchain')).filter((d) => d.startsWith('node-'))
+      .map((d) => join(root, '.toolchain', d, 'bin/node')).filter(existsSync)];
+    for (const node of nodes) {
+      const r = spawnSync(node, ['--input-type=module', '-e', script], { encoding: 'utf8' });
+      assert.equal(r.stdout, 'main function\nworker function\nafter function\n', `${node}: ${r.stderr}`);
+    }
+  });
+
+  it('stats and opens plain paths, writing the protocol\'s stat', () => {
+    const s = stat(join(dir, 'a/b/file'));
+    assert.equal(s.result, 0);
+    assert.equal(s.size, 12);
+    assert.equal(s.mode, lstatSync(join(dir, 'a/b/file')).mode);
+    const fd = addon.open(join(dir, 'a/b/new'), O.CREAT | O.RDWR, 0o600, memory, 128);
+    assert.ok(fd >= 0, `open: ${fd}`);
+    assert.equal(memory.getBigInt64(128 + 24, true), 0n);
+    assert.equal(addon.close(fd), 0);
+    assert.equal(addon.close(fd), -E.EBADF);
+    const file = addon.open(join(dir, 'a/b/file'), O.RDONLY, 0, memory, 128);
+    assert.equal(addon.pread(file, memory, 1000, 100, 7), 5);
+    assert.equal(Buffer.from(memory.buffer, 1000, 5).toString(), 'bytes');
+    assert.throws(() => addon.pread(file, memory, 4000, 100, 0), TypeError); // past the view's end
+    assert.throws(() => addon.pread(file, memory, 0, 1, -1), TypeError);
+    addon.close(file);
+    assert.equal(stat(join(dir, 'a/b/missing')).result, -E.ENOENT);
+    assert.equal(stat(join(dir, 'a/b/file/x')).result, -E.ENOTDIR);
+  });
+
+  it('never follows a symlink, in any component, the root\'s own path included', () => {
+    assert.equal(stat(join(dir, 'a/inside/file')).result, -E.ELOOP);
+    assert.equal(stat(join(dir, 'abs/passwd')).result, -E.ELOOP);
+    assert.equal(stat(join(dir, 'to-root/a/b/file')).result, -E.ELOOP);
+    assert.equal(stat('/proc/self/root/etc/passwd').result, -E.ELOOP); // a magic link
+    // a final symlink is the link itself, unless the caller follows it (then ELOOP: resolve it)
+    const link = stat(join(dir, 'abs'));
+    assert.equal(link.result, 0);
+    assert.equal(link.mode & S_IFMT, S_IFLNK);
+    assert.equal(stat(join(dir, 'abs'), true).result, -E.ELOOP);
+    assert.equal(addon.open(join(dir, 'abs'), O.RDONLY, 0, memory, 0), -E.ELOOP);
+    assert.equal(addon.open(join(dir, 'a/inside'), O.RDONLY | O.DIRECTORY, 0, memory, 0) < 0, true);
+  });
+
+  it('takes only absolute paths of plain components', () => {
+    for (const path of ['a/b/file', `${dir}/a/../a/b/file`, `${dir}/./a/b/file`, `${dir}//a/b/file`, `${dir}/a/b/file/`,
+      `${dir}/a/b/file\0x`, '']) {
+      assert.equal(stat(path).result, -E.EINVAL, JSON.stringify(path));
+    }
+    assert.equal(stat(`/${'x'.repeat(5000)}`).result, -E.ENAMETOOLONG);
+  });
+
+  it('refuses bad arguments with a TypeError, never writing outside the view', () => {
+    assert.throws(() => addon.stat(join(dir, 'a/b/file'), false, memory, 4096 - 63), TypeError);
+    assert.throws(() => addon.stat(join(dir, 'a/b/file'), false, new Uint8Array(64), 0), TypeError);
+    assert.throws(() => addon.open(join(dir, 'a/b/file'), 'x', 0, memory, 0), TypeError);
+    assert.throws(() => addon.list('3'), TypeError);
+    assert.equal(addon.list(-1), -E.EBADF);
+  });
+
+  it('lists a directory with each entry\'s lstat, in node:fs\'s order', () => {
+    const fd = addon.open(dir, O.RDONLY | O.DIRECTORY, 0, memory, 0);
+    const entries = listedEntries(addon.list(fd));
+    addon.close(fd);
+    assert.deepEqual(entries.map((e) => e.name.toString()), readdirSync(dir));
+    for (const e of entries) {
+      const st = lstatSync(join(dir, e.name.toString()), { bigint: true });
+      const wire = new DataView(e.st.wire.buffer, e.st.wire.byteOffset, 64); // (mount_wire.h's layout)
+      assert.deepEqual([e.st.ino, e.st.mode, wire.getBigInt64(24, true), wire.getBigInt64(48, true)], [st.ino, Number(st.mode), st.size, st.mtimeNs]);
+      assert.equal(e.st.isSymbolicLink(), st.isSymbolicLink());
+    }
+  });
+
+  it('the mount suites with escape tests pass on the node:fs path too (SPINDLE_MOUNT_ADDON=0)', () => {
+    const suites = ['tests/mount.test.js', 'tests/hostile.test.js', 'tests/mount-kept-dirs.test.js'];
+    // (without NODE_TEST_CONTEXT, which would make the child report to this runner)
+    const { NODE_TEST_CONTEXT, ...env } = process.env;
+    const r = spawnSync(process.execPath, ['--test', '--test-concurrency=1', '--test-reporter=tap', ...suites], {
+      cwd: root, encoding: 'utf8', env: { ...env, SPINDLE_MOUNT_ADDON: '0', SPINDLE_TEST_BROWSER: '0' },
+    });
+    assert.equal(r.status, 0, r.stdout.slice(-3000));
+    assert.match(r.stdout, /# fail 0/);
+  });
+});
