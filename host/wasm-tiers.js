@@ -3,9 +3,8 @@
 // slower code), TurboFan its optimizing one; dynamic tiering re-compiles a function with TurboFan
 // in the background once it has run hot in Liftoff code.
 export const WASM_TIERS = {
-  // Every function compiled once, by TurboFan. Node 20's Liftoff code loses a memory.atomic.wait32
-  // wake-up (tests/programs/futex_park_wake.c sleeps for good), and its dynamic tiering ran
-  // several threads of one module 2-4x slower.
+  // Every function compiled once, by TurboFan: what Node 20 falls back to for a module whose
+  // waits cannot be moved into calls (host/liftoff-wait-calls.js).
   optimized: ['--no-liftoff', '--no-wasm-dynamic-tiering'],
   // V8's own defaults, as in Chromium: Liftoff code first, hot functions tiered up to TurboFan.
   tiered: ['--liftoff', '--wasm-dynamic-tiering'],
@@ -22,5 +21,10 @@ export function wasmTiersFor(nodeVersion = process.versions.node) {
     if (!Object.hasOwn(WASM_TIERS, asked)) throw new Error(`SPINDLE_WASM_TIERS=${asked}: expected ${Object.keys(WASM_TIERS).join(' or ')}`);
     return asked;
   }
-  return Number(nodeVersion.split('.')[0]) <= 20 ? 'optimized' : 'tiered';
+  return 'tiered';
+}
+
+/** Whether this Node's Liftoff needs each wait moved into a call (host/liftoff-wait-calls.js). */
+export function liftoffLosesWaitValues(nodeVersion = process.versions.node) {
+  return Number(nodeVersion.split('.')[0]) <= 20;
 }
