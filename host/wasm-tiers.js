@@ -11,11 +11,11 @@ export const WASM_TIERS = {
 };
 
 /**
- * The WASM_TIERS entry for a Node version ('24.19.0'; default: this Node's). SPINDLE_WASM_TIERS
- * in the environment overrides it: `spindle bench` sets `optimized`, so that its Node series
+ * The WASM_TIERS entry Node runs: `tiered` on every version (Node 20 with its waits moved into
+ * calls, liftoffLosesWaitValues). SPINDLE_WASM_TIERS in the environment overrides it: `spindle bench` sets `optimized`, so that its Node series
  * time optimized code on every version, as its Chromium does (docs/DESIGN.md).
  */
-export function wasmTiersFor(nodeVersion = process.versions.node) {
+export function wasmTiersFor() {
   const asked = process.env.SPINDLE_WASM_TIERS;
   if (asked) {
     if (!Object.hasOwn(WASM_TIERS, asked)) throw new Error(`SPINDLE_WASM_TIERS=${asked}: expected ${Object.keys(WASM_TIERS).join(' or ')}`);
