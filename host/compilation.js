@@ -1,10 +1,11 @@
 // How V8 compiles a module in Node (docs/HOST.md, "Compilation"). With which compilers depends
-// on the Node version (host/wasm-tiers.js): on Node 20 every function is compiled once, by the
-// optimizing compiler. Eagerly (the default), all functions compile on V8's background threads,
+// on the Node version (host/wasm-tiers.js): on Node 20 each wait is first moved into a call of
+// its own (host/liftoff-wait-calls.js). Eagerly (the default), all functions compile on V8's background threads,
 // in parallel, before main starts; lazily, each on the thread that first calls it, inside the
 // program's run (a short file program's time 3-4x longer).
 import { isNode } from './platform/current.js';
-import { WASM_TIERS, wasmTiersFor } from './wasm-tiers.js';
+import { moveWaitsIntoCalls } from './liftoff-wait-calls.js';
+import { liftoffLosesWaitValues, WASM_TIERS, wasmTiersFor } from './wasm-tiers.js';
 
 export const COMPILATION_MODES = ['auto', 'eager', 'lazy'];
 
@@ -63,7 +64,15 @@ export async function compileModule(bytes, mode) {
   const v8 = await nodeV8();
   // The flags are process-wide and V8 reads them while an asynchronous compilation runs, so
   // compilations take turns.
-  const tierFlags = WASM_TIERS[wasmTiersFor()];
+  let tiers = wasmTiersFor();
+  if (tiers === 'tiered' && liftoffLosesWaitValues()) {
+    try {
+      bytes = moveWaitsIntoCalls(bytes);
+    } catch {
+      tiers = 'optimized'; // a module the pass cannot read: TurboFan compiles its waits right
+    }
+  }
+  const tierFlags = WASM_TIERS[tiers];
   const turn = lastCompile.then(async () => {
     for (const flag of flagsForCompile(tierFlags, chosen)) v8.setFlagsFromString(flag);
     // Node 24 does not count V8's background compilation as work of its event loop: with nothing

@@ -3,24 +3,28 @@
 // slower code), TurboFan its optimizing one; dynamic tiering re-compiles a function with TurboFan
 // in the background once it has run hot in Liftoff code.
 export const WASM_TIERS = {
-  // Every function compiled once, by TurboFan. Node 20's Liftoff code loses a memory.atomic.wait32
-  // wake-up (tests/programs/futex_park_wake.c sleeps for good), and its dynamic tiering ran
-  // several threads of one module 2-4x slower.
+  // Every function compiled once, by TurboFan: what Node 20 falls back to for a module whose
+  // waits cannot be moved into calls (host/liftoff-wait-calls.js).
   optimized: ['--no-liftoff', '--no-wasm-dynamic-tiering'],
   // V8's own defaults, as in Chromium: Liftoff code first, hot functions tiered up to TurboFan.
   tiered: ['--liftoff', '--wasm-dynamic-tiering'],
 };
 
 /**
- * The WASM_TIERS entry for a Node version ('24.19.0'; default: this Node's). SPINDLE_WASM_TIERS
- * in the environment overrides it: `spindle bench` sets `optimized`, so that its Node series
+ * The WASM_TIERS entry Node runs: `tiered` on every version (Node 20 with its waits moved into
+ * calls, liftoffLosesWaitValues). SPINDLE_WASM_TIERS in the environment overrides it: `spindle bench` sets `optimized`, so that its Node series
  * time optimized code on every version, as its Chromium does (docs/DESIGN.md).
  */
-export function wasmTiersFor(nodeVersion = process.versions.node) {
+export function wasmTiersFor() {
   const asked = process.env.SPINDLE_WASM_TIERS;
   if (asked) {
     if (!Object.hasOwn(WASM_TIERS, asked)) throw new Error(`SPINDLE_WASM_TIERS=${asked}: expected ${Object.keys(WASM_TIERS).join(' or ')}`);
     return asked;
   }
-  return Number(nodeVersion.split('.')[0]) <= 20 ? 'optimized' : 'tiered';
+  return 'tiered';
+}
+
+/** Whether this Node's Liftoff needs each wait moved into a call (host/liftoff-wait-calls.js). */
+export function liftoffLosesWaitValues(nodeVersion = process.versions.node) {
+  return Number(nodeVersion.split('.')[0]) <= 20;
 }

@@ -143,7 +143,7 @@ for (const browser of [null, ...testBrowsers]) {
       assert.equal(ok(await run([`--preload=${dir}@/in`, checks, 'read-tree', '/in'], browser), 'read-tree'), '/in/a.txt = from the host\n');
     });
 
-    // Node 20's Liftoff lost this receiver's wake-up; the host compiles without it (docs/HOST.md).
+    // Node 20's Liftoff lost this receiver's wake-up until each wait became a call (docs/HOST.md).
     it('channels: the receiver blocks while producers send', async () => {
       const got = await exec(spindle, ['run', ...(browser ? [browserFlag(browser)] : []), checks, 'channels-blocking'], { timeoutMs: 15000 });
       assert.match(ok(got, 'channels-blocking'), /^channels sum=7998000 expected=7998000 pingpong=100\n$/);
