@@ -3,25 +3,28 @@
 // slower code), TurboFan its optimizing one; dynamic tiering re-compiles a function with TurboFan
 // in the background once it has run hot in Liftoff code.
 export const WASM_TIERS = {
-  // Every function compiled once, by TurboFan: what Node 20 falls back to for a module whose
-  // waits cannot be moved into calls (host/liftoff-wait-calls.js).
+  // Every function compiled once, by TurboFan: Node 20's default, and what it falls back to when
+  // `tiered` is asked for a module whose waits cannot be moved into calls (liftoff-wait-calls.js).
   optimized: ['--no-liftoff', '--no-wasm-dynamic-tiering'],
   // V8's own defaults, as in Chromium: Liftoff code first, hot functions tiered up to TurboFan.
   tiered: ['--liftoff', '--wasm-dynamic-tiering'],
 };
 
 /**
- * The WASM_TIERS entry Node runs: `tiered` on every version (Node 20 with its waits moved into
- * calls, liftoffLosesWaitValues). SPINDLE_WASM_TIERS in the environment overrides it: `spindle bench` sets `optimized`, so that its Node series
- * time optimized code on every version, as its Chromium does (docs/DESIGN.md).
+ * The WASM_TIERS entry for a Node version (default: this Node's). Node 22 and 24 run V8's
+ * defaults. Node 20 stays `optimized`: its Liftoff is safe with each wait moved into a call
+ * (liftoffLosesWaitValues), but its dynamic tiering left long threaded jobs up to 3x slower in 4
+ * of 11 runs (docs/HOST.md), so `tiered` there is an opt-in. SPINDLE_WASM_TIERS in the
+ * environment overrides it: `spindle bench` sets `optimized`, so that its Node series time
+ * optimized code on every version, as its Chromium does (docs/DESIGN.md).
  */
-export function wasmTiersFor() {
+export function wasmTiersFor(nodeVersion = process.versions.node) {
   const asked = process.env.SPINDLE_WASM_TIERS;
   if (asked) {
     if (!Object.hasOwn(WASM_TIERS, asked)) throw new Error(`SPINDLE_WASM_TIERS=${asked}: expected ${Object.keys(WASM_TIERS).join(' or ')}`);
     return asked;
   }
-  return 'tiered';
+  return Number(nodeVersion.split('.')[0]) <= 20 ? 'optimized' : 'tiered';
 }
 
 /** Whether this Node's Liftoff needs each wait moved into a call (host/liftoff-wait-calls.js). */
