@@ -5,6 +5,7 @@
 // Chromium with its default flags (Liftoff first, dynamic tiering). Either way every run also
 // records its wall time from spawn to exit (cli/bench.js), so the report shows what the user
 // waits for beside what the program measures inside itself.
+import { chooseCompilation } from '../host/compilation.js';
 import { wasmTiersFor } from '../host/wasm-tiers.js';
 
 /** The run mode of `opts` (parseBenchArgs): the extra `spindle run` flags and the browser's launch. */
@@ -22,12 +23,14 @@ export function benchRunMode(opts) {
  * mode (V8's tiers and Spindle's --compile policy) and what the wall time covers.
  */
 export function runModeWords(opts, browserName) {
+  const compile = `--compile=auto (${chooseCompilation()})`;
   const pool = opts.asUser ? '' : ', workers started before main';
+  // A page cannot set V8's flags, so --compile has no say there: Chromium's flags decide.
   const chromium = opts.asUser ? 'default flags (Liftoff first, dynamic tiering)' : '--no-liftoff (TurboFan code from the start)';
   return {
-    node: `spindle run${opts.asUser ? ' with default options' : ' --wait-for-pool'} (--compile=auto, the default), ` +
+    node: `spindle run${opts.asUser ? ' with default options' : ' --wait-for-pool'} (${compile}), ` +
       `V8 tiers: ${wasmTiersFor()}; wall: spawn of \`spindle run\` to its exit`,
-    browser: `${browserName === 'firefox' ? 'Firefox' : `Chromium, ${chromium}`} (--compile=auto)${pool}; ` +
+    browser: `${browserName === 'firefox' ? 'Firefox' : `Chromium, ${chromium}`}${pool}; ` +
       'wall: the run in an open browser, from handing it the module to its exit',
     native: 'clang -O2; wall: spawn to exit',
   };
