@@ -67,6 +67,7 @@ export function ioExperiments({ quick }) {
       id: 'io-mount-calls', key: true, estimateS: ({ runs }) => 5 + runs * 4, title: 'Path calls on a host-directory mount vs the same C natively',
       chart: 'cases', source: 'bench/io/mount_calls.c', host: 'node', baseline: 'native', points: [...callCases, wallCase].map((c) => c.point),
       variants: [{ id: 'native', label: 'native (clang)' }, { id: 'spindle-hostdir', label: 'Spindle on a host dir' }],
+      speedupOf: {}, // the cases are different calls: no speed-up between them
       note: 'Interleaved runs of bench/io/mount_calls.c built with clang and with spindle cc, on the same fresh directory ' +
         'under the OS temp directory (`spindle run --mount=/data=DIR`): stat of a file two levels deep and open + 4 KiB ' +
         'read + close of it (ms per 1,000 calls), a readdir + stat walk of 2,000 files in 20 directories (best of 5), ' +
