@@ -36,7 +36,7 @@ export function mainJob(list, { full, only, variants }) {
   return full || variants ? picked : picked.map((e) => ({ ...e, variants: e.variants.filter((v) => !v.fullOnly) }));
 }
 
-export function experiments({ root, quick }) {
+export function experiments({ root, quick, full = false }) {
   const mimallocNative = join(root, '.toolchain', 'mimalloc', 'libmimalloc-native.a');
   const mallocVariants = [
     wasm('spindle', ['--malloc=spindle'], 'Spindle malloc'),
@@ -111,12 +111,22 @@ export function experiments({ root, quick }) {
       '"C main on JS main": the C main runs on the JS main thread, "on worker": on a worker (bench/npm-wasi).',
   });
   list.push(
-    fsExperiment('fs-stdio-files', 'File workload: 100 files x 1000 fwrite/fread, then unlink', 'bench/fs/stdio_files.c', ['main', 'thread'], true),
+    fsExperiment('fs-stdio-files', 'File workload: 100 files x 1000 fwrite/fread, then unlink (50 MB written, one file live at a time)', 'bench/fs/stdio_files.c', ['main', 'thread'], true),
     fsExperiment('fs-metadata', 'Small-file metadata: create, stat, rename, readdir, unlink', 'bench/fs/metadata.c', ['main', 'thread']),
     fsExperiment('fs-call-cost', 'One cheap file call (lseek) x 100,000: the per-call cost', 'bench/fs/call_cost.c', ['main', 'thread']),
     fsExperiment('fs-two-writers', 'Threads writing different files (100 files split over 1 or 2 threads)', 'bench/fs/two_writers.c', [1, 2]),
     fsExperiment('fs-two-readers', 'Threads reading one file (64 passes over 16 MiB split over 1 or 2 threads)', 'bench/fs/two_readers.c', [1, 2]),
   );
+  // Fresh files, as a program that unpacks or generates them makes them: many new files, one
+  // first write each, all live at once; the 1 MiB point is the 50 MB+ working set (64 MiB live),
+  // --full adds a 256 MiB one. Points are the file size and count (bench/fs/new_files.c).
+  const newFiles = { '4KiB x 200': [4, 200], '64KiB x 200': [64, 200], '1MiB x 64': [1024, 64], ...(full && { '1MiB x 256': [1024, 256] }) };
+  list.push({
+    ...fsExperiment('fs-new-files', 'Fresh files: create and write each once, all kept live (4 KiB - 1 MiB)', 'bench/fs/new_files.c',
+      Object.keys(newFiles), true),
+    args: (point) => newFiles[point],
+    speedupOf: {}, // the points are sizes, not thread counts: no speed-up between them
+  });
   // Independent and shared file work as threads are added, against native tmpfs: the same total
   // work split over the threads (docs/PERFORMANCE.md, "16 cores").
   const scalingFsVariants = [fsVariants[0], fsVariants.at(-1)];

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { experiments as defineExperiments, mainJob } from '../bench/experiments.js';
 import { charts, html, tableText } from '../bench/report/report.js';
 import { Progress } from './bench-progress.js';
+import { benchRunMode, runModeWords } from './bench-run-mode.js';
 import { BrowserSession } from './browser-session.js';
 import { parseBrowserName, requireBrowser } from './browsers.js';
 import { chromiumPath } from './chromium.js';
@@ -27,6 +28,7 @@ const options = {
   '--threads': 'thread counts', '--runs': 'a number of runs', '--only': 'a regex', '--variants': 'a regex',
   '--out': 'a folder', '--from': 'a results.json',
   '--node-bin': 'a Node binary', // e.g. .toolchain/node-24.19.0/bin/node
+  '--as-user': 'switch', // the wasm runs as a user runs them (cli/bench-run-mode.js)
 };
 
 // The thread counts of a scaling curve, up to the 16 cores of the machine the targets are for.
@@ -35,7 +37,7 @@ const scalingSweep = [1, 2, 4, 8, 16];
 export function parseBenchArgs(argv) {
   const cores = availableParallelism();
   const opts = { node: false, browser: false, threads: null, runs: null, quick: false, full: false, only: null, variants: null, out: null, open: false, from: null,
-    buildOnly: false, prebuilt: false, nodeBin: null, help: false };
+    buildOnly: false, prebuilt: false, nodeBin: null, asUser: false, help: false };
   for (let i = 0; i < argv.length;) {
     const option = readOption(argv, i, options);
     if (!option) throw new Error(`unknown option ${argv[i]}\n${benchUsage}`);
@@ -49,6 +51,7 @@ export function parseBenchArgs(argv) {
     else if (flag === '--open') opts.open = true;
     else if (flag === '--build-only') opts.buildOnly = true;
     else if (flag === '--prebuilt') opts.prebuilt = true;
+    else if (flag === '--as-user') opts.asUser = true;
     else if (flag === '--threads') {
       opts.threads = value.split(',').map(Number);
       if (opts.threads.some((t) => !Number.isInteger(t) || t < 1 || t > 256)) throw new Error(`--threads=${value}: expected e.g. 1,2,4`);
@@ -154,20 +157,20 @@ export async function bench(argv) {
   if (opts.browser && !opts.buildOnly) requireBrowser(opts.browser); // before minutes of building
   // The whole job runs again under that Node; the run there finds itself current and goes on.
   if (opts.nodeBin && !isCurrentNode(opts.nodeBin)) return rerunWithNode(opts.nodeBin, ['bench', ...argv]);
-  // Every Node run times TurboFan code, whatever this Node's default (host/wasm-tiers.js); the
-  // runs inherit the environment.
-  process.env.SPINDLE_WASM_TIERS ??= 'optimized';
+  // By default every Node run times TurboFan code, whatever this Node's default
+  // (host/wasm-tiers.js); --as-user runs as a user does.
+  const runMode = benchRunMode(opts);
   const started = new Date();
   const m = machine(opts.browser);
   const hosts = [...(opts.node ? ['node'] : []), ...(opts.browser ? ['browser'] : [])];
-  const list = mainJob(defineExperiments({ root, quick: opts.quick }), opts);
+  const list = mainJob(defineExperiments({ root, quick: opts.quick, full: opts.full }), opts);
   const stamp = started.toISOString().slice(0, 19).replace(/[:T]/g, '-');
   const outDir = opts.out ?? join(root, 'results', `${stamp}-${m.host}`);
   const buildDir = join(root, 'build', 'bench');
   // outDir is made by writeOutputs, once there are results: an interrupted run leaves none.
 
   // Build everything first; a variant that fails to build is reported, not fatal.
-  const results = { started: started.toISOString(), machine: m, options: { ...opts, only: opts.only?.source ?? null, variants: opts.variants?.source ?? null, hosts }, experiments: [] };
+  const results = { started: started.toISOString(), machine: m, options: { ...opts, only: opts.only?.source ?? null, variants: opts.variants?.source ?? null, hosts, runModes: runModeWords(opts, opts.browser) }, experiments: [] };
   const jobs = [];
   const suites = [];
   const builds = []; // { e, v, dir, entry, threads }
@@ -186,7 +189,7 @@ export async function bench(argv) {
     mkdirSync(dir, { recursive: true });
     const threads = e.points ?? (e.sweep ? opts.sweepThreads : opts.threads).filter((t) => t >= (e.minThreads ?? 1));
     const entry = { id: e.id, title: e.title, chart: e.chart, baseline: e.baseline, source: e.source, note: e.note, cores: m.cores,
-      threads, pointLabel: e.points ? 'where' : 'threads', series: [] };
+      threads, pointLabel: e.points ? 'where' : 'threads', speedupOf: e.speedupOf, series: [] };
     results.experiments.push(entry);
     for (const v of e.variants.filter((x) => !opts.variants || opts.variants.test(x.id))) builds.push({ e, v, dir, entry, threads });
   }
@@ -222,7 +225,7 @@ export async function bench(argv) {
     process.stdout.write(failed.length ? `build failed:\n${failed.join('\n')}\n` : `built into ${buildDir}\n`);
     return failed.length ? 1 : 0;
   }
-  const session = hosts.includes('browser') ? await BrowserSession.open({ browser: opts.browser, optimizedFromStart: true }) : null;
+  const session = hosts.includes('browser') ? await BrowserSession.open({ browser: opts.browser, optimizedFromStart: runMode.optimizedFromStart }) : null;
   // The npm WASI host's pages (bench/npm-wasi) run in a browser of their own, opened when needed.
   let npmBrowser = null;
   if (session) session.npmWasi = () => (npmBrowser ??= import('../bench/npm-wasi/run-browser.mjs').then((m) => m.NpmWasiBrowser.open({ browser: opts.browser })));
@@ -233,7 +236,7 @@ export async function bench(argv) {
         const point = typeof job.t === 'number' ? `${job.t} thread(s)` : job.t;
         progress.begin(job.key, `${job.entry.id}: ${job.series.label}, ${point}, run ${run}/${opts.runs}`);
         try {
-          job.series.runs[job.t].push(await runOnce(job, session));
+          job.series.runs[job.t].push(await runOnce(job, session, runMode));
         } catch (err) {
           // A host that cannot run this point says why (n/a); the series' other points still run.
           if (err.notAvailable) (job.series.na ??= {})[job.t] = err.notAvailable;
@@ -289,7 +292,14 @@ function notAvailable(stdout) {
   return Object.assign(new Error(line), { notAvailable: line.slice('NA '.length) });
 }
 
-async function runOnce(job, session) {
+/** One run of a job: its RESULT object, with `wall_ms` added, the run's time from spawn to exit. */
+async function runOnce(job, session, runMode) {
+  const started = performance.now();
+  const result = await runProgram(job, session, runMode);
+  return { ...result, wall_ms: performance.now() - started };
+}
+
+async function runProgram(job, session, runMode) {
   if (job.variant.runner === 'npm-wasi' && job.host === 'node') {
     const r = await collect(process.execPath, [join(root, 'bench', 'npm-wasi', 'run-node.mjs'), `--c-main=${job.variant.cMain}`,
       job.binary, ...job.args]);
@@ -310,14 +320,14 @@ async function runOnce(job, session) {
     return parseResult(r.stdout);
   }
   if (job.host === 'node') {
-    const r = await collect(process.execPath, [join(root, 'bin', 'spindle'), 'run', '--wait-for-pool', job.binary, ...job.args]);
+    const r = await collect(process.execPath, [join(root, 'bin', 'spindle'), 'run', ...runMode.runFlags, job.binary, ...job.args]);
     if (r.code !== 0) throw new Error(`exit ${r.code}: ${r.stderr}`);
     return parseResult(r.stdout);
   }
   const out = []; const err = [];
   const { exitCode, trap } = await session.run(job.binary, {
     args: [job.binary.split('/').pop(), ...job.args],
-    waitForPool: true,
+    waitForPool: runMode.waitForPool,
     write: (fd, bytes) => (fd === 1 ? out : err).push(Buffer.from(bytes)),
   });
   if (exitCode !== 0) throw new Error(`exit ${exitCode}${trap ? ` (${trap})` : ''}: ${Buffer.concat(err)}`);

@@ -8,6 +8,7 @@ import { experiments, mainJob } from '../bench/experiments.js';
 import { charts, html, tableText } from '../bench/report/report.js';
 import { machineState, verdicts } from '../bench/report/summary.js';
 import { parseBenchArgs } from '../cli/bench.js';
+import { runModeWords } from '../cli/bench-run-mode.js';
 import { Progress } from '../cli/bench-progress.js';
 
 const root = join(import.meta.dirname, '..');
@@ -107,6 +108,42 @@ describe('bench report: verdicts first', () => {
   });
 });
 
+describe('bench report: what the user waits for', () => {
+  it('shows each run\'s wall time beside its in-program time, and how each host ran', () => {
+    const r = results();
+    r.options.runModes = runModeWords({ asUser: false }, 'chromium');
+    for (const s of r.experiments[0].series) {
+      for (const list of Object.values(s.runs)) for (const run of list) run.wall_ms = run.ms + 150;
+    }
+    const lines = tableText(r).split('\n');
+    const head = lines.find((l) => l.startsWith('series '));
+    assert.match(head, /median +min-max +wall, spawn to exit +speed-up/);
+    // spindle (node) at 1 thread: runs 450, 500, 400 ms in the program, each 150 ms more in all
+    assert.match(lines.find((l) => l.startsWith('spindle (node) ')), /^spindle \(node\) +1 +450\.0 ms +400-500 +600 ms +x1\.00/);
+    const ranAs = lines.filter((l) => l.startsWith('ran as: '));
+    assert.deepEqual(ranAs.map((l) => l.split(':')[1].trim()), ['node', 'browser', 'native']);
+    assert.match(ranAs[0], /spindle run --wait-for-pool \(--compile=auto \(eager\)\), V8 tiers: \w+; wall: spawn/);
+    assert.match(ranAs[1], /Chromium, --no-liftoff/);
+    assert.match(html(r), /<li>ran as: browser: Chromium, --no-liftoff/);
+  });
+
+  it('--as-user runs the wasm with default options, and says so', () => {
+    assert.equal(parseBenchArgs(['--as-user']).asUser, true);
+    assert.equal(parseBenchArgs([]).asUser, false);
+    const words = runModeWords({ asUser: true }, 'chromium');
+    assert.match(words.node, /^spindle run with default options /);
+    assert.match(words.browser, /^Chromium, default flags \(Liftoff first, dynamic tiering\)/);
+  });
+
+  it('has a fresh-file experiment from 4 KiB to 1 MiB whose largest point keeps 64 MiB live, 256 MiB with --full', () => {
+    const byId = (l) => l.find((e) => e.id === 'fs-new-files');
+    const e = byId(experiments({ root, quick: false }));
+    assert.deepEqual(e.points.map((p) => e.args(p)), [[4, 200], [64, 200], [1024, 64]]);
+    assert.ok(e.key && e.variants.some((v) => v.id === 'native-tmpfs'));
+    assert.deepEqual(byId(experiments({ root, quick: false, full: true })).args('1MiB x 256'), [1024, 256]);
+  });
+});
+
 describe('bench charts', () => {
   it('draw the min-max of the runs and give one allocator one colour, Node solid and Chromium dashed', () => {
     const r = results();
@@ -191,7 +228,7 @@ describe('bench selection', () => {
     const picked = mainJob(list, {});
     assert.ok(picked.length < list.length);
     assert.deepEqual([...new Set(picked.map((e) => family(e.id)))], [...new Set(list.map((e) => family(e.id)))]);
-    for (const id of ['math', 'malloc-reference', 'fs-stdio-files', 'io-hostdir', 'io-opfs']) assert.ok(ids({}).includes(id), id);
+    for (const id of ['math', 'malloc-reference', 'fs-stdio-files', 'fs-new-files', 'io-hostdir', 'io-mount-calls', 'io-opfs']) assert.ok(ids({}).includes(id), id);
     assert.ok(picked.every((e) => e.variants.every((v) => !/npm-wasi/.test(v.id))));
     const fs = picked.find((e) => e.id === 'fs-stdio-files');
     assert.deepEqual(fs.variants.map((v) => v.id), ['spindle-fs', 'js-fs', 'native-tmpfs']);

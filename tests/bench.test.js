@@ -25,7 +25,10 @@ describe('spindle bench --quick', () => {
     const results = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8'));
     assert.deepEqual([results.options.runs, results.options.threads], [1, [1, 2]]);
     const ids = results.experiments.map((e) => e.id);
-    for (const id of ['math', 'malloc-reference', 'fs-stdio-files', 'io-hostdir', ...(browser ? ['io-opfs'] : [])]) assert.ok(ids.includes(id), id);
+    for (const id of ['math', 'malloc-reference', 'fs-stdio-files', 'fs-new-files', 'io-hostdir', 'io-mount-calls', ...(browser ? ['io-opfs'] : [])]) {
+      assert.ok(ids.includes(id), id);
+    }
+    assert.deepEqual(Object.keys(results.options.runModes), ['node', 'browser', 'native']);
     // the verdicts open and close the table: every target met or NOT met, then the machine
     const table = r.stdout.slice(0, r.stdout.lastIndexOf('\nresults: '));
     const verdictBlock = (lines) => lines.slice(0, lines.findIndex((l) => /^machine: /.test(l)) + 1);
@@ -51,13 +54,22 @@ describe('spindle bench --quick', () => {
         for (const t of e.threads) {
           assert.equal(s.runs[t].length, 1, `${e.id} / ${s.label} / ${t} threads`);
           assert.ok(s.runs[t][0].ms > 0, `${e.id} / ${s.label} / ${t} threads has a time`);
+          // every program run also has its whole run's time, which holds the time it measured
+          if (e.pointLabel !== 'case') assert.ok(s.runs[t][0].wall_ms >= s.runs[t][0].ms, `${e.id} / ${s.label} / ${t}: wall`);
         }
       }
+      if (e.pointLabel !== 'case') assert.match(r.stdout, new RegExp(`\\[${e.id}; baseline[^]*?\\nran as: ${e.series[0].host}: `));
       if (e.id.startsWith('malloc')) {
         const hosts = new Set(e.series.map((s) => s.host));
         assert.ok(hosts.has('native') && hosts.has('node') && (!browser || hosts.has('browser')));
       }
     }
+    // the fresh files: a 64 MiB working set at the 1 MiB point; the mount walk's processes whole
+    const newFiles = results.experiments.find((e) => e.id === 'fs-new-files');
+    assert.deepEqual(newFiles.threads, ['4KiB x 200', '64KiB x 200', '1MiB x 64']);
+    assert.ok(newFiles.series.every((s) => s.runs['1MiB x 64'][0].live_mb > 50 && s.runs['1MiB x 64'][0].mismatches === 0));
+    const mountCalls = results.experiments.find((e) => e.id === 'io-mount-calls');
+    assert.ok(mountCalls.series.every((s) => s.runs['whole process, spawn to exit'][0].ms >= s.runs['walk of 2,000 files'][0].ms));
     assert.ok(results.machine.cores >= 1 && results.machine.loadAfter.length === 3);
     assert.match(readFileSync(join(out, 'table.txt'), 'utf8'), /Reference malloc workload/);
     const svgs = readdirSync(out).filter((f) => f.endsWith('.svg'));

@@ -27,6 +27,9 @@ export const callCases = [
   { key: 'walk_ms', point: 'walk of 2,000 files' },
 ];
 
+// The whole run of each side, spawn to exit (the program makes its tree and times each case).
+export const wallCase = { key: 'wall_ms', point: 'whole process, spawn to exit' };
+
 // The issue's targets: Spindle's time / native time on the same directory.
 export const callTargets = { stat_us: 4, orc_us: 4, walk_ms: 3 };
 
@@ -47,15 +50,21 @@ export function buildMountCalls(outDir = join(root, 'build', 'bench', 'io')) {
 
 const resultOf = (r) => JSON.parse(r.stdout.split('\n').find((l) => l.startsWith('RESULT ')).slice('RESULT '.length));
 
+/** One run of `cmd`: its RESULT object, with wall_ms, its time from spawn to exit. */
+function timedRun(cmd, args, options, what) {
+  const started = performance.now();
+  const r = must(spawnSync(cmd, args, { encoding: 'utf8', ...options }), what);
+  return { ...resultOf(r), wall_ms: performance.now() - started };
+}
+
 // one run of the program on a mount of dir, with the process environment plus `env`
-const onMount = (wasm, dir, env = {}) => resultOf(must(spawnSync(process.execPath,
-  [join(root, 'bin', 'spindle'), 'run', `--mount=/data=${dir}`, wasm, '/data'],
-  { encoding: 'utf8', env: { ...process.env, ...env } }), 'mount_calls on a mount'));
+const onMount = (wasm, dir, env = {}) => timedRun(process.execPath, [join(root, 'bin', 'spindle'), 'run', `--mount=/data=${dir}`, wasm, '/data'],
+  { env: { ...process.env, ...env } }, 'mount_calls on a mount');
 
 /** One run of each side on `dir`: { native, spindle[, nodeFs] } (RESULT objects); nodeFs (the
  * backend without its addon) when asked, before or after the addon's run by `nodeFsFirst`. */
 export function measureMountCalls({ native, wasm }, dir, { nodeFs = false, nodeFsFirst = false } = {}) {
-  const r = { native: resultOf(must(spawnSync(native, [dir], { encoding: 'utf8' }), 'mount_calls natively')) };
+  const r = { native: timedRun(native, [dir], {}, 'mount_calls natively') };
   const withoutAddon = () => { if (nodeFs) r.nodeFs = onMount(wasm, dir, { SPINDLE_MOUNT_ADDON: '0' }); };
   if (nodeFsFirst) withoutAddon();
   r.spindle = onMount(wasm, dir);
@@ -73,7 +82,7 @@ export function mountCallsBench({ runs = 5, parent = tmpdir(), built = null, onR
       onRun(i);
       all.push(measureMountCalls(built, dir, { nodeFs, nodeFsFirst: i % 2 === 0 }));
     }
-    const med = (side) => Object.fromEntries(callCases.map((c) => [c.key, median(all.map((r) => r[side][c.key]))]));
+    const med = (side) => Object.fromEntries([...callCases, wallCase].map((c) => [c.key, median(all.map((r) => r[side][c.key]))]));
     const native = med('native');
     const spindle = med('spindle');
     const ratios = Object.fromEntries(callCases.map((c) => [c.key, spindle[c.key] / native[c.key]]));

@@ -11,7 +11,7 @@
 // speed-up). Every run also keeps the raw MiB/s (or files/s) it came from.
 
 import { median } from '../report/stats.js';
-import { buildMountCalls, callCases, callTargets, mountCallsBench } from './mount-calls.js';
+import { buildMountCalls, callCases, callTargets, mountCallsBench, wallCase } from './mount-calls.js';
 import { target } from '../targets.js';
 
 const cases = [
@@ -64,16 +64,18 @@ export function ioExperiments({ quick }) {
   const mib = quick ? 8 : 64;
   return [
     {
-      id: 'io-mount-calls', estimateS: ({ runs }) => 5 + runs * 4, title: 'Path calls on a host-directory mount vs the same C natively',
-      chart: 'cases', source: 'bench/io/mount_calls.c', host: 'node', baseline: 'native', points: callCases.map((c) => c.point),
+      id: 'io-mount-calls', key: true, estimateS: ({ runs }) => 5 + runs * 4, title: 'Path calls on a host-directory mount vs the same C natively',
+      chart: 'cases', source: 'bench/io/mount_calls.c', host: 'node', baseline: 'native', points: [...callCases, wallCase].map((c) => c.point),
       variants: [{ id: 'native', label: 'native (clang)' }, { id: 'spindle-hostdir', label: 'Spindle on a host dir' }],
+      speedupOf: {}, // the cases are different calls: no speed-up between them
       note: 'Interleaved runs of bench/io/mount_calls.c built with clang and with spindle cc, on the same fresh directory ' +
         'under the OS temp directory (`spindle run --mount=/data=DIR`): stat of a file two levels deep and open + 4 KiB ' +
-        'read + close of it (ms per 1,000 calls), and a readdir + stat walk of 2,000 files in 20 directories (best of 5).',
+        'read + close of it (ms per 1,000 calls), a readdir + stat walk of 2,000 files in 20 directories (best of 5), ' +
+        'and each side\'s whole process from spawn to exit (`spindle run` with default options, native).',
       async suite({ runs, buildDir, progress }) {
         const built = buildMountCalls(buildDir);
         const r = mountCallsBench({ runs, built, onRun: (i) => progress(`run ${i + 1}/${runs}`) });
-        const side = (name) => Object.fromEntries(callCases.map((c) => [c.point, r.runs.map((run) => ({ ms: run[name][c.key] }))]));
+        const side = (name) => Object.fromEntries([...callCases, wallCase].map((c) => [c.point, r.runs.map((run) => ({ ms: run[name][c.key] }))]));
         return {
           runs: { native: side('native'), 'spindle-hostdir': side('spindle') },
           targets: callCases.map((c) => sidesTarget(`${c.point}: Spindle time / native time`, r.runs,

@@ -32,6 +32,7 @@ export function rows(experiment) {
         vsBaseline: ms && baseMs && base !== series ? baseMs.median / ms.median : null,
         baseline: base?.label,
         mops: summarize(series.runs[t] ?? [], 'mops_per_s'),
+        wall: summarize(series.runs[t] ?? [], 'wall_ms'), // the whole run, spawn to exit (cli/bench.js)
         peakMiB: peak ? peak.median / 2 ** 20 : null,
         error: series.error,
         na: series.na?.[t], // why this host cannot run this point
@@ -46,13 +47,20 @@ const cell = {
   range: (r) => (r.ms ? `${r.ms.min.toFixed(0)}-${r.ms.max.toFixed(0)}` : ''),
   speedup: (r) => (r.speedup ? `x${r.speedup.toFixed(2)}` : ''),
   vs: (r) => (r.vsBaseline ? `${r.vsBaseline.toFixed(2)}x` : ''),
+  wall: (r) => (r.wall ? `${r.wall.median.toFixed(0)} ms` : ''),
   peak: (r) => (r.peakMiB != null ? `${r.peakMiB.toFixed(1)}` : ''),
 };
 const columns = [['series', (r) => r.series.label], ['threads/where', (r) => String(r.threads)], ['median', cell.ms],
-  ['min-max', cell.range], ['speed-up vs 1 thread (or main)', cell.speedup], ['speed vs baseline', cell.vs], ['peak MiB', cell.peak]];
+  ['min-max', cell.range], ['wall, spawn to exit', cell.wall], ['speed-up vs 1 thread (or main)', cell.speedup], ['speed vs baseline', cell.vs], ['peak MiB', cell.peak]];
 // An experiment whose points are cases (bench/io/suites.js) names its columns for that.
 const headers = (e) => columns.map(([h], i) => (e.pointLabel !== 'case' ? h
-  : i === 1 ? 'case' : i === 4 ? 'speed-up (2 threads vs 1)' : h));
+  : i === 1 ? 'case' : i === 5 ? 'speed-up (2 threads vs 1)' : h));
+
+/** How each host of the experiment ran its series (results.options.runModes, cli/bench-run-mode.js). */
+export function runModeLines(e, options) {
+  const modes = options?.runModes ?? {};
+  return [...new Set(e.series.map((s) => s.host))].filter((h) => modes[h]).map((h) => `ran as: ${h}: ${modes[h]}`);
+}
 
 /** An experiment's targets as lines: "target: LABEL: 0.83x (target >= 0.8x): met; per run ...". */
 const targetLine = (t) => `target: ${t.label}: ${t.value.toFixed(2)}x (target ${t.op} ${t.limit}x): ` +
@@ -69,20 +77,22 @@ export function tableText(results) {
     const line = (cells) => cells.map((c, i) => (i < 2 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
     lines.push('', `${e.title}  [${e.id}; baseline: ${e.baseline}]`, line(heads));
     for (const d of data) lines.push(line(d));
+    if (e.pointLabel !== 'case') lines.push(...runModeLines(e, results.options));
     lines.push(...targetLines(e, results.machine.cores, results.machine.browser));
   }
   lines.push('', ...summaryLines(results));
   return lines.join('\n');
 }
 
-function tableHtml(e, cores, browser) {
+function tableHtml(e, cores, browser, options) {
   const head = headers(e).map((h) => `<th>${esc(h)}</th>`).join('');
   const body = rows(e).map((r) => `<tr>${columns.map(([, f]) => `<td>${esc(f(r))}</td>`).join('')}</tr>`).join('\n');
-  const na = rows(e).filter((r) => r.na).map((r) => `<li>${esc(r.series.label)}, ${esc(r.threads)}: n/a: ${esc(r.na)}</li>`);
+  const notes = rows(e).filter((r) => r.na).map((r) => `<li>${esc(r.series.label)}, ${esc(r.threads)}: n/a: ${esc(r.na)}</li>`);
+  if (e.pointLabel !== 'case') notes.push(...runModeLines(e, options).map((l) => `<li>${esc(l)}</li>`));
   const targets = experimentTargets(e, cores, browser).map((t) => `<li class="${verdictClass(t)}">${esc(targetLine(t).slice('target: '.length))}</li>`);
   // The table folded (the charts tell the story; table.txt has it too), the targets in view.
   return `<details><summary>Table: median, min-max, speed-ups, peak memory (${rows(e).length} rows)</summary>` +
-    `<table><thead><tr>${head}</tr></thead><tbody>${body}</tbody></table></details>${na.length ? `<ul class="note">${na.join('')}</ul>` : ''}` +
+    `<table><thead><tr>${head}</tr></thead><tbody>${body}</tbody></table></details>${notes.length ? `<ul class="note">${notes.join('')}</ul>` : ''}` +
     `${targets.length ? `<h3>Targets</h3><ul class="targets">${targets.join('')}</ul>` : ''}`;
 }
 
@@ -152,7 +162,7 @@ export function html(results) {
   const sections = results.experiments.map((e) => `<section id="${esc(e.id)}"><h2>${esc(e.title)}</h2>
 <p class="note">baseline: ${esc(e.baseline)}; ${esc(e.note ?? '')}</p>
 <div class="charts">${charts(e).map((c) => `<figure>${c.svg}</figure>`).join('\n')}</div>
-${tableHtml(e, cores, results.machine.browser)}</section>`).join('\n');
+${tableHtml(e, cores, results.machine.browser, results.options)}</section>`).join('\n');
   return `<!doctype html>
 <html><head><meta charset="utf-8"><title>Spindle bench ${esc(results.started)}</title>
 <style>

@@ -1,0 +1,37 @@
+// How `spindle bench` runs the wasm series, and the words its report uses for it. By default the
+// bench times optimized code: Node with V8's optimizing tier only (SPINDLE_WASM_TIERS=optimized)
+// and the pool's workers started before main (--wait-for-pool), Chromium with --no-liftoff.
+// `--as-user` runs them as a user does, with no such help: `spindle run` with default options,
+// Chromium with its default flags (Liftoff first, dynamic tiering). Either way every run also
+// records its wall time from spawn to exit (cli/bench.js), so the report shows what the user
+// waits for beside what the program measures inside itself.
+import { chooseCompilation } from '../host/compilation.js';
+import { wasmTiersFor } from '../host/wasm-tiers.js';
+
+/** The run mode of `opts` (parseBenchArgs): the extra `spindle run` flags and the browser's launch. */
+export function benchRunMode(opts) {
+  if (!opts.asUser) process.env.SPINDLE_WASM_TIERS ??= 'optimized'; // the runs inherit the environment
+  return {
+    runFlags: opts.asUser ? [] : ['--wait-for-pool'],
+    optimizedFromStart: !opts.asUser,
+    waitForPool: !opts.asUser,
+  };
+}
+
+/**
+ * One line per host saying how its series ran, for results.json and the report: the compile
+ * mode (V8's tiers and Spindle's --compile policy) and what the wall time covers.
+ */
+export function runModeWords(opts, browserName) {
+  const compile = `--compile=auto (${chooseCompilation()})`;
+  const pool = opts.asUser ? '' : ', workers started before main';
+  // A page cannot set V8's flags, so --compile has no say there: Chromium's flags decide.
+  const chromium = opts.asUser ? 'default flags (Liftoff first, dynamic tiering)' : '--no-liftoff (TurboFan code from the start)';
+  return {
+    node: `spindle run${opts.asUser ? ' with default options' : ' --wait-for-pool'} (${compile}), ` +
+      `V8 tiers: ${wasmTiersFor()}; wall: spawn of \`spindle run\` to its exit`,
+    browser: `${browserName === 'firefox' ? 'Firefox' : `Chromium, ${chromium}`}${pool}; ` +
+      'wall: the run in an open browser, from handing it the module to its exit',
+    native: 'clang -O2; wall: spawn to exit',
+  };
+}
