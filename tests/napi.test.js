@@ -1,7 +1,8 @@
 // The napi-rs addon tests/napi/addon (napi, napi-derive and rayon from crates.io, pinned by its
 // Cargo.lock): its default wasm32-wasip1-threads build and its `spindle cargo --host=wasi` build,
 // each loaded through @napi-rs/wasm-runtime in Node by tests/napi/loader.cjs, give the same
-// results. docs/NAPI.md.
+// results; and so does each build loaded the same way in headless Chromium, in a dedicated
+// worker (tests/napi/browser). SPINDLE_TEST_BROWSER=0 skips Chromium. docs/NAPI.md.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, readdirSync } from 'node:fs';
@@ -9,11 +10,13 @@ import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { exec } from './lib/exec.js';
+import { runInChromium } from './napi/browser/run.js';
 import { buildAddon } from './napi/build.js';
 
 const root = join(import.meta.dirname, '..');
 const out = join(root, 'build', 'tests', 'napi');
 const report = join(root, 'tests', 'napi', 'report.cjs');
+const skipBrowser = process.env.SPINDLE_TEST_BROWSER === '0' ? 'SPINDLE_TEST_BROWSER=0' : false;
 
 async function reportOf(wasm) {
   const r = await exec(process.execPath, ['--no-warnings', report, wasm, out], { timeoutMs: 120000 });
@@ -80,4 +83,19 @@ describe('napi-rs addon, spindle cargo --host=wasi build, under the same loader'
     // sysconf answers the loader's SPINDLE_CPU_COUNT, so rayon's global pool has every core
     assert.equal(poolThreads, availableParallelism());
   });
+});
+
+describe('napi-rs addon in Chromium, loaded through @napi-rs/wasm-runtime in a worker', { skip: skipBrowser }, () => {
+  // The page's memfs volume holds the default build's files; the Spindle build's are in its own
+  // in-memory file system (napi-rs's loader preopens only `/`, which is not mounted).
+  for (const variant of ['default', 'spindle']) {
+    it(`runs the ${variant} build with the results it gives in Node`, async () => {
+      if (!wasm[variant]) await buildAndReport(variant);
+      const { poolThreads, churnMs, crossOriginIsolated, ...got } = await runInChromium(wasm[variant]);
+      const { poolThreads: nodePool, files, ...expected } = reports.default;
+      assert.deepEqual(got, expected);
+      // the loader gives the Spindle build the page's core count (navigator.hardwareConcurrency)
+      assert.equal(poolThreads, variant === 'default' ? nodePool : availableParallelism());
+    });
+  }
 });

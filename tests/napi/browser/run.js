@@ -1,0 +1,58 @@
+// Runs the napi-rs addon in headless Chromium: bundles page.mjs and its workers with rolldown
+// (the repository's pinned devDependency), as a package's users bundle napi-rs's browser loader,
+// so `@napi-rs/wasm-runtime` resolves by name; serves them cross-origin isolated with the addon
+// and opens the page (tests/lib/page-result.js). Resolves the addon worker's outcome: plan.cjs's
+// results and, with `churnRuns`, the times of that many allocChurn(2, churnIterations) calls.
+// Used by tests/napi.test.js; alone, the 2-thread allocation benchmark of builds, interleaved:
+//   node tests/napi/browser/run.js RUNS ITERATIONS NAME=ADDON.wasm...
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { build } from 'rolldown';
+import { pageResult } from '../../lib/page-result.js';
+
+const here = import.meta.dirname;
+const entries = ['page', 'addon-worker', 'thread-worker'];
+
+/** Bundles the page and its workers into a fresh folder; gives back its path. */
+async function bundle() {
+  const dir = mkdtempSync(join(tmpdir(), 'spindle-napi-browser-'));
+  await build({
+    input: Object.fromEntries(entries.map((name) => [name, join(here, `${name}.mjs`)])),
+    platform: 'browser',
+    logLevel: 'silent',
+    output: { dir, format: 'esm', entryFileNames: '[name].js', chunkFileNames: '[name]-[hash].js' },
+  });
+  return dir;
+}
+
+/** Opens the addon at `wasm` in Chromium; resolves the outcome (throws on a failed run). */
+export async function runInChromium(wasm, { churnRuns = 0, churnIterations = 0 } = {}) {
+  const dir = await bundle();
+  try {
+    writeFileSync(join(dir, 'run.json'), JSON.stringify({ churnRuns, churnIterations }));
+    const files = { '/': join(here, 'page.html'), '/addon.wasm': wasm };
+    for (const name of readdirSync(dir)) files[`/${name}`] = join(dir, name);
+    const outcome = await pageResult(files, { timeout: 120000 });
+    if (outcome.error) throw new Error(`the addon failed in Chromium: ${outcome.error}`);
+    if (!outcome.crossOriginIsolated) throw new Error('the page was not cross-origin isolated');
+    return outcome;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[1] === import.meta.filename) {
+  const [runs, iterations, ...builds] = process.argv.slice(2);
+  if (!Number(runs) || !Number(iterations) || !builds.length) throw new Error('usage: run.js RUNS ITERATIONS NAME=ADDON.wasm...');
+  const times = {};
+  for (let i = 0; i < Number(runs); i++) {
+    for (const [name, wasm] of builds.map((b) => b.split('='))) {
+      const { churnMs } = await runInChromium(wasm, { churnRuns: 1, churnIterations: Number(iterations) });
+      (times[name] ??= []).push(...churnMs);
+      console.log(`run ${i + 1} ${name}: ${churnMs.map((ms) => ms.toFixed(0)).join(' ')} ms`);
+    }
+  }
+  const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  for (const [name, ms] of Object.entries(times)) console.log(`${name}: median ${median(ms).toFixed(0)} ms of ${ms.length}`);
+}
