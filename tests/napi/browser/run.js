@@ -9,6 +9,7 @@ import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'rolldown';
+import { median } from '../../../bench/report/stats.js';
 import { pageResult } from '../../lib/page-result.js';
 
 const here = import.meta.dirname;
@@ -53,6 +54,5 @@ if (process.argv[1] === import.meta.filename) {
       console.log(`run ${i + 1} ${name}: ${churnMs.map((ms) => ms.toFixed(0)).join(' ')} ms`);
     }
   }
-  const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
   for (const [name, ms] of Object.entries(times)) console.log(`${name}: median ${median(ms).toFixed(0)} ms of ${ms.length}`);
 }
