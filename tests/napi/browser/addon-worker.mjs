@@ -10,6 +10,7 @@
 // allocation benchmark) and posts { outcome } back.
 import { createFsProxy, getDefaultContext, instantiateNapiModule, WASI } from '@napi-rs/wasm-runtime';
 import { memfsExported } from '@napi-rs/wasm-runtime/fs';
+import { importsWithMemory, registerFunctions } from '../napi-options.cjs';
 import { runPlan } from '../plan.cjs';
 
 // napi-rs's memory: 4000 pages to start, up to 4 GiB.
@@ -39,16 +40,8 @@ async function load(bytes) {
       worker.postMessage({ fsPort: port2, env }, [port2]);
       return worker;
     },
-    overwriteImports(importObject) {
-      importObject.env = { ...importObject.env, ...importObject.napi, ...importObject.emnapi, memory };
-      return importObject;
-    },
-    beforeInit({ instance }) {
-      // napi-derive registers each exported function through its own export.
-      for (const name of Object.keys(instance.exports)) {
-        if (name.startsWith('__napi_register__')) instance.exports[name]();
-      }
-    },
+    overwriteImports: importsWithMemory(memory),
+    beforeInit: registerFunctions,
   });
   return napiModule.exports;
 }

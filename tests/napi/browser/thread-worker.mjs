@@ -6,6 +6,7 @@
 // go to the page through the port the parent sends first; every other message to the parent.
 import { createFsProxy, getDefaultContext, instantiateNapiModuleSync, MessageHandler, WASI } from '@napi-rs/wasm-runtime';
 import { memfsExported } from '@napi-rs/wasm-runtime/fs';
+import { importsWithMemory } from '../napi-options.cjs';
 
 const toParent = globalThis.postMessage.bind(globalThis);
 let fsPort = null;
@@ -19,10 +20,7 @@ const handler = new MessageHandler({
       childThread: true,
       wasi,
       context: getDefaultContext(),
-      overwriteImports(importObject) {
-        importObject.env = { ...importObject.env, ...importObject.napi, ...importObject.emnapi, memory: wasmMemory };
-        return importObject;
-      },
+      overwriteImports: importsWithMemory(wasmMemory),
     });
   },
 });
