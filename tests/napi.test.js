@@ -86,14 +86,21 @@ describe('napi-rs addon, spindle cargo --host=wasi build, under the same loader'
 });
 
 describe('napi-rs addon in Chromium, loaded through @napi-rs/wasm-runtime in a worker', { skip: skipBrowser }, () => {
-  // The page's memfs volume holds the default build's files; the Spindle build's are in its own
-  // in-memory file system (napi-rs's loader preopens only `/`, which is not mounted).
-  for (const variant of ['default', 'spindle']) {
-    it(`runs the ${variant} build with the results it gives in Node`, async () => {
+  // Files under /tmp: the default build's go to the page's memfs volume (napi-rs's loader
+  // preopens its root), the Spindle build's stay in its own in-memory file system (a preopen of
+  // `/` is not mounted). Under /data, a named preopen, the Spindle build's go to the volume too.
+  const runs = [
+    { variant: 'default', dir: '/tmp/files', onVolume: 24 },
+    { variant: 'spindle', dir: '/tmp/files', onVolume: 0 },
+    { variant: 'spindle', dir: '/data/files', onVolume: 24 },
+  ];
+  for (const { variant, dir, onVolume } of runs) {
+    it(`runs the ${variant} build with the results it gives in Node, files under ${dir}`, async () => {
       if (!wasm[variant]) await buildAndReport(variant);
-      const { poolThreads, churnMs, crossOriginIsolated, ...got } = await runInChromium(wasm[variant]);
+      const { poolThreads, churnMs, crossOriginIsolated, onVolume: filesOnVolume, ...got } = await runInChromium(wasm[variant], { dir });
       const { poolThreads: nodePool, files, ...expected } = reports.default;
       assert.deepEqual(got, expected);
+      assert.equal(filesOnVolume, onVolume, 'the files the addon wrote on the page\'s memfs volume');
       // the loader gives the Spindle build the page's core count (navigator.hardwareConcurrency)
       assert.equal(poolThreads, variant === 'default' ? nodePool : availableParallelism());
     });

@@ -1,6 +1,6 @@
 // The napi-rs addon in a dedicated worker of the page (page.mjs): loaded the way napi-rs's
 // generated `<name>.wasi-browser.js` loads it (our own equivalent): @tybys/wasm-util's WASI over
-// the page's memfs volume (createFsProxy, with `/` preopened), one shared memory of napi-rs's
+// the page's memfs volume (createFsProxy, with `/` preopened, and `/data`), one shared memory of napi-rs's
 // size, emnapi's context, a thread worker (thread-worker.mjs) per thread the addon spawns. Here
 // the addon's calls may wait for rayon's threads. But a worker that this worker starts does not
 // start while this worker waits: so the thread workers are started and loaded beforehand (a pool
@@ -18,13 +18,16 @@ const INITIAL_PAGES = 4000;
 const MAXIMUM_PAGES = 65536;
 // A `spindle cargo --host=wasi` build reads the core count from here (docs/NAPI.md); others ignore it.
 const env = { SPINDLE_CPU_COUNT: String(navigator.hardwareConcurrency) };
+// napi-rs's loader preopens the volume's root; a Spindle build keeps that one in its own memory
+// and mounts a named one, so /data is on the volume for both builds (docs/NAPI.md).
+const preopens = { '/': '/', '/data': '/data' };
 // plan.cjs's pools (9 threads in all), rayon's global pool (a thread per core) and headroom.
 const THREAD_WORKERS = 12 + navigator.hardwareConcurrency;
 const nextTask = () => new Promise((resolve) => { setTimeout(resolve, 0); });
 
 async function load(bytes) {
   const fs = createFsProxy(memfsExported);
-  const wasi = new WASI({ version: 'preview1', env, fs, preopens: { '/': '/' } });
+  const wasi = new WASI({ version: 'preview1', env, fs, preopens });
   const memory = new WebAssembly.Memory({ initial: INITIAL_PAGES, maximum: MAXIMUM_PAGES, shared: true });
   const { napiModule } = await instantiateNapiModule(bytes, {
     context: getDefaultContext(),
@@ -37,7 +40,7 @@ async function load(bytes) {
       // waiting for the thread while it makes them.
       const { port1, port2 } = new MessageChannel();
       postMessage({ fsPort: port1 }, [port1]);
-      worker.postMessage({ fsPort: port2, env }, [port2]);
+      worker.postMessage({ fsPort: port2, env, preopens }, [port2]);
       return worker;
     },
     overwriteImports: importsWithMemory(memory),
@@ -46,7 +49,7 @@ async function load(bytes) {
   return napiModule.exports;
 }
 
-onmessage = async ({ data: { wasm, churnRuns, churnIterations } }) => {
+onmessage = async ({ data: { wasm, dir, churnRuns, churnIterations } }) => {
   let outcome;
   try {
     const addon = await load(await (await fetch(wasm)).arrayBuffer());
@@ -56,7 +59,7 @@ onmessage = async ({ data: { wasm, churnRuns, churnIterations } }) => {
       churnMs.push(addon.allocChurn(2, churnIterations).ms);
     }
     await nextTask();
-    outcome = { ...runPlan(addon, '/tmp/files'), churnMs };
+    outcome = { ...runPlan(addon, dir), churnMs };
   } catch (err) {
     outcome = { error: String(err?.stack ?? err) };
   }

@@ -2,7 +2,8 @@
 // (the repository's pinned devDependency), as a package's users bundle napi-rs's browser loader,
 // so `@napi-rs/wasm-runtime` resolves by name; serves them cross-origin isolated with the addon
 // and opens the page (tests/lib/page-result.js). Resolves the addon worker's outcome: plan.cjs's
-// results and, with `churnRuns`, the times of that many allocChurn(2, churnIterations) calls.
+// results for files under `dir`, how many of them are on the page's memfs volume (onVolume) and,
+// with `churnRuns`, the times of that many allocChurn(2, churnIterations) calls.
 // Used by tests/napi.test.js; alone, the 2-thread allocation benchmark of builds, interleaved:
 //   node tests/napi/browser/run.js RUNS ITERATIONS NAME=ADDON.wasm...
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -28,18 +29,18 @@ async function bundle() {
 }
 
 /** Opens the addon at `wasm` in Chromium; resolves the outcome (throws on a failed run). */
-export async function runInChromium(wasm, { churnRuns = 0, churnIterations = 0 } = {}) {
-  const dir = await bundle();
+export async function runInChromium(wasm, { dir = '/tmp/files', churnRuns = 0, churnIterations = 0 } = {}) {
+  const bundled = await bundle();
   try {
-    writeFileSync(join(dir, 'run.json'), JSON.stringify({ churnRuns, churnIterations }));
+    writeFileSync(join(bundled, 'run.json'), JSON.stringify({ dir, churnRuns, churnIterations }));
     const files = { '/': join(here, 'page.html'), '/addon.wasm': wasm };
-    for (const name of readdirSync(dir)) files[`/${name}`] = join(dir, name);
+    for (const name of readdirSync(bundled)) files[`/${name}`] = join(bundled, name);
     const outcome = await pageResult(files, { timeout: 120000 });
     if (outcome.error) throw new Error(`the addon failed in Chromium: ${outcome.error}`);
     if (!outcome.crossOriginIsolated) throw new Error('the page was not cross-origin isolated');
     return outcome;
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    rmSync(bundled, { recursive: true, force: true });
   }
 }
 
