@@ -49,14 +49,14 @@ async function load(bytes) {
   return napiModule.exports;
 }
 
-onmessage = async ({ data: { wasm, dir, churnRuns, churnIterations } }) => {
+onmessage = async ({ data: { wasm, dir, churnRuns, churnThreads, churnIterations } }) => {
   let outcome;
   try {
     const addon = await load(await (await fetch(wasm)).arrayBuffer());
     const churnMs = [];
     for (let i = 0; i < churnRuns; i++) {
       await nextTask(); // the last call's thread workers go back to the pool
-      churnMs.push(addon.allocChurn(2, churnIterations).ms);
+      churnMs.push(addon.allocChurn(churnThreads, churnIterations).ms);
     }
     await nextTask();
     outcome = { ...runPlan(addon, dir), churnMs };

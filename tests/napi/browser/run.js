@@ -1,4 +1,4 @@
-// Runs the napi-rs addon in headless Chromium: bundles page.mjs and its workers with rolldown
+// Runs the napi-rs addon in a headless browser (Chromium, or Firefox): bundles page.mjs and its workers with rolldown
 // (the repository's pinned devDependency), as a package's users bundle napi-rs's browser loader,
 // so `@napi-rs/wasm-runtime` resolves by name; serves them cross-origin isolated with the addon
 // and opens the page (tests/lib/page-result.js). Resolves the addon worker's outcome: plan.cjs's
@@ -28,15 +28,15 @@ async function bundle() {
   return dir;
 }
 
-/** Opens the addon at `wasm` in Chromium; resolves the outcome (throws on a failed run). */
-export async function runInChromium(wasm, { dir = '/tmp/files', churnRuns = 0, churnIterations = 0 } = {}) {
+/** Opens the addon at `wasm` in `browser`; resolves the outcome (throws on a failed run). */
+export async function runInBrowser(wasm, { dir = '/tmp/files', churnRuns = 0, churnThreads = 2, churnIterations = 0, browser = 'chromium' } = {}) {
   const bundled = await bundle();
   try {
-    writeFileSync(join(bundled, 'run.json'), JSON.stringify({ dir, churnRuns, churnIterations }));
+    writeFileSync(join(bundled, 'run.json'), JSON.stringify({ dir, churnRuns, churnThreads, churnIterations }));
     const files = { '/': join(here, 'page.html'), '/addon.wasm': wasm };
     for (const name of readdirSync(bundled)) files[`/${name}`] = join(bundled, name);
-    const outcome = await pageResult(files, { timeout: 120000 });
-    if (outcome.error) throw new Error(`the addon failed in Chromium: ${outcome.error}`);
+    const outcome = await pageResult(files, { browser, timeout: 120000 });
+    if (outcome.error) throw new Error(`the addon failed in ${browser}: ${outcome.error}`);
     if (!outcome.crossOriginIsolated) throw new Error('the page was not cross-origin isolated');
     return outcome;
   } finally {
@@ -50,7 +50,7 @@ if (process.argv[1] === import.meta.filename) {
   const times = {};
   for (let i = 0; i < Number(runs); i++) {
     for (const [name, wasm] of builds.map((b) => b.split('='))) {
-      const { churnMs } = await runInChromium(wasm, { churnRuns: 1, churnIterations: Number(iterations) });
+      const { churnMs } = await runInBrowser(wasm, { churnRuns: 1, churnIterations: Number(iterations) });
       (times[name] ??= []).push(...churnMs);
       console.log(`run ${i + 1} ${name}: ${churnMs.map((ms) => ms.toFixed(0)).join(' ')} ms`);
     }
