@@ -5,12 +5,13 @@
 // results for files under `dir`, how many of them are on the page's memfs volume (onVolume) and,
 // with `churnRuns`, the times of that many allocChurn(2, churnIterations) calls.
 // Used by tests/napi.test.js; alone, the 2-thread allocation benchmark of builds, interleaved:
-//   node tests/napi/browser/run.js RUNS ITERATIONS NAME=ADDON.wasm...
+//   node tests/napi/browser/run.js [--browser=firefox] RUNS ITERATIONS NAME=ADDON.wasm...
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'rolldown';
 import { median } from '../../../bench/report/stats.js';
+import { parseBrowserName } from '../../../cli/browsers.js';
 import { pageResult } from '../../lib/page-result.js';
 
 const here = import.meta.dirname;
@@ -45,12 +46,14 @@ export async function runInBrowser(wasm, { dir = '/tmp/files', churnRuns = 0, ch
 }
 
 if (process.argv[1] === import.meta.filename) {
-  const [runs, iterations, ...builds] = process.argv.slice(2);
-  if (!Number(runs) || !Number(iterations) || !builds.length) throw new Error('usage: run.js RUNS ITERATIONS NAME=ADDON.wasm...');
+  const args = process.argv.slice(2);
+  const browser = parseBrowserName(args[0]?.startsWith('--browser=') ? args.shift().slice('--browser='.length) : null);
+  const [runs, iterations, ...builds] = args;
+  if (!Number(runs) || !Number(iterations) || !builds.length) throw new Error('usage: run.js [--browser=NAME] RUNS ITERATIONS NAME=ADDON.wasm...');
   const times = {};
   for (let i = 0; i < Number(runs); i++) {
     for (const [name, wasm] of builds.map((b) => b.split('='))) {
-      const { churnMs } = await runInBrowser(wasm, { churnRuns: 1, churnIterations: Number(iterations) });
+      const { churnMs } = await runInBrowser(wasm, { churnRuns: 1, churnIterations: Number(iterations), browser });
       (times[name] ??= []).push(...churnMs);
       console.log(`run ${i + 1} ${name}: ${churnMs.map((ms) => ms.toFixed(0)).join(' ')} ms`);
     }
