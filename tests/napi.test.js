@@ -1,7 +1,8 @@
 // The napi-rs addon tests/napi/addon (napi, napi-derive and rayon from crates.io, pinned by its
 // Cargo.lock): its default wasm32-wasip1-threads build and its `spindle cargo --host=wasi` build,
 // each loaded through @napi-rs/wasm-runtime in Node by tests/napi/loader.cjs, give the same
-// results. docs/NAPI.md.
+// results; and so does each build loaded the same way in headless Chromium and Firefox, in a
+// dedicated worker (tests/napi/browser; tests/lib/browsers.js picks the browsers). docs/NAPI.md.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, readdirSync } from 'node:fs';
@@ -9,7 +10,9 @@ import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { exec } from './lib/exec.js';
+import { runInBrowser } from './napi/browser/run.js';
 import { buildAddon } from './napi/build.js';
+import { browserTitle, testBrowsers } from './lib/browsers.js';
 
 const root = join(import.meta.dirname, '..');
 const out = join(root, 'build', 'tests', 'napi');
@@ -81,3 +84,27 @@ describe('napi-rs addon, spindle cargo --host=wasi build, under the same loader'
     assert.equal(poolThreads, availableParallelism());
   });
 });
+
+// Files under /tmp: the default build's go to the page's memfs volume (napi-rs's loader preopens
+// its root), the Spindle build's stay in its own in-memory file system (a preopen of `/` is not
+// mounted). Under /data, a named preopen, the Spindle build's go to the volume too.
+const browserRuns = [
+  { variant: 'default', dir: '/tmp/files', onVolume: 24 },
+  { variant: 'spindle', dir: '/tmp/files', onVolume: 0 },
+  { variant: 'spindle', dir: '/data/files', onVolume: 24 },
+];
+for (const browser of testBrowsers) {
+  describe(`napi-rs addon in ${browserTitle[browser]}, loaded through @napi-rs/wasm-runtime in a worker`, () => {
+    for (const { variant, dir, onVolume } of browserRuns) {
+      it(`runs the ${variant} build with the results it gives in Node, files under ${dir}`, async () => {
+        if (!wasm[variant]) await buildAndReport(variant);
+        const { poolThreads, churnMs, crossOriginIsolated, onVolume: filesOnVolume, ...got } = await runInBrowser(wasm[variant], { dir, browser });
+        const { poolThreads: nodePool, files, ...expected } = reports.default;
+        assert.deepEqual(got, expected);
+        assert.equal(filesOnVolume, onVolume, 'the files the addon wrote on the page\'s memfs volume');
+        // the loader gives the Spindle build the page's core count (navigator.hardwareConcurrency)
+        assert.equal(poolThreads, variant === 'default' ? nodePool : availableParallelism());
+      });
+    }
+  });
+}

@@ -3,6 +3,9 @@
 import { WASI } from 'node:wasi';
 import { parentPort, workerData } from 'node:worker_threads';
 import { MessageHandler, getDefaultContext, instantiateNapiModuleSync } from '@napi-rs/wasm-runtime';
+import napiOptions from './napi-options.cjs';
+
+const { importsWithMemory } = napiOptions;
 
 // emnapi talks to the parent through a global postMessage, as in a browser worker.
 globalThis.postMessage = (message) => parentPort.postMessage(message);
@@ -14,10 +17,7 @@ const handler = new MessageHandler({
       childThread: true,
       wasi,
       context: getDefaultContext(),
-      overwriteImports(importObject) {
-        importObject.env = { ...importObject.env, ...importObject.napi, ...importObject.emnapi, memory: wasmMemory };
-        return importObject;
-      },
+      overwriteImports: importsWithMemory(wasmMemory),
     });
   },
 });

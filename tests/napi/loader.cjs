@@ -12,6 +12,7 @@ const { join, parse } = require('node:path');
 const { WASI } = require('node:wasi');
 const { Worker } = require('node:worker_threads');
 const { getDefaultContext, instantiateNapiModuleSync } = require('@napi-rs/wasm-runtime');
+const { importsWithMemory, registerFunctions } = require('./napi-options.cjs');
 
 // napi-rs's memory: 4000 pages to start (the addon's 64 MiB stack fits), up to 4 GiB.
 const INITIAL_PAGES = 4000;
@@ -36,16 +37,8 @@ function load(wasmPath, { preopens = { [ROOT]: ROOT } } = {}) {
       worker.unref();
       return worker;
     },
-    overwriteImports(importObject) {
-      importObject.env = { ...importObject.env, ...importObject.napi, ...importObject.emnapi, memory };
-      return importObject;
-    },
-    beforeInit({ instance }) {
-      // napi-derive registers each exported function through its own export.
-      for (const name of Object.keys(instance.exports)) {
-        if (name.startsWith('__napi_register__')) instance.exports[name]();
-      }
-    },
+    overwriteImports: importsWithMemory(memory),
+    beforeInit: registerFunctions,
   });
   return napiModule.exports;
 }
