@@ -26,9 +26,13 @@ export function sendFile(res, path) {
   return createReadStream(path).on('error', () => res.end()).pipe(res);
 }
 
-/** Starts the server; resolves { url (with the secret, no trailing /), close() }. */
-export async function serveIsolated(routes = {}) {
+/**
+ * Starts the server; resolves { url (with the secret, no trailing /), close() }. `extra(req, res,
+ * path)`, if given, sees each request first and returns true for those it answered.
+ */
+export async function serveIsolated(routes = {}, extra = null) {
   const server = await startLocalServer((req, res, path) => {
+    if (extra?.(req, res, path)) return undefined;
     let file = routes[path];
     if (!file && path === '/') {
       return res.writeHead(200, { ...isolation, 'Content-Type': 'text/html' })
