@@ -86,9 +86,9 @@ export async function openFirefox(profile, serverUrl, bridge) {
       }
     },
     addScriptTag: ({ type, url }) => bridge.evaluate(([t, u]) => new Promise((resolve, reject) => {
-      const s = globalThis.document.createElement('script');
+      const s = document.createElement('script');
       s.type = t; s.src = u; s.onload = resolve; s.onerror = () => reject(new Error(`cannot load ${u}`));
-      globalThis.document.head.append(s);
+      document.head.append(s);
     }), [type, url]),
   };
   await page.waitForFunction(() => true, null, { timeout: 60000 }); // the page is up
