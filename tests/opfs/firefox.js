@@ -5,7 +5,7 @@
 // tests/opfs.test.js uses: evaluate(fn, arg), waitForFunction(fn, arg, { timeout }),
 // addScriptTag({ type, url }).
 import { spawn } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 export const firefoxPath = process.env.SPINDLE_FIREFOX || '/usr/bin/firefox-esr';
@@ -20,6 +20,13 @@ const prefs = {
   'app.update.enabled': false,
   'browser.aboutwelcome.enabled': false,
 };
+
+/** The processes whose command line names `profile`. */
+function pidsOf(profile) {
+  return readdirSync('/proc').filter((e) => /^\d+$/.test(e)).filter((e) => {
+    try { return readFileSync(`/proc/${e}/cmdline`, 'utf8').includes(profile); } catch { return false; }
+  }).map(Number);
+}
 
 /** The server side: hands calls to the page and takes their answers. */
 export function createBridge() {
@@ -92,14 +99,17 @@ export async function openFirefox(profile, serverUrl, bridge) {
     }), [type, url]),
   };
   await page.waitForFunction(() => true, null, { timeout: 60000 }); // the page is up
+  // Firefox may start itself again outside the child's process group: its processes are also
+  // found by the profile (a fresh temporary directory) on their command lines
   const stop = async (signal) => {
     try { process.kill(-child.pid, signal); } catch { /* gone */ }
+    for (const pid of pidsOf(profile)) { try { process.kill(pid, signal); } catch { /* gone */ } }
     await exited;
   };
   return {
     page,
     /** SIGKILL to Firefox and every process of it (its own process group). */
     async kill() { await stop('SIGKILL'); return 1; },
-    close: () => stop('SIGTERM'),
+    close: () => stop('SIGKILL'), // (nothing to save: tests start from a fresh profile)
   };
 }
