@@ -1,8 +1,9 @@
 // The OPFS backend's operations (docs/MOUNTS.md section 3, docs/OPFS.md): runs inside an OPFS I/O
 // worker (host/mount/opfs/opfs-worker.js), never on a page's main thread. One FileSystemSyncAccessHandle
-// per open file, in 'readwrite-unsafe' mode so that several opens of one file (on several I/O
-// workers) can coexist; reads and writes go straight between the handle and the program's linear
-// memory (the handle takes views on a SharedArrayBuffer: no staging copy).
+// per file, shared by all its opens: they are all served by the worker that opened the file first
+// (opfs-owners.js; Firefox allows no second handle on a file). Reads and writes go straight
+// between the handle and the program's linear memory (the handle takes views on a
+// SharedArrayBuffer: no staging copy).
 //
 // Namespace operations all run on worker 0, which asks every worker to let go of a file OPFS
 // will not remove or move while it is open (opfs-detach.js). Inode numbers: opfs-identity.js;
@@ -12,9 +13,11 @@ import { AT, DT, ERRNO as E, O, S } from '../../abi/linux.js';
 import { inMemory, ioHandle, ioHandleParts, memoryBytes, OP, REQ, setResult } from '../../abi/mount-request.js';
 import { cookieAfter, direntBytes, indexFrom, STAT, writeDirent, writeStat } from '../../abi/mount-wire.js';
 import { createGenerations } from '../../abi/opfs-generations.js';
+import { FORWARDED } from '../mailbox.js';
 import { detach, reattach, ready, settle } from './opfs-detach.js';
 import { Errno, errnoOf } from './opfs-errors.js';
 import { Identity } from './opfs-identity.js';
+import { createOwners, Owners } from './opfs-owners.js';
 import { lookup, PathWalker, splitPath } from './opfs-paths.js';
 
 // OPFS names are strings: bytes that are not UTF-8 are refused (EILSEQ), never decoded leniently
@@ -25,29 +28,44 @@ const encoder = new TextEncoder();
 // (a closed handle stays EBADF); tag, 1 + the mount's id, makes it EBADF on another mount.
 const ID_BITS = 40n;
 const ID_MASK = (1n << ID_BITS) - 1n;
+// Requests on a path that the worker holding the file serves (they open or stat it)
+const HOLDER_OPS = new Set([OP.OPEN, OP.STAT, OP.LINK, OP.READLINK, OP.UTIMENS, OP.CHMOD]);
 
-/** An open file or directory of this worker. */
 // OPFS keeps no modes: every file reads 0644, every directory 0755
 const permissionsOf = (st) => (st.dir ? 0o755 : 0o644);
 // chmod to the mode a file already has changes nothing (0); any other is refused (EPERM)
 const fixedMode = (st, mode) => ((mode & 0o7777) === permissionsOf(st) ? 0 : -E.EPERM);
 
-class Open {
-  constructor(path, kind) {
-    this.id = 0;            // its number in this worker's table (the handle's id)
+/** A file this worker holds open: its one sync access handle, shared by all its opens. */
+class HeldFile {
+  constructor(path) {
     this.path = path;       // inside the mount; a detached unlinked file's ends in "\0unlinked"
-    this.kind = kind;       // 'file' or 'dir'
+    this.kind = 'file';
     this.sah = null;        // FileSystemSyncAccessHandle while attached
     this.fh = null;         // its FileSystemFileHandle
+    this.opens = 0;         // how many opens share it
+    this.claimed = '';      // the path this worker holds it under in the owners table ('' none)
     this.detached = null;   // Uint8Array: the bytes of an unlinked file, now only here
     this.detachedSize = 0;
     this.pending = null;    // an unlink or rename in progress: requests wait for it (opfs-detach.js)
     this.settled = null;    // resolves `pending`'s wait once it is done
     this.moving = null;     // { from, to } of the rename it was detached for (to: null for an unlink)
+  }
+}
+
+/** An open file or directory of this worker (what a handle names). */
+class Open {
+  constructor(path, kind, file = null) {
+    this.id = 0;            // its number in this worker's table (the handle's id)
+    this.dirPath = path;    // a directory's path inside the mount
+    this.kind = kind;       // 'file' or 'dir'
+    this.file = file;       // a file's HeldFile
     this.entries = null;    // a directory's listing, taken at cookie 0
     this.ino = 0n;          // fixed at open, as a file keeps its inode across renames
     this.truncatedAt = 0;   // Date.now() of an O_TRUNC at open (its mtime, without a round trip)
   }
+
+  get path() { return this.file ? this.file.path : this.dirPath; }
 }
 
 export class OpfsBackend {
@@ -56,14 +74,19 @@ export class OpfsBackend {
    * memory: the program's WebAssembly.Memory; peers: { broadcast(msg) -> Promise } to the other
    * workers (worker 0 only, opfs-detach.js); generations: the mount's generations buffer
    * (host/abi/opfs-generations.js); debug: log unexpected OPFS errors on the console; mountId:
-   * the mount's position (its handles carry it).
+   * the mount's position (its handles carry it); owners: the mount's owners table
+   * (opfs-owners.js); forward(request, w): puts a request in worker w's ring (mailbox.js enqueue).
    */
-  constructor({ root, w, memory, peers = null, generations = createGenerations(), debug = false, mountId = 0 }) {
+  constructor({ root, w, memory, peers = null, generations = createGenerations(), debug = false, mountId = 0,
+    owners = createOwners(), forward = null }) {
     this.root = root; this.w = w; this.memory = memory; this.peers = peers; this.debug = debug;
     this.tag = BigInt(mountId + 1);
     this.identity = new Identity(generations);
     this.walker = new PathWalker(root, this.identity);
+    this.owners = new Owners(owners, w);
+    this.forward = forward;
     this.opens = new Map();
+    this.files = new Map(); // HeldFile by path
     this.nextId = 1;
   }
 
@@ -87,7 +110,10 @@ export class OpfsBackend {
     }
   }
 
-  /** Serves one request (see docs/MOUNTS.md); writes result and outputs, not state. */
+  /**
+   * Serves one request (see docs/MOUNTS.md); writes result and outputs, not state. Returns
+   * FORWARDED when the request went to the worker holding its file, which answers it.
+   */
   async handle(view, req) {
     let result;
     try {
@@ -96,7 +122,17 @@ export class OpfsBackend {
       result = -errnoOf(err);
       if (!(err instanceof Errno) && this.debug) console.error('opfs', err);
     }
+    if (result === FORWARDED) return result;
     setResult(view, req, result);
+    return undefined;
+  }
+
+  /** Another worker holds `rel`: hands it the request (FORWARDED), or null when none does. */
+  async #toHolder(rel, req) {
+    const holder = this.owners.holderOf(rel);
+    if (holder < 0 || holder === this.w || !this.forward) return null;
+    await this.forward(req, holder);
+    return FORWARDED;
   }
 
   async #dispatch(view, req) {
@@ -119,10 +155,18 @@ export class OpfsBackend {
       if (!inMemory(view, ptr, STAT.BYTES)) throw new Errno(E.EFAULT);
       return ptr;
     };
+    // a file another worker holds is opened and looked at there, on its handle (the only one)
+    if (HOLDER_OPS.has(op)) {
+      const rel = path();
+      const forwarded = this.files.has(rel) ? null : await this.#toHolder(rel, req);
+      if (forwarded) return forwarded;
+    }
     switch (op) {
       case OP.OPEN: {
         const statAt = statOut();
-        const o = await this.open(path(), flags);
+        const rel = path();
+        const o = await this.open(rel, flags);
+        if (o === FORWARDED) return this.#toHolder(rel, req); // taken by another worker meanwhile
         view.setBigUint64(req + REQ.HANDLE, ioHandle((this.tag << ID_BITS) | BigInt(o.id), this.w), true);
         // a file just truncated by O_TRUNC was modified now: no getFile() round trip for its time
         this.writeStat(view, statAt, await this.statOpen(o, o.truncatedAt));
@@ -140,9 +184,10 @@ export class OpfsBackend {
       }
       case OP.FTRUNCATE: return this.ftruncate(open(), Number(offset));
       case OP.FSYNC: {
-        const o = open();
-        await ready(o);
-        if (o.sah) o.sah.flush();
+        const { file } = open();
+        if (!file) return 0;
+        await ready(file);
+        if (file.sah) file.sah.flush();
         return 0;
       }
       case OP.READDIR: return this.readdir(view, open(), Number(offset), ptr, len);
@@ -169,9 +214,9 @@ export class OpfsBackend {
 
   // ---- files ----
 
-  async attach(o, fh) {
-    o.fh = fh;
-    o.sah = await fh.createSyncAccessHandle({ mode: 'readwrite-unsafe' });
+  async attach(file, fh) {
+    file.fh = fh;
+    file.sah = await fh.createSyncAccessHandle();
   }
 
   async open(rel, flags) {
@@ -182,6 +227,41 @@ export class OpfsBackend {
       if (flags & O.CREAT && flags & O.EXCL) throw new Errno(E.EEXIST);
       return this.#add(new Open('', 'dir'));
     }
+    const held = this.files.get(rel);
+    if (held) return this.#share(held, rel, flags);
+    // the bucket of rel is this worker's from here on, or the request goes to its holder
+    if (this.owners.claim(rel) >= 0) return FORWARDED;
+    let o;
+    try {
+      o = await this.#openNew(rel, parts, flags);
+    } finally {
+      if (!o?.file) this.owners.release(rel);
+    }
+    if (o.file) {
+      o.file.claimed = rel;
+      this.files.set(rel, o.file);
+    }
+    return o;
+  }
+
+  /** Another open of a file this worker holds: the same handle. */
+  async #share(file, rel, flags) {
+    await ready(file);
+    if (file.path !== rel) return this.open(rel, flags); // renamed or unlinked meanwhile
+    if (flags & O.CREAT && flags & O.EXCL) throw new Errno(E.EEXIST);
+    if (flags & O.DIRECTORY) throw new Errno(E.ENOTDIR);
+    const o = new Open(rel, 'file', file);
+    if ((flags & O.ACCMODE) !== 0 && flags & O.TRUNC) {
+      file.sah.truncate(0);
+      o.truncatedAt = Date.now();
+    }
+    file.opens++;
+    return this.#add(o);
+  }
+
+  /** Opens rel, which this worker does not hold: its directory, or a file with a new handle. */
+  async #openNew(rel, parts, flags) {
+    const writes = (flags & O.ACCMODE) !== 0;
     const dir = await this.walker.dirOf(parts.slice(0, -1));
     const name = parts.at(-1);
     let entry;
@@ -211,16 +291,18 @@ export class OpfsBackend {
       }
     }
     if (flags & O.DIRECTORY) throw new Errno(E.ENOTDIR);
-    const o = new Open(rel, 'file');
+    const file = new HeldFile(rel);
     try {
-      await this.attach(o, entry);
+      await this.attach(file, entry);
     } catch (err) {
       throw new Errno(errnoOf(err, { busy: E.EBUSY }));
     }
+    const o = new Open(rel, 'file', file);
     if (writes && flags & O.TRUNC) {
-      o.sah.truncate(0);
+      file.sah.truncate(0);
       o.truncatedAt = Date.now();
     }
+    file.opens = 1;
     return this.#add(o);
   }
 
@@ -232,16 +314,30 @@ export class OpfsBackend {
   }
 
   async close(o) {
-    await ready(o); // a handle being reopened after a rename is closed once it is
     this.opens.delete(o.id);
-    if (o.sah) {
-      try { o.sah.flush(); } finally { o.sah.close(); o.sah = null; }
+    const { file } = o;
+    if (!file) return 0;
+    await ready(file); // a handle being reopened after a rename is closed once it is
+    if (--file.opens > 0) {
+      file.sah?.flush(); // close returns = the data is in OPFS, as for the last close
+      return 0;
+    }
+    this.#letGo(file);
+    if (file.sah) {
+      try { file.sah.flush(); } finally { file.sah.close(); file.sah = null; }
     }
     return 0;
   }
 
-  async pread(o, ptr, len, at) {
-    if (o.kind === 'dir') throw new Errno(E.EISDIR);
+  /** This worker no longer holds `file` (under its path, or the one it was held under). */
+  #letGo(file) {
+    for (const key of [file.path, file.claimed]) if (this.files.get(key) === file) this.files.delete(key);
+    if (file.claimed) this.owners.release(file.claimed);
+    file.claimed = '';
+  }
+
+  async pread({ file: o }, ptr, len, at) {
+    if (!o) throw new Errno(E.EISDIR);
     await ready(o);
     if (o.detached) {
       const n = Math.max(0, Math.min(len, o.detachedSize - at));
@@ -251,8 +347,8 @@ export class OpfsBackend {
     return o.sah.read(this.bytes(ptr, len), { at });
   }
 
-  async pwrite(o, ptr, len, at) {
-    if (o.kind === 'dir') throw new Errno(E.EISDIR);
+  async pwrite({ file: o }, ptr, len, at) {
+    if (!o) throw new Errno(E.EISDIR);
     await ready(o);
     const src = this.bytes(ptr, len);
     if (o.detached) {
@@ -276,8 +372,8 @@ export class OpfsBackend {
     if (size > o.detachedSize) o.detachedSize = size;
   }
 
-  async ftruncate(o, size) {
-    if (o.kind === 'dir') throw new Errno(E.EISDIR);
+  async ftruncate({ file: o }, size) {
+    if (!o) throw new Errno(E.EISDIR);
     if (size < 0) throw new Errno(E.EINVAL);
     await ready(o);
     if (o.detached) {
@@ -297,18 +393,22 @@ export class OpfsBackend {
   // ---- metadata ----
 
   async statOpen(o, knownMtimeMs = 0) {
-    await ready(o);
     if (o.kind === 'dir') {
       // OPFS keeps no link count: 0 once the directory is gone from its path, as after rmdir
       const nlink = (await this.#openDir(o)) ? 2 : 0;
       return { ino: o.ino, dir: true, size: 0, mtimeMs: 0, nlink };
     }
-    if (o.detached) return { ino: o.ino, size: o.detachedSize, mtimeMs: Date.now(), nlink: 0 };
+    return { ...(await this.#statFile(o.file, knownMtimeMs)), ino: o.ino };
+  }
+
+  async #statFile(file, knownMtimeMs = 0) {
+    await ready(file);
+    if (file.detached) return { size: file.detachedSize, mtimeMs: Date.now(), nlink: 0 };
     let mtimeMs = knownMtimeMs;
     if (!mtimeMs) {
-      try { mtimeMs = (await o.fh.getFile()).lastModified; } catch { /* busy: leave 0 */ }
+      try { mtimeMs = (await file.fh.getFile()).lastModified; } catch { /* busy: leave 0 */ }
     }
-    return { ino: o.ino, size: o.sah.getSize(), mtimeMs };
+    return { size: file.sah.getSize(), mtimeMs };
   }
 
   async statPath(rel) {
@@ -319,17 +419,16 @@ export class OpfsBackend {
     if (!entry) throw new Errno(E.ENOENT);
     if (entry.kind === 'directory') return { ino: this.ino(rel), dir: true, size: 0, mtimeMs: 0 };
     // an open file of this worker: its handle knows the size without a round trip
-    for (const o of this.opens.values()) {
-      if (o.path === rel && o.sah) return { ...(await this.statOpen(o)), ino: this.ino(rel) };
-    }
+    const held = this.files.get(rel);
+    if (held?.sah) return { ...(await this.#statFile(held)), ino: this.ino(rel) };
     try {
       const file = await entry.getFile();
       return { ino: this.ino(rel), size: file.size, mtimeMs: file.lastModified };
     } catch {
       // open with a sync access handle elsewhere: open one here for the size
-      const o = new Open(rel, 'file');
-      await this.attach(o, entry);
-      try { return { ino: this.ino(rel), size: o.sah.getSize(), mtimeMs: 0 }; } finally { o.sah.close(); }
+      const file = new HeldFile(rel);
+      await this.attach(file, entry);
+      try { return { ino: this.ino(rel), size: file.sah.getSize(), mtimeMs: 0 }; } finally { file.sah.close(); }
     }
   }
 
@@ -483,10 +582,24 @@ export class OpfsBackend {
   }
 
   /** This worker's part of detaching (opfs-detach.js). */
-  detach(msg) { return detach(this.opens, msg); }
+  detach(msg) { return detach(this.files, msg); }
 
-  /** This worker's part of settling (opfs-detach.js). */
-  settle(msg) { return settle(this.opens, msg, (o) => reattach(o, this.walker, (x, fh) => this.attach(x, fh), this.debug)); }
+  /**
+   * This worker's part of settling (opfs-detach.js); then the files are held under their new
+   * paths (an unlinked one under none: a new file may take its name).
+   */
+  async settle(msg) {
+    const files = [...this.files.values()];
+    const reopened = settle(this.files, msg, (f) => reattach(f, this.walker, (x, fh) => this.attach(x, fh), this.debug));
+    for (const file of files) {
+      if (file.path === file.claimed) continue;
+      this.#letGo(file);
+      if (file.detached) continue;
+      if (this.owners.claim(file.path) < 0) file.claimed = file.path;
+      this.files.set(file.path, file);
+    }
+    await reopened;
+  }
 }
 
 /** Copies a directory tree (files through sync access handles). */
