@@ -17,6 +17,7 @@ import { FORWARDED } from '../mailbox.js';
 import { detach, reattach, ready, settle } from './opfs-detach.js';
 import { Errno, errnoOf } from './opfs-errors.js';
 import { Identity } from './opfs-identity.js';
+import { MemoryFile } from './opfs-memory-file.js';
 import { createOwners, Owners } from './opfs-owners.js';
 import { lookup, PathWalker, splitPath } from './opfs-paths.js';
 
@@ -30,6 +31,10 @@ const ID_BITS = 40n;
 const ID_MASK = (1n << ID_BITS) - 1n;
 // Requests on a path that the worker holding the file serves (they open or stat it)
 const HOLDER_OPS = new Set([OP.OPEN, OP.STAT, OP.LINK, OP.READLINK, OP.UTIMENS, OP.CHMOD]);
+// A file opened for writing while empty keeps its bytes in memory up to this size, and they go
+// to OPFS through createWritable() at its close: in Firefox a sync access handle on a new file
+// costs ~40 ms to open and close, createWritable ~12 (docs/OPFS.md, "Firefox")
+const UNWRITTEN_LIMIT = 1 << 20;
 
 // OPFS keeps no modes: every file reads 0644, every directory 0755
 const permissionsOf = (st) => (st.dir ? 0o755 : 0o644);
@@ -45,8 +50,8 @@ class HeldFile {
     this.fh = null;         // its FileSystemFileHandle
     this.opens = 0;         // how many opens share it
     this.claimed = '';      // the path this worker holds it under in the owners table ('' none)
-    this.detached = null;   // Uint8Array: the bytes of an unlinked file, now only here
-    this.detachedSize = 0;
+    this.detached = null;   // MemoryFile: the bytes of an unlinked file, now only here
+    this.unwritten = null;  // MemoryFile: the bytes of a new file not yet in OPFS (no handle yet)
     this.pending = null;    // an unlink or rename in progress: requests wait for it (opfs-detach.js)
     this.settled = null;    // resolves `pending`'s wait once it is done
     this.moving = null;     // { from, to } of the rename it was detached for (to: null for an unlink)
@@ -187,6 +192,7 @@ export class OpfsBackend {
         const { file } = open();
         if (!file) return 0;
         await ready(file);
+        await this.#writeOut(file);
         if (file.sah) file.sah.flush();
         return 0;
       }
@@ -247,12 +253,13 @@ export class OpfsBackend {
   /** Another open of a file this worker holds: the same handle. */
   async #share(file, rel, flags) {
     await ready(file);
-    if (file.path !== rel) return this.open(rel, flags); // renamed or unlinked meanwhile
+    // renamed, unlinked or closed meanwhile
+    if (file.path !== rel || this.files.get(rel) !== file) return this.open(rel, flags);
     if (flags & O.CREAT && flags & O.EXCL) throw new Errno(E.EEXIST);
     if (flags & O.DIRECTORY) throw new Errno(E.ENOTDIR);
     const o = new Open(rel, 'file', file);
     if ((flags & O.ACCMODE) !== 0 && flags & O.TRUNC) {
-      file.sah.truncate(0);
+      (file.unwritten ?? file.sah).truncate(0);
       o.truncatedAt = Date.now();
     }
     file.opens++;
@@ -281,6 +288,7 @@ export class OpfsBackend {
       if (writes || flags & O.CREAT) throw new Errno(E.EISDIR);
       return this.#add(new Open(rel, 'dir'));
     }
+    const created = !entry;
     if (!entry) {
       if (!(flags & O.CREAT)) throw new Errno(E.ENOENT);
       if (flags & O.DIRECTORY) throw new Errno(E.EINVAL); // Linux: O_CREAT|O_DIRECTORY on a new name
@@ -292,14 +300,19 @@ export class OpfsBackend {
     }
     if (flags & O.DIRECTORY) throw new Errno(E.ENOTDIR);
     const file = new HeldFile(rel);
-    try {
-      await this.attach(file, entry);
-    } catch (err) {
-      throw new Errno(errnoOf(err, { busy: E.EBUSY }));
+    if (writes && (created || await isEmpty(entry))) {
+      file.fh = entry;
+      file.unwritten = new MemoryFile();
+    } else {
+      try {
+        await this.attach(file, entry);
+      } catch (err) {
+        throw new Errno(errnoOf(err, { busy: E.EBUSY }));
+      }
     }
     const o = new Open(rel, 'file', file);
     if (writes && flags & O.TRUNC) {
-      file.sah.truncate(0);
+      file.sah?.truncate(0);
       o.truncatedAt = Date.now();
     }
     file.opens = 1;
@@ -319,10 +332,21 @@ export class OpfsBackend {
     if (!file) return 0;
     await ready(file); // a handle being reopened after a rename is closed once it is
     if (--file.opens > 0) {
+      await this.#writeOut(file);
       file.sah?.flush(); // close returns = the data is in OPFS, as for the last close
       return 0;
     }
-    this.#letGo(file);
+    const bytes = file.unwritten;
+    file.unwritten = null;
+    if (bytes?.size > 0) {
+      // held until written (other workers' opens still come here), opens here wait (ready)
+      file.pending = writeWhole(file.fh, bytes.contents()).finally(() => { file.pending = null; });
+    }
+    try {
+      await file.pending;
+    } finally {
+      this.#letGo(file);
+    }
     if (file.sah) {
       try { file.sah.flush(); } finally { file.sah.close(); file.sah = null; }
     }
@@ -339,23 +363,16 @@ export class OpfsBackend {
   async pread({ file: o }, ptr, len, at) {
     if (!o) throw new Errno(E.EISDIR);
     await ready(o);
-    if (o.detached) {
-      const n = Math.max(0, Math.min(len, o.detachedSize - at));
-      if (n > 0) this.bytes(ptr, n).set(o.detached.subarray(at, at + n));
-      return n;
-    }
-    return o.sah.read(this.bytes(ptr, len), { at });
+    return (o.detached ?? o.unwritten ?? o.sah).read(this.bytes(ptr, len), { at });
   }
 
   async pwrite({ file: o }, ptr, len, at) {
     if (!o) throw new Errno(E.EISDIR);
     await ready(o);
     const src = this.bytes(ptr, len);
-    if (o.detached) {
-      this.#growDetached(o, at + len);
-      o.detached.set(src, at);
-      return len;
-    }
+    if (at + len > UNWRITTEN_LIMIT) await this.#writeOut(o);
+    const memory = o.detached ?? o.unwritten;
+    if (memory) return memory.write(src, { at });
     try {
       return o.sah.write(src, { at });
     } catch (err) {
@@ -363,23 +380,28 @@ export class OpfsBackend {
     }
   }
 
-  #growDetached(o, size) {
-    if (size > o.detached.length) {
-      const bigger = new Uint8Array(Math.max(size, o.detached.length * 2));
-      bigger.set(o.detached.subarray(0, o.detachedSize));
-      o.detached = bigger;
+  /** Gives a file whose bytes are still in memory its sync access handle, and writes them there. */
+  async #writeOut(file) {
+    if (!file.unwritten) return;
+    const bytes = file.unwritten;
+    try {
+      await this.attach(file, file.fh);
+    } catch (err) {
+      throw new Errno(errnoOf(err, { busy: E.EBUSY }));
     }
-    if (size > o.detachedSize) o.detachedSize = size;
+    file.unwritten = null;
+    file.sah.truncate(0); // (another page may have written it meanwhile: the bytes here win)
+    file.sah.write(bytes.contents(), { at: 0 });
   }
 
   async ftruncate({ file: o }, size) {
     if (!o) throw new Errno(E.EISDIR);
     if (size < 0) throw new Errno(E.EINVAL);
     await ready(o);
-    if (o.detached) {
-      if (size < o.detachedSize) o.detached.fill(0, size, o.detachedSize);
-      this.#growDetached(o, size);
-      o.detachedSize = size;
+    if (size > UNWRITTEN_LIMIT) await this.#writeOut(o);
+    const memory = o.detached ?? o.unwritten;
+    if (memory) {
+      memory.truncate(size);
       return 0;
     }
     try {
@@ -403,7 +425,8 @@ export class OpfsBackend {
 
   async #statFile(file, knownMtimeMs = 0) {
     await ready(file);
-    if (file.detached) return { size: file.detachedSize, mtimeMs: Date.now(), nlink: 0 };
+    if (file.detached) return { size: file.detached.size, mtimeMs: Date.now(), nlink: 0 };
+    if (file.unwritten) return { size: file.unwritten.size, mtimeMs: knownMtimeMs || Date.now() };
     let mtimeMs = knownMtimeMs;
     if (!mtimeMs) {
       try { mtimeMs = (await file.fh.getFile()).lastModified; } catch { /* busy: leave 0 */ }
@@ -420,7 +443,7 @@ export class OpfsBackend {
     if (entry.kind === 'directory') return { ino: this.ino(rel), dir: true, size: 0, mtimeMs: 0 };
     // an open file of this worker: its handle knows the size without a round trip
     const held = this.files.get(rel);
-    if (held?.sah) return { ...(await this.#statFile(held)), ino: this.ino(rel) };
+    if (held?.sah || held?.unwritten) return { ...(await this.#statFile(held)), ino: this.ino(rel) };
     try {
       const file = await entry.getFile();
       return { ino: this.ino(rel), size: file.size, mtimeMs: file.lastModified };
@@ -474,6 +497,12 @@ export class OpfsBackend {
 
   // ---- namespace (worker 0) ----
 
+  /**
+   * Whether a worker may hold the file at rel open. OPFS refuses to remove or move a file only
+   * while it has a sync access handle, and one whose bytes are still in memory has none.
+   */
+  #held(rel) { return this.owners.holderOf(rel) >= 0; }
+
   async mkdir(rel) {
     const { dir, name } = await this.walker.parentOf(rel).catch((err) => {
       throw err instanceof Errno && err.code === E.EBUSY ? new Errno(E.EEXIST) : err;
@@ -493,6 +522,7 @@ export class OpfsBackend {
     }
     if (!rmdir && entry.kind === 'directory') throw new Errno(E.EISDIR);
     try {
+      if (!rmdir && this.#held(rel)) throw HELD;
       await dir.removeEntry(name);
     } catch (err) {
       if (err.name !== 'NoModificationAllowedError' || rmdir) throw new Errno(errnoOf(err));
@@ -531,7 +561,7 @@ export class OpfsBackend {
       throw new Errno(E.EISDIR);
     }
     if (target && from.startsWith(`${to}/`)) throw new Errno(E.ENOTEMPTY); // onto its own ancestor
-    if (entry.kind === 'file') {
+    if (entry.kind === 'file' && !this.#held(from) && !this.#held(to)) {
       // Most renames move a file nobody has open: one move(), no round of messages.
       try {
         await entry.move(dst.dir, dst.name);
@@ -581,8 +611,16 @@ export class OpfsBackend {
     if (this.peers) await this.peers.broadcast({ type: 'settle', ...msg });
   }
 
-  /** This worker's part of detaching (opfs-detach.js). */
-  detach(msg) { return detach(this.files, msg); }
+  /**
+   * This worker's part of detaching (opfs-detach.js). A file whose bytes are still in memory is
+   * written out first: the detach then treats it as any file with a handle.
+   */
+  async detach(msg) {
+    for (const file of this.files.values()) {
+      if (file.path === msg.path || file.path.startsWith(`${msg.path}/`)) await this.#writeOut(file);
+    }
+    return detach(this.files, msg);
+  }
 
   /**
    * This worker's part of settling (opfs-detach.js); then the files are held under their new
@@ -599,6 +637,29 @@ export class OpfsBackend {
       this.files.set(file.path, file);
     }
     await reopened;
+  }
+}
+
+// What unlink takes for OPFS's refusal to remove an open file, for a file held without a handle
+const HELD = Object.assign(new Error('held open by an I/O worker'), { name: 'NoModificationAllowedError' });
+
+/** Whether the file (not open elsewhere) is empty; false when that cannot be told. */
+async function isEmpty(fh) {
+  try {
+    return (await fh.getFile()).size === 0;
+  } catch {
+    return false; // e.g. held with a sync access handle by another page: attach says why
+  }
+}
+
+/** Replaces the file's contents with `bytes` in one createWritable() (docs/OPFS.md, "Firefox"). */
+async function writeWhole(fh, bytes) {
+  try {
+    const writable = await fh.createWritable();
+    await writable.write(bytes);
+    await writable.close();
+  } catch (err) {
+    throw new Errno(errnoOf(err, { busy: E.EBUSY }));
   }
 }
 
