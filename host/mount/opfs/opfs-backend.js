@@ -31,9 +31,9 @@ const ID_BITS = 40n;
 const ID_MASK = (1n << ID_BITS) - 1n;
 // Requests on a path that the worker holding the file serves (they open or stat it)
 const HOLDER_OPS = new Set([OP.OPEN, OP.STAT, OP.LINK, OP.READLINK, OP.UTIMENS, OP.CHMOD]);
-// A file opened for writing while empty keeps its bytes in memory up to this size, and they go
-// to OPFS through createWritable() at its close: in Firefox a sync access handle on a new file
-// costs ~40 ms to open and close, createWritable ~12 (docs/OPFS.md, "Firefox")
+// A file opened for writing while empty keeps its bytes in memory up to this size and gets its
+// sync access handle only when it needs one: one created and closed empty never does (in Firefox
+// a handle on a new file costs ~40 ms to open and close: docs/OPFS.md, "Firefox")
 const UNWRITTEN_LIMIT = 1 << 20;
 
 // OPFS keeps no modes: every file reads 0644, every directory 0755
@@ -336,17 +336,15 @@ export class OpfsBackend {
       file.sah?.flush(); // close returns = the data is in OPFS, as for the last close
       return 0;
     }
-    const bytes = file.unwritten;
-    file.unwritten = null;
-    if (bytes?.size > 0) {
-      // held until written (other workers' opens still come here), opens here wait (ready)
-      file.pending = writeWhole(file.fh, bytes.contents()).finally(() => { file.pending = null; });
-    }
     try {
-      await file.pending;
-    } finally {
-      this.#letGo(file);
+      if (file.unwritten?.size > 0) await this.#writeOut(file);
+    } catch (err) {
+      if (file.opens === 0) this.#letGo(file);
+      throw err;
     }
+    file.unwritten = null; // (an empty file: what OPFS has is right)
+    if (file.opens > 0) return 0; // opened again while its bytes were written out
+    this.#letGo(file);
     if (file.sah) {
       try { file.sah.flush(); } finally { file.sah.close(); file.sah = null; }
     }
@@ -380,18 +378,25 @@ export class OpfsBackend {
     }
   }
 
-  /** Gives a file whose bytes are still in memory its sync access handle, and writes them there. */
+  /**
+   * Gives a file whose bytes are still in memory its sync access handle, and writes them there.
+   * Requests on it meanwhile wait (ready), as during a rename.
+   */
   async #writeOut(file) {
-    if (!file.unwritten) return;
+    if (!file.unwritten) return ready(file); // (one may be under way)
     const bytes = file.unwritten;
-    try {
-      await this.attach(file, file.fh);
-    } catch (err) {
-      throw new Errno(errnoOf(err, { busy: E.EBUSY }));
-    }
     file.unwritten = null;
-    file.sah.truncate(0); // (another page may have written it meanwhile: the bytes here win)
-    file.sah.write(bytes.contents(), { at: 0 });
+    file.pending = (async () => {
+      try {
+        await this.attach(file, file.fh);
+      } catch (err) {
+        file.unwritten = bytes;
+        throw new Errno(errnoOf(err, { busy: E.EBUSY }));
+      }
+      file.sah.truncate(0); // (another page may have written it meanwhile: the bytes here win)
+      file.sah.write(bytes.contents(), { at: 0 });
+    })().finally(() => { file.pending = null; });
+    return file.pending;
   }
 
   async ftruncate({ file: o }, size) {
@@ -649,17 +654,6 @@ async function isEmpty(fh) {
     return (await fh.getFile()).size === 0;
   } catch {
     return false; // e.g. held with a sync access handle by another page: attach says why
-  }
-}
-
-/** Replaces the file's contents with `bytes` in one createWritable() (docs/OPFS.md, "Firefox"). */
-async function writeWhole(fh, bytes) {
-  try {
-    const writable = await fh.createWritable();
-    await writable.write(bytes);
-    await writable.close();
-  } catch (err) {
-    throw new Errno(errnoOf(err, { busy: E.EBUSY }));
   }
 }
 
