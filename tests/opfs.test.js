@@ -118,7 +118,9 @@ read old e/a fd (replaced): 10|  bytes: hello opfs|unlink e/a while open: 0|read
 write unlinked: 1|fstat unlinked: size 5 nlink 0|open e/a after unlink: ENOENT|close unlinked: 0|close twice: EBADF
 close a: 0|make f: 0|dir e over file f: ENOTDIR|file f over dir e: EISDIR|dir into itself: EINVAL|mkdir g/h: 0
 dir e over non-empty g: ENOTEMPTY|dir e over empty g/h: 0|symlink: EPERM|link: EPERM|readlink f: EINVAL|utimens f: 0
-open g/h: 0|readdir g/h: 40 entries, 40 distinct; 40 files; dir b? false|: 0|readdir on a file: ENOTDIR`;
+open g/h: 0|readdir g/h: 40 entries, 40 distinct; 40 files; dir b? false|: 0|readdir on a file: ENOTDIR
+open new n: 0|write n: 3|stat n on worker 1: 0|  size: 3|  in OPFS: 0|close n: 0|  in OPFS: 3
+open new m: 0|rename m -> m2 (open, in memory): 0|write m2: 5|close m2: 0|  m2 in OPFS: 5|unlink m2: 0`;
         assert.deepEqual(r.log, expected.replaceAll('\n', '|').split('|'));
       } finally {
         await b.close();

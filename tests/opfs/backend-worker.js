@@ -126,6 +126,20 @@ self.onmessage = async (e) => {
     }
     log.push(`readdir g/h: ${seen.length} entries, ${new Set(seen).size} distinct; ${seen.filter((s) => s.startsWith('n')).length} files; dir b? ${seen.includes('b/8')}`);
     await show('readdir on a file', OP.READDIR, { handle: (await open('', 'f', 0)), len: 256 });
+    // a file created by its open keeps its bytes in memory, with no sync access handle, until close
+    const inOpfs = async (name) => (await (await (await mountRoot(e.data.subdir)).getFileHandle(name)).getFile()).size;
+    const hn = await open('open new n', 'n', O_RDWR | O_CREAT | O_EXCL);
+    await show('write n', OP.PWRITE, { handle: hn, len: put('new'), offset: 0 });
+    await show('stat n on worker 1', OP.STAT, { path: 'n', ptr: DATA + 4096 }, 1);
+    log.push(`  size: ${new DataView(memory.buffer).getBigInt64(DATA + 4096 + STAT.SIZE, true)}`, `  in OPFS: ${await inOpfs('n')}`);
+    await show('close n', OP.CLOSE, { handle: hn });
+    log.push(`  in OPFS: ${await inOpfs('n')}`);
+    const hm = await open('open new m', 'm', O_RDWR | O_CREAT | O_EXCL);
+    await show('rename m -> m2 (open, in memory)', OP.RENAME, { path: 'm', path2: 'm2' });
+    await show('write m2', OP.PWRITE, { handle: hm, len: put('moved'), offset: 0 });
+    await show('close m2', OP.CLOSE, { handle: hm });
+    log.push(`  m2 in OPFS: ${await inOpfs('m2')}`);
+    await show('unlink m2', OP.UNLINK, { path: 'm2' });
     self.postMessage({ log });
   } catch (err) {
     self.postMessage({ error: `${err.stack}`, log });

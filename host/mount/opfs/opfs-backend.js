@@ -31,9 +31,9 @@ const ID_BITS = 40n;
 const ID_MASK = (1n << ID_BITS) - 1n;
 // Requests on a path that the worker holding the file serves (they open or stat it)
 const HOLDER_OPS = new Set([OP.OPEN, OP.STAT, OP.LINK, OP.READLINK, OP.UTIMENS, OP.CHMOD]);
-// A file opened for writing while empty keeps its bytes in memory up to this size and gets its
-// sync access handle only when it needs one: one created and closed empty never does (in Firefox
-// a handle on a new file costs ~40 ms to open and close: docs/OPFS.md, "Firefox")
+// A file created by its open (O_EXCL, or a name looked up first) keeps its bytes in memory up to
+// this size and gets its sync access handle only when it needs one: one created and closed empty
+// never does (in Firefox a handle on a new file costs ~40 ms to open and close: docs/OPFS.md 5b)
 const UNWRITTEN_LIMIT = 1 << 20;
 
 // OPFS keeps no modes: every file reads 0644, every directory 0755
@@ -300,7 +300,7 @@ export class OpfsBackend {
     }
     if (flags & O.DIRECTORY) throw new Errno(E.ENOTDIR);
     const file = new HeldFile(rel);
-    if (writes && (created || await isEmpty(entry))) {
+    if (writes && created) {
       file.fh = entry;
       file.unwritten = new MemoryFile();
     } else {
@@ -647,15 +647,6 @@ export class OpfsBackend {
 
 // What unlink takes for OPFS's refusal to remove an open file, for a file held without a handle
 const HELD = Object.assign(new Error('held open by an I/O worker'), { name: 'NoModificationAllowedError' });
-
-/** Whether the file (not open elsewhere) is empty; false when that cannot be told. */
-async function isEmpty(fh) {
-  try {
-    return (await fh.getFile()).size === 0;
-  } catch {
-    return false; // e.g. held with a sync access handle by another page: attach says why
-  }
-}
 
 /** Copies a directory tree (files through sync access handles). */
 async function copyTree(from, to, fromPath, moved) {
