@@ -8,11 +8,11 @@ import globals from 'globals';
 // Where each file runs decides which global names exist there.
 const browserOnly = [
   'host/browser/**', 'host/platform/browser.js', 'host/platform/browser-workers.js', 'host/mount/opfs/opfs-worker.js', 'host/mount/opfs/opfs-backend.js',
-  'bench/opfs/raw-opfs-worker.js', 'bench/opfs/run-page.js', 'bench/npm-wasi/page.mjs', 'bench/npm-wasi/worker-browser.mjs',
+  'bench/opfs/raw-opfs-worker.js', 'bench/opfs/create-cost-worker.js', 'bench/opfs/run-page.js', 'bench/npm-wasi/page.mjs', 'bench/npm-wasi/worker-browser.mjs',
   'tests/opfs/*-worker.js', 'tests/opfs/profile.js', 'tests/webapp/main.js', 'tests/napi/browser/*.mjs',
 ];
 // Node files that hand functions to Playwright's page.evaluate: those run in the page.
-const drivingPages = ['bench/opfs/raw-opfs.js', 'bench/opfs/spindle-opfs.js', 'tests/lib/page-result.js', 'tests/opfs.test.js', 'tests/real.test.js', 'tests/hostile.test.js'];
+const drivingPages = ['bench/opfs/raw-opfs.js', 'bench/opfs/create-cost.js', 'bench/opfs/spindle-opfs.js', 'tests/lib/page-result.js', 'tests/opfs.test.js', 'tests/real.test.js', 'tests/hostile.test.js'];
 
 export default [
   { ignores: ['.toolchain/', 'build/', 'results/', 'node_modules/', 'bin/spindle-cc', 'bin/spindle-c++'] },

@@ -94,7 +94,7 @@ describe('OPFS detach broadcast (host/mount/opfs/opfs-detach.js)', () => {
 
 /** An open file description of the backend (opfs-backend.js's Open) on `bytes`, with a stand-in handle. */
 function openOn(path, bytes) {
-  const o = { kind: 'file', path, fh: {}, detached: null, detachedSize: 0, pending: null, settled: null, moving: null };
+  const o = { kind: 'file', path, fh: {}, detached: null, pending: null, settled: null, moving: null };
   o.sah = {
     getSize: () => bytes.length,
     read: (into, { at }) => { into.set(bytes.subarray(at, at + into.length)); return into.length; },
@@ -124,7 +124,7 @@ describe('unlinking an open OPFS file is all or nothing (host/mount/opfs/opfs-de
       if (ok) {
         assert.deepEqual(reattached, []);
         assert.equal(a.path, 'd/a\0unlinked');
-        assert.deepEqual(a.detached.subarray(0, a.detachedSize), bytes);
+        assert.deepEqual(a.detached.contents(), bytes);
       } else {
         assert.deepEqual(reattached, ['d/a']);
         assert.equal(a.path, 'd/a');

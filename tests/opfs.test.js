@@ -33,11 +33,16 @@ function newProfile() {
   return p;
 }
 
-async function cc(src, name, extra = []) {
-  const wasm = join(out, `${name}.wasm`);
-  const r = await exec(spindle, ['cc', '-O1', ...extra, src, '-o', wasm]);
-  assert.equal(r.code, 0, `spindle cc ${src}:\n${r.stderr}`);
-  return `build/tests/opfs/${name}.wasm`;
+const built = new Map(); // name -> Promise of its URL: each browser's tests use the same build
+function cc(src, name, extra = []) {
+  if (!built.has(name)) {
+    built.set(name, (async () => {
+      const r = await exec(spindle, ['cc', '-O1', ...extra, src, '-o', join(out, `${name}.wasm`)]);
+      assert.equal(r.code, 0, `spindle cc ${src}:\n${r.stderr}`);
+      return `build/tests/opfs/${name}.wasm`;
+    })());
+  }
+  return built.get(name);
 }
 
 /** Opens a page of the profile in `browser` with bench/opfs/run-page.js loaded. */
@@ -82,15 +87,8 @@ const knownDifferences = {
 
 const label = (line) => (line.includes(': ') ? line.slice(0, line.indexOf(': ')) : line);
 
-// Firefox ignores createSyncAccessHandle({ mode: 'readwrite-unsafe' }), which the backend relies
-// on: a second open of an open OPFS file fails (EBUSY; the second fd's writes EBADF). Branch
-// opfs-ff gives each file one handle shared by its opens; once it is merged these are plain tests.
-const firefoxTodo = new Set(['answers the protocol with Linux errnos; unlink and rename of open files work', 'files_basic', 'threads_append']);
-const todo = (browser, name) => (browser === 'firefox' && firefoxTodo.has(name)
-  ? 'Firefox: one sync access handle per OPFS file, so a second open fails; fixed on branch opfs-ff' : false);
-
 // For CI's time, Firefox skips the directories conformance program: 223 s there (2 cores under
-// load), its many file creations being what Firefox's OPFS does slowly (issue 23; branch opfs-ff).
+// load), its many file creations being what Firefox's OPFS does slowly (issue 23; docs/OPFS.md 5b).
 // SPINDLE_TEST_FIREFOX_ALL=1 runs it.
 const skipInFirefox = (browser, name) => browser === 'firefox' && name === 'directories' && process.env.SPINDLE_TEST_FIREFOX_ALL !== '1' &&
   'CI time: creating many OPFS files is slow in Firefox (SPINDLE_TEST_FIREFOX_ALL=1 runs it)';
@@ -99,34 +97,35 @@ const skipInFirefox = (browser, name) => browser === 'firefox' && name === 'dire
 for (const browser of testBrowsers) {
   const title = browserTitle[browser];
   describe(`OPFS backend operations (host/mount/opfs/opfs-backend.js, no C) in ${title}`, { skip }, () => {
-    it('answers the protocol with Linux errnos; unlink and rename of open files work',
-      { todo: todo(browser, 'answers the protocol with Linux errnos; unlink and rename of open files work') }, async () => {
-        const b = await openProfile(newProfile(), `${server.url}/`, { browser });
-        try {
-          const r = await b.page.evaluate(() => new Promise((resolve) => {
-            const w = new Worker('tests/opfs/backend-worker.js', { type: 'module' });
-            w.onmessage = (e) => resolve(e.data);
-            w.onerror = (e) => resolve({ error: e.message });
-            w.postMessage({ subdir: 'backend-test' });
-          }));
-          assert.equal(r.error, undefined, `${r.error}\n${r.log?.join('\n')}`);
-          const expected = `open create a: 0|handle worker: 0|write a: 10|read a: 4|  bytes: opfs|fstat size: 10 mode: 100644
+    it('answers the protocol with Linux errnos; unlink and rename of open files work', async () => {
+      const b = await openProfile(newProfile(), `${server.url}/`, { browser });
+      try {
+        const r = await b.page.evaluate(() => new Promise((resolve) => {
+          const w = new Worker('tests/opfs/backend-worker.js', { type: 'module' });
+          w.onmessage = (e) => resolve(e.data);
+          w.onerror = (e) => resolve({ error: e.message });
+          w.postMessage({ subdir: 'backend-test' });
+        }));
+        assert.equal(r.error, undefined, `${r.error}\n${r.log?.join('\n')}`);
+        const expected = `open create a: 0|handle worker: 0|write a: 10|read a: 4|  bytes: opfs|fstat size: 10 mode: 100644
 open excl existing: EEXIST|open missing: ENOENT|open a as directory: ENOTDIR|open under a file: ENOTDIR|open ..: EACCES
 open long name: ENAMETOOLONG|open not UTF-8: EILSEQ|mkdir d: 0|mkdir d again: EEXIST|mkdir root: EEXIST|open d for writing: EISDIR
 open d/b on worker 1: 0|write d/b: 4|write d/b via worker 0: EBADF|rmdir d (not empty): ENOTEMPTY|unlink d: EISDIR
 rmdir a: ENOTDIR|stat d/b: 0|  size: 4|rename d -> e (d/b open on worker 1): 0|stat d/b after: ENOENT
-read d/b through its fd: 4|  bytes: in d|write after rename: 2|open e/b: 0|read e/b: 4|  bytes: IN d|close e/b: 0
+read d/b through its fd: 4|  bytes: in d|write after rename: 2|open e/b: 0|  on worker: 1|read e/b: 4|  bytes: IN d|close e/b: 0
 rename a -> e/a (file, open): 0|read a after move: 10|  bytes: hello opfs|rename e/b over e/a (both open): 0
 read old e/a fd (replaced): 10|  bytes: hello opfs|unlink e/a while open: 0|read unlinked: 4|  bytes: IN d
 write unlinked: 1|fstat unlinked: size 5 nlink 0|open e/a after unlink: ENOENT|close unlinked: 0|close twice: EBADF
 close a: 0|make f: 0|dir e over file f: ENOTDIR|file f over dir e: EISDIR|dir into itself: EINVAL|mkdir g/h: 0
 dir e over non-empty g: ENOTEMPTY|dir e over empty g/h: 0|symlink: EPERM|link: EPERM|readlink f: EINVAL|utimens f: 0
-open g/h: 0|readdir g/h: 40 entries, 40 distinct; 40 files; dir b? false|: 0|readdir on a file: ENOTDIR`;
-          assert.deepEqual(r.log, expected.replaceAll('\n', '|').split('|'));
-        } finally {
-          await b.close();
-        }
-      });
+open g/h: 0|readdir g/h: 40 entries, 40 distinct; 40 files; dir b? false|: 0|readdir on a file: ENOTDIR
+open new n: 0|write n: 3|stat n on worker 1: 0|  size: 3|  in OPFS: 0|close n: 0|  in OPFS: 3
+open new m: 0|rename m -> m2 (open, in memory): 0|write m2: 5|close m2: 0|  m2 in OPFS: 5|unlink m2: 0`;
+        assert.deepEqual(r.log, expected.replaceAll('\n', '|').split('|'));
+      } finally {
+        await b.close();
+      }
+    });
   });
 
   describe(`Spindle programs on an OPFS mount in ${title}`, { skip }, () => {
@@ -252,7 +251,7 @@ open g/h: 0|readdir g/h: 40 entries, 40 distinct; 40 files; dir b? false|: 0|rea
     });
 
     for (const name of programs) {
-      it(name, { todo: todo(browser, name), skip: skipInFirefox(browser, name) }, async (t) => {
+      it(name, { skip: skipInFirefox(browser, name) }, async (t) => {
         const r = await spindleRun(b.page, wasm.get(name), { args: [name], env: { TMPDIR: '/opfs' },
           mounts: [{ path: '/opfs', opfs: `conformance-${name}` }] });
         assert.equal(r.error, undefined, r.error);

@@ -4,6 +4,8 @@
  *   opfs_io bench DIR MIB        sequential write (4 KiB and 1 MiB calls, then fsync) and read (4
  *                                passes) of MIB MiB, small files, 1 thread reading 1 file vs 2 threads 2 files
  *   opfs_io parallel DIR MIB     only the last case, checking every byte read (for tests)
+ *   opfs_io small DIR COUNT [BYTES]  only the small files case: COUNT new files (O_EXCL) of BYTES
+ *                                (default 1024)
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -186,10 +188,35 @@ static void parallel(const char *dir, int mib, int passes, int check, double *on
     unlink(b);
 }
 
+/* Files per second creating `count` files in DIR/small (open with O_CREAT | `flags`, a write of
+ * `size` <= 1024 bytes, none for 0, close); then removes them. */
+static double small_files(const char *dir, int count, int size, int flags)
+{
+    char small[512], path[512];
+    snprintf(small, sizeof small, "%s/small", dir);
+    mkdir(small, 0755);
+    static unsigned char kib[1024];
+    fill(kib, sizeof kib, 4, 0);
+    double t = now();
+    for (int i = 0; i < count; i++) {
+        snprintf(path, sizeof path, "%s/f%d", small, i);
+        int fd = open(path, O_WRONLY | O_CREAT | flags, 0644);
+        if (fd < 0 || (size > 0 && write(fd, kib, size) != size) || close(fd) != 0)
+            die("small file", path);
+    }
+    double files = count / (now() - t);
+    for (int i = 0; i < count; i++) {
+        snprintf(path, sizeof path, "%s/f%d", small, i);
+        unlink(path);
+    }
+    rmdir(small);
+    return files;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 4) {
-        fprintf(stderr, "usage: opfs_io bench|parallel DIR MIB\n");
+        fprintf(stderr, "usage: opfs_io bench|parallel DIR MIB | opfs_io small DIR COUNT\n");
         return 2;
     }
     const char *mode = argv[1], *dir = argv[2];
@@ -204,32 +231,22 @@ int main(int argc, char **argv)
                two, two / one);
         return bad == 0 ? 0 : 1;
     }
+    if (strcmp(mode, "small") == 0) {
+        int count = atoi(argv[3]), size = argc > 4 ? atoi(argv[4]) : 1024;
+        if (size < 0 || size > 1024)
+            size = 1024;
+        double files = small_files(dir, count, size, O_EXCL);
+        printf("RESULT {\"files\":%d,\"bytes\":%d,\"seconds\":%.2f,\"small_files\":%.1f}\n", count, size,
+               count / files, files);
+        return 0;
+    }
     snprintf(path, sizeof path, "%s/seq.bin", dir);
     double w4 = seq_write(path, mib, 4096, 3);
     double r4 = seq_read(path, 4096, 4);
     double w1 = seq_write(path, mib, MiB, 3);
     double r1 = seq_read(path, MiB, 4);
     unlink(path);
-    /* small files: create + 1 KiB write + close */
-    char small[512];
-    snprintf(small, sizeof small, "%s/small", dir);
-    mkdir(small, 0755);
-    static unsigned char kib[1024];
-    fill(kib, sizeof kib, 4, 0);
-    int count = 1000;
-    double t = now();
-    for (int i = 0; i < count; i++) {
-        snprintf(path, sizeof path, "%s/f%d", small, i);
-        int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        if (fd < 0 || write(fd, kib, sizeof kib) != sizeof kib || close(fd) != 0)
-            die("small file", path);
-    }
-    double files = count / (now() - t);
-    for (int i = 0; i < count; i++) {
-        snprintf(path, sizeof path, "%s/f%d", small, i);
-        unlink(path);
-    }
-    rmdir(small);
+    double files = small_files(dir, 1000, 1024, O_TRUNC);
     double one, two;
     int64_t bad;
     int passes = mib >= 1024 ? 1 : 1024 / mib;

@@ -69,6 +69,29 @@ export function ringAlive(mailboxes, w) {
 }
 
 /**
+ * Puts `request` in I/O worker w's ring without waiting for it (submit's first half; an I/O
+ * worker forwarding a request to another uses it too). False when the ring has failed: the
+ * request is then answered with EIO.
+ */
+export function enqueue(mailboxes, w, memory, request) {
+  const { rings, counters, status } = views(mailboxes);
+  if (Atomics.load(status, w) !== ALIVE) { answerEio(memory, request); return false; }
+  const slots = rings[w];
+  const i = Atomics.add(counters, w, 1) & (SLOTS - 1);
+  Atomics.store(slots, i, request);
+  Atomics.notify(slots, i, 1);
+  // the ring failed meanwhile and its sweep may have passed this slot: take the request back
+  if (Atomics.load(status, w) !== ALIVE && Atomics.compareExchange(slots, i, request, 0) === request) {
+    answerEio(memory, request);
+    return false;
+  }
+  return true;
+}
+
+/** What a handler given to serve() returns when it passed the request on (enqueue): serve leaves it unanswered. */
+export const FORWARDED = Symbol('forwarded');
+
+/**
  * Calling thread: hands `request` to I/O worker w and blocks until it is answered (by the
  * worker, or with EIO when the worker died). Options (all optional):
  * - pollMs: poll the request's state for up to this many ms before sleeping in Atomics.wait (a
@@ -77,16 +100,8 @@ export function ringAlive(mailboxes, w) {
  *   sharing `polling` poll at once (so that polling does not take the I/O workers' cores).
  */
 export function submit(mailboxes, w, memory, request, options) {
-  const { rings, counters, status } = views(mailboxes);
-  if (Atomics.load(status, w) !== ALIVE) return answerEio(memory, request);
-  const slots = rings[w];
-  const i = Atomics.add(counters, w, 1) & (SLOTS - 1);
-  Atomics.store(slots, i, request);
-  Atomics.notify(slots, i, 1);
-  // the ring failed meanwhile and its sweep may have passed this slot: take the request back
-  if (Atomics.load(status, w) !== ALIVE && Atomics.compareExchange(slots, i, request, 0) === request) {
-    return answerEio(memory, request);
-  }
+  if (!enqueue(mailboxes, w, memory, request)) return;
+  const { status } = views(mailboxes);
   const mem = new Int32Array(memory.buffer);
   const at = (request + REQ.STATE) >>> 2;
   if (options?.pollMs > 0 && Atomics.load(mem, at) === 0) {
@@ -141,7 +156,7 @@ export function failWorker(mailboxes, w, memory, message) {
 /**
  * I/O worker w: serves its ring, one request at a time, in order, until the ring fails (then
  * resolves). handle(view, request) may be async; it writes result and outputs, not state; if it
- * throws, that request gets EIO. Options: pollMs: after each answer, poll the ring this long for
+ * throws, that request gets EIO; if it returns FORWARDED, another ring answers it. Options: pollMs: after each answer, poll the ring this long for
  * the next request before going back to wait (a thread reading sequentially sends its next
  * request a few microseconds after the answer, and a waitAsync wake-up goes through the worker's
  * event loop); waitAsync: wait with Atomics.waitAsync (default: in browsers) or Atomics.wait.
@@ -179,14 +194,15 @@ export async function serve(mailboxes, w, memory, handle, options = {}) {
       Atomics.store(status, current, request);
       // failed meanwhile: the sweep may have missed it; the caller answers itself (submit)
       if (Atomics.load(status, w) !== ALIVE) return;
+      let outcome;
       try {
-        await handle(new DataView(memory.buffer), request);
+        outcome = await handle(new DataView(memory.buffer), request);
       } catch {
         setResult(new DataView(memory.buffer), request, -EIO);
       }
       // answered with EIO by failRing meanwhile: the request is no longer ours
       if (Atomics.compareExchange(status, current, request, 0) !== request) return;
-      answered(memory, request);
+      if (outcome !== FORWARDED) answered(memory, request);
     }
   } catch (err) {
     failRing(mailboxes, w, memory);

@@ -6,6 +6,7 @@ import { ioHandleParts, OP, REQ } from '../../host/abi/mount-request.js';
 import { readDirents, STAT } from '../../host/abi/mount-wire.js';
 import { createGenerations } from '../../host/abi/opfs-generations.js';
 import { OpfsBackend, mountRoot } from '../../host/mount/opfs/opfs-backend.js';
+import { createOwners } from '../../host/mount/opfs/opfs-owners.js';
 
 const AT_REQ = 1024; const PATH = 2048; const PATH2 = 3072; const DATA = 65536;
 const memory = new WebAssembly.Memory({ initial: 4, maximum: 16, shared: true });
@@ -32,7 +33,10 @@ self.onmessage = async (e) => {
   const log = [];
   try {
     const generations = createGenerations();
-    const backends = [0, 1].map((w) => new OpfsBackend({ root: mountRoot(e.data.subdir), w, memory, generations, debug: e.data.debug }));
+    const owners = createOwners();
+    // a request forwarded to the worker holding its file: that backend answers it (as its ring would)
+    const forward = (req, w) => backends[w].handle(new DataView(memory.buffer), req);
+    const backends = [0, 1].map((w) => new OpfsBackend({ root: mountRoot(e.data.subdir), w, memory, generations, owners, forward, debug: e.data.debug }));
     // worker 0's peers: backend 1, called directly (what the MessagePorts do between workers)
     backends[0].peers = { broadcast: async (m) => (m.type === 'detach' ? backends[1].detach(m) : backends[1].settle(m)) };
     const call = async (op, args = {}, w = 0) => {
@@ -79,9 +83,11 @@ self.onmessage = async (e) => {
     await show('stat d/b after', OP.STAT, { path: 'd/b', ptr: DATA + 4096 });
     await show('read d/b through its fd', OP.PREAD, { handle: hb, len: 100, offset: 0 }, 1); log.push(`  bytes: ${get(4)}`);
     await show('write after rename', OP.PWRITE, { handle: hb, len: put('IN'), offset: 0 }, 1);
+    // e/b is open on worker 1: its second open is served there, on the same handle
     const he = await open('open e/b', 'e/b', 0);
-    await show('read e/b', OP.PREAD, { handle: he, len: 100, offset: 0 }); log.push(`  bytes: ${get(4)}`);
-    await show('close e/b', OP.CLOSE, { handle: he });
+    log.push(`  on worker: ${ioHandleParts(he).w}`);
+    await show('read e/b', OP.PREAD, { handle: he, len: 100, offset: 0 }, 1); log.push(`  bytes: ${get(4)}`);
+    await show('close e/b', OP.CLOSE, { handle: he }, 1);
     await show('rename a -> e/a (file, open)', OP.RENAME, { path: 'a', path2: 'e/a' });
     await show('read a after move', OP.PREAD, { handle: h, len: 100, offset: 0 }); log.push(`  bytes: ${get(10)}`);
     await show('rename e/b over e/a (both open)', OP.RENAME, { path: 'e/b', path2: 'e/a' });
@@ -120,6 +126,20 @@ self.onmessage = async (e) => {
     }
     log.push(`readdir g/h: ${seen.length} entries, ${new Set(seen).size} distinct; ${seen.filter((s) => s.startsWith('n')).length} files; dir b? ${seen.includes('b/8')}`);
     await show('readdir on a file', OP.READDIR, { handle: (await open('', 'f', 0)), len: 256 });
+    // a file created by its open keeps its bytes in memory, with no sync access handle, until close
+    const inOpfs = async (name) => (await (await (await mountRoot(e.data.subdir)).getFileHandle(name)).getFile()).size;
+    const hn = await open('open new n', 'n', O_RDWR | O_CREAT | O_EXCL);
+    await show('write n', OP.PWRITE, { handle: hn, len: put('new'), offset: 0 });
+    await show('stat n on worker 1', OP.STAT, { path: 'n', ptr: DATA + 4096 }, 1);
+    log.push(`  size: ${new DataView(memory.buffer).getBigInt64(DATA + 4096 + STAT.SIZE, true)}`, `  in OPFS: ${await inOpfs('n')}`);
+    await show('close n', OP.CLOSE, { handle: hn });
+    log.push(`  in OPFS: ${await inOpfs('n')}`);
+    const hm = await open('open new m', 'm', O_RDWR | O_CREAT | O_EXCL);
+    await show('rename m -> m2 (open, in memory)', OP.RENAME, { path: 'm', path2: 'm2' });
+    await show('write m2', OP.PWRITE, { handle: hm, len: put('moved'), offset: 0 });
+    await show('close m2', OP.CLOSE, { handle: hm });
+    log.push(`  m2 in OPFS: ${await inOpfs('m2')}`);
+    await show('unlink m2', OP.UNLINK, { path: 'm2' });
     self.postMessage({ log });
   } catch (err) {
     self.postMessage({ error: `${err.stack}`, log });

@@ -1,8 +1,9 @@
 // The OPFS backend's operations (docs/MOUNTS.md section 3, docs/OPFS.md): runs inside an OPFS I/O
 // worker (host/mount/opfs/opfs-worker.js), never on a page's main thread. One FileSystemSyncAccessHandle
-// per open file, in 'readwrite-unsafe' mode so that several opens of one file (on several I/O
-// workers) can coexist; reads and writes go straight between the handle and the program's linear
-// memory (the handle takes views on a SharedArrayBuffer: no staging copy).
+// per file, shared by all its opens: they are all served by the worker that opened the file first
+// (opfs-owners.js; Firefox allows no second handle on a file). Reads and writes go straight
+// between the handle and the program's linear memory (the handle takes views on a
+// SharedArrayBuffer: no staging copy).
 //
 // Namespace operations all run on worker 0, which asks every worker to let go of a file OPFS
 // will not remove or move while it is open (opfs-detach.js). Inode numbers: opfs-identity.js;
@@ -12,9 +13,12 @@ import { AT, DT, ERRNO as E, O, S } from '../../abi/linux.js';
 import { inMemory, ioHandle, ioHandleParts, memoryBytes, OP, REQ, setResult } from '../../abi/mount-request.js';
 import { cookieAfter, direntBytes, indexFrom, STAT, writeDirent, writeStat } from '../../abi/mount-wire.js';
 import { createGenerations } from '../../abi/opfs-generations.js';
+import { FORWARDED } from '../mailbox.js';
 import { detach, reattach, ready, settle } from './opfs-detach.js';
 import { Errno, errnoOf } from './opfs-errors.js';
 import { Identity } from './opfs-identity.js';
+import { MemoryFile } from './opfs-memory-file.js';
+import { createOwners, Owners } from './opfs-owners.js';
 import { lookup, PathWalker, splitPath } from './opfs-paths.js';
 
 // OPFS names are strings: bytes that are not UTF-8 are refused (EILSEQ), never decoded leniently
@@ -25,29 +29,48 @@ const encoder = new TextEncoder();
 // (a closed handle stays EBADF); tag, 1 + the mount's id, makes it EBADF on another mount.
 const ID_BITS = 40n;
 const ID_MASK = (1n << ID_BITS) - 1n;
+// Requests on a path that the worker holding the file serves (they open or stat it)
+const HOLDER_OPS = new Set([OP.OPEN, OP.STAT, OP.LINK, OP.READLINK, OP.UTIMENS, OP.CHMOD]);
+// A file created by its open (O_EXCL, or a name looked up first) keeps its bytes in memory up to
+// this size and gets its sync access handle only when it needs one: one created and closed empty
+// never does (in Firefox a handle on a new file costs ~40 ms to open and close: docs/OPFS.md 5b)
+const UNWRITTEN_LIMIT = 1 << 20;
 
-/** An open file or directory of this worker. */
 // OPFS keeps no modes: every file reads 0644, every directory 0755
 const permissionsOf = (st) => (st.dir ? 0o755 : 0o644);
 // chmod to the mode a file already has changes nothing (0); any other is refused (EPERM)
 const fixedMode = (st, mode) => ((mode & 0o7777) === permissionsOf(st) ? 0 : -E.EPERM);
 
-class Open {
-  constructor(path, kind) {
-    this.id = 0;            // its number in this worker's table (the handle's id)
+/** A file this worker holds open: its one sync access handle, shared by all its opens. */
+class HeldFile {
+  constructor(path) {
     this.path = path;       // inside the mount; a detached unlinked file's ends in "\0unlinked"
-    this.kind = kind;       // 'file' or 'dir'
+    this.kind = 'file';
     this.sah = null;        // FileSystemSyncAccessHandle while attached
     this.fh = null;         // its FileSystemFileHandle
-    this.detached = null;   // Uint8Array: the bytes of an unlinked file, now only here
-    this.detachedSize = 0;
+    this.opens = 0;         // how many opens share it
+    this.claimed = '';      // the path this worker holds it under in the owners table ('' none)
+    this.detached = null;   // MemoryFile: the bytes of an unlinked file, now only here
+    this.unwritten = null;  // MemoryFile: the bytes of a new file not yet in OPFS (no handle yet)
     this.pending = null;    // an unlink or rename in progress: requests wait for it (opfs-detach.js)
     this.settled = null;    // resolves `pending`'s wait once it is done
     this.moving = null;     // { from, to } of the rename it was detached for (to: null for an unlink)
+  }
+}
+
+/** An open file or directory of this worker (what a handle names). */
+class Open {
+  constructor(path, kind, file = null) {
+    this.id = 0;            // its number in this worker's table (the handle's id)
+    this.dirPath = path;    // a directory's path inside the mount
+    this.kind = kind;       // 'file' or 'dir'
+    this.file = file;       // a file's HeldFile
     this.entries = null;    // a directory's listing, taken at cookie 0
     this.ino = 0n;          // fixed at open, as a file keeps its inode across renames
     this.truncatedAt = 0;   // Date.now() of an O_TRUNC at open (its mtime, without a round trip)
   }
+
+  get path() { return this.file ? this.file.path : this.dirPath; }
 }
 
 export class OpfsBackend {
@@ -56,14 +79,19 @@ export class OpfsBackend {
    * memory: the program's WebAssembly.Memory; peers: { broadcast(msg) -> Promise } to the other
    * workers (worker 0 only, opfs-detach.js); generations: the mount's generations buffer
    * (host/abi/opfs-generations.js); debug: log unexpected OPFS errors on the console; mountId:
-   * the mount's position (its handles carry it).
+   * the mount's position (its handles carry it); owners: the mount's owners table
+   * (opfs-owners.js); forward(request, w): puts a request in worker w's ring (mailbox.js enqueue).
    */
-  constructor({ root, w, memory, peers = null, generations = createGenerations(), debug = false, mountId = 0 }) {
+  constructor({ root, w, memory, peers = null, generations = createGenerations(), debug = false, mountId = 0,
+    owners = createOwners(), forward = null }) {
     this.root = root; this.w = w; this.memory = memory; this.peers = peers; this.debug = debug;
     this.tag = BigInt(mountId + 1);
     this.identity = new Identity(generations);
     this.walker = new PathWalker(root, this.identity);
+    this.owners = new Owners(owners, w);
+    this.forward = forward;
     this.opens = new Map();
+    this.files = new Map(); // HeldFile by path
     this.nextId = 1;
   }
 
@@ -87,7 +115,10 @@ export class OpfsBackend {
     }
   }
 
-  /** Serves one request (see docs/MOUNTS.md); writes result and outputs, not state. */
+  /**
+   * Serves one request (see docs/MOUNTS.md); writes result and outputs, not state. Returns
+   * FORWARDED when the request went to the worker holding its file, which answers it.
+   */
   async handle(view, req) {
     let result;
     try {
@@ -96,7 +127,17 @@ export class OpfsBackend {
       result = -errnoOf(err);
       if (!(err instanceof Errno) && this.debug) console.error('opfs', err);
     }
+    if (result === FORWARDED) return result;
     setResult(view, req, result);
+    return undefined;
+  }
+
+  /** Another worker holds `rel`: hands it the request (FORWARDED), or null when none does. */
+  async #toHolder(rel, req) {
+    const holder = this.owners.holderOf(rel);
+    if (holder < 0 || holder === this.w || !this.forward) return null;
+    await this.forward(req, holder);
+    return FORWARDED;
   }
 
   async #dispatch(view, req) {
@@ -119,10 +160,18 @@ export class OpfsBackend {
       if (!inMemory(view, ptr, STAT.BYTES)) throw new Errno(E.EFAULT);
       return ptr;
     };
+    // a file another worker holds is opened and looked at there, on its handle (the only one)
+    if (HOLDER_OPS.has(op)) {
+      const rel = path();
+      const forwarded = this.files.has(rel) ? null : await this.#toHolder(rel, req);
+      if (forwarded) return forwarded;
+    }
     switch (op) {
       case OP.OPEN: {
         const statAt = statOut();
-        const o = await this.open(path(), flags);
+        const rel = path();
+        const o = await this.open(rel, flags);
+        if (o === FORWARDED) return this.#toHolder(rel, req); // taken by another worker meanwhile
         view.setBigUint64(req + REQ.HANDLE, ioHandle((this.tag << ID_BITS) | BigInt(o.id), this.w), true);
         // a file just truncated by O_TRUNC was modified now: no getFile() round trip for its time
         this.writeStat(view, statAt, await this.statOpen(o, o.truncatedAt));
@@ -140,9 +189,11 @@ export class OpfsBackend {
       }
       case OP.FTRUNCATE: return this.ftruncate(open(), Number(offset));
       case OP.FSYNC: {
-        const o = open();
-        await ready(o);
-        if (o.sah) o.sah.flush();
+        const { file } = open();
+        if (!file) return 0;
+        await ready(file);
+        await this.#writeOut(file);
+        if (file.sah) file.sah.flush();
         return 0;
       }
       case OP.READDIR: return this.readdir(view, open(), Number(offset), ptr, len);
@@ -169,9 +220,9 @@ export class OpfsBackend {
 
   // ---- files ----
 
-  async attach(o, fh) {
-    o.fh = fh;
-    o.sah = await fh.createSyncAccessHandle({ mode: 'readwrite-unsafe' });
+  async attach(file, fh) {
+    file.fh = fh;
+    file.sah = await fh.createSyncAccessHandle();
   }
 
   async open(rel, flags) {
@@ -182,6 +233,42 @@ export class OpfsBackend {
       if (flags & O.CREAT && flags & O.EXCL) throw new Errno(E.EEXIST);
       return this.#add(new Open('', 'dir'));
     }
+    const held = this.files.get(rel);
+    if (held) return this.#share(held, rel, flags);
+    // the bucket of rel is this worker's from here on, or the request goes to its holder
+    if (this.owners.claim(rel) >= 0) return FORWARDED;
+    let o;
+    try {
+      o = await this.#openNew(rel, parts, flags);
+    } finally {
+      if (!o?.file) this.owners.release(rel);
+    }
+    if (o.file) {
+      o.file.claimed = rel;
+      this.files.set(rel, o.file);
+    }
+    return o;
+  }
+
+  /** Another open of a file this worker holds: the same handle. */
+  async #share(file, rel, flags) {
+    await ready(file);
+    // renamed, unlinked or closed meanwhile
+    if (file.path !== rel || this.files.get(rel) !== file) return this.open(rel, flags);
+    if (flags & O.CREAT && flags & O.EXCL) throw new Errno(E.EEXIST);
+    if (flags & O.DIRECTORY) throw new Errno(E.ENOTDIR);
+    const o = new Open(rel, 'file', file);
+    if ((flags & O.ACCMODE) !== 0 && flags & O.TRUNC) {
+      (file.unwritten ?? file.sah).truncate(0);
+      o.truncatedAt = Date.now();
+    }
+    file.opens++;
+    return this.#add(o);
+  }
+
+  /** Opens rel, which this worker does not hold: its directory, or a file with a new handle. */
+  async #openNew(rel, parts, flags) {
+    const writes = (flags & O.ACCMODE) !== 0;
     const dir = await this.walker.dirOf(parts.slice(0, -1));
     const name = parts.at(-1);
     let entry;
@@ -201,6 +288,7 @@ export class OpfsBackend {
       if (writes || flags & O.CREAT) throw new Errno(E.EISDIR);
       return this.#add(new Open(rel, 'dir'));
     }
+    const created = !entry;
     if (!entry) {
       if (!(flags & O.CREAT)) throw new Errno(E.ENOENT);
       if (flags & O.DIRECTORY) throw new Errno(E.EINVAL); // Linux: O_CREAT|O_DIRECTORY on a new name
@@ -211,16 +299,23 @@ export class OpfsBackend {
       }
     }
     if (flags & O.DIRECTORY) throw new Errno(E.ENOTDIR);
-    const o = new Open(rel, 'file');
-    try {
-      await this.attach(o, entry);
-    } catch (err) {
-      throw new Errno(errnoOf(err, { busy: E.EBUSY }));
+    const file = new HeldFile(rel);
+    if (writes && created) {
+      file.fh = entry;
+      file.unwritten = new MemoryFile();
+    } else {
+      try {
+        await this.attach(file, entry);
+      } catch (err) {
+        throw new Errno(errnoOf(err, { busy: E.EBUSY }));
+      }
     }
+    const o = new Open(rel, 'file', file);
     if (writes && flags & O.TRUNC) {
-      o.sah.truncate(0);
+      file.sah?.truncate(0);
       o.truncatedAt = Date.now();
     }
+    file.opens = 1;
     return this.#add(o);
   }
 
@@ -232,34 +327,50 @@ export class OpfsBackend {
   }
 
   async close(o) {
-    await ready(o); // a handle being reopened after a rename is closed once it is
     this.opens.delete(o.id);
-    if (o.sah) {
-      try { o.sah.flush(); } finally { o.sah.close(); o.sah = null; }
+    const { file } = o;
+    if (!file) return 0;
+    await ready(file); // a handle being reopened after a rename is closed once it is
+    if (--file.opens > 0) {
+      await this.#writeOut(file);
+      file.sah?.flush(); // close returns = the data is in OPFS, as for the last close
+      return 0;
+    }
+    try {
+      if (file.unwritten?.size > 0) await this.#writeOut(file);
+    } catch (err) {
+      if (file.opens === 0) this.#letGo(file);
+      throw err;
+    }
+    file.unwritten = null; // (an empty file: what OPFS has is right)
+    if (file.opens > 0) return 0; // opened again while its bytes were written out
+    this.#letGo(file);
+    if (file.sah) {
+      try { file.sah.flush(); } finally { file.sah.close(); file.sah = null; }
     }
     return 0;
   }
 
-  async pread(o, ptr, len, at) {
-    if (o.kind === 'dir') throw new Errno(E.EISDIR);
-    await ready(o);
-    if (o.detached) {
-      const n = Math.max(0, Math.min(len, o.detachedSize - at));
-      if (n > 0) this.bytes(ptr, n).set(o.detached.subarray(at, at + n));
-      return n;
-    }
-    return o.sah.read(this.bytes(ptr, len), { at });
+  /** This worker no longer holds `file` (under its path, or the one it was held under). */
+  #letGo(file) {
+    for (const key of [file.path, file.claimed]) if (this.files.get(key) === file) this.files.delete(key);
+    if (file.claimed) this.owners.release(file.claimed);
+    file.claimed = '';
   }
 
-  async pwrite(o, ptr, len, at) {
-    if (o.kind === 'dir') throw new Errno(E.EISDIR);
+  async pread({ file: o }, ptr, len, at) {
+    if (!o) throw new Errno(E.EISDIR);
+    await ready(o);
+    return (o.detached ?? o.unwritten ?? o.sah).read(this.bytes(ptr, len), { at });
+  }
+
+  async pwrite({ file: o }, ptr, len, at) {
+    if (!o) throw new Errno(E.EISDIR);
     await ready(o);
     const src = this.bytes(ptr, len);
-    if (o.detached) {
-      this.#growDetached(o, at + len);
-      o.detached.set(src, at);
-      return len;
-    }
+    if (at + len > UNWRITTEN_LIMIT) await this.#writeOut(o);
+    const memory = o.detached ?? o.unwritten;
+    if (memory) return memory.write(src, { at });
     try {
       return o.sah.write(src, { at });
     } catch (err) {
@@ -267,23 +378,35 @@ export class OpfsBackend {
     }
   }
 
-  #growDetached(o, size) {
-    if (size > o.detached.length) {
-      const bigger = new Uint8Array(Math.max(size, o.detached.length * 2));
-      bigger.set(o.detached.subarray(0, o.detachedSize));
-      o.detached = bigger;
-    }
-    if (size > o.detachedSize) o.detachedSize = size;
+  /**
+   * Gives a file whose bytes are still in memory its sync access handle, and writes them there.
+   * Requests on it meanwhile wait (ready), as during a rename.
+   */
+  async #writeOut(file) {
+    if (!file.unwritten) return ready(file); // (one may be under way)
+    const bytes = file.unwritten;
+    file.unwritten = null;
+    file.pending = (async () => {
+      try {
+        await this.attach(file, file.fh);
+      } catch (err) {
+        file.unwritten = bytes;
+        throw new Errno(errnoOf(err, { busy: E.EBUSY }));
+      }
+      file.sah.truncate(0); // (another page may have written it meanwhile: the bytes here win)
+      file.sah.write(bytes.contents(), { at: 0 });
+    })().finally(() => { file.pending = null; });
+    return file.pending;
   }
 
-  async ftruncate(o, size) {
-    if (o.kind === 'dir') throw new Errno(E.EISDIR);
+  async ftruncate({ file: o }, size) {
+    if (!o) throw new Errno(E.EISDIR);
     if (size < 0) throw new Errno(E.EINVAL);
     await ready(o);
-    if (o.detached) {
-      if (size < o.detachedSize) o.detached.fill(0, size, o.detachedSize);
-      this.#growDetached(o, size);
-      o.detachedSize = size;
+    if (size > UNWRITTEN_LIMIT) await this.#writeOut(o);
+    const memory = o.detached ?? o.unwritten;
+    if (memory) {
+      memory.truncate(size);
       return 0;
     }
     try {
@@ -297,18 +420,23 @@ export class OpfsBackend {
   // ---- metadata ----
 
   async statOpen(o, knownMtimeMs = 0) {
-    await ready(o);
     if (o.kind === 'dir') {
       // OPFS keeps no link count: 0 once the directory is gone from its path, as after rmdir
       const nlink = (await this.#openDir(o)) ? 2 : 0;
       return { ino: o.ino, dir: true, size: 0, mtimeMs: 0, nlink };
     }
-    if (o.detached) return { ino: o.ino, size: o.detachedSize, mtimeMs: Date.now(), nlink: 0 };
+    return { ...(await this.#statFile(o.file, knownMtimeMs)), ino: o.ino };
+  }
+
+  async #statFile(file, knownMtimeMs = 0) {
+    await ready(file);
+    if (file.detached) return { size: file.detached.size, mtimeMs: Date.now(), nlink: 0 };
+    if (file.unwritten) return { size: file.unwritten.size, mtimeMs: knownMtimeMs || Date.now() };
     let mtimeMs = knownMtimeMs;
     if (!mtimeMs) {
-      try { mtimeMs = (await o.fh.getFile()).lastModified; } catch { /* busy: leave 0 */ }
+      try { mtimeMs = (await file.fh.getFile()).lastModified; } catch { /* busy: leave 0 */ }
     }
-    return { ino: o.ino, size: o.sah.getSize(), mtimeMs };
+    return { size: file.sah.getSize(), mtimeMs };
   }
 
   async statPath(rel) {
@@ -319,17 +447,16 @@ export class OpfsBackend {
     if (!entry) throw new Errno(E.ENOENT);
     if (entry.kind === 'directory') return { ino: this.ino(rel), dir: true, size: 0, mtimeMs: 0 };
     // an open file of this worker: its handle knows the size without a round trip
-    for (const o of this.opens.values()) {
-      if (o.path === rel && o.sah) return { ...(await this.statOpen(o)), ino: this.ino(rel) };
-    }
+    const held = this.files.get(rel);
+    if (held?.sah || held?.unwritten) return { ...(await this.#statFile(held)), ino: this.ino(rel) };
     try {
       const file = await entry.getFile();
       return { ino: this.ino(rel), size: file.size, mtimeMs: file.lastModified };
     } catch {
       // open with a sync access handle elsewhere: open one here for the size
-      const o = new Open(rel, 'file');
-      await this.attach(o, entry);
-      try { return { ino: this.ino(rel), size: o.sah.getSize(), mtimeMs: 0 }; } finally { o.sah.close(); }
+      const file = new HeldFile(rel);
+      await this.attach(file, entry);
+      try { return { ino: this.ino(rel), size: file.sah.getSize(), mtimeMs: 0 }; } finally { file.sah.close(); }
     }
   }
 
@@ -375,6 +502,12 @@ export class OpfsBackend {
 
   // ---- namespace (worker 0) ----
 
+  /**
+   * Whether a worker may hold the file at rel open. OPFS refuses to remove or move a file only
+   * while it has a sync access handle, and one whose bytes are still in memory has none.
+   */
+  #held(rel) { return this.owners.holderOf(rel) >= 0; }
+
   async mkdir(rel) {
     const { dir, name } = await this.walker.parentOf(rel).catch((err) => {
       throw err instanceof Errno && err.code === E.EBUSY ? new Errno(E.EEXIST) : err;
@@ -394,6 +527,7 @@ export class OpfsBackend {
     }
     if (!rmdir && entry.kind === 'directory') throw new Errno(E.EISDIR);
     try {
+      if (!rmdir && this.#held(rel)) throw HELD;
       await dir.removeEntry(name);
     } catch (err) {
       if (err.name !== 'NoModificationAllowedError' || rmdir) throw new Errno(errnoOf(err));
@@ -432,7 +566,7 @@ export class OpfsBackend {
       throw new Errno(E.EISDIR);
     }
     if (target && from.startsWith(`${to}/`)) throw new Errno(E.ENOTEMPTY); // onto its own ancestor
-    if (entry.kind === 'file') {
+    if (entry.kind === 'file' && !this.#held(from) && !this.#held(to)) {
       // Most renames move a file nobody has open: one move(), no round of messages.
       try {
         await entry.move(dst.dir, dst.name);
@@ -482,12 +616,37 @@ export class OpfsBackend {
     if (this.peers) await this.peers.broadcast({ type: 'settle', ...msg });
   }
 
-  /** This worker's part of detaching (opfs-detach.js). */
-  detach(msg) { return detach(this.opens, msg); }
+  /**
+   * This worker's part of detaching (opfs-detach.js). A file whose bytes are still in memory is
+   * written out first: the detach then treats it as any file with a handle.
+   */
+  async detach(msg) {
+    for (const file of this.files.values()) {
+      if (file.path === msg.path || file.path.startsWith(`${msg.path}/`)) await this.#writeOut(file);
+    }
+    return detach(this.files, msg);
+  }
 
-  /** This worker's part of settling (opfs-detach.js). */
-  settle(msg) { return settle(this.opens, msg, (o) => reattach(o, this.walker, (x, fh) => this.attach(x, fh), this.debug)); }
+  /**
+   * This worker's part of settling (opfs-detach.js); then the files are held under their new
+   * paths (an unlinked one under none: a new file may take its name).
+   */
+  async settle(msg) {
+    const files = [...this.files.values()];
+    const reopened = settle(this.files, msg, (f) => reattach(f, this.walker, (x, fh) => this.attach(x, fh), this.debug));
+    for (const file of files) {
+      if (file.path === file.claimed) continue;
+      this.#letGo(file);
+      if (file.detached) continue;
+      if (this.owners.claim(file.path) < 0) file.claimed = file.path;
+      this.files.set(file.path, file);
+    }
+    await reopened;
+  }
 }
+
+// What unlink takes for OPFS's refusal to remove an open file, for a file held without a handle
+const HELD = Object.assign(new Error('held open by an I/O worker'), { name: 'NoModificationAllowedError' });
 
 /** Copies a directory tree (files through sync access handles). */
 async function copyTree(from, to, fromPath, moved) {

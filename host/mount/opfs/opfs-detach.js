@@ -10,6 +10,7 @@
 // asked and one that does not answer in time fails the operation with EIO: never a hang.
 import { ERRNO as E } from '../../abi/linux.js';
 import { Errno } from './opfs-errors.js';
+import { MemoryFile } from './opfs-memory-file.js';
 import { splitPath } from './opfs-paths.js';
 
 /** Waits until a rename that moves the open file has settled (and its handle is reopened). */
@@ -26,9 +27,9 @@ export async function detach(opens, { kind, path, to }) {
     if (!o.sah) continue;
     if (kind === 'unlink') { // the bytes it keeps if the unlink is done
       const size = o.sah.getSize();
-      o.detached = new Uint8Array(Math.max(size, 64));
-      o.sah.read(o.detached.subarray(0, size), { at: 0 });
-      o.detachedSize = size;
+      const bytes = new Uint8Array(Math.max(size, 64));
+      o.sah.read(bytes.subarray(0, size), { at: 0 });
+      o.detached = new MemoryFile(bytes, size);
     }
     o.sah.flush(); o.sah.close(); o.sah = null;
     o.pending = new Promise((resolve) => { o.settled = resolve; });
@@ -56,7 +57,6 @@ export async function settle(opens, { path, ok }, reattach) {
       o.pending = null;
     } else {
       o.detached = null;
-      o.detachedSize = 0;
       if (ok) o.path = to + o.path.slice(from.length);
       o.pending = reattach(o).finally(() => { o.pending = null; });
       reopening.push(o.pending);
@@ -89,8 +89,7 @@ export async function reattach(o, walker, attach, debug) {
   } catch (err) {
     if (debug) console.error('opfs reattach', o.path, err);
     o.sah = null;
-    o.detached = new Uint8Array(64); // lost track of it: an empty unlinked file
-    o.detachedSize = 0;
+    o.detached = new MemoryFile(); // lost track of it: an empty unlinked file
   }
 }
 

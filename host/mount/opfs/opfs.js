@@ -6,6 +6,7 @@ import { ERRNO } from '../../abi/linux.js';
 import { ioWorkerOf, MAX_IO_WORKERS, setResult } from '../../abi/mount-request.js';
 import { createGenerations } from '../../abi/opfs-generations.js';
 import { createMailboxes, failWorker, submit } from '../mailbox.js';
+import { createOwners } from './opfs-owners.js';
 
 // The I/O workers' tunables (mount options of the same names; docs/OPFS.md): spinMs: after each
 // answer a worker polls its ring this long before going back to Atomics.waitAsync (a thread
@@ -45,6 +46,7 @@ async function prepare(spec) {
   const n = workerCount(spec);
   const mailboxes = createMailboxes(n);
   const generations = createGenerations(); // inode generations, namespace epoch
+  const owners = createOwners(); // which worker holds each open file's handle
   const tunables = tunablesOf(spec);
   const workers = [];
   const ready = [];
@@ -72,7 +74,7 @@ async function prepare(spec) {
         died(w, `failed: ${e.message || 'error event'}`);
       };
     }));
-    const start = { type: 'start', w, mailboxes, subdir, generations, tunables, mountId: spec.mountId ?? 0 };
+    const start = { type: 'start', w, mailboxes, subdir, generations, owners, tunables, mountId: spec.mountId ?? 0 };
     const transfer = [];
     if (w === 0) { start.ports = channels.map((c) => c.port1); transfer.push(...start.ports); }
     else { start.peerPort = channels[w - 1].port2; transfer.push(start.peerPort); }
