@@ -20,17 +20,13 @@ int __wrap_faccessat(int dirfd, const char *path, int mode, int flags)
         errno = EINVAL;
         return -1;
     }
-    if (path[0] == '\0') {
-        errno = ENOENT;
-        return -1;
-    }
-    const char *relative;
+    const char *relative; /* an empty path: ENOENT from posix_resolve */
     char *to_free;
     int start = posix_resolve(dirfd, path, &relative, &to_free);
     if (start < 0)
         return -1;
     /* R_OK/W_OK/X_OK are 4/2/1 in libc as in the core */
-    int core_flags = (flags & AT_SYMLINK_NOFOLLOW) ? SPINDLE_AT_SYMLINK_NOFOLLOW : 0;
+    int core_flags = posix_core_at_flags(flags);
     long rc = posix_core_result(spindle_fs_faccessat(start, relative, mode, core_flags));
     free(to_free);
     return (int)rc;

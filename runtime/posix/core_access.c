@@ -57,6 +57,8 @@ int posix_resolve(int dirfd, const char *path, const char **relative, char **to_
     return fd;
 }
 
+int posix_core_at_flags(int flags) { return (flags & AT_SYMLINK_NOFOLLOW) ? SPINDLE_AT_SYMLINK_NOFOLLOW : 0; }
+
 void posix_stat_from_core(const struct spindle_stat *in, struct stat *out)
 {
     memset(out, 0, sizeof *out);

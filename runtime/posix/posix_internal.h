@@ -46,6 +46,9 @@ long posix_core_result(int64_t rc);
  * *to_free is what to free afterwards (may be NULL). */
 int posix_resolve(int dirfd, const char *path, const char **relative, char **to_free);
 
+/* libc's AT_SYMLINK_NOFOLLOW in `flags` as the core's flag (the only *at flag the core takes) */
+int posix_core_at_flags(int flags);
+
 /* the core's stat as libc's struct stat */
 void posix_stat_from_core(const struct spindle_stat *in, struct stat *out);
 

@@ -58,7 +58,7 @@ static int stat_at(int dirfd, const char *path, struct stat *st, int flags)
     if (start < 0)
         return -1;
     struct spindle_stat core;
-    int core_flags = (flags & AT_SYMLINK_NOFOLLOW) ? SPINDLE_AT_SYMLINK_NOFOLLOW : 0;
+    int core_flags = posix_core_at_flags(flags);
     long rc = posix_core_result(spindle_fs_fstatat(start, relative, &core, core_flags));
     free(to_free);
     if (rc == 0)
@@ -146,7 +146,7 @@ static int change_at(int dirfd, const char *path, int flags, enum attr_kind kind
     int start = posix_resolve(dirfd, path, &relative, &to_free);
     if (start < 0)
         return -1;
-    int core_flags = (flags & AT_SYMLINK_NOFOLLOW) ? SPINDLE_AT_SYMLINK_NOFOLLOW : 0;
+    int core_flags = posix_core_at_flags(flags);
     long rc = posix_core_result(kind == ATTR_MODE ? spindle_fs_fchmodat(start, relative, a, core_flags)
                                                   : spindle_fs_fchownat(start, relative, a, b, core_flags));
     free(to_free);
