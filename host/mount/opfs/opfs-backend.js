@@ -16,6 +16,7 @@ import { createGenerations } from '../../abi/opfs-generations.js';
 import { FORWARDED } from '../mailbox.js';
 import { detach, reattach, ready, settle } from './opfs-detach.js';
 import { Errno, errnoOf } from './opfs-errors.js';
+import { FileHandles } from './opfs-handles.js';
 import { Identity } from './opfs-identity.js';
 import { MemoryFile } from './opfs-memory-file.js';
 import { createOwners, Owners } from './opfs-owners.js';
@@ -80,14 +81,17 @@ export class OpfsBackend {
    * workers (worker 0 only, opfs-detach.js); generations: the mount's generations buffer
    * (host/abi/opfs-generations.js); debug: log unexpected OPFS errors on the console; mountId:
    * the mount's position (its handles carry it); owners: the mount's owners table
-   * (opfs-owners.js); forward(request, w): puts a request in worker w's ring (mailbox.js enqueue).
+   * (opfs-owners.js); forward(request, w): puts a request in worker w's ring (mailbox.js enqueue);
+   * tellWorker0(path, fh, ino): hands worker 0 the handle of a file this worker found (not on 0).
    */
   constructor({ root, w, memory, peers = null, generations = createGenerations(), debug = false, mountId = 0,
-    owners = createOwners(), forward = null }) {
+    owners = createOwners(), forward = null, tellWorker0 = () => {} }) {
     this.root = root; this.w = w; this.memory = memory; this.peers = peers; this.debug = debug;
     this.tag = BigInt(mountId + 1);
     this.identity = new Identity(generations);
     this.walker = new PathWalker(root, this.identity);
+    this.handles = new FileHandles(this.identity);
+    this.tellWorker0 = tellWorker0;
     this.owners = new Owners(owners, w);
     this.forward = forward;
     this.opens = new Map();
@@ -269,6 +273,7 @@ export class OpfsBackend {
   /** Opens rel, which this worker does not hold: its directory, or a file with a new handle. */
   async #openNew(rel, parts, flags) {
     const writes = (flags & O.ACCMODE) !== 0;
+    const ino = this.ino(rel); // (before any OPFS call: a rename or unlink meanwhile moves it)
     const dir = await this.walker.dirOf(parts.slice(0, -1));
     const name = parts.at(-1);
     let entry;
@@ -299,6 +304,7 @@ export class OpfsBackend {
       }
     }
     if (flags & O.DIRECTORY) throw new Errno(E.ENOTDIR);
+    this.#remember(rel, entry, ino);
     const file = new HeldFile(rel);
     if (writes && created) {
       file.fh = entry;
@@ -317,6 +323,12 @@ export class OpfsBackend {
     }
     file.opens = 1;
     return this.#add(o);
+  }
+
+  /** Keeps the handle of the file found at rel (ino: rel's inode number before it was looked up). */
+  #remember(rel, fh, ino) {
+    this.handles.set(rel, fh, ino);
+    if (this.w !== 0) this.tellWorker0(rel, fh, ino); // where stat and unlink run
   }
 
   #add(o) {
@@ -441,14 +453,25 @@ export class OpfsBackend {
 
   async statPath(rel) {
     const parts = splitPath(rel);
-    if (parts.length === 0) return { ino: this.ino(''), dir: true, size: 0, mtimeMs: 0 };
+    const ino = this.ino(rel);
+    // the root, or a directory this worker walked through (cached until a directory moves)
+    if (parts.length === 0 || this.walker.known(parts)) return { ino, dir: true, size: 0, mtimeMs: 0 };
+    // an open file of this worker: its handle knows the size without a round trip
+    const held = this.files.get(rel);
+    if (held?.sah || held?.unwritten) return { ...(await this.#statFile(held)), ino };
+    // a file the program created or opened: one getFile() (gone or busy: looked up again below)
+    const known = this.handles.get(rel);
+    if (known) {
+      try {
+        const file = await known.getFile();
+        return { ino, size: file.size, mtimeMs: file.lastModified };
+      } catch { /* below */ }
+    }
     const dir = await this.walker.dirOf(parts.slice(0, -1));
     const entry = await lookup(dir, parts.at(-1));
     if (!entry) throw new Errno(E.ENOENT);
-    if (entry.kind === 'directory') return { ino: this.ino(rel), dir: true, size: 0, mtimeMs: 0 };
-    // an open file of this worker: its handle knows the size without a round trip
-    const held = this.files.get(rel);
-    if (held?.sah || held?.unwritten) return { ...(await this.#statFile(held)), ino: this.ino(rel) };
+    if (entry.kind === 'directory') return { ino, dir: true, size: 0, mtimeMs: 0 };
+    this.#remember(rel, entry, ino);
     try {
       const file = await entry.getFile();
       return { ino: this.ino(rel), size: file.size, mtimeMs: file.lastModified };
@@ -519,7 +542,8 @@ export class OpfsBackend {
 
   async unlink(rel, rmdir) {
     const { dir, name } = await this.walker.parentOf(rel);
-    const entry = await lookup(dir, name);
+    // a file the program created or opened needs no lookup to be known for a file
+    const entry = (!rmdir && this.handles.get(rel)) || await lookup(dir, name);
     if (!entry) throw new Errno(E.ENOENT);
     if (rmdir && entry.kind !== 'directory') throw new Errno(E.ENOTDIR);
     if (rmdir) {
@@ -552,7 +576,7 @@ export class OpfsBackend {
   async rename(from, to) {
     const src = await this.walker.parentOf(from);
     const dst = await this.walker.parentOf(to);
-    const entry = await lookup(src.dir, src.name);
+    const entry = this.handles.get(from) ?? await lookup(src.dir, src.name);
     if (!entry) throw new Errno(E.ENOENT);
     const target = await lookup(dst.dir, dst.name);
     if (from === to) return 0;

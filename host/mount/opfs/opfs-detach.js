@@ -97,13 +97,15 @@ export async function reattach(o, walker, attach, debug) {
  * Worker 0: { broadcast(msg) } that sends msg ({ type: 'detach' | 'settle', ... }) to every other
  * worker (ports[i] reaches worker i + 1) and resolves once each has done it. A worker for which
  * alive(w) is false (its mailbox ring failed) is skipped; one that answers with an error, or not
- * within timeoutMs, rejects with Errno(EIO).
+ * within timeoutMs, rejects with Errno(EIO). The other workers' notes of file handles they
+ * found ({ type: 'known', path, fh, ino }) go to onKnown.
  */
-export function peersOverPorts(ports, { timeoutMs, alive = () => true }) {
+export function peersOverPorts(ports, { timeoutMs, alive = () => true, onKnown = () => {} }) {
   let next = 1;
   const waiting = new Map();
   for (const port of ports) {
     port.onmessage = (m) => {
+      if (m.data.type === 'known') { onKnown(m.data); return; }
       const answer = waiting.get(m.data.id);
       waiting.delete(m.data.id);
       answer?.(m.data.error);

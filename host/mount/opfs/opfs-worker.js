@@ -12,12 +12,19 @@ self.onmessage = (e) => {
   const { type, w, memory, mailboxes, subdir, ports, peerPort, generations, owners, tunables, mountId } = e.data;
   if (type !== 'start') return;
   // worker 0: a port to each other worker
+  let backend = null;
   const peers = ports
-    ? peersOverPorts(ports, { timeoutMs: tunables.detachTimeoutMs, alive: (peer) => ringAlive(mailboxes, peer) })
+    ? peersOverPorts(ports, { timeoutMs: tunables.detachTimeoutMs, alive: (peer) => ringAlive(mailboxes, peer),
+      onKnown: ({ path, fh, ino }) => backend.handles.set(path, fh, ino) })
     : null;
+  // the other workers hand worker 0 the file handles they find (opfs-handles.js); a browser that
+  // cannot send one leaves worker 0 to look the file up itself
+  const tellWorker0 = (path, fh, ino) => {
+    try { peerPort?.postMessage({ type: 'known', path, fh, ino }); } catch { /* not sendable */ }
+  };
   // a request on a file another worker holds goes to that worker's ring (opfs-owners.js)
   const forward = (request, holder) => { enqueue(mailboxes, holder, memory, request); };
-  const backend = new OpfsBackend({ root: mountRoot(subdir), w, memory, peers, generations, owners, forward,
+  backend = new OpfsBackend({ root: mountRoot(subdir), w, memory, peers, generations, owners, forward, tellWorker0,
     debug: tunables.debug, mountId });
   if (peerPort) answerPeers(peerPort, backend);
   backend.root.then(() => self.postMessage({ type: 'ready', w }),
