@@ -56,6 +56,17 @@ class HeldFile {
     this.pending = null;    // an unlink or rename in progress: requests wait for it (opfs-detach.js)
     this.settled = null;    // resolves `pending`'s wait once it is done
     this.moving = null;     // { from, to } of the rename it was detached for (to: null for an unlink)
+    this.dirty = false;     // written or truncated through `sah` since its last flush()
+  }
+
+  /** A write or truncate went through the handle: the next close or fsync flushes it. */
+  changed() { this.dirty = true; }
+
+  /** flush() if anything changed since the last (a file only read costs no flush at close). */
+  flush() {
+    if (!this.sah || !this.dirty) return;
+    this.sah.flush();
+    this.dirty = false;
   }
 }
 
@@ -197,7 +208,7 @@ export class OpfsBackend {
         if (!file) return 0;
         await ready(file);
         await this.#writeOut(file);
-        if (file.sah) file.sah.flush();
+        file.flush();
         return 0;
       }
       case OP.READDIR: return this.readdir(view, open(), Number(offset), ptr, len);
@@ -264,6 +275,7 @@ export class OpfsBackend {
     const o = new Open(rel, 'file', file);
     if ((flags & O.ACCMODE) !== 0 && flags & O.TRUNC) {
       (file.unwritten ?? file.sah).truncate(0);
+      file.changed();
       o.truncatedAt = Date.now();
     }
     file.opens++;
@@ -278,15 +290,16 @@ export class OpfsBackend {
     const name = parts.at(-1);
     let entry;
     if (flags & O.CREAT && !(flags & O.EXCL) && !(flags & O.DIRECTORY)) {
-      // the common create-or-open: one call (a directory answers TypeMismatchError)
+      // the common create-or-open: one call (a directory answers TypeMismatchError), or none for
+      // a file whose handle this worker keeps
       try {
-        entry = await dir.getFileHandle(name, { create: true });
+        entry = this.handles.get(rel) ?? await dir.getFileHandle(name, { create: true });
       } catch (err) {
         if (err.name !== 'TypeMismatchError') throw new Errno(errnoOf(err, { typeMismatch: E.EISDIR }));
         entry = await dir.getDirectoryHandle(name);
       }
     } else {
-      entry = await lookup(dir, name);
+      entry = this.handles.get(rel) ?? await lookup(dir, name); // (a cached handle is a file's)
     }
     if (entry && flags & O.CREAT && flags & O.EXCL) throw new Errno(E.EEXIST);
     if (entry?.kind === 'directory') {
@@ -319,6 +332,7 @@ export class OpfsBackend {
     const o = new Open(rel, 'file', file);
     if (writes && flags & O.TRUNC) {
       file.sah?.truncate(0);
+      file.changed();
       o.truncatedAt = Date.now();
     }
     file.opens = 1;
@@ -345,7 +359,7 @@ export class OpfsBackend {
     await ready(file); // a handle being reopened after a rename is closed once it is
     if (--file.opens > 0) {
       await this.#writeOut(file);
-      file.sah?.flush(); // close returns = the data is in OPFS, as for the last close
+      file.flush(); // close returns = the data is in OPFS, as for the last close
       return 0;
     }
     try {
@@ -358,7 +372,7 @@ export class OpfsBackend {
     if (file.opens > 0) return 0; // opened again while its bytes were written out
     this.#letGo(file);
     if (file.sah) {
-      try { file.sah.flush(); } finally { file.sah.close(); file.sah = null; }
+      try { file.flush(); } finally { file.sah.close(); file.sah = null; }
     }
     return 0;
   }
@@ -384,6 +398,7 @@ export class OpfsBackend {
     const memory = o.detached ?? o.unwritten;
     if (memory) return memory.write(src, { at });
     try {
+      o.changed();
       return o.sah.write(src, { at });
     } catch (err) {
       throw new Errno(errnoOf(err));
@@ -407,6 +422,7 @@ export class OpfsBackend {
       }
       file.sah.truncate(0); // (another page may have written it meanwhile: the bytes here win)
       file.sah.write(bytes.contents(), { at: 0 });
+      file.changed();
     })().finally(() => { file.pending = null; });
     return file.pending;
   }
@@ -422,6 +438,7 @@ export class OpfsBackend {
       return 0;
     }
     try {
+      o.changed();
       o.sah.truncate(size);
     } catch (err) {
       throw new Errno(errnoOf(err));
