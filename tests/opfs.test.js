@@ -151,6 +151,7 @@ stat w4: file of 24 bytes
 unlink w5: 0
 stat w5: ENOENT
 stat w5: file of 25 bytes
+3 threads x 240 stats: 0 wrong
 `;
 
 // Each suite in each browser (tests/lib/browsers.js).

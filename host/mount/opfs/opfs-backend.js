@@ -93,16 +93,16 @@ export class OpfsBackend {
    * (host/abi/opfs-generations.js); debug: log unexpected OPFS errors on the console; mountId:
    * the mount's position (its handles carry it); owners: the mount's owners table
    * (opfs-owners.js); forward(request, w): puts a request in worker w's ring (mailbox.js enqueue);
-   * tellWorker0(path, fh, ino): hands worker 0 the handle of a file this worker found (not on 0).
+   * share(path, fh, ino): hands the other workers the handle of a file this worker found.
    */
   constructor({ root, w, memory, peers = null, generations = createGenerations(), debug = false, mountId = 0,
-    owners = createOwners(), forward = null, tellWorker0 = () => {} }) {
+    owners = createOwners(), forward = null, share = () => {} }) {
     this.root = root; this.w = w; this.memory = memory; this.peers = peers; this.debug = debug;
     this.tag = BigInt(mountId + 1);
     this.identity = new Identity(generations);
     this.walker = new PathWalker(root, this.identity);
     this.handles = new FileHandles(this.identity);
-    this.tellWorker0 = tellWorker0;
+    this.share = share;
     this.owners = new Owners(owners, w);
     this.forward = forward;
     this.opens = new Map();
@@ -342,7 +342,7 @@ export class OpfsBackend {
   /** Keeps the handle of the file found at rel (ino: rel's inode number before it was looked up). */
   #remember(rel, fh, ino) {
     this.handles.set(rel, fh, ino);
-    if (this.w !== 0) this.tellWorker0(rel, fh, ino); // where stat and unlink run
+    this.share(rel, fh, ino); // any worker may be asked to stat it, and worker 0 to unlink it
   }
 
   #add(o) {
