@@ -5,9 +5,10 @@
 // between the handle and the program's linear memory (the handle takes views on a
 // SharedArrayBuffer: no staging copy).
 //
-// Namespace operations all run on worker 0, which asks every worker to let go of a file OPFS
-// will not remove or move while it is open (opfs-detach.js). Inode numbers: opfs-identity.js;
-// path walking: opfs-paths.js.
+// Namespace operations that change something run on worker 0, which asks every worker to let go
+// of a file OPFS will not remove or move while it is open (opfs-detach.js); a stat may run on any
+// worker (opfs.js). Inode numbers: opfs-identity.js; path walking and the directory-handle cache:
+// opfs-paths.js; the file-handle cache: opfs-handles.js.
 
 import { AT, DT, ERRNO as E, O, S } from '../../abi/linux.js';
 import { inMemory, ioHandle, ioHandleParts, memoryBytes, OP, REQ, setResult } from '../../abi/mount-request.js';
