@@ -342,8 +342,8 @@ export class OpfsBackend {
 
   /** Keeps the handle of the file found at rel (ino: rel's inode number before it was looked up). */
   #remember(rel, fh, ino) {
-    this.handles.set(rel, fh, ino);
-    this.share(rel, fh, ino); // any worker may be asked to stat it, and worker 0 to unlink it
+    // any worker may be asked to stat it, and worker 0 to unlink it (once per file and name)
+    if (this.handles.set(rel, fh, ino)) this.share(rel, fh, ino);
   }
 
   #add(o) {

@@ -33,10 +33,15 @@ export class FileHandles {
     return null;
   }
 
-  /** Keeps fh as the file at path; ino: the path's inode number when fh was found there. */
+  /**
+   * Keeps fh as the file at path; ino: the path's inode number when fh was found there. False
+   * when a handle for that path and number was kept already.
+   */
   set(path, fh, ino = this.identity.ino(path)) {
     this.#dropIfStale();
+    if (this.byPath.get(path)?.ino === ino) return false;
     if (this.byPath.size >= MAX_ENTRIES) this.byPath.clear();
     this.byPath.set(path, { fh, ino });
+    return true;
   }
 }
