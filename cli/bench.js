@@ -268,7 +268,7 @@ export async function bench(argv) {
 }
 
 /**
- * An experiment with `suite` (bench/io/suites.js): `suite({ runs, quick, buildDir, progress })`
+ * An experiment with `suite` (bench/io/suites.js): `suite({ runs, quick, buildDir, browser, progress })`
  * builds what it needs, runs its variants interleaved itself and resolves { runs: { variantId:
  * { point: [{ ms, ... }] } }, targets: [{ label, value, op, limit, met, perRun, context }], info }.
  * A suite that throws marks every series failed.
@@ -276,7 +276,7 @@ export async function bench(argv) {
 async function runSuite({ e, entry, dir }, opts, progress) {
   progress.begin(`suite:${e.id}`, `${e.id}: starting`);
   try {
-    const r = await e.suite({ runs: opts.runs, quick: opts.quick, buildDir: dir, progress: (text) => progress.say(`${e.id}: ${text}`) });
+    const r = await e.suite({ runs: opts.runs, quick: opts.quick, buildDir: dir, browser: opts.browser, progress: (text) => progress.say(`${e.id}: ${text}`) });
     for (const s of entry.series) s.runs = r.runs[s.variant] ?? {};
     entry.targets = r.targets ?? [];
     entry.info = r.info;

@@ -93,6 +93,67 @@ const label = (line) => (line.includes(': ') ? line.slice(0, line.indexOf(': '))
 const skipInFirefox = (browser, name) => browser === 'firefox' && name === 'directories' && process.env.SPINDLE_TEST_FIREFOX_ALL !== '1' &&
   'CI time: creating many OPFS files is slow in Firefox (SPINDLE_TEST_FIREFOX_ALL=1 runs it)';
 
+// tests/opfs/meta_cache.c's output on Linux
+const metaCacheOnLinux = `stat d: dir
+stat d/f: file of 10 bytes
+rename d -> e: 0
+stat d: ENOENT
+stat d/f: ENOENT
+stat e: dir
+stat e/f: file of 10 bytes
+unlink e/f: 0
+stat e/f: ENOENT
+mkdir e/f: 0
+stat e/f: dir
+unlink (a directory) e/f: EISDIR
+rmdir e/f: 0
+stat e/f: ENOENT
+stat e/f: file of 3 bytes
+rmdir (a file) e/f: ENOTDIR
+rename e/f -> e/g: 0
+stat e/f: ENOENT
+stat e/g: file of 3 bytes
+stat e/f: file of 5 bytes
+rename e/f over e/g: 0
+stat e/f: ENOENT
+stat e/g: file of 5 bytes
+unlink e/g: 0
+unlink again e/g: ENOENT
+rmdir e: 0
+stat e: file of 7 bytes
+unlink e: 0
+stat p/q: file of 2 bytes
+rename p -> r: 0
+mkdir p: 0
+stat p/q: ENOENT
+stat r/q: file of 2 bytes
+stat w0: file of 1 bytes
+stat w1: file of 2 bytes
+stat w2: file of 3 bytes
+stat w3: file of 4 bytes
+stat w4: file of 5 bytes
+stat w5: file of 6 bytes
+unlink w0: 0
+stat w0: ENOENT
+stat w0: file of 20 bytes
+unlink w1: 0
+stat w1: ENOENT
+stat w1: file of 21 bytes
+unlink w2: 0
+stat w2: ENOENT
+stat w2: file of 22 bytes
+unlink w3: 0
+stat w3: ENOENT
+stat w3: file of 23 bytes
+unlink w4: 0
+stat w4: ENOENT
+stat w4: file of 24 bytes
+unlink w5: 0
+stat w5: ENOENT
+stat w5: file of 25 bytes
+3 threads x 240 stats: 0 wrong
+`;
+
 // Each suite in each browser (tests/lib/browsers.js).
 for (const browser of testBrowsers) {
   const title = browserTitle[browser];
@@ -129,14 +190,30 @@ open new m: 0|rename m -> m2 (open, in memory): 0|write m2: 5|close m2: 0|  m2 i
   });
 
   describe(`Spindle programs on an OPFS mount in ${title}`, { skip }, () => {
-    let durable; let opfsIo; let dies;
+    let durable; let opfsIo; let dies; let metaCache;
     before(async () => {
       if (skip) return;
-      [durable, opfsIo, dies] = await Promise.all([
+      [durable, opfsIo, dies, metaCache] = await Promise.all([
         cc(join(root, 'tests', 'opfs', 'durable.c'), 'durable'),
         cc(join(root, 'bench', 'opfs', 'opfs_io.c'), 'opfs_io'),
         cc(join(root, 'tests', 'mount', 'programs', 'ioworker_dies.c'), 'ioworker_dies'),
+        cc(join(root, 'tests', 'opfs', 'meta_cache.c'), 'meta_cache'),
       ]);
+    });
+
+    it('cached directory and file handles never answer for a renamed, removed or replaced path', async () => {
+      const b = await runPage(newProfile(), browser);
+      try {
+        // three I/O workers: files opened on workers 1 and 2 are stat'ed and unlinked on worker 0
+        const r = await spindleRun(b.page, metaCache, { args: ['meta_cache', '/data'],
+          mounts: [{ path: '/data', opfs: 'meta-cache', workers: 3 }] });
+        assert.equal(r.error, undefined, r.error);
+        assert.equal(r.exitCode, 0, r.stderr);
+        // what the same program prints on Linux (tmpfs)
+        assert.equal(r.stdout, metaCacheOnLinux);
+      } finally {
+        await b.close();
+      }
     });
 
     it('fsynced (and closed) data survives the browser being killed right after', async (t) => {

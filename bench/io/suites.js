@@ -60,8 +60,17 @@ function sidesTarget(label, all, ratio, op, limit, context) {
   return target({ label, op, limit, context }, (pick) => ratio(pickRun(pick)), all.length);
 }
 
+// The OPFS metadata cases (bench/opfs/opfs-meta.js) and their WasmFS reference figures.
+const metaCases = [
+  { key: 'stat_ms', point: 'stat' },
+  { key: 'unlink_ms', point: 'unlink' },
+  { key: 'read_64x1m_rdwr_ms', point: 'read 64 x 1M, O_RDWR' },
+  { key: 'read_64x1m_rdonly_ms', point: 'read 64 x 1M, O_RDONLY' },
+];
+
 export function ioExperiments({ quick }) {
   const mib = quick ? 8 : 64;
+  const metaFiles = quick ? 100 : 200;
   return [
     {
       id: 'io-mount-calls', key: true, estimateS: ({ runs }) => 5 + runs * 4, title: 'Path calls on a host-directory mount vs the same C natively',
@@ -101,6 +110,33 @@ export function ioExperiments({ quick }) {
           targets: [
             sidesTarget('1 MiB sequential writes: Spindle time / node:fs time', r.runs, time('seq_write_1m'), '<=', 1.5),
             sidesTarget('1 MiB sequential reads: Spindle time / node:fs time', r.runs, time('seq_read_1m'), '<=', 1.5),
+          ],
+        };
+      },
+    },
+    {
+      id: 'io-opfs-meta', key: true, estimateS: ({ runs }) => 5 + runs * 4, title: 'OPFS metadata calls and opens: Spindle on an OPFS mount vs WasmFS\'s figures (Chromium)',
+      chart: 'cases', source: 'bench/opfs/opfs_io.c', host: 'browser', baseline: 'spindle-opfs', points: metaCases.map((c) => c.point),
+      speedupOf: {}, // different calls: no speed-up between them
+      variants: [{ id: 'spindle-opfs', label: 'Spindle on OPFS' }],
+      note: `\`spindle run --browser[=firefox] --mount /data=opfs:spindle-meta opfs_io.wasm meta /data ${metaFiles}\` (bench/opfs/opfs-meta.js), ` +
+        `each run in a fresh browser (the one the bench runs in): "stat"/"unlink": ms per call on ${metaFiles} files of 1 KiB the program created; "read 64 x 1M": ` +
+        'ms to open 64 files of 1 MiB (O_RDWR or O_RDONLY), read each in 1 MiB calls and close it. Targets: Emscripten ' +
+        '4.0.23 WasmFS\'s OPFS backend on the same calls in Chromium 156 (issue 20): stat 0.44 ms, unlink 0.51 ms, O_RDWR reads 173 ms.',
+      async suite({ runs, browser, progress }) {
+        const { opfsMetaBench, wasmfsFigures } = await import('../opfs/opfs-meta.js');
+        const r = opfsMetaBench({ runs, count: metaFiles, browser: browser || 'chromium', onRun: (i) => progress(`run ${i + 1}/${runs}`) });
+        const mine = r.runs.map((run) => Object.values(run)[0]);
+        const series = Object.fromEntries(metaCases.map((c) => [c.point, mine.map((x) => ({ ms: x[c.key] }))]));
+        // Spindle's time / WasmFS's figure (a fixed reference, measured once on this machine)
+        const against = (c, label) => target({ label: `${label}: Spindle time / WasmFS's ${wasmfsFigures[c]} ms`, op: '<=', limit: 1 },
+          (pick) => pick(mine.map((x) => x[c])) / wasmfsFigures[c], mine.length);
+        return {
+          runs: { 'spindle-opfs': series },
+          targets: [
+            against('stat_ms', 'stat of a small file'),
+            against('unlink_ms', 'unlink of a small file'),
+            against('read_64x1m_rdwr_ms', '64 x 1 MiB files opened O_RDWR, read fully'),
           ],
         };
       },

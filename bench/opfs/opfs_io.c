@@ -6,6 +6,9 @@
  *   opfs_io parallel DIR MIB     only the last case, checking every byte read (for tests)
  *   opfs_io small DIR COUNT [BYTES]  only the small files case: COUNT new files (O_EXCL) of BYTES
  *                                (default 1024)
+ *   opfs_io meta DIR COUNT       metadata calls and opens: ms per stat and per unlink of COUNT
+ *                                1 KiB files, and ms to read 64 files of 1 MiB each opened O_RDWR
+ *                                (and O_RDONLY): open, read fully in 1 MiB calls, close
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -213,10 +216,85 @@ static double small_files(const char *dir, int count, int size, int flags)
     return files;
 }
 
+/* ms per call of `call` on each of `count` paths DIR/m<i>. */
+static double per_path(const char *dir, int count, int (*call)(const char *path), const char *what)
+{
+    char path[512];
+    double t = now();
+    for (int i = 0; i < count; i++) {
+        snprintf(path, sizeof path, "%s/m%d", dir, i);
+        if (call(path) != 0)
+            die(what, path);
+    }
+    return (now() - t) * 1000 / count;
+}
+
+static int stat_one(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) != 0 || st.st_size != 1024 ? -1 : 0;
+}
+
+static int make_small(const char *path)
+{
+    static unsigned char kib[1024];
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (fd < 0 || write(fd, kib, sizeof kib) != (ssize_t)sizeof kib)
+        return -1;
+    return close(fd);
+}
+
+/* ms to open `count` MiB files DIR/big<i> with `flags`, read each fully in 1 MiB calls, close. */
+static double read_files(const char *dir, int count, int flags)
+{
+    char path[512];
+    unsigned char *buf = malloc(MiB);
+    double t = now();
+    for (int i = 0; i < count; i++) {
+        snprintf(path, sizeof path, "%s/big%d", dir, i);
+        int fd = open(path, flags);
+        if (fd < 0)
+            die("open", path);
+        ssize_t n, total = 0;
+        while ((n = read(fd, buf, MiB)) > 0)
+            total += n;
+        if (n < 0 || total != MiB || close(fd) != 0)
+            die("read", path);
+    }
+    t = (now() - t) * 1000;
+    free(buf);
+    return t;
+}
+
+static void meta(const char *top, int count)
+{
+    char dir[512], path[512];
+    snprintf(dir, sizeof dir, "%s/meta", top);
+    mkdir(dir, 0755);
+    per_path(dir, count, make_small, "create");
+    double stat_ms = per_path(dir, count, stat_one, "stat");
+    double unlink_ms = per_path(dir, count, unlink, "unlink");
+    int files = 64;
+    for (int i = 0; i < files; i++) {
+        snprintf(path, sizeof path, "%s/big%d", dir, i);
+        make_file(path, 1, i);
+    }
+    double rdwr_ms = read_files(dir, files, O_RDWR);
+    double rdonly_ms = read_files(dir, files, O_RDONLY);
+    for (int i = 0; i < files; i++) {
+        snprintf(path, sizeof path, "%s/big%d", dir, i);
+        unlink(path);
+    }
+    rmdir(dir);
+    printf("RESULT {\"files\":%d,\"stat_ms\":%.4f,\"unlink_ms\":%.4f,\"read_64x1m_rdwr_ms\":%.1f,"
+           "\"read_64x1m_rdonly_ms\":%.1f}\n",
+           count, stat_ms, unlink_ms, rdwr_ms, rdonly_ms);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 4) {
-        fprintf(stderr, "usage: opfs_io bench|parallel DIR MIB | opfs_io small DIR COUNT\n");
+        fprintf(stderr, "usage: opfs_io bench|parallel DIR MIB | opfs_io small|meta DIR COUNT\n");
         return 2;
     }
     const char *mode = argv[1], *dir = argv[2];
@@ -230,6 +308,10 @@ int main(int argc, char **argv)
         printf("RESULT {\"read_1thread\":%.1f,\"read_2threads\":%.1f,\"read_2threads_speedup\":%.2f}\n", one,
                two, two / one);
         return bad == 0 ? 0 : 1;
+    }
+    if (strcmp(mode, "meta") == 0) {
+        meta(dir, mib > 0 ? mib : 200);
+        return 0;
     }
     if (strcmp(mode, "small") == 0) {
         int count = atoi(argv[3]), size = argc > 4 ? atoi(argv[4]) : 1024;

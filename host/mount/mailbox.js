@@ -63,6 +63,16 @@ function answered(memory, request) {
   Atomics.notify(mem, state);
 }
 
+/**
+ * Whether I/O worker w looks idle: serving nothing, and the last request put in its ring taken.
+ * A hint for spreading requests any worker may serve (it can change at once).
+ */
+export function looksIdle(mailboxes, w) {
+  const { rings, counters, status } = views(mailboxes);
+  return Atomics.load(status, w) === ALIVE && Atomics.load(status, mailboxes.n + w) === 0 &&
+    Atomics.load(rings[w], (Atomics.load(counters, w) - 1) & (SLOTS - 1)) === 0;
+}
+
 /** Whether I/O worker w's ring still serves (it has not failed). */
 export function ringAlive(mailboxes, w) {
   return Atomics.load(views(mailboxes).status, w) === ALIVE;

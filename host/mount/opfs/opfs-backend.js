@@ -5,9 +5,10 @@
 // between the handle and the program's linear memory (the handle takes views on a
 // SharedArrayBuffer: no staging copy).
 //
-// Namespace operations all run on worker 0, which asks every worker to let go of a file OPFS
-// will not remove or move while it is open (opfs-detach.js). Inode numbers: opfs-identity.js;
-// path walking: opfs-paths.js.
+// Namespace operations that change something run on worker 0, which asks every worker to let go
+// of a file OPFS will not remove or move while it is open (opfs-detach.js); a stat may run on any
+// worker (opfs.js). Inode numbers: opfs-identity.js; path walking and the directory-handle cache:
+// opfs-paths.js; the file-handle cache: opfs-handles.js.
 
 import { AT, DT, ERRNO as E, O, S } from '../../abi/linux.js';
 import { inMemory, ioHandle, ioHandleParts, memoryBytes, OP, REQ, setResult } from '../../abi/mount-request.js';
@@ -16,6 +17,7 @@ import { createGenerations } from '../../abi/opfs-generations.js';
 import { FORWARDED } from '../mailbox.js';
 import { detach, reattach, ready, settle } from './opfs-detach.js';
 import { Errno, errnoOf } from './opfs-errors.js';
+import { FileHandles } from './opfs-handles.js';
 import { Identity } from './opfs-identity.js';
 import { MemoryFile } from './opfs-memory-file.js';
 import { createOwners, Owners } from './opfs-owners.js';
@@ -55,6 +57,17 @@ class HeldFile {
     this.pending = null;    // an unlink or rename in progress: requests wait for it (opfs-detach.js)
     this.settled = null;    // resolves `pending`'s wait once it is done
     this.moving = null;     // { from, to } of the rename it was detached for (to: null for an unlink)
+    this.dirty = false;     // written or truncated through `sah` since its last flush()
+  }
+
+  /** A write or truncate went through the handle: the next close or fsync flushes it. */
+  changed() { this.dirty = true; }
+
+  /** flush() if anything changed since the last (a file only read costs no flush at close). */
+  flush() {
+    if (!this.sah || !this.dirty) return;
+    this.sah.flush();
+    this.dirty = false;
   }
 }
 
@@ -80,14 +93,17 @@ export class OpfsBackend {
    * workers (worker 0 only, opfs-detach.js); generations: the mount's generations buffer
    * (host/abi/opfs-generations.js); debug: log unexpected OPFS errors on the console; mountId:
    * the mount's position (its handles carry it); owners: the mount's owners table
-   * (opfs-owners.js); forward(request, w): puts a request in worker w's ring (mailbox.js enqueue).
+   * (opfs-owners.js); forward(request, w): puts a request in worker w's ring (mailbox.js enqueue);
+   * share(path, fh, ino): hands the other workers the handle of a file this worker found.
    */
   constructor({ root, w, memory, peers = null, generations = createGenerations(), debug = false, mountId = 0,
-    owners = createOwners(), forward = null }) {
+    owners = createOwners(), forward = null, share = () => {} }) {
     this.root = root; this.w = w; this.memory = memory; this.peers = peers; this.debug = debug;
     this.tag = BigInt(mountId + 1);
     this.identity = new Identity(generations);
     this.walker = new PathWalker(root, this.identity);
+    this.handles = new FileHandles(this.identity);
+    this.share = share;
     this.owners = new Owners(owners, w);
     this.forward = forward;
     this.opens = new Map();
@@ -193,7 +209,7 @@ export class OpfsBackend {
         if (!file) return 0;
         await ready(file);
         await this.#writeOut(file);
-        if (file.sah) file.sah.flush();
+        file.flush();
         return 0;
       }
       case OP.READDIR: return this.readdir(view, open(), Number(offset), ptr, len);
@@ -260,6 +276,7 @@ export class OpfsBackend {
     const o = new Open(rel, 'file', file);
     if ((flags & O.ACCMODE) !== 0 && flags & O.TRUNC) {
       (file.unwritten ?? file.sah).truncate(0);
+      file.changed();
       o.truncatedAt = Date.now();
     }
     file.opens++;
@@ -269,19 +286,21 @@ export class OpfsBackend {
   /** Opens rel, which this worker does not hold: its directory, or a file with a new handle. */
   async #openNew(rel, parts, flags) {
     const writes = (flags & O.ACCMODE) !== 0;
+    const ino = this.ino(rel); // (before any OPFS call: a rename or unlink meanwhile moves it)
     const dir = await this.walker.dirOf(parts.slice(0, -1));
     const name = parts.at(-1);
     let entry;
     if (flags & O.CREAT && !(flags & O.EXCL) && !(flags & O.DIRECTORY)) {
-      // the common create-or-open: one call (a directory answers TypeMismatchError)
+      // the common create-or-open: one call (a directory answers TypeMismatchError), or none for
+      // a file whose handle this worker keeps
       try {
-        entry = await dir.getFileHandle(name, { create: true });
+        entry = this.handles.get(rel) ?? await dir.getFileHandle(name, { create: true });
       } catch (err) {
         if (err.name !== 'TypeMismatchError') throw new Errno(errnoOf(err, { typeMismatch: E.EISDIR }));
         entry = await dir.getDirectoryHandle(name);
       }
     } else {
-      entry = await lookup(dir, name);
+      entry = this.handles.get(rel) ?? await lookup(dir, name); // (a cached handle is a file's)
     }
     if (entry && flags & O.CREAT && flags & O.EXCL) throw new Errno(E.EEXIST);
     if (entry?.kind === 'directory') {
@@ -299,6 +318,7 @@ export class OpfsBackend {
       }
     }
     if (flags & O.DIRECTORY) throw new Errno(E.ENOTDIR);
+    this.#remember(rel, entry, ino);
     const file = new HeldFile(rel);
     if (writes && created) {
       file.fh = entry;
@@ -313,10 +333,17 @@ export class OpfsBackend {
     const o = new Open(rel, 'file', file);
     if (writes && flags & O.TRUNC) {
       file.sah?.truncate(0);
+      file.changed();
       o.truncatedAt = Date.now();
     }
     file.opens = 1;
     return this.#add(o);
+  }
+
+  /** Keeps the handle of the file found at rel (ino: rel's inode number before it was looked up). */
+  #remember(rel, fh, ino) {
+    // any worker may be asked to stat it, and worker 0 to unlink it (once per file and name)
+    if (this.handles.set(rel, fh, ino)) this.share(rel, fh, ino);
   }
 
   #add(o) {
@@ -333,7 +360,7 @@ export class OpfsBackend {
     await ready(file); // a handle being reopened after a rename is closed once it is
     if (--file.opens > 0) {
       await this.#writeOut(file);
-      file.sah?.flush(); // close returns = the data is in OPFS, as for the last close
+      file.flush(); // close returns = the data is in OPFS, as for the last close
       return 0;
     }
     try {
@@ -346,7 +373,7 @@ export class OpfsBackend {
     if (file.opens > 0) return 0; // opened again while its bytes were written out
     this.#letGo(file);
     if (file.sah) {
-      try { file.sah.flush(); } finally { file.sah.close(); file.sah = null; }
+      try { file.flush(); } finally { file.sah.close(); file.sah = null; }
     }
     return 0;
   }
@@ -372,6 +399,7 @@ export class OpfsBackend {
     const memory = o.detached ?? o.unwritten;
     if (memory) return memory.write(src, { at });
     try {
+      o.changed();
       return o.sah.write(src, { at });
     } catch (err) {
       throw new Errno(errnoOf(err));
@@ -395,6 +423,7 @@ export class OpfsBackend {
       }
       file.sah.truncate(0); // (another page may have written it meanwhile: the bytes here win)
       file.sah.write(bytes.contents(), { at: 0 });
+      file.changed();
     })().finally(() => { file.pending = null; });
     return file.pending;
   }
@@ -410,6 +439,7 @@ export class OpfsBackend {
       return 0;
     }
     try {
+      o.changed();
       o.sah.truncate(size);
     } catch (err) {
       throw new Errno(errnoOf(err));
@@ -441,14 +471,25 @@ export class OpfsBackend {
 
   async statPath(rel) {
     const parts = splitPath(rel);
-    if (parts.length === 0) return { ino: this.ino(''), dir: true, size: 0, mtimeMs: 0 };
+    const ino = this.ino(rel);
+    // the root, or a directory this worker walked through (cached until a directory moves)
+    if (parts.length === 0 || this.walker.known(parts)) return { ino, dir: true, size: 0, mtimeMs: 0 };
+    // an open file of this worker: its handle knows the size without a round trip
+    const held = this.files.get(rel);
+    if (held?.sah || held?.unwritten) return { ...(await this.#statFile(held)), ino };
+    // a file the program created or opened: one getFile() (gone or busy: looked up again below)
+    const known = this.handles.get(rel);
+    if (known) {
+      try {
+        const file = await known.getFile();
+        return { ino, size: file.size, mtimeMs: file.lastModified };
+      } catch { /* below */ }
+    }
     const dir = await this.walker.dirOf(parts.slice(0, -1));
     const entry = await lookup(dir, parts.at(-1));
     if (!entry) throw new Errno(E.ENOENT);
-    if (entry.kind === 'directory') return { ino: this.ino(rel), dir: true, size: 0, mtimeMs: 0 };
-    // an open file of this worker: its handle knows the size without a round trip
-    const held = this.files.get(rel);
-    if (held?.sah || held?.unwritten) return { ...(await this.#statFile(held)), ino: this.ino(rel) };
+    if (entry.kind === 'directory') return { ino, dir: true, size: 0, mtimeMs: 0 };
+    this.#remember(rel, entry, ino);
     try {
       const file = await entry.getFile();
       return { ino: this.ino(rel), size: file.size, mtimeMs: file.lastModified };
@@ -519,7 +560,8 @@ export class OpfsBackend {
 
   async unlink(rel, rmdir) {
     const { dir, name } = await this.walker.parentOf(rel);
-    const entry = await lookup(dir, name);
+    // a file the program created or opened needs no lookup to be known for a file
+    const entry = (!rmdir && this.handles.get(rel)) || await lookup(dir, name);
     if (!entry) throw new Errno(E.ENOENT);
     if (rmdir && entry.kind !== 'directory') throw new Errno(E.ENOTDIR);
     if (rmdir) {
@@ -552,7 +594,7 @@ export class OpfsBackend {
   async rename(from, to) {
     const src = await this.walker.parentOf(from);
     const dst = await this.walker.parentOf(to);
-    const entry = await lookup(src.dir, src.name);
+    const entry = this.handles.get(from) ?? await lookup(src.dir, src.name);
     if (!entry) throw new Errno(E.ENOENT);
     const target = await lookup(dst.dir, dst.name);
     if (from === to) return 0;

@@ -97,18 +97,20 @@ export async function reattach(o, walker, attach, debug) {
  * Worker 0: { broadcast(msg) } that sends msg ({ type: 'detach' | 'settle', ... }) to every other
  * worker (ports[i] reaches worker i + 1) and resolves once each has done it. A worker for which
  * alive(w) is false (its mailbox ring failed) is skipped; one that answers with an error, or not
- * within timeoutMs, rejects with Errno(EIO).
+ * within timeoutMs, rejects with Errno(EIO). The other workers' notes of file handles they
+ * found ({ type: 'known', path, fh, ino }) go to onKnown(msg, from: the worker's index).
  */
-export function peersOverPorts(ports, { timeoutMs, alive = () => true }) {
+export function peersOverPorts(ports, { timeoutMs, alive = () => true, onKnown = () => {} }) {
   let next = 1;
   const waiting = new Map();
-  for (const port of ports) {
+  ports.forEach((port, i) => {
     port.onmessage = (m) => {
+      if (m.data.type === 'known') { onKnown(m.data, i + 1); return; }
       const answer = waiting.get(m.data.id);
       waiting.delete(m.data.id);
       answer?.(m.data.error);
     };
-  }
+  });
   const ask = (port, w, msg) => new Promise((resolve, reject) => {
     const id = next++;
     const timer = setTimeout(() => {
@@ -128,11 +130,12 @@ export function peersOverPorts(ports, { timeoutMs, alive = () => true }) {
 }
 
 /**
- * Another worker: detaches and settles on worker 0's request (over `port`), then answers. One
+ * Another worker: detaches and settles on worker 0's request (over `port`), then answers; notes
+ * of file handles found elsewhere ({ type: 'known' }) go to onKnown, unanswered. One
  * request at a time, in order: a settle that follows a detach worker 0 gave up waiting for must
  * not overtake it, or what that detach closes would wait for a settle that already went by.
  */
-export function answerPeers(port, backend) {
+export function answerPeers(port, backend, onKnown = () => {}) {
   let previous = Promise.resolve();
   const answer = async (m) => {
     let error = null;
@@ -145,5 +148,8 @@ export function answerPeers(port, backend) {
     }
     port.postMessage({ id: m.data.id, error });
   };
-  port.onmessage = (m) => { previous = previous.then(() => answer(m)); };
+  port.onmessage = (m) => {
+    if (m.data.type === 'known') onKnown(m.data);
+    else previous = previous.then(() => answer(m));
+  };
 }

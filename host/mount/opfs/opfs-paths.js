@@ -28,13 +28,22 @@ export class PathWalker {
     this.dirsEpoch = 0;
   }
 
+  #dropIfStale() {
+    const epoch = this.identity.epoch();
+    if (epoch === this.dirsEpoch) return;
+    this.dirs.clear();
+    this.dirsEpoch = epoch;
+  }
+
+  /** The cached handle of directory `parts` (non-empty), or undefined: no OPFS call. */
+  known(parts) {
+    this.#dropIfStale();
+    return this.dirs.get(parts.join('/'));
+  }
+
   /** The directory handle of `parts` (all of them). */
   async dirOf(parts) {
-    const epoch = this.identity.epoch();
-    if (epoch !== this.dirsEpoch) {
-      this.dirs.clear();
-      this.dirsEpoch = epoch;
-    }
+    this.#dropIfStale();
     let dir = await this.root;
     let i = parts.length;
     for (; i > 0; i--) {

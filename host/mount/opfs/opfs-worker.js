@@ -12,14 +12,29 @@ self.onmessage = (e) => {
   const { type, w, memory, mailboxes, subdir, ports, peerPort, generations, owners, tunables, mountId } = e.data;
   if (type !== 'start') return;
   // worker 0: a port to each other worker
+  let backend = null;
+  const known = (msg) => backend.handles.set(msg.path, msg.fh, msg.ino);
+  // The file handles a worker finds go to every other worker (opfs-handles.js): to worker 0,
+  // which passes them on. A browser that cannot send one leaves the others to look it up.
+  const tell = (port, msg) => {
+    try { port.postMessage(msg); } catch { /* not sendable */ }
+  };
   const peers = ports
-    ? peersOverPorts(ports, { timeoutMs: tunables.detachTimeoutMs, alive: (peer) => ringAlive(mailboxes, peer) })
+    ? peersOverPorts(ports, { timeoutMs: tunables.detachTimeoutMs, alive: (peer) => ringAlive(mailboxes, peer),
+      onKnown: (msg, from) => {
+        known(msg);
+        ports.forEach((port, i) => { if (i + 1 !== from) tell(port, msg); });
+      } })
     : null;
+  const share = (path, fh, ino) => {
+    const msg = { type: 'known', path, fh, ino };
+    for (const port of ports ?? [peerPort]) tell(port, msg);
+  };
   // a request on a file another worker holds goes to that worker's ring (opfs-owners.js)
   const forward = (request, holder) => { enqueue(mailboxes, holder, memory, request); };
-  const backend = new OpfsBackend({ root: mountRoot(subdir), w, memory, peers, generations, owners, forward,
+  backend = new OpfsBackend({ root: mountRoot(subdir), w, memory, peers, generations, owners, forward, share,
     debug: tunables.debug, mountId });
-  if (peerPort) answerPeers(peerPort, backend);
+  if (peerPort) answerPeers(peerPort, backend, known);
   backend.root.then(() => self.postMessage({ type: 'ready', w }),
     (err) => self.postMessage({ type: 'failed', w, message: `OPFS mount root: ${err.name}: ${err.message}` }));
   serve(mailboxes, w, memory, (view, request) => backend.handle(view, request), { pollMs: tunables.spinMs, waitAsync: true })

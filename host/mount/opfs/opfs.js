@@ -3,9 +3,9 @@
 // workers (host/mount/opfs/opfs-worker.js) on the coordinator; client() runs in each thread worker
 // and sends each request to the I/O worker that must serve it (docs/MOUNTS.md section 3).
 import { ERRNO } from '../../abi/linux.js';
-import { ioWorkerOf, MAX_IO_WORKERS, setResult } from '../../abi/mount-request.js';
+import { ioWorkerOf, MAX_IO_WORKERS, OP, REQ, setResult } from '../../abi/mount-request.js';
 import { createGenerations } from '../../abi/opfs-generations.js';
-import { createMailboxes, failWorker, submit } from '../mailbox.js';
+import { createMailboxes, failWorker, looksIdle, submit } from '../mailbox.js';
 import { createOwners } from './opfs-owners.js';
 
 // The I/O workers' tunables (mount options of the same names; docs/OPFS.md): spinMs: after each
@@ -102,12 +102,23 @@ async function prepare(spec) {
 // costs on a busy machine (docs/OPFS.md). At most `pollers` callers of the mount poll at once, so
 // that polling does not take the cores the I/O workers need: by default a quarter of the cores
 // (none on a 2-core machine, where it halved 2-thread reads).
+//
+// A STAT may be served by any worker (each keeps the file handles all of them found:
+// opfs-handles.js): worker 0, where the namespace operations run, while it is idle (it polls its
+// ring after each answer, so a thread's next stat is taken at once), else an idle other worker,
+// so that stats from several threads do not queue behind one worker.
+function statWorker(mailboxes) {
+  for (let w = 0; w < mailboxes.n; w++) if (looksIdle(mailboxes, w)) return w;
+  return 0;
+}
+
 function client(config, memory) {
   const rr = new Int32Array(config.rr);
   const options = config.pollers > 0
     ? { pollMs: 0.2, polling: new Int32Array(config.polling), pollers: config.pollers } : undefined;
   return (view, request) => {
-    const w = ioWorkerOf(view, request, config.n, rr);
+    const w = view.getInt32(request + REQ.OP, true) === OP.STAT
+      ? statWorker(config.mailboxes) : ioWorkerOf(view, request, config.n, rr);
     if (w < 0) setResult(view, request, -ERRNO.EBADF); // not a handle of this mount
     else submit(config.mailboxes, w, memory, request, options);
   };
