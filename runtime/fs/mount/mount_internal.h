@@ -27,6 +27,18 @@ static inline void mount_fix_stat(const struct fs_mount *m, struct spindle_stat 
     st->dev = 2 + (uint64_t)m->id;
 }
 
+/* ---- permission checks on a mount's paths (mount_permission.c): 0 or -errno ---- */
+/* search (x) on the mount's root and every directory above w's last name */
+int mount_check_search(struct walk *w);
+enum name_change { NAME_ADDED, NAME_REMOVED, NAME_REPLACED };
+/* the search, and write on the directory whose name `change`s */
+int mount_check_names_change(struct walk *w, enum name_change change);
+/* the search, then read/write by open's flags on an existing file, or write on the directory
+ * where O_CREAT would make it */
+int mount_check_open(struct walk *w, int flags);
+/* write on a directory that rename moves from one parent to another */
+int mount_check_moved_dir(struct walk *from, struct walk *to);
+
 /* ---- open files of a mount (remote_file.c) ---- */
 /* The shared inode of the file just opened as `handle`, whose open reported st (refreshed if a
  * write of this module raced with it); changes_before is m->changes sampled before that open. */

@@ -1,0 +1,103 @@
+/* Permission checks on a mount's paths, as Linux makes them for the ordinary user who owns
+ * every file (docs/POSIX.md, "Permissions"; the memory tree's are runtime/fs/core/permission.c).
+ * The host checks too, but as the user of the host process: a `spindle run` that is root on
+ * the host lets everything through. So the mount layer reads the owner's bits of the modes the
+ * backend reports: search (x) on every directory of the path, write and search on the directory
+ * whose names change, read/write on a file opened. fs_owner_permission passes everything for a
+ * program linked --as-root. A backend stat that fails leaves the answer to the operation. */
+#include "mount_internal.h"
+
+#include <string.h>
+
+/* The permission bits of rel inside m (symlinks followed), or -1 where the backend cannot say. */
+static int64_t mode_at(struct fs_mount *m, const char *rel)
+{
+    struct spindle_stat st;
+    return m->ops->stat(m->ctx, rel, 0, &st) == 0 ? (int64_t)st.mode : -1;
+}
+
+static int owner_may(int64_t mode, int want)
+{
+    return mode < 0 ? 0 : fs_owner_permission((uint32_t)mode, want);
+}
+
+/* Search permission on the mount's root and on each directory of w->rel above its last name.
+ * The path is cut at each slash in place and restored. *parent_mode: the mode of the directory
+ * holding the last name (-1 unknown). */
+static int search_path(struct walk *w, int64_t *parent_mode)
+{
+    struct fs_mount *m = w->mount;
+    size_t limit = (size_t)(w->name - w->rel) < w->rel_len ? (size_t)(w->name - w->rel) : w->rel_len;
+    int64_t mode = mode_at(m, "");
+    int rc = owner_may(mode, FS_MAY_EXEC);
+    for (size_t i = 0; rc == 0 && i < limit; i++) {
+        if (w->rel[i] != '/')
+            continue;
+        w->rel[i] = '\0';
+        mode = mode_at(m, w->rel);
+        w->rel[i] = '/';
+        rc = owner_may(mode, FS_MAY_EXEC);
+    }
+    if (parent_mode != NULL)
+        *parent_mode = mode;
+    /* "dir/." and "dir/..": the walk went through dir itself (after "..", through its parent) */
+    if (rc == 0 && w->last != LAST_NORM && w->rel_len > 0)
+        rc = owner_may(mode_at(m, w->rel), FS_MAY_EXEC);
+    return rc;
+}
+
+int mount_check_search(struct walk *w) { return search_path(w, NULL); }
+
+/* A name of w's directory changes: write and search there, after the name's existence as
+ * Linux checks it (`change`: EEXIST first for an added name, ENOENT for a removed one). */
+int mount_check_names_change(struct walk *w, enum name_change change)
+{
+    int64_t parent_mode;
+    int rc = search_path(w, &parent_mode);
+    if (rc < 0 || owner_may(parent_mode, FS_MAY_WRITE | FS_MAY_EXEC) == 0)
+        return rc;
+    struct spindle_stat st;
+    bool exists = w->mount->ops->stat(w->mount->ctx, w->rel, SPINDLE_AT_SYMLINK_NOFOLLOW, &st) == 0;
+    if (change == NAME_ADDED && exists)
+        return -SPINDLE_EEXIST;
+    if (change == NAME_REMOVED && !exists)
+        return -SPINDLE_ENOENT;
+    return -SPINDLE_EACCES;
+}
+
+/* open of what w names with these flags: an existing file needs read and/or write by the access
+ * mode (write for O_TRUNC); one that O_CREAT would make needs write on its directory. Checked
+ * before the backend opens, so a refused O_TRUNC truncates nothing. */
+int mount_check_open(struct walk *w, int flags)
+{
+    int64_t parent_mode;
+    int rc = search_path(w, &parent_mode);
+    if (rc < 0)
+        return rc;
+    int64_t mode = mode_at(w->mount, w->rel);
+    if (mode < 0) /* missing: O_CREAT makes it */
+        return (flags & SPINDLE_O_CREAT) ? owner_may(parent_mode, FS_MAY_WRITE | FS_MAY_EXEC) : 0;
+    if ((flags & (SPINDLE_O_CREAT | SPINDLE_O_EXCL)) == (SPINDLE_O_CREAT | SPINDLE_O_EXCL))
+        return 0; /* the backend's EEXIST */
+    int access = flags & SPINDLE_O_ACCMODE;
+    int want = access == SPINDLE_O_WRONLY ? FS_MAY_WRITE
+               : access == SPINDLE_O_RDWR ? FS_MAY_READ | FS_MAY_WRITE
+                                          : FS_MAY_READ;
+    if (flags & SPINDLE_O_TRUNC)
+        want |= FS_MAY_WRITE;
+    return owner_may(mode, want);
+}
+
+/* A directory that rename moves to another parent needs write permission itself (its ".."
+ * changes). */
+int mount_check_moved_dir(struct walk *from, struct walk *to)
+{
+    size_t from_parent = (size_t)(from->name - from->rel), to_parent = (size_t)(to->name - to->rel);
+    bool same_parent = from_parent == to_parent && memcmp(from->rel, to->rel, from_parent) == 0;
+    struct spindle_stat st;
+    if (same_parent ||
+        from->mount->ops->stat(from->mount->ctx, from->rel, SPINDLE_AT_SYMLINK_NOFOLLOW, &st) != 0 ||
+        (st.mode & SPINDLE_S_IFMT) != SPINDLE_S_IFDIR)
+        return 0;
+    return fs_owner_permission(st.mode, FS_MAY_WRITE);
+}
