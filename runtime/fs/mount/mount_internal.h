@@ -19,6 +19,9 @@ struct fs_mount {
     /* Bumped by every write or resize this module makes through the backend:
      * an open whose stat raced with one must not take its (older) size. */
     atomic_uint_fast64_t changes;
+    /* the mount layer checks the modes as for the ordinary owner (mount_permission.c): the host
+     * said it does not (it runs as root); set once, before the program starts */
+    bool check_modes;
 };
 
 /* st_dev of a mount's files: 1 is the memory tree's */

@@ -1,10 +1,12 @@
 /* Permission checks on a mount's paths, as Linux makes them for the ordinary user who owns
  * every file (docs/POSIX.md, "Permissions"; the memory tree's are runtime/fs/core/permission.c).
  * The host checks too, but as the user of the host process: a `spindle run` that is root on
- * the host lets everything through. So the mount layer reads the owner's bits of the modes the
- * backend reports: search (x) on every directory of the path, write and search on the directory
- * whose names change, read/write on a file opened. fs_owner_permission passes everything for a
- * program linked --as-root. A backend stat that fails leaves the answer to the operation. */
+ * the host lets everything through. For such a mount (check_modes, said by the host) the mount
+ * layer reads the owner's bits of the modes the backend reports: search (x) on every directory
+ * of the path, write and search on the directory whose names change, read/write on a file
+ * opened. Each is a backend stat, so other mounts, where the host's own checks answer as these
+ * would, are not checked twice. fs_owner_permission passes everything for a program linked
+ * --as-root. A backend stat that fails leaves the answer to the operation. */
 #include "mount_internal.h"
 
 #include <string.h>
@@ -21,37 +23,44 @@ static int owner_may(int64_t mode, int want)
     return mode < 0 ? 0 : fs_owner_permission((uint32_t)mode, want);
 }
 
+static bool is_dir(int64_t mode) { return mode >= 0 && ((uint32_t)mode & SPINDLE_S_IFMT) == SPINDLE_S_IFDIR; }
+
 /* Search permission on the mount's root and on each directory of w->rel above its last name.
- * The path is cut at each slash in place and restored. *parent_mode: the mode of the directory
- * holding the last name (-1 unknown). */
+ * The path is cut at each slash in place and restored. A component that is missing or not a
+ * directory ends the checks: the operation answers ENOENT or ENOTDIR, as Linux does there.
+ * *parent_mode: the mode of the directory holding the last name (-1 unknown). */
 static int search_path(struct walk *w, int64_t *parent_mode)
 {
     struct fs_mount *m = w->mount;
     size_t limit = (size_t)(w->name - w->rel) < w->rel_len ? (size_t)(w->name - w->rel) : w->rel_len;
     int64_t mode = mode_at(m, "");
     int rc = owner_may(mode, FS_MAY_EXEC);
-    for (size_t i = 0; rc == 0 && i < limit; i++) {
+    for (size_t i = 0; rc == 0 && is_dir(mode) && i < limit; i++) {
         if (w->rel[i] != '/')
             continue;
         w->rel[i] = '\0';
         mode = mode_at(m, w->rel);
         w->rel[i] = '/';
-        rc = owner_may(mode, FS_MAY_EXEC);
+        rc = is_dir(mode) ? owner_may(mode, FS_MAY_EXEC) : 0;
     }
     if (parent_mode != NULL)
-        *parent_mode = mode;
+        *parent_mode = is_dir(mode) ? mode : -1;
     /* "dir/." and "dir/..": the walk went through dir itself (after "..", through its parent) */
-    if (rc == 0 && w->last != LAST_NORM && w->rel_len > 0)
-        rc = owner_may(mode_at(m, w->rel), FS_MAY_EXEC);
+    if (rc == 0 && is_dir(mode) && w->last != LAST_NORM && w->rel_len > 0) {
+        int64_t last = mode_at(m, w->rel);
+        rc = is_dir(last) ? owner_may(last, FS_MAY_EXEC) : 0;
+    }
     return rc;
 }
 
-int mount_check_search(struct walk *w) { return search_path(w, NULL); }
+int mount_check_search(struct walk *w) { return w->mount->check_modes ? search_path(w, NULL) : 0; }
 
 /* A name of w's directory changes: write and search there, after the name's existence as
  * Linux checks it (`change`: EEXIST first for an added name, ENOENT for a removed one). */
 int mount_check_names_change(struct walk *w, enum name_change change)
 {
+    if (!w->mount->check_modes)
+        return 0;
     int64_t parent_mode;
     int rc = search_path(w, &parent_mode);
     if (rc < 0 || owner_may(parent_mode, FS_MAY_WRITE | FS_MAY_EXEC) == 0)
@@ -70,6 +79,8 @@ int mount_check_names_change(struct walk *w, enum name_change change)
  * before the backend opens, so a refused O_TRUNC truncates nothing. */
 int mount_check_open(struct walk *w, int flags)
 {
+    if (!w->mount->check_modes)
+        return 0;
     int64_t parent_mode;
     int rc = search_path(w, &parent_mode);
     if (rc < 0)
@@ -95,7 +106,7 @@ int mount_check_moved_dir(struct walk *from, struct walk *to)
     size_t from_parent = (size_t)(from->name - from->rel), to_parent = (size_t)(to->name - to->rel);
     bool same_parent = from_parent == to_parent && memcmp(from->rel, to->rel, from_parent) == 0;
     struct spindle_stat st;
-    if (same_parent ||
+    if (!from->mount->check_modes || same_parent ||
         from->mount->ops->stat(from->mount->ctx, from->rel, SPINDLE_AT_SYMLINK_NOFOLLOW, &st) != 0 ||
         (st.mode & SPINDLE_S_IFMT) != SPINDLE_S_IFDIR)
         return 0;
