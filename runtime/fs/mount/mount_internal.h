@@ -22,6 +22,9 @@ struct fs_mount {
     /* the mount layer checks the modes as for the ordinary owner (mount_permission.c): the host
      * said it does not (it runs as root); set once, before the program starts */
     bool check_modes;
+    /* bumped by this module's calls that change a mode or a name in the mount: a directory
+     * chain found searchable before may no longer be (mount_permission.c) */
+    atomic_uint_fast64_t mode_changes;
 };
 
 /* st_dev of a mount's files: 1 is the memory tree's */
@@ -36,9 +39,13 @@ int mount_check_search(struct walk *w);
 enum name_change { NAME_ADDED, NAME_REMOVED, NAME_REPLACED };
 /* the search, and write on the directory whose name `change`s */
 int mount_check_names_change(struct walk *w, enum name_change change);
-/* the search, then read/write by open's flags on an existing file, or write on the directory
- * where O_CREAT would make it */
+/* the search, then (O_CREAT, O_TRUNC) read/write by open's flags on an existing file, or write
+ * on the directory where O_CREAT would make it */
 int mount_check_open(struct walk *w, int flags);
+/* after the backend opened w without O_CREAT or O_TRUNC: read/write by the flags, on `mode` */
+int mount_check_opened(struct walk *w, int flags, uint32_t mode);
+/* a call of this module changed a mode or a name in m */
+void mount_modes_changed(struct fs_mount *m);
 /* write on a directory that rename moves from one parent to another */
 int mount_check_moved_dir(struct walk *from, struct walk *to);
 

@@ -31,6 +31,8 @@ int mount_open(struct walk *w, int flags, uint32_t mode, struct inode **out, uin
         rc = -SPINDLE_EISDIR;
     else if (!is_dir && (bflags & SPINDLE_O_DIRECTORY))
         rc = -SPINDLE_ENOTDIR;
+    else
+        rc = mount_check_opened(w, flags, st.mode);
     if (rc == 0 && is_dir) {
         inode = remote_dir_new(m, &st, w->rel, w->rel_len);
         if (inode == NULL)
@@ -84,7 +86,9 @@ int mount_chmod(struct walk *w, uint32_t mode)
     int rc = mount_check_search(w);
     if (rc < 0)
         return rc;
-    return m->ops->chmod(m->ctx, w->rel, mode, w->follow ? 0 : SPINDLE_AT_SYMLINK_NOFOLLOW);
+    rc = m->ops->chmod(m->ctx, w->rel, mode, w->follow ? 0 : SPINDLE_AT_SYMLINK_NOFOLLOW);
+    mount_modes_changed(m);
+    return rc;
 }
 
 int mount_mkdir(struct walk *w, uint32_t mode)
@@ -116,7 +120,10 @@ int mount_unlink(struct walk *w, bool rmdir)
     int rc = mount_check_names_change(w, NAME_REMOVED);
     if (rc < 0)
         return rc;
-    return m->ops->unlink(m->ctx, w->rel, rmdir ? SPINDLE_AT_REMOVEDIR : 0);
+    rc = m->ops->unlink(m->ctx, w->rel, rmdir ? SPINDLE_AT_REMOVEDIR : 0);
+    if (rmdir) /* (a file's unlink leaves every directory chain as it was) */
+        mount_modes_changed(m);
+    return rc;
 }
 
 int mount_rename(struct walk *from, struct walk *to)
@@ -136,7 +143,11 @@ int mount_rename(struct walk *from, struct walk *to)
         rc = mount_check_names_change(to, NAME_REPLACED);
     if (rc == 0)
         rc = mount_check_moved_dir(from, to);
-    return rc < 0 ? rc : m->ops->rename(m->ctx, from->rel, to->rel);
+    if (rc < 0)
+        return rc;
+    rc = m->ops->rename(m->ctx, from->rel, to->rel);
+    mount_modes_changed(m);
+    return rc;
 }
 
 int mount_link(struct walk *from, struct walk *to, int flags)

@@ -25,6 +25,41 @@ static int owner_may(int64_t mode, int want)
 
 static bool is_dir(int64_t mode) { return mode >= 0 && ((uint32_t)mode & SPINDLE_S_IFMT) == SPINDLE_S_IFDIR; }
 
+/* The last directory chain a thread found searchable (its parent path, and that directory's
+ * mode), so that calls on names of one directory (a listing's stats, a loop over one file)
+ * pay no stat per directory each time. It holds while this module changed no mode and removed
+ * or renamed no directory in the mount (m->mode_changes: chmod, rmdir, rename) and for MEMO_NS
+ * at most: a change made on the host by another process (or a symlink in the chain replaced by
+ * this one) is seen within that time. */
+#define MEMO_NS 100000000 /* 100 ms */
+static _Thread_local struct {
+    const struct fs_mount *mount;
+    uint_fast64_t changes;
+    int64_t checked_ns;
+    int64_t parent_mode;
+    size_t len;
+    char *path; /* SPINDLE_FS_PATH_MAX bytes, allocated on first use */
+} memo;
+
+static bool memo_holds(const struct fs_mount *m, const char *parent, size_t len, int64_t now)
+{
+    return memo.mount == m && memo.len == len && memo.changes == atomic_load(&m->mode_changes) &&
+           now - memo.checked_ns < MEMO_NS && now >= memo.checked_ns && memcmp(memo.path, parent, len) == 0;
+}
+
+static void memo_keep(const struct fs_mount *m, uint_fast64_t changes, const char *parent, size_t len,
+                      int64_t mode, int64_t now)
+{
+    if (memo.path == NULL && (memo.path = fs_malloc(SPINDLE_FS_PATH_MAX)) == NULL)
+        return;
+    memcpy(memo.path, parent, len);
+    memo.mount = m;
+    memo.changes = changes;
+    memo.checked_ns = now;
+    memo.parent_mode = mode;
+    memo.len = len;
+}
+
 /* Search permission on the mount's root and on each directory of w->rel above its last name.
  * The path is cut at each slash in place and restored. A component that is missing or not a
  * directory ends the checks: the operation answers ENOENT or ENOTDIR, as Linux does there.
@@ -33,15 +68,25 @@ static int search_path(struct walk *w, int64_t *parent_mode)
 {
     struct fs_mount *m = w->mount;
     size_t limit = (size_t)(w->name - w->rel) < w->rel_len ? (size_t)(w->name - w->rel) : w->rel_len;
-    int64_t mode = mode_at(m, "");
-    int rc = owner_may(mode, FS_MAY_EXEC);
-    for (size_t i = 0; rc == 0 && is_dir(mode) && i < limit; i++) {
-        if (w->rel[i] != '/')
-            continue;
-        w->rel[i] = '\0';
-        mode = mode_at(m, w->rel);
-        w->rel[i] = '/';
-        rc = is_dir(mode) ? owner_may(mode, FS_MAY_EXEC) : 0;
+    int64_t now = fs_now_ns();
+    uint_fast64_t changes = atomic_load(&m->mode_changes);
+    int64_t mode;
+    int rc = 0;
+    if (memo_holds(m, w->rel, limit, now)) {
+        mode = memo.parent_mode;
+    } else {
+        mode = mode_at(m, "");
+        rc = owner_may(mode, FS_MAY_EXEC);
+        for (size_t i = 0; rc == 0 && is_dir(mode) && i < limit; i++) {
+            if (w->rel[i] != '/')
+                continue;
+            w->rel[i] = '\0';
+            mode = mode_at(m, w->rel);
+            w->rel[i] = '/';
+            rc = is_dir(mode) ? owner_may(mode, FS_MAY_EXEC) : 0;
+        }
+        if (rc == 0 && is_dir(mode))
+            memo_keep(m, changes, w->rel, limit, mode, now);
     }
     if (parent_mode != NULL)
         *parent_mode = is_dir(mode) ? mode : -1;
@@ -52,6 +97,8 @@ static int search_path(struct walk *w, int64_t *parent_mode)
     }
     return rc;
 }
+
+void mount_modes_changed(struct fs_mount *m) { atomic_fetch_add(&m->mode_changes, 1); }
 
 int mount_check_search(struct walk *w) { return w->mount->check_modes ? search_path(w, NULL) : 0; }
 
@@ -74,29 +121,40 @@ int mount_check_names_change(struct walk *w, enum name_change change)
     return -SPINDLE_EACCES;
 }
 
-/* open of what w names with these flags: an existing file needs read and/or write by the access
- * mode (write for O_TRUNC); one that O_CREAT would make needs write on its directory. Checked
- * before the backend opens, so a refused O_TRUNC truncates nothing. */
+static int open_wants(int flags)
+{
+    int access = flags & SPINDLE_O_ACCMODE;
+    int want = access == SPINDLE_O_WRONLY ? FS_MAY_WRITE
+               : access == SPINDLE_O_RDWR ? FS_MAY_READ | FS_MAY_WRITE
+                                          : FS_MAY_READ;
+    return (flags & SPINDLE_O_TRUNC) ? want | FS_MAY_WRITE : want;
+}
+
+/* open of what w names with these flags, before the backend opens: the search; with O_CREAT
+ * or O_TRUNC also the file's own mode, so that a refused O_TRUNC truncates nothing and a file
+ * O_CREAT makes needs write on its directory. Other opens are checked after, by
+ * mount_check_opened, with the mode the open reports (no stat of their own). */
 int mount_check_open(struct walk *w, int flags)
 {
     if (!w->mount->check_modes)
         return 0;
     int64_t parent_mode;
     int rc = search_path(w, &parent_mode);
-    if (rc < 0)
+    if (rc < 0 || !(flags & (SPINDLE_O_CREAT | SPINDLE_O_TRUNC)))
         return rc;
     int64_t mode = mode_at(w->mount, w->rel);
     if (mode < 0) /* missing: O_CREAT makes it */
         return (flags & SPINDLE_O_CREAT) ? owner_may(parent_mode, FS_MAY_WRITE | FS_MAY_EXEC) : 0;
     if ((flags & (SPINDLE_O_CREAT | SPINDLE_O_EXCL)) == (SPINDLE_O_CREAT | SPINDLE_O_EXCL))
         return 0; /* the backend's EEXIST */
-    int access = flags & SPINDLE_O_ACCMODE;
-    int want = access == SPINDLE_O_WRONLY ? FS_MAY_WRITE
-               : access == SPINDLE_O_RDWR ? FS_MAY_READ | FS_MAY_WRITE
-                                          : FS_MAY_READ;
-    if (flags & SPINDLE_O_TRUNC)
-        want |= FS_MAY_WRITE;
-    return owner_may(mode, want);
+    return owner_may(mode, open_wants(flags));
+}
+
+int mount_check_opened(struct walk *w, int flags, uint32_t mode)
+{
+    if (!w->mount->check_modes || (flags & (SPINDLE_O_CREAT | SPINDLE_O_TRUNC)))
+        return 0;
+    return owner_may(mode, open_wants(flags));
 }
 
 /* A directory that rename moves to another parent needs write permission itself (its ".."
