@@ -120,6 +120,16 @@ export class BrowserSession {
       const written = job.write(rest === '/fd/1' ? 1 : 2, await body(req)) !== false;
       return res.writeHead(written ? 200 : READER_GONE, isolation).end();
     }
+    if (/^\/seek\/[12]$/.test(rest)) {
+      // lseek of the CLI's stdout or stderr: {"at": offset}, null for EINVAL, {} for ESPIPE
+      // (also where the job's runner gave no seekOutput)
+      const offset = url.searchParams.get('offset');
+      const whence = Number(url.searchParams.get('whence'));
+      if (!/^-?\d+$/.test(offset ?? '') || ![0, 1, 2].includes(whence)) return res.writeHead(400, isolation).end();
+      const at = job.seekOutput?.(Number(rest.slice('/seek/'.length)), BigInt(offset), whence);
+      const answer = at === null ? 'null' : JSON.stringify(at === undefined ? {} : { at: String(at) });
+      return res.writeHead(200, { ...isolation, 'Content-Type': 'application/json' }).end(answer);
+    }
     if (/^\/stdio\/[012]$/.test(rest) && job.describeStdio) {
       const description = JSON.stringify(job.describeStdio(Number(rest.slice('/stdio/'.length))));
       return res.writeHead(200, { ...isolation, 'Content-Type': 'application/json' }).end(description);
@@ -143,17 +153,19 @@ export class BrowserSession {
    * input (empty at end; when `signal` aborts, the request is gone and must take no input; a
    * position: read a stdin that is a file there); `describeStdio(fd)`: what the CLI's fd 0-2
    * is now (host/platform/stdio-description.js), for the program's fstat and /proc/self/fd;
+   * `seekOutput(fd, offset, whence)`: lseek of its fd 1 or 2 (host/platform/node.js's
+   * seekHostFile: the offset, null for EINVAL, undefined for ESPIPE);
    * `preload`: packed files (host/files/preload.js) the page fetches once. Resolves
    * { exitCode, trap }; rejects if the module could not run or the browser or page failed.
    * Text from the page (trap, error) comes with its control characters escaped.
    */
-  run(wasmPath, { args, env = {}, poolSize, maxThreads, waitForPool, preload, mounts, describeStdio, write, readStdin = async () => Buffer.alloc(0) }) {
+  run(wasmPath, { args, env = {}, poolSize, maxThreads, waitForPool, preload, mounts, describeStdio, seekOutput, write, readStdin = async () => Buffer.alloc(0) }) {
     if (this.#failed) return Promise.reject(new Error(this.#failed));
     const id = this.#nextId++;
     return new Promise((resolve, reject) => {
       const settled = () => { this.#running.delete(id); this.#watchClaims(); };
       const job = {
-        wasm: readFileSync(wasmPath), write, readStdin, describeStdio, preload, claimed: false,
+        wasm: readFileSync(wasmPath), write, readStdin, describeStdio, seekOutput, preload, claimed: false,
         // URLs relative to the page (host/browser/run-page.js)
         describe: { id, wasmUrl: `wasm/${id}`, preloadUrl: preload ? `preload/${id}` : undefined, options: { args, env, poolSize, maxThreads, waitForPool, mounts, stdioDescribed: Boolean(describeStdio) } },
         fail: (err) => { settled(); reject(err); },

@@ -1,7 +1,7 @@
 // `spindle run --browser[=NAME]`: one job in a BrowserSession, with the terminal's stdin, stdout and
 // stderr; returns the program's exit code.
 import { readSync } from 'node:fs';
-import { writeAllSync } from '../host/platform/node.js';
+import { seekHostFile, writeAllSync } from '../host/platform/node.js';
 import { describeHostFd } from '../host/platform/stdio-info.js';
 import { BrowserSession } from './browser-session.js';
 
@@ -58,6 +58,7 @@ export async function runInBrowser(opts) {
     const result = await session.run(opts.wasm, {
       args: opts.args, env: opts.env, poolSize: opts.poolSize, maxThreads: opts.maxThreads, waitForPool: opts.waitForPool, preload: opts.preloadBytes, mounts: opts.mounts,
       write: (fd, bytes) => writeAllSync(fd, bytes),
+      seekOutput: seekHostFile, // lseek of a stdout or stderr that is a regular file
       readStdin: terminalStdin(),
       describeStdio: describeHostFd, // what the program's fstat and /proc/self/fd report
     });

@@ -215,12 +215,14 @@ export function wasiImports({ memory, args, env, platform, exit, sleep, brokenPi
       }
       return ERRNO.SUCCESS;
     },
-    // Only a stdin redirected from a regular file seeks (the platform keeps its position).
+    // Only stdio redirected from or to a regular file seeks: stdin at a position the platform
+    // keeps, stdout and stderr at the host fd's own offset (Node, with the mount addon).
     fd_seek(fd, offset, whence, newOffsetPtr) {
       if (!isStdio(fd)) return ERRNO.BADF;
       if (whence < 0 || whence > 2) return ERRNO.INVAL;
       if (!inBounds(newOffsetPtr, 8)) return ERRNO.FAULT;
-      const position = fd === 0 ? platform.seekStdin?.(BigInt(offset), whence) : undefined;
+      const position = fd === 0 ? platform.seekStdin?.(BigInt(offset), whence)
+        : platform.seekOutput?.(fd, BigInt(offset), whence);
       if (position === undefined) return ERRNO.SPIPE;
       if (position === null) return ERRNO.INVAL;
       view().setBigUint64(newOffsetPtr, position, true);

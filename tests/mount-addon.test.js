@@ -5,7 +5,8 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import {
-  existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync,
+  closeSync, existsSync, lstatSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, symlinkSync,
+  writeFileSync, writeSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -112,6 +113,38 @@ describe('host-directory mount addon', { skip: !addon && 'not built or not Linux
       assert.deepEqual([e.st.ino, e.st.mode, wire.getBigInt64(24, true), wire.getBigInt64(48, true)], [st.ino, Number(st.mode), st.size, st.mtimeNs]);
       assert.equal(e.st.isSymbolicLink(), st.isSymbolicLink());
     }
+  });
+
+  it('seeks a host fd, as stdout that is a regular file needs', () => {
+    const fd = openSync(join(dir, 'seek'), 'w+');
+    try {
+      writeSync(fd, 'twelve bytes');
+      assert.deepEqual([addon.lseek(fd, 0, 1), addon.lseek(fd, 3, 0), addon.lseek(fd, -2, 2)], [12, 3, 10]);
+      assert.equal(addon.lseek(fd, -1, 0), -E.EINVAL);
+      writeSync(fd, 'ES'); // at the offset the addon set
+      assert.equal(readFileSync(join(dir, 'seek'), 'utf8'), 'twelve bytES');
+    } finally {
+      closeSync(fd);
+    }
+    assert.equal(addon.lseek(-1, 0, 0), -E.EBADF);
+    assert.throws(() => addon.lseek(fd, 0), TypeError);
+  });
+
+  it('a program seeks its stdout file, and gets ESPIPE without the addon (SPINDLE_MOUNT_ADDON=0)', () => {
+    const wasm = join(dir, 'stdout_seek.wasm');
+    const cc = spawnSync(join(root, 'bin/spindle'), ['cc', '-O2', join(root, 'tests/programs/posix_stdio_stdout_seek.c'), '-o', wasm], { encoding: 'utf8' });
+    assert.equal(cc.status, 0, cc.stderr);
+    const stdoutWith = (addonSetting) => {
+      const out = openSync(join(dir, `stdout-${addonSetting}`), 'w');
+      const { NODE_TEST_CONTEXT, ...env } = process.env;
+      spawnSync(join(root, 'bin/spindle'), ['run', wasm], { stdio: ['ignore', out, 'pipe'], env: { ...env, SPINDLE_MOUNT_ADDON: addonSetting } });
+      closeSync(out);
+      return readFileSync(join(dir, `stdout-${addonSetting}`), 'utf8');
+    };
+    assert.match(stdoutWith('1'), /^01ab456789\nSEEK_CUR after the line 11, SEEK_SET to 2, after the patch 4, SEEK_END 11\n/);
+    const without = stdoutWith('0');
+    assert.match(without, /^0123456789\nabSEEK_CUR after the line -1, SEEK_SET to -1/);
+    assert.match(without, /lseek\(1, -1, SEEK_SET\) +-1 ESPIPE/);
   });
 
   it('the mount suites with escape tests pass on the node:fs path too (SPINDLE_MOUNT_ADDON=0)', () => {

@@ -202,8 +202,9 @@ describe('host-directory mounts', () => {
     assert.match(await runOnMount('fd_queries'), /failures 0/);
   });
 
-  // A tests/programs program run with a directory on a mount, and natively with the host directory.
-  async function sameOnMountAsNative(name) {
+  // A tests/programs program run with a directory on a mount, and natively with the host directory
+  // (`dirMode`: that directory's mode, 0777 where the native run, as an ordinary user, writes in it).
+  async function sameOnMountAsNative(name, dirMode = 0o755) {
     const src = join(root, 'tests', 'programs', `${name}.c`);
     const wasm = join(out, `${name}.wasm`);
     const native = join(out, `${name}.native`);
@@ -213,6 +214,7 @@ describe('host-directory mounts', () => {
     assert.equal(nat.code, 0, nat.stderr);
     const dir = join(host, name);
     mkdirSync(dir);
+    chmodSync(dir, dirMode);
     const expected = await exec(native, [dir]);
     assert.equal(expected.code, 0, expected.stderr);
     const r = await exec(spindle, ['run', `--mount=/m=${dir}`, wasm, '/m']);
@@ -231,6 +233,11 @@ describe('host-directory mounts', () => {
   it('access() on a mount answers by the mode bits, as Linux answers the owner (tests/programs/posix_access_modes.c)', async () => {
     chmodSync(host, 0o755); // natively the program gives up root in a folder of its own in there
     await sameOnMountAsNative('posix_access_modes');
+  });
+
+  it('permissions on a mount are checked as Linux checks its ordinary owner, though the host runs as root (tests/programs/posix_permissions.c)', async () => {
+    chmodSync(host, 0o755); // the native run gives up root, then works in a folder of its own in there
+    await sameOnMountAsNative('posix_permissions', 0o777);
   });
 
   it('the host API takes mounts: [{ path, hostDir }]', async () => {

@@ -5,7 +5,9 @@
 // "spindleFlags" go to `spindle cc` only, "cflags" to both compilers.
 // stdin and stdout are Node's pipes; "stdinFrom": "file" gives stdin as a regular file holding
 // "stdin" (mtime 2001-09-09), "stdoutTo": "file" sends stdout to a file, which is then compared,
-// and "pipe" gives a shell's pipe.
+// and "pipe" gives a shell's pipe. "mountAddon": true needs the mount addon (lseek of a stdout
+// that is a file: docs/POSIX.md) and is skipped without it (tests/mount-addon.test.js checks
+// what a run gets then).
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
@@ -13,6 +15,7 @@ import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { browserFlag, testBrowsers } from './lib/browsers.js';
 import { exec, inParallel } from './lib/exec.js';
+import { addonWanted, mountAddon } from '../host/mount/hostdir/mount-addon.js';
 
 const root = join(import.meta.dirname, '..');
 const spindle = join(root, 'bin', 'spindle');
@@ -118,7 +121,8 @@ describe('C/C++ programs under spindle run', { concurrency: Math.max(2, availabl
   for (const p of programs) {
     for (const { browser, name: mode, fsJs = false } of modes) {
       if ((fsJs && !p.spec.fsjs) || (browser === 'firefox' && !inFirefox(p.name))) continue;
-      const skip = Boolean(browser) && !p.spec.browser;
+      const skip = (Boolean(browser) && !p.spec.browser) || (p.spec.mountAddon && !(addonWanted() && mountAddon()?.lseek) &&
+        'needs the mount addon');
       it(`${mode}: ${p.name}`, { skip }, async () => {
         const b = built.get(p.name);
         assert.equal(b.buildError, null, `spindle cc failed:\n${b.buildError}`);

@@ -1,10 +1,11 @@
 // Mounts (docs/MOUNTS.md): the backend registry, the coordinator's preparation of the
 // `mounts` option, and the `spindle.mount_list` / `spindle.mount_call` imports of each thread.
-// A backend is { prepare(spec, ctx) -> { config, dispose? }, client(config, memory) -> call,
+// A backend is { prepare(spec, ctx) -> { config, dispose?, checkModes? }, client(config, memory) -> call,
 // checkTogether?(mounts) }: prepare runs on the coordinator before the workers start, client in
 // every thread worker, and call(view, request) performs one request synchronously (writing
 // result and outputs, not state); checkTogether (coordinator, after every prepare) may refuse a
-// combination of its mounts ([{ path, config }]) with an Error.
+// combination of its mounts ([{ path, config }]) with an Error. checkModes: the host lets every
+// call through whatever the modes (a root process), so the module checks them itself.
 // The folder's layers (scripts/check-layers.js): this registry on top; one folder per backend
 // (hostdir/, opfs/; each starts at the file named after it), which never import each other; the
 // protocol pieces they share beside them (mailbox.js, handle-table.js), which import no backend.
@@ -98,7 +99,7 @@ export async function prepareMounts(specs = [], ctx) {
       // mountId: the mount's handles carry it, so a handle of one mount is EBADF on another
       const prepared = await backend.prepare({ ...specs[i], path: paths[i], mountId: i }, ctx);
       if (prepared.dispose) disposers.push(prepared.dispose);
-      list.push({ kind, path: paths[i], config: prepared.config });
+      list.push({ kind, path: paths[i], config: prepared.config, checkModes: Boolean(prepared.checkModes) });
     }
     // checks that need every mount of a kind at once (hostdir: no two host directories overlap)
     for (const [kind, backend] of registry) backend.checkTogether?.(list.filter((m) => m.kind === kind));
@@ -116,7 +117,9 @@ export function backendClient(mount, memory) {
 
 /** Thread worker (after `await loadBackends()`): the imports runtime/fs/mount/mount_host.c calls. */
 export function mountImports(mounts = [], memory) {
-  const encoded = new TextEncoder().encode(mounts.map((m) => `${m.path}\0`).join(''));
+  // each mount: '+' where the module checks the modes itself (the host lets everything through)
+  // or '-', then its path and a NUL (runtime/fs/mount/mount_host.c)
+  const encoded = new TextEncoder().encode(mounts.map((m) => `${m.checkModes ? '+' : '-'}${m.path}\0`).join(''));
   const calls = mounts.map((m) => backendClient(m, memory));
   // views of the memory, made again only when it grew (a new buffer): a call is a few microseconds
   let views = null;

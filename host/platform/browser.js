@@ -24,6 +24,9 @@ function syncRequest(method, url, body) {
   return new Uint8Array(xhr.response);
 }
 
+// The server's lseek answer: {"at": offset}, null (EINVAL) or {} (ESPIPE), as seekOutput's.
+const seekAnswer = (answer) => (answer === null ? null : answer.at === undefined ? undefined : BigInt(answer.at));
+
 export function threadIo(io, postToPage) {
   // stdio as the server describes its own fds now (spindle run --browser: the CLI's), else pipes
   const describeStdio = (fd) => (io.stdioUrl && io.stdioDescribed && !(io.stdinBytes && fd === 0)
@@ -44,6 +47,9 @@ export function threadIo(io, postToPage) {
     describeStdio,
     seekStdin: (offset, whence) => (seekable()
       ? seekPosition(io.stdinPosition, offset, whence, BigInt(describeStdio(0).size)) : undefined),
+    // stdout and stderr seek where the server's own fds are files (spindle run --browser)
+    seekOutput: (fd, offset, whence) => (io.stdioUrl && io.stdioDescribed ? seekAnswer(JSON.parse(
+      new TextDecoder().decode(syncRequest('POST', `${io.stdioUrl}/seek/${fd}?offset=${offset}&whence=${whence}`)))) : undefined),
     writeStdio(fd, bytes) {
       if (io.stdioUrl) return syncRequest('POST', `${io.stdioUrl}/fd/${fd}`, bytes) !== null;
       postToPage({ type: 'stdio', fd, bytes }, [bytes.buffer]);

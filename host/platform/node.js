@@ -4,6 +4,8 @@
 import { fstatSync, readSync, writeSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { isatty } from 'node:tty';
+import { ERRNO as LINUX_ERRNO } from '../abi/linux.js';
+import { addonWanted, mountAddon } from '../mount/hostdir/mount-addon.js';
 import { stdinFromBytes } from './stdin-bytes.js';
 import { pipeDescription } from './stdio-description.js';
 import { describeHostFd } from './stdio-info.js';
@@ -75,12 +77,27 @@ export function threadIo(io) {
     describeStdio: (fd) => (fd === 0 && io.stdinBytes ? pipeDescription() : describeHostFd(fds[fd])),
     seekStdin: (offset, whence) => (seekable()
       ? seekPosition(io.stdinPosition, offset, whence, fstatSync(fds[0], { bigint: true }).size) : undefined),
+    seekOutput: (fd, offset, whence) => seekHostFile(fds[fd], offset, whence),
     monotonicNs: () => process.hrtime.bigint(),
     // Not Date.now(): its whole milliseconds made CLOCK_REALTIME deadlines (pthread_cond_timedwait,
     // std::condition_variable::wait_for) end up to 1 ms early by the monotonic clock.
     realtimeNs: wallClockNs,
     randomFill: (u8) => globalThis.crypto.getRandomValues(u8),
   };
+}
+
+/**
+ * lseek on a stdout or stderr that is a regular file: the host fd's own offset, which the shell
+ * that opened it shares (`{ prog; echo more; } > file`), and at which writeSync (no position)
+ * writes. Node has no lseek, so this takes the mount addon (host/mount/hostdir/mount-addon.js);
+ * without it, or for anything but a regular file, undefined (ESPIPE). null: EINVAL.
+ */
+export function seekHostFile(fd, offset, whence) {
+  const addon = addonWanted() && isRegularFile(fd) ? mountAddon() : null;
+  if (typeof addon?.lseek !== 'function') return undefined; // an addon built before lseek
+  const at = addon.lseek(fd, Number(offset), whence);
+  if (at >= 0) return BigInt(at);
+  return at === -LINUX_ERRNO.EINVAL ? null : undefined;
 }
 
 function isRegularFile(fd) {

@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdatomic.h>
+#include <stddef.h>
 #include <sys/stat.h>
 
 #include "posix_internal.h"
@@ -34,7 +35,21 @@ uint32_t spindle_posix_creation_mode(uint32_t fallback)
 
 static int linux_access_mode(int flags) { return (flags & O_ACCMODE) == 0 ? flags | O_RDONLY : flags; }
 
-static mode_t mode_argument(int flags, va_list ap) { return (flags & O_CREAT) ? (mode_t)va_arg(ap, int) : 0; }
+/* The mode of a create that was given none: fopen's, so that the owner can read the file back
+ * (with the default umask, 0644). */
+#define MODE_WHEN_NONE_GIVEN 0666
+
+/* wasm32's va_list is a pointer to the caller's variadic arguments, and clang passes a null
+ * one when a call has none: open(p, O_CREAT | O_WRONLY), a common slip that Linux answers with
+ * whatever a register holds, can be told from open(p, O_CREAT | O_WRONLY, 0). */
+static mode_t mode_argument(int flags, va_list ap)
+{
+    if (!(flags & O_CREAT))
+        return 0;
+    if (ap == NULL)
+        return MODE_WHEN_NONE_GIVEN;
+    return (mode_t)va_arg(ap, int);
+}
 
 int __wrap_openat(int dirfd, const char *path, int flags, ...)
 {

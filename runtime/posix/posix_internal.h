@@ -22,6 +22,7 @@
 #pragma weak spindle_fs_dupfd
 #pragma weak spindle_fs_dup2
 #pragma weak spindle_fs_dup_stdio
+#pragma weak spindle_fs_stdio_source
 #pragma weak spindle_fs_fd_in_table
 #pragma weak spindle_fs_close
 #pragma weak spindle_fs_getfl

@@ -4,6 +4,7 @@
 // becomes uid/gid 1000, which is what a Spindle program is (docs/POSIX.md); built with
 // AS_ROOT (posix_permissions_root.c) it stays root natively and is linked with
 // `spindle cc --as-root`, and every check passes as root's do. Compared byte for byte.
+// Usage: posix_permissions [DIR] (default /tmp; tests/mount.test.js gives a mounted directory).
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <stdio.h>
@@ -174,11 +175,11 @@ static void devices_and_owners(void)
     unlink(at("blk"));
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
     become_ordinary_user();
     printf("uid %u gid %u\n", (unsigned)getuid(), (unsigned)getgid());
-    snprintf(base, sizeof base, "/tmp/posix_permissions.%d", (int)getpid());
+    snprintf(base, sizeof base, "%s/posix_permissions.%d", argc > 1 ? argv[1] : "/tmp", (int)getpid());
     report("mkdir base", mkdir(base, 0755));
     struct stat st;
     stat(base, &st);

@@ -144,8 +144,8 @@ echo "Emscripten POSIX tests: $identical of $set_size identical, $built build"
 
 # wasi-testsuite: a spec's "root" is the program's / (preloaded: spindle cannot mount over /),
 # "args"/"env" go to the run, "exit_code" (default 0) is what it must exit with. Built as by
-# default (an ordinary user) and with --as-root: WASI has no users or permission bits, and one
-# test creates a file with open(O_CREAT) and no mode argument (see docs/POSIX.md).
+# default (an ordinary user) and with --as-root: WASI has no users or permission bits (one test
+# creates a file with open(O_CREAT) and no mode argument: docs/POSIX.md, "Creating with no mode").
 # Runs every test built with spindle cc flags "$@"; sets wasi_passed and wasi_total.
 run_wasi_suite() {
     wasi_total=0

@@ -97,8 +97,10 @@ export async function prepare(spec, ctx = {}) {
     new HandleTable(config.handles, config.mountId).closeAll(config.addon ? mountAddon().close : closeSync);
     new HandleTable(config.keptDirs, config.mountId).closeAll(closeSync);
   };
+  // root's calls pass whatever the modes: the module then checks them as for their owner
+  const checkModes = process.geteuid?.() === 0;
   const n = Math.min(MAX_IO_WORKERS, Number(spec.ioWorkers) | 0);
-  if (n <= 0) return { config, dispose: closeLeftovers };
+  if (n <= 0) return { config, dispose: closeLeftovers, checkModes };
   const { Worker } = await import('node:worker_threads');
   const mailboxes = createMailboxes(n);
   let disposed = false;
@@ -114,6 +116,7 @@ export async function prepare(spec, ctx = {}) {
   spec.onIoWorkers?.(workers);
   return {
     config: { ...config, mailboxes, rr: new SharedArrayBuffer(4) },
+    checkModes,
     dispose() {
       disposed = true;
       Promise.all(workers.map((worker) => worker.terminate())).then(closeLeftovers);

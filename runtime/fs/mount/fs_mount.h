@@ -35,6 +35,9 @@ int mount_chmod(struct walk *w, uint32_t mode);
 /* An operation on w answered SPINDLE_MOUNT_FOLLOW: the path to resolve instead (allocated) and
  * where from (a reference: the root, or the mount point for a relative one); counts a hop. */
 int mount_follow_start(struct walk *w, struct inode **from, char **path);
+/* Mount `id` (spindle_fs_mount's result) gets the mount layer's permission checks, for a host
+ * that lets everything through (docs/MOUNTS.md, "Permissions"). */
+void mount_check_modes(int id);
 #ifdef __wasm__
 int fs_host_mounts_init(void); /* mount_host.c: the host's mount list */
 #endif

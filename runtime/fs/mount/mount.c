@@ -129,6 +129,14 @@ int spindle_fs_mount(const char *path, const struct spindle_mount_backend *ops, 
     return rc;
 }
 
+void mount_check_modes(int id)
+{
+    pthread_mutex_lock(&mount_lock);
+    if (id >= 0 && id < mount_count)
+        mounts[id]->check_modes = true;
+    pthread_mutex_unlock(&mount_lock);
+}
+
 int spindle_fs_mount_flush_all(void)
 {
     int first = 0;

@@ -307,11 +307,16 @@ int fs_host_mounts_init(void)
     }
     int rc = 0;
     intptr_t id = 0;
+    /* each entry: '+' (the host lets everything through: check the modes here) or '-', then
+     * the mount's path and a NUL */
     for (int32_t at = 0; at < need && rc >= 0; id++) {
-        const char *path = list + at;
-        size_t len = strnlen(path, (size_t)(need - at));
+        bool check_modes = list[at] == '+';
+        const char *path = list + at + 1;
+        size_t len = strnlen(path, (size_t)(need - at - 1));
         rc = spindle_fs_mount(path, &host_backend, (void *)id);
-        at += (int32_t)len + 1;
+        if (rc >= 0 && check_modes)
+            mount_check_modes(rc);
+        at += (int32_t)len + 2;
     }
     if (list != small)
         fs_free(list);

@@ -19,6 +19,12 @@ struct fs_mount {
     /* Bumped by every write or resize this module makes through the backend:
      * an open whose stat raced with one must not take its (older) size. */
     atomic_uint_fast64_t changes;
+    /* the mount layer checks the modes as for the ordinary owner (mount_permission.c): the host
+     * said it does not (it runs as root); set once, before the program starts */
+    bool check_modes;
+    /* bumped by this module's calls that change a mode or a name in the mount: a directory
+     * chain found searchable before may no longer be (mount_permission.c) */
+    atomic_uint_fast64_t mode_changes;
 };
 
 /* st_dev of a mount's files: 1 is the memory tree's */
@@ -26,6 +32,22 @@ static inline void mount_fix_stat(const struct fs_mount *m, struct spindle_stat 
 {
     st->dev = 2 + (uint64_t)m->id;
 }
+
+/* ---- permission checks on a mount's paths (mount_permission.c): 0 or -errno ---- */
+/* search (x) on the mount's root and every directory above w's last name */
+int mount_check_search(struct walk *w);
+enum name_change { NAME_ADDED, NAME_REMOVED, NAME_REPLACED };
+/* the search, and write on the directory whose name `change`s */
+int mount_check_names_change(struct walk *w, enum name_change change);
+/* the search, then (O_CREAT, O_TRUNC) read/write by open's flags on an existing file, or write
+ * on the directory where O_CREAT would make it */
+int mount_check_open(struct walk *w, int flags);
+/* after the backend opened w without O_CREAT or O_TRUNC: read/write by the flags, on `mode` */
+int mount_check_opened(struct walk *w, int flags, uint32_t mode);
+/* a call of this module changed a mode or a name in m */
+void mount_modes_changed(struct fs_mount *m);
+/* write on a directory that rename moves from one parent to another */
+int mount_check_moved_dir(struct walk *from, struct walk *to);
 
 /* ---- open files of a mount (remote_file.c) ---- */
 /* The shared inode of the file just opened as `handle`, whose open reported st (refreshed if a

@@ -13,6 +13,9 @@ int mount_open(struct walk *w, int flags, uint32_t mode, struct inode **out, uin
     int access = flags & SPINDLE_O_ACCMODE;
     if ((flags & SPINDLE_O_CREAT) && (w->last != LAST_NORM || w->trailing_slash))
         return -SPINDLE_EISDIR;
+    int checked = mount_check_open(w, flags);
+    if (checked < 0)
+        return checked;
     int bflags = flags & ~SPINDLE_O_APPEND; /* appends are placed here: offsets are explicit */
     if (w->trailing_slash || w->last != LAST_NORM)
         bflags |= SPINDLE_O_DIRECTORY;
@@ -28,6 +31,8 @@ int mount_open(struct walk *w, int flags, uint32_t mode, struct inode **out, uin
         rc = -SPINDLE_EISDIR;
     else if (!is_dir && (bflags & SPINDLE_O_DIRECTORY))
         rc = -SPINDLE_ENOTDIR;
+    else
+        rc = mount_check_opened(w, flags, st.mode);
     if (rc == 0 && is_dir) {
         inode = remote_dir_new(m, &st, w->rel, w->rel_len);
         if (inode == NULL)
@@ -46,7 +51,10 @@ int mount_open(struct walk *w, int flags, uint32_t mode, struct inode **out, uin
 int mount_stat(struct walk *w, struct spindle_stat *st)
 {
     struct fs_mount *m = w->mount;
-    int rc = m->ops->stat(m->ctx, w->rel, w->follow ? 0 : SPINDLE_AT_SYMLINK_NOFOLLOW, st);
+    int rc = mount_check_search(w);
+    if (rc < 0)
+        return rc;
+    rc = m->ops->stat(m->ctx, w->rel, w->follow ? 0 : SPINDLE_AT_SYMLINK_NOFOLLOW, st);
     if (rc < 0)
         return rc;
     if (w->trailing_slash && (st->mode & SPINDLE_S_IFMT) != SPINDLE_S_IFDIR)
@@ -64,6 +72,9 @@ int mount_utimens(struct walk *w, const struct spindle_timespec times[2], int fl
 {
     (void)flags; /* AT_SYMLINK_NOFOLLOW is already in w->follow */
     struct fs_mount *m = w->mount;
+    int rc = mount_check_search(w);
+    if (rc < 0)
+        return rc;
     return m->ops->utimens(m->ctx, w->rel, times, w->follow ? 0 : SPINDLE_AT_SYMLINK_NOFOLLOW);
 }
 
@@ -72,14 +83,20 @@ int mount_chmod(struct walk *w, uint32_t mode)
     struct fs_mount *m = w->mount;
     if (m->ops->chmod == NULL)
         return -SPINDLE_EPERM;
-    return m->ops->chmod(m->ctx, w->rel, mode, w->follow ? 0 : SPINDLE_AT_SYMLINK_NOFOLLOW);
+    int rc = mount_check_search(w);
+    if (rc < 0)
+        return rc;
+    rc = m->ops->chmod(m->ctx, w->rel, mode, w->follow ? 0 : SPINDLE_AT_SYMLINK_NOFOLLOW);
+    mount_modes_changed(m);
+    return rc;
 }
 
 int mount_mkdir(struct walk *w, uint32_t mode)
 {
     if (w->last != LAST_NORM || w->rel_len == 0)
         return -SPINDLE_EEXIST;
-    return w->mount->ops->mkdir(w->mount->ctx, w->rel, mode);
+    int rc = mount_check_names_change(w, NAME_ADDED);
+    return rc < 0 ? rc : w->mount->ops->mkdir(w->mount->ctx, w->rel, mode);
 }
 
 static bool is_dir_at(struct fs_mount *m, const char *rel)
@@ -100,7 +117,13 @@ int mount_unlink(struct walk *w, bool rmdir)
         return rmdir ? -SPINDLE_EBUSY : -SPINDLE_EISDIR;
     if (!rmdir && w->trailing_slash)
         return is_dir_at(m, w->rel) ? -SPINDLE_EISDIR : -SPINDLE_ENOTDIR;
-    return m->ops->unlink(m->ctx, w->rel, rmdir ? SPINDLE_AT_REMOVEDIR : 0);
+    int rc = mount_check_names_change(w, NAME_REMOVED);
+    if (rc < 0)
+        return rc;
+    rc = m->ops->unlink(m->ctx, w->rel, rmdir ? SPINDLE_AT_REMOVEDIR : 0);
+    if (rmdir) /* (a file's unlink leaves every directory chain as it was) */
+        mount_modes_changed(m);
+    return rc;
 }
 
 int mount_rename(struct walk *from, struct walk *to)
@@ -115,7 +138,16 @@ int mount_rename(struct walk *from, struct walk *to)
         int rc = m->ops->stat(m->ctx, from->rel, SPINDLE_AT_SYMLINK_NOFOLLOW, &st);
         return rc < 0 ? rc : -SPINDLE_ENOTDIR;
     }
-    return m->ops->rename(m->ctx, from->rel, to->rel);
+    int rc = mount_check_names_change(from, NAME_REMOVED);
+    if (rc == 0)
+        rc = mount_check_names_change(to, NAME_REPLACED);
+    if (rc == 0)
+        rc = mount_check_moved_dir(from, to);
+    if (rc < 0)
+        return rc;
+    rc = m->ops->rename(m->ctx, from->rel, to->rel);
+    mount_modes_changed(m);
+    return rc;
 }
 
 int mount_link(struct walk *from, struct walk *to, int flags)
@@ -135,6 +167,11 @@ int mount_link(struct walk *from, struct walk *to, int flags)
     if (to->trailing_slash) /* EEXIST before ENOENT, as Linux */
         return m->ops->stat(m->ctx, to->rel, SPINDLE_AT_SYMLINK_NOFOLLOW, &st) == 0 ? -SPINDLE_EEXIST
                                                                                     : -SPINDLE_ENOENT;
+    int rc = mount_check_search(from);
+    if (rc == 0)
+        rc = mount_check_names_change(to, NAME_ADDED);
+    if (rc < 0)
+        return rc;
     return m->ops->link(m->ctx, from->rel, to->rel, flags);
 }
 
@@ -144,6 +181,9 @@ int mount_symlink(const char *target, struct walk *w)
         return -SPINDLE_EEXIST;
     if (w->trailing_slash)
         return -SPINDLE_ENOENT;
+    int rc = mount_check_names_change(w, NAME_ADDED);
+    if (rc < 0)
+        return rc;
     return w->mount->ops->symlink(w->mount->ctx, target, w->rel);
 }
 
@@ -151,5 +191,8 @@ int64_t mount_readlink(struct walk *w, char *buf, size_t size)
 {
     if (w->rel_len == 0)
         return -SPINDLE_EINVAL;
+    int rc = mount_check_search(w);
+    if (rc < 0)
+        return rc;
     return w->mount->ops->readlink(w->mount->ctx, w->rel, buf, size);
 }

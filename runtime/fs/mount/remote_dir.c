@@ -107,6 +107,7 @@ static int remote_futimens(struct open_file *file, const struct spindle_timespec
 static int remote_fchmod(struct open_file *file, uint32_t mode)
 {
     struct fs_mount *m = file->inode->u.remote_dir.mount;
+    mount_modes_changed(m); /* a directory chain found searchable may no longer be */
     return m->ops->fchmod ? m->ops->fchmod(m->ctx, file->handle, mode) : -SPINDLE_EPERM;
 }
 

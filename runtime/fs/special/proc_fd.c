@@ -59,6 +59,17 @@ int spindle_fs_dup_stdio(int stdio_fd, int min)
     return fd;
 }
 
+int spindle_fs_stdio_source(int fd)
+{
+    struct open_file *file = fd_get(fd);
+    if (file == NULL)
+        return -1;
+    const struct inode *node = file->inode;
+    int source = node->type == INODE_DEVICE && node->u.device >= DEV_STDIN ? stdio_number(node) : -1;
+    open_file_unref(file);
+    return source;
+}
+
 /* What fd refers to, referenced: the table's description, else the host's stdio for 0-2. */
 static struct inode *fd_target(int fd)
 {

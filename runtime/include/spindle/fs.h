@@ -296,6 +296,9 @@ struct spindle_stdio_host {
     int (*describe)(int fd, char *text, size_t size);
 };
 void spindle_fs_set_stdio_host(const struct spindle_stdio_host *host);
+/* the host's stdio fd (0-2) whose description fd holds (a dup of stdio, an open of
+ * /dev/stdout), or -1 for any other fd */
+int spindle_fs_stdio_source(int fd);
 /* true while fd holds a description of the table (for fd 0-2: after a dup2 onto it) */
 bool spindle_fs_fd_in_table(int fd);
 /* dup of the host's fd stdio_fd (0-2): a new description of it at the lowest free fd >= min */

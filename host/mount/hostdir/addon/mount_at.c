@@ -7,6 +7,8 @@
 //   pread(fd, view, at, len, offset)   read straight into the program's memory: bytes, or -errno
 //   adopt(fd), close(fd)           a dup of an fd node:fs opened, which the closing worker thread
 //                                  need not have opened (node:fs warns then), and its close
+//   lseek(fd, offset, whence)      the host's lseek, for stdio that is a regular file (not a
+//                                  mount's: host/platform/node.js)
 // `path` is absolute and must contain no symlink, no `.` or `..` and no empty component: the
 // kernel then walks exactly the names given, so a path that starts at the mount's root stays
 // inside it (a symlink anywhere, the root's own path included, gives ELOOP and the caller resolves
@@ -274,6 +276,24 @@ static napi_value js_pread(napi_env env, napi_callback_info info) {
     return v;
 }
 
+// lseek(fd, offset, whence): the new offset, or -errno. For a stdio fd that is a regular file
+// (host/platform/node.js): Node has no lseek, and the offset must be the fd's own, which the
+// shell that opened it shares.
+static napi_value js_lseek(napi_env env, napi_callback_info info) {
+    size_t argc = 3;
+    napi_value argv[3];
+    napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
+    int32_t fd, whence;
+    int64_t offset;
+    if (argc != 3 || napi_get_value_int32(env, argv[0], &fd) != napi_ok ||
+        napi_get_value_int64(env, argv[1], &offset) != napi_ok || napi_get_value_int32(env, argv[2], &whence) != napi_ok)
+        return type_error(env, "lseek(fd, offset, whence)");
+    off_t at = lseek(fd, offset, whence);
+    napi_value v;
+    napi_create_int64(env, at < 0 ? -errno : at, &v);
+    return v;
+}
+
 static int arg_fd(napi_env env, napi_callback_info info, int32_t *fd) {
     size_t argc = 1;
     napi_value argv[1];
@@ -304,6 +324,7 @@ NAPI_MODULE_INIT(/* napi_env env, napi_value exports */) {
         {"pread", NULL, js_pread, NULL, NULL, NULL, napi_enumerable, NULL},
         {"adopt", NULL, js_adopt, NULL, NULL, NULL, napi_enumerable, NULL},
         {"close", NULL, js_close, NULL, NULL, NULL, napi_enumerable, NULL},
+        {"lseek", NULL, js_lseek, NULL, NULL, NULL, napi_enumerable, NULL},
     };
     napi_define_properties(env, exports, sizeof fns / sizeof fns[0], fns);
     return exports;
