@@ -39,7 +39,8 @@ const STDIN_FILE_MTIME = 1000000000; // the runner's stdin file is as old in eve
 
 // Runs cmd with the spec's stdin and stdout. With "stdinFrom"/"stdoutTo" ("pipe" or "file") the
 // program's fds 0-2 are what a shell gives it: real pipes (Node's own are socket pairs) or files
-// in a folder of this run's own.
+// in a folder of this run's own. A program may exit before reading all of a piped stdin, so the
+// feeding `cat` can die of SIGPIPE; that is not the program's failure (pipefail would report it).
 async function run(p, cmd, args, env) {
   const { spec } = p;
   if (!spec.stdinFrom && !spec.stdoutTo) return exec(cmd, args, { input: spec.stdin, env });
@@ -50,7 +51,7 @@ async function run(p, cmd, args, env) {
     writeFileSync(stdinPath, spec.stdin);
     utimesSync(stdinPath, STDIN_FILE_MTIME, STDIN_FILE_MTIME);
     const script = `set -o pipefail; exec 2> >(cat >&2); stdin=$1 stdout=$2; shift 2; ${
-      spec.stdinFrom === 'file' ? '"$@" < "$stdin"' : 'cat "$stdin" | "$@"'}${
+      spec.stdinFrom === 'file' ? '"$@" < "$stdin"' : '{ cat "$stdin" || true; } 2>/dev/null | "$@"'}${
       spec.stdoutTo === 'file' ? ' > "$stdout"' : ' | cat'}`;
     const result = await exec('bash', ['-c', script, 'run', stdinPath, stdoutPath, cmd, ...args], { env });
     return spec.stdoutTo === 'file' ? { ...result, stdout: readFileSync(stdoutPath, 'utf8') } : result;
