@@ -5,7 +5,7 @@
 // program's run (a short file program's time 3-4x longer).
 import { isNode } from './platform/current.js';
 import { moveWaitsIntoCalls } from './liftoff-wait-calls.js';
-import { liftoffLosesWaitValues, WASM_TIERS, wasmTiersFor } from './wasm-tiers.js';
+import { liftoffLosesWaitValues, usesLiftoff, WASM_TIERS, wasmTiersFor } from './wasm-tiers.js';
 
 export const COMPILATION_MODES = ['auto', 'eager', 'lazy'];
 
@@ -17,9 +17,10 @@ let lazyTierFlags = null;
 
 // The V8 flags the host sets while it compiles, all on when V8 starts; in this order, because
 // --no-liftoff implies --no-wasm-dynamic-tiering, so turning tiering back on needs Liftoff on.
-// - liftoff, wasm-dynamic-tiering: which compilers, per Node version (host/wasm-tiers.js).
+// - liftoff, wasm-tier-up, wasm-dynamic-tiering: which compilers, per Node version
+//   (host/wasm-tiers.js).
 // - wasm-lazy-compilation: when functions compile, the mode chosen below.
-const HOST_FLAGS = ['liftoff', 'wasm-dynamic-tiering', 'wasm-lazy-compilation'];
+const HOST_FLAGS = ['liftoff', 'wasm-tier-up', 'wasm-dynamic-tiering', 'wasm-lazy-compilation'];
 const startFlag = (name) => ([...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)]
   .includes(`--no-${name}`) ? `--no-${name}` : `--${name}`);
 
@@ -65,7 +66,7 @@ export async function compileModule(bytes, mode) {
   // The flags are process-wide and V8 reads them while an asynchronous compilation runs, so
   // compilations take turns.
   let tiers = wasmTiersFor();
-  if (tiers === 'tiered' && liftoffLosesWaitValues()) {
+  if (usesLiftoff(tiers) && liftoffLosesWaitValues()) {
     try {
       bytes = moveWaitsIntoCalls(bytes);
     } catch {

@@ -8,7 +8,14 @@ export const WASM_TIERS = {
   optimized: ['--no-liftoff', '--no-wasm-dynamic-tiering'],
   // V8's own defaults, as in Chromium: Liftoff code first, hot functions tiered up to TurboFan.
   tiered: ['--liftoff', '--wasm-dynamic-tiering'],
+  // Liftoff code first, and at once every function queued for TurboFan on V8's background
+  // threads, hot or not (V8's "eager tier-up"): a quick start, and each function's next call
+  // after its TurboFan code is in runs that code, without waiting to run hot.
+  background: ['--liftoff', '--wasm-tier-up', '--no-wasm-dynamic-tiering'],
 };
+
+/** Whether a WASM_TIERS entry runs Liftoff code (which on Node 20 needs the moved waits). */
+export const usesLiftoff = (tiers) => WASM_TIERS[tiers].includes('--liftoff');
 
 /**
  * The WASM_TIERS entry for a Node version (default: this Node's). Node 22 and 24 run V8's
