@@ -5,7 +5,7 @@
 // program's run (a short file program's time 3-4x longer).
 import { isNode } from './platform/current.js';
 import { moveWaitsIntoCalls } from './liftoff-wait-calls.js';
-import { liftoffLosesWaitValues, usesLiftoff, WASM_TIERS, wasmTiersFor } from './wasm-tiers.js';
+import { inlinesWasmCalls, liftoffLosesWaitValues, tierFlagsFor, usesLiftoff, wasmTiersFor } from './wasm-tiers.js';
 
 export const COMPILATION_MODES = ['auto', 'eager', 'lazy'];
 
@@ -20,7 +20,9 @@ let lazyTierFlags = null;
 // - liftoff, wasm-tier-up, wasm-dynamic-tiering: which compilers, per Node version
 //   (host/wasm-tiers.js).
 // - wasm-lazy-compilation: when functions compile, the mode chosen below.
-const HOST_FLAGS = ['liftoff', 'wasm-tier-up', 'wasm-dynamic-tiering', 'wasm-lazy-compilation'];
+// - wasm-inlining, where V8 inlines by default: `optimized-no-inlining` turns it off.
+const HOST_FLAGS = ['liftoff', 'wasm-tier-up', 'wasm-dynamic-tiering', 'wasm-lazy-compilation',
+  ...(inlinesWasmCalls() ? ['wasm-inlining'] : [])];
 const startFlag = (name) => ([...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)]
   .includes(`--no-${name}`) ? `--no-${name}` : `--${name}`);
 
@@ -73,7 +75,7 @@ export async function compileModule(bytes, mode) {
       tiers = 'optimized'; // a module the pass cannot read: TurboFan compiles its waits right
     }
   }
-  const tierFlags = WASM_TIERS[tiers];
+  const tierFlags = tierFlagsFor(tiers);
   const turn = lastCompile.then(async () => {
     for (const flag of flagsForCompile(tierFlags, chosen)) v8.setFlagsFromString(flag);
     // Node 24 does not count V8's background compilation as work of its event loop: with nothing

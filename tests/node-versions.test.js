@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
-import { liftoffLosesWaitValues, WASM_TIERS, wasmTiersFor } from '../host/wasm-tiers.js';
+import { liftoffLosesWaitValues, tierFlagsFor, WASM_TIERS, wasmTiersFor } from '../host/wasm-tiers.js';
 import { exec } from './lib/exec.js';
 
 const root = join(import.meta.dirname, '..');
@@ -19,6 +19,7 @@ const expectedCompilers = {
   optimized: /^turbofan then turbofan$/,
   tiered: /^liftoff then liftoff$/,
   background: /^(liftoff|turbofan) then turbofan$/,
+  'optimized-no-inlining': /^turbofan then turbofan$/,
 };
 
 describe(`compilers on Node ${process.versions.node}`, () => {
@@ -31,6 +32,12 @@ describe(`compilers on Node ${process.versions.node}`, () => {
     assert.equal(liftoffLosesWaitValues('20.20.2'), true);
     assert.equal(liftoffLosesWaitValues('22.20.0'), false);
     assert.equal(liftoffLosesWaitValues('24.19.0'), false);
+  });
+
+  it('turns wasm inlining off only where V8 inlines by default (Node 24)', () => {
+    const inliningOff = (version) => tierFlagsFor('optimized-no-inlining', version).includes('--no-wasm-inlining');
+    assert.deepEqual(['20.20.2', '22.20.0', '24.19.0'].map(inliningOff), [false, false, true]);
+    assert.deepEqual(tierFlagsFor('optimized', '24.19.0'), WASM_TIERS.optimized);
   });
 
   // This Node's choice, and every other entry asked for with SPINDLE_WASM_TIERS.
