@@ -5,7 +5,7 @@
 // program's run (a short file program's time 3-4x longer).
 import { isNode } from './platform/current.js';
 import { moveWaitsIntoCalls } from './liftoff-wait-calls.js';
-import { liftoffLosesWaitValues, WASM_TIERS, wasmTiersFor } from './wasm-tiers.js';
+import { inlinesWasmCalls, liftoffLosesWaitValues, tierFlagsFor, usesLiftoff, wasmTiersFor } from './wasm-tiers.js';
 
 export const COMPILATION_MODES = ['auto', 'eager', 'lazy'];
 
@@ -17,9 +17,12 @@ let lazyTierFlags = null;
 
 // The V8 flags the host sets while it compiles, all on when V8 starts; in this order, because
 // --no-liftoff implies --no-wasm-dynamic-tiering, so turning tiering back on needs Liftoff on.
-// - liftoff, wasm-dynamic-tiering: which compilers, per Node version (host/wasm-tiers.js).
+// - liftoff, wasm-tier-up, wasm-dynamic-tiering: which compilers, per Node version
+//   (host/wasm-tiers.js).
 // - wasm-lazy-compilation: when functions compile, the mode chosen below.
-const HOST_FLAGS = ['liftoff', 'wasm-dynamic-tiering', 'wasm-lazy-compilation'];
+// - wasm-inlining, where V8 inlines by default: `optimized-no-inlining` turns it off.
+const HOST_FLAGS = ['liftoff', 'wasm-tier-up', 'wasm-dynamic-tiering', 'wasm-lazy-compilation',
+  ...(inlinesWasmCalls() ? ['wasm-inlining'] : [])];
 const startFlag = (name) => ([...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)]
   .includes(`--no-${name}`) ? `--no-${name}` : `--${name}`);
 
@@ -65,14 +68,14 @@ export async function compileModule(bytes, mode) {
   // The flags are process-wide and V8 reads them while an asynchronous compilation runs, so
   // compilations take turns.
   let tiers = wasmTiersFor();
-  if (tiers === 'tiered' && liftoffLosesWaitValues()) {
+  if (usesLiftoff(tiers) && liftoffLosesWaitValues()) {
     try {
       bytes = moveWaitsIntoCalls(bytes);
     } catch {
       tiers = 'optimized'; // a module the pass cannot read: TurboFan compiles its waits right
     }
   }
-  const tierFlags = WASM_TIERS[tiers];
+  const tierFlags = tierFlagsFor(tiers);
   const turn = lastCompile.then(async () => {
     for (const flag of flagsForCompile(tierFlags, chosen)) v8.setFlagsFromString(flag);
     // Node 24 does not count V8's background compilation as work of its event loop: with nothing

@@ -8,7 +8,28 @@ export const WASM_TIERS = {
   optimized: ['--no-liftoff', '--no-wasm-dynamic-tiering'],
   // V8's own defaults, as in Chromium: Liftoff code first, hot functions tiered up to TurboFan.
   tiered: ['--liftoff', '--wasm-dynamic-tiering'],
+  // Liftoff code first, and at once every function queued for TurboFan on V8's background
+  // threads, hot or not (V8's "eager tier-up"): a quick start, and each function's next call
+  // after its TurboFan code is in runs that code, without waiting to run hot.
+  background: ['--liftoff', '--wasm-tier-up', '--no-wasm-dynamic-tiering'],
+  // TurboFan only, without inlining wasm calls into their callers. Node 24's V8 inlines by
+  // default (`--wasm-inlining`; off on Node 20, absent on 22), and without tiering's call counts
+  // that made an eager compile of a hello world cost 142 ms of CPU against 54 (docs/HOST.md).
+  // On Node 20 and 22 the same as `optimized`.
+  'optimized-no-inlining': ['--no-liftoff', '--no-wasm-dynamic-tiering', '--no-wasm-inlining'],
 };
+
+const major = (nodeVersion) => Number(nodeVersion.split('.')[0]);
+
+/** Whether this Node's V8 inlines wasm calls by default (`--wasm-inlining`, on from Node 24). */
+export const inlinesWasmCalls = (nodeVersion = process.versions.node) => major(nodeVersion) >= 24;
+
+/** The V8 flags of WASM_TIERS entry `tiers` on a Node version: no inlining flag where V8 does not inline. */
+export const tierFlagsFor = (tiers, nodeVersion = process.versions.node) =>
+  WASM_TIERS[tiers].filter((flag) => flag !== '--no-wasm-inlining' || inlinesWasmCalls(nodeVersion));
+
+/** Whether a WASM_TIERS entry runs Liftoff code (which on Node 20 needs the moved waits). */
+export const usesLiftoff = (tiers) => WASM_TIERS[tiers].includes('--liftoff');
 
 /**
  * The WASM_TIERS entry for a Node version (default: this Node's). Node 22 and 24 run V8's
@@ -24,10 +45,10 @@ export function wasmTiersFor(nodeVersion = process.versions.node) {
     if (!Object.hasOwn(WASM_TIERS, asked)) throw new Error(`SPINDLE_WASM_TIERS=${asked}: expected ${Object.keys(WASM_TIERS).join(' or ')}`);
     return asked;
   }
-  return Number(nodeVersion.split('.')[0]) <= 20 ? 'optimized' : 'tiered';
+  return major(nodeVersion) <= 20 ? 'optimized' : 'tiered';
 }
 
 /** Whether this Node's Liftoff needs each wait moved into a call (host/liftoff-wait-calls.js). */
 export function liftoffLosesWaitValues(nodeVersion = process.versions.node) {
-  return Number(nodeVersion.split('.')[0]) <= 20;
+  return major(nodeVersion) <= 20;
 }
