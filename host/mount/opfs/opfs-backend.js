@@ -55,7 +55,6 @@ class HeldFile {
     this.pending = null;    // an unlink or rename in progress: requests wait for it (opfs-detach.js)
     this.settled = null;    // resolves `pending`'s wait once it is done
     this.moving = null;     // { from, to } of the rename it was detached for (to: null for an unlink)
-    this.closing = null;    // the timer of its handle's close, after its last close was answered
   }
 }
 
@@ -93,7 +92,6 @@ export class OpfsBackend {
     this.forward = forward;
     this.opens = new Map();
     this.files = new Map(); // HeldFile by path
-    this.closing = new Set(); // HeldFiles whose last close was answered, their handle still open
     this.nextId = 1;
   }
 
@@ -259,7 +257,6 @@ export class OpfsBackend {
     if (file.path !== rel || this.files.get(rel) !== file) return this.open(rel, flags);
     if (flags & O.CREAT && flags & O.EXCL) throw new Errno(E.EEXIST);
     if (flags & O.DIRECTORY) throw new Errno(E.ENOTDIR);
-    this.#keepHandle(file); // opened again before its handle was closed: it is this open's
     const o = new Open(rel, 'file', file);
     if ((flags & O.ACCMODE) !== 0 && flags & O.TRUNC) {
       (file.unwritten ?? file.sah).truncate(0);
@@ -347,38 +344,11 @@ export class OpfsBackend {
     }
     file.unwritten = null; // (an empty file: what OPFS has is right)
     if (file.opens > 0) return 0; // opened again while its bytes were written out
-    if (!file.sah) {
-      this.#letGo(file);
-      return 0;
-    }
-    try {
-      file.sah.flush(); // close returns = the data is in OPFS
-    } finally {
-      // The handle's close (4-17 ms in Firefox, docs/OPFS.md 5b) runs once this close is answered,
-      // beside the program's next requests; the file stays held by this worker meanwhile.
-      file.closing = setTimeout(() => this.#closeHandle(file), 0);
-      this.closing.add(file);
+    this.#letGo(file);
+    if (file.sah) {
+      try { file.sah.flush(); } finally { file.sah.close(); file.sah = null; }
     }
     return 0;
-  }
-
-  /** Closes the handle of a file whose last close was answered, and lets the file go. */
-  #closeHandle(file) {
-    this.#keepHandle(file);
-    this.#letGo(file);
-    try {
-      file.sah.close(); // (it runs from a timer: an exception here would end the worker)
-    } catch (err) {
-      if (this.debug) console.error('opfs: closing a handle', err);
-    }
-    file.sah = null;
-  }
-
-  /** Cancels the pending close of `file`'s handle, if any: an open or a detach takes it over. */
-  #keepHandle(file) {
-    clearTimeout(file.closing);
-    file.closing = null;
-    this.closing.delete(file);
   }
 
   /** This worker no longer holds `file` (under its path, or the one it was held under). */
@@ -651,7 +621,6 @@ export class OpfsBackend {
    * written out first: the detach then treats it as any file with a handle.
    */
   async detach(msg) {
-    for (const file of [...this.closing]) this.#closeHandle(file); // closed files are not detached
     for (const file of this.files.values()) {
       if (file.path === msg.path || file.path.startsWith(`${msg.path}/`)) await this.#writeOut(file);
     }
