@@ -3,6 +3,7 @@
 // docs/PERFORMANCE.md, "Reference figures and targets"). Ratios, not absolute times, so a target
 // means the same on a fast or a slow machine; a loaded machine still bends the speed-ups (the
 // report warns when the load was high).
+import { hostTitle } from './hosts.js';
 import { median } from './report/stats.js';
 
 /**
@@ -19,8 +20,8 @@ export function target({ label, op, limit, context }, measure, runCount) {
 /** The verdict word of a target: met, NOT met, or why it was not judged (e.g. "needs 16 cores"). */
 export const verdictWord = (t) => t.unjudged ?? (t.met ? 'met' : 'NOT met');
 
-// The wasm hosts' names in labels; `browser` is the one the run used (results' machine.browser).
-const hostNames = (browser) => ({ node: 'Node', browser: browser === 'firefox' ? 'Firefox' : 'Chromium' });
+// The hosts that run wasm series, which the definitions below hold to their targets.
+const wasmHosts = new Set(['node', 'browser', 'firefox']);
 
 // The speed-up of series `id` at `threads` threads against its own 1-thread time.
 const speedup = (ms, id, threads) => ms(id, 1) / ms(id, threads);
@@ -98,19 +99,18 @@ const definitions = {
  * itself (`e.targets`) and those defined above, for every wasm host it ran on. A target whose
  * series or points did not run (filtered out, failed) is left out; one that needs more cores
  * than the machine had is shown with `unjudged` saying so, and is neither met nor NOT met.
- * `browser`: the browser the browser series ran in (results' machine.browser; Chromium if none).
+ * `machine`: the results' machine, which names the browsers (bench/hosts.js).
  */
-export function experimentTargets(e, cores, browser = 'chromium') {
-  const hostName = hostNames(browser);
+export function experimentTargets(e, cores, machine) {
   const define = definitions[e.id];
   if (!define) return e.targets ?? [];
   const byId = new Map(e.series.map((s) => [s.id, s]));
   const times = (id, point) => (byId.get(id)?.runs[point] ?? []).map((r) => r.ms).filter((v) => typeof v === 'number');
   const runCount = Math.max(0, ...e.series.flatMap((s) => Object.values(s.runs).map((r) => r.length)));
-  const hosts = [...new Set(e.series.map((s) => s.host))].filter((h) => hostName[h]);
+  const hosts = [...new Set(e.series.map((s) => s.host))].filter((h) => wasmHosts.has(h));
   const out = [...(e.targets ?? [])];
   for (const h of hosts) {
-    for (const d of define(h, hostName[h])) {
+    for (const d of define(h, hostTitle(h, machine))) {
       const measure = (pick) => d.measure((id, point) => {
         const values = times(id, point);
         return values.length ? pick(values) : NaN;

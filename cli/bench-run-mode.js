@@ -1,8 +1,9 @@
 // How `spindle bench` runs the wasm series, and the words its report uses for it. By default the
 // bench times optimized code: Node with V8's optimizing tier only (SPINDLE_WASM_TIERS=optimized)
-// and the pool's workers started before main (--wait-for-pool), Chromium with --no-liftoff.
+// and the pool's workers started before main (--wait-for-pool), Chromium with --no-liftoff,
+// Firefox without its wasm baseline compiler.
 // `--as-user` runs them as a user does, with no such help: `spindle run` with default options,
-// Chromium with its default flags (Liftoff first, dynamic tiering). Either way every run also
+// Chromium and Firefox with their defaults (Liftoff or the baseline compiler first). Either way every run also
 // records its wall time from spawn to exit (cli/bench.js), so the report shows what the user
 // waits for beside what the program measures inside itself.
 import { chooseCompilation } from '../host/compilation.js';
@@ -22,16 +23,20 @@ export function benchRunMode(opts) {
  * One line per host saying how its series ran, for results.json and the report: the compile
  * mode (V8's tiers and Spindle's --compile policy) and what the wall time covers.
  */
-export function runModeWords(opts, browserName) {
+export function runModeWords(opts) {
   const compile = `--compile=auto (${chooseCompilation()})`;
   const pool = opts.asUser ? '' : ', workers started before main';
   // A page cannot set V8's flags, so --compile has no say there: Chromium's flags decide.
   const chromium = opts.asUser ? 'default flags (Liftoff first, dynamic tiering)' : '--no-liftoff (TurboFan code from the start)';
+  // SpiderMonkey's counterpart of --no-liftoff is a preference (cli/firefox.js)
+  const firefox = opts.asUser ? 'default preferences (baseline compiler first, then Ion)'
+    : 'javascript.options.wasm_baselinejit=false (Ion code from the start)';
+  const wall = 'wall: the run in an open browser, from handing it the module to its exit';
   return {
     node: `spindle run${opts.asUser ? ' with default options' : ' --wait-for-pool'} (${compile}), ` +
       `V8 tiers: ${wasmTiersFor()}; wall: spawn of \`spindle run\` to its exit`,
-    browser: `${browserName === 'firefox' ? 'Firefox' : `Chromium, ${chromium}`}${pool}; ` +
-      'wall: the run in an open browser, from handing it the module to its exit',
+    browser: `Chromium, ${chromium}${pool}; ${wall}`,
+    firefox: `Firefox, ${firefox}${pool}; ${wall}`,
     native: 'clang -O2; wall: spawn to exit',
   };
 }

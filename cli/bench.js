@@ -1,5 +1,5 @@
 // `spindle bench`: builds the experiments of bench/experiments.js that the run picks (mainJob),
-// runs each variant at each thread count in Node (and/or headless Chromium, and natively),
+// runs each variant at each thread count in Node (and/or headless Chromium and Firefox, and natively),
 // interleaving runs so machine noise spreads over all of them, and writes one results folder:
 // table.txt, results.json (every run's raw numbers and the machine), SVG charts and a
 // self-contained report.html.
@@ -8,11 +8,12 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, hostname, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { experiments as defineExperiments, mainJob } from '../bench/experiments.js';
+import { browserHosts, hostTitle, versionNumber } from '../bench/hosts.js';
 import { charts, html, tableText } from '../bench/report/report.js';
 import { Progress } from './bench-progress.js';
 import { benchRunMode, runModeWords } from './bench-run-mode.js';
 import { BrowserSession } from './browser-session.js';
-import { parseBrowserName, requireBrowser } from './browsers.js';
+import { parseBrowserNames, requireBrowser } from './browsers.js';
 import { chromiumPath } from './chromium.js';
 import { firefoxPath } from './firefox.js';
 import { onInterrupt } from './interrupt.js';
@@ -36,7 +37,7 @@ const scalingSweep = [1, 2, 4, 8, 16];
 
 export function parseBenchArgs(argv) {
   const cores = availableParallelism();
-  const opts = { node: false, browser: false, threads: null, runs: null, quick: false, full: false, only: null, variants: null, out: null, open: false, from: null,
+  const opts = { node: false, browsers: [], threads: null, runs: null, quick: false, full: false, only: null, variants: null, out: null, open: false, from: null,
     buildOnly: false, prebuilt: false, nodeBin: null, asUser: false, help: false };
   for (let i = 0; i < argv.length;) {
     const option = readOption(argv, i, options);
@@ -45,7 +46,7 @@ export function parseBenchArgs(argv) {
     i = option.next;
     if (flag === '--help') opts.help = true;
     else if (flag === '--node') opts.node = true;
-    else if (flag === '--browser') opts.browser = parseBrowserName(value); // alone: Chromium
+    else if (flag === '--browser') opts.browsers = parseBrowserNames(value); // alone: Chromium; or e.g. chromium,firefox
     else if (flag === '--quick') opts.quick = true;
     else if (flag === '--full') opts.full = true;
     else if (flag === '--open') opts.open = true;
@@ -64,7 +65,7 @@ export function parseBenchArgs(argv) {
     else if (flag === '--from') opts.from = value;
     else if (flag === '--node-bin') opts.nodeBin = value;
   }
-  if (!opts.node && !opts.browser) opts.node = true;
+  if (!opts.node && !opts.browsers.length) opts.node = true;
   if (opts.buildOnly && opts.prebuilt) throw new Error(`--build-only and --prebuilt exclude each other\n${benchUsage}`);
   const usual = opts.quick ? [1, 2] : [1, 2, 2 * cores];
   const sorted = (counts) => [...new Set(counts)].sort((a, b) => a - b);
@@ -125,13 +126,20 @@ function browserVersion(path) {
   try { return execFileSync(path, ['--version'], { encoding: 'utf8' }).trim(); } catch { return null; }
 }
 
-/** The machine, and `browser` (the one the browser series run in, false for none) with its version. */
-function machine(browser) {
+/** The machine, the browsers the browser series run in and their versions. */
+function machine(browsers) {
   return {
     host: hostname(), cores: availableParallelism(), cpu: cpus()[0]?.model ?? 'unknown',
     memoryGiB: Math.round(totalmem() / 2 ** 30), node: process.version, chromium: browserVersion(chromiumPath),
-    ...(browser === 'firefox' ? { browser, firefox: browserVersion(firefoxPath) } : {}), loadBefore: loadavg(),
+    ...(browsers.includes('firefox') ? { firefox: browserVersion(firefoxPath) } : {}), browsers, loadBefore: loadavg(),
   };
+}
+
+/** A wasm series' host in its label: "node", or the browser and its major version ("Firefox 153"). */
+function hostLabel(host, m) {
+  if (host === 'node') return host;
+  const version = versionNumber(host === 'firefox' ? m.firefox : m.chromium);
+  return `${hostTitle(host, m)}${version ? ` ${version.split('.')[0]}` : ''}`;
 }
 
 /** Writes table.txt, results.json, the SVG charts and report.html of `results` into `outDir`. */
@@ -140,7 +148,7 @@ function writeOutputs(results, outDir) {
   const table = tableText(results);
   writeFileSync(join(outDir, 'table.txt'), `${table}\n`);
   writeFileSync(join(outDir, 'results.json'), `${JSON.stringify(results, null, 1)}\n`);
-  for (const e of results.experiments) for (const c of charts(e)) writeFileSync(join(outDir, c.name), c.svg);
+  for (const e of results.experiments) for (const c of charts(e, results.machine)) writeFileSync(join(outDir, c.name), c.svg);
   writeFileSync(join(outDir, 'report.html'), html(results));
   return table;
 }
@@ -154,15 +162,16 @@ export async function bench(argv) {
     process.stdout.write(`report: ${join(opts.out, 'report.html')}\n`);
     return 0;
   }
-  if (opts.browser && !opts.buildOnly) requireBrowser(opts.browser); // before minutes of building
+  if (!opts.buildOnly) opts.browsers.forEach(requireBrowser); // before minutes of building
   // The whole job runs again under that Node; the run there finds itself current and goes on.
   if (opts.nodeBin && !isCurrentNode(opts.nodeBin)) return rerunWithNode(opts.nodeBin, ['bench', ...argv]);
   // By default every Node run times TurboFan code, whatever this Node's default
   // (host/wasm-tiers.js); --as-user runs as a user does.
   const runMode = benchRunMode(opts);
   const started = new Date();
-  const m = machine(opts.browser);
-  const hosts = [...(opts.node ? ['node'] : []), ...(opts.browser ? ['browser'] : [])];
+  const m = machine(opts.browsers);
+  const browserOf = Object.fromEntries(opts.browsers.map((b) => [browserHosts[b], b])); // host -> browser
+  const hosts = [...(opts.node ? ['node'] : []), ...Object.keys(browserOf)];
   const list = mainJob(defineExperiments({ root, quick: opts.quick, full: opts.full }), opts);
   const stamp = started.toISOString().slice(0, 19).replace(/[:T]/g, '-');
   const outDir = opts.out ?? join(root, 'results', `${stamp}-${m.host}`);
@@ -170,7 +179,7 @@ export async function bench(argv) {
   // outDir is made by writeOutputs, once there are results: an interrupted run leaves none.
 
   // Build everything first; a variant that fails to build is reported, not fatal.
-  const results = { started: started.toISOString(), machine: m, options: { ...opts, only: opts.only?.source ?? null, variants: opts.variants?.source ?? null, hosts, runModes: runModeWords(opts, opts.browser) }, experiments: [] };
+  const results = { started: started.toISOString(), machine: m, options: { ...opts, only: opts.only?.source ?? null, variants: opts.variants?.source ?? null, hosts, runModes: runModeWords(opts) }, experiments: [] };
   const jobs = [];
   const suites = [];
   const builds = []; // { e, v, dir, entry, threads }
@@ -209,7 +218,7 @@ export async function bench(argv) {
     let binary; let error;
     try { binary = await build(e, v, dir, opts.prebuilt); } catch (err) { error = err.message; }
     for (const host of hostsOf(v)) {
-      const series = { id: `${v.id}@${host}`, variant: v.id, host, label: v.kind === 'wasm' ? `${v.label} (${host})` : v.label, runs: {}, error };
+      const series = { id: `${v.id}@${host}`, variant: v.id, host, label: v.kind === 'wasm' ? `${v.label} (${hostLabel(host, m)})` : v.label, runs: {}, error };
       entry.series.push(series);
       for (const t of threads) {
         series.runs[t] = [];
@@ -225,10 +234,7 @@ export async function bench(argv) {
     process.stdout.write(failed.length ? `build failed:\n${failed.join('\n')}\n` : `built into ${buildDir}\n`);
     return failed.length ? 1 : 0;
   }
-  const session = hosts.includes('browser') ? await BrowserSession.open({ browser: opts.browser, optimizedFromStart: runMode.optimizedFromStart }) : null;
-  // The npm WASI host's pages (bench/npm-wasi) run in a browser of their own, opened when needed.
-  let npmBrowser = null;
-  if (session) session.npmWasi = () => (npmBrowser ??= import('../bench/npm-wasi/run-browser.mjs').then((m) => m.NpmWasiBrowser.open({ browser: opts.browser })));
+  const sessions = await openBrowserSessions(browserOf, runMode); // host -> its open browser
   try {
     for (let run = 1; run <= opts.runs; run++) {
       for (const job of jobs) {
@@ -236,7 +242,7 @@ export async function bench(argv) {
         const point = typeof job.t === 'number' ? `${job.t} thread(s)` : job.t;
         progress.begin(job.key, `${job.entry.id}: ${job.series.label}, ${point}, run ${run}/${opts.runs}`);
         try {
-          job.series.runs[job.t].push(await runOnce(job, session, runMode));
+          job.series.runs[job.t].push(await runOnce(job, sessions[job.host], runMode));
         } catch (err) {
           // A host that cannot run this point says why (n/a); the series' other points still run.
           if (err.notAvailable) (job.series.na ??= {})[job.t] = err.notAvailable;
@@ -246,8 +252,7 @@ export async function bench(argv) {
       }
     }
   } finally {
-    if (session) await session.close();
-    if (npmBrowser) await (await npmBrowser).close();
+    for (const session of Object.values(sessions)) await session.close();
   }
   for (const suite of suites) await runSuite(suite, opts, progress);
   progress.finish();
@@ -268,7 +273,29 @@ export async function bench(argv) {
 }
 
 /**
- * An experiment with `suite` (bench/io/suites.js): `suite({ runs, quick, buildDir, browser, progress })`
+ * One open browser per browser host (`browserOf`: host -> browser name), each with its npm WASI
+ * host (bench/npm-wasi): pages that run in a browser of their own, opened when first needed.
+ * close() ends both.
+ */
+async function openBrowserSessions(browserOf, runMode) {
+  const sessions = {};
+  for (const [host, browser] of Object.entries(browserOf)) {
+    const session = await BrowserSession.open({ browser, optimizedFromStart: runMode.optimizedFromStart });
+    let npmBrowser = null;
+    sessions[host] = {
+      run: (...args) => session.run(...args),
+      npmWasi: () => (npmBrowser ??= import('../bench/npm-wasi/run-browser.mjs').then((x) => x.NpmWasiBrowser.open({ browser }))),
+      close: async () => {
+        await session.close();
+        if (npmBrowser) await (await npmBrowser).close();
+      },
+    };
+  }
+  return sessions;
+}
+
+/**
+ * An experiment with `suite` (bench/io/suites.js): `suite({ runs, quick, buildDir, progress })`
  * builds what it needs, runs its variants interleaved itself and resolves { runs: { variantId:
  * { point: [{ ms, ... }] } }, targets: [{ label, value, op, limit, met, perRun, context }], info }.
  * A suite that throws marks every series failed.
@@ -276,7 +303,7 @@ export async function bench(argv) {
 async function runSuite({ e, entry, dir }, opts, progress) {
   progress.begin(`suite:${e.id}`, `${e.id}: starting`);
   try {
-    const r = await e.suite({ runs: opts.runs, quick: opts.quick, buildDir: dir, browser: opts.browser, progress: (text) => progress.say(`${e.id}: ${text}`) });
+    const r = await e.suite({ runs: opts.runs, quick: opts.quick, buildDir: dir, progress: (text) => progress.say(`${e.id}: ${text}`) });
     for (const s of entry.series) s.runs = r.runs[s.variant] ?? {};
     entry.targets = r.targets ?? [];
     entry.info = r.info;

@@ -14,6 +14,12 @@ export function parseBrowserName(value, flag = '--browser') {
   return value;
 }
 
+/** The browsers a comma-separated value names, each once (`spindle bench --browser=chromium,firefox`). */
+export function parseBrowserNames(value, flag = '--browser') {
+  if (value === null || value === undefined) return ['chromium'];
+  return [...new Set(value.split(',').map((name) => parseBrowserName(name, flag)))];
+}
+
 const installHints = {
   chromium: '`sudo apt-get install chromium` (or scripts/setup.sh)',
   firefox: '`sudo apt-get install firefox-esr` (or scripts/setup.sh)',

@@ -53,7 +53,8 @@ export const benchUsage = `usage: spindle bench [options]
   Builds and runs the scaling benchmarks with their baselines; prints a table and writes
   results.json, SVG charts and report.html into results/<date>-<host>/. Options:
     --node, --browser          where the wasm series run (default --node; --browser: Chromium)
-    --browser=chromium|firefox the browser series in that browser
+    --browser=chromium,firefox the browser series in each browser named (one or both),
+                               interleaved; io-opfs runs in Chromium only
     (default: the key experiments with their baselines, threads 1, 2 and twice the cores,
      3 runs: minutes on 2 cores)
     --full                     every experiment and series (the npm WASI host too), 5 runs

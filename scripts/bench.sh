@@ -1,8 +1,15 @@
 #!/usr/bin/env bash
 # The main job: sets up (idempotent), then runs `spindle bench` with any options given
 # (default: the key experiments in Node, threads 1, 2 and 2x the cores, 3 runs; --browser adds
-# Chromium, --full every experiment; durations in docs/PERFORMANCE.md).
+# the browser series, in Chromium and, when it is installed, Firefox too; --full every
+# experiment; durations in docs/PERFORMANCE.md). --browser=NAME[,NAME] picks them as given.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/scripts/setup.sh"
-exec "$root/bin/spindle" bench "$@"
+firefox=${SPINDLE_FIREFOX:-/usr/bin/firefox-esr}
+args=()
+for arg in "$@"; do
+  if [[ $arg == --browser && -x $firefox ]]; then arg=--browser=chromium,firefox; fi
+  args+=("$arg")
+done
+exec "$root/bin/spindle" bench "${args[@]}"

@@ -53,6 +53,31 @@ describe('bench report: verdicts first', () => {
     assert.match(html(r), /Node v20, Mozilla Firefox 153\.7\.0esr\./);
   });
 
+  it('holds both browsers\' series to the targets and names both versions (--browser=chromium,firefox)', () => {
+    const r = results();
+    const firefox = r.experiments[0].series.filter((s) => s.host === 'browser')
+      .map((s) => ({ ...s, id: s.id.replace('@browser', '@firefox'), host: 'firefox', label: s.label.replace('browser', 'Firefox 153') }));
+    r.experiments[0].series.push(...firefox);
+    r.machine = { ...r.machine, browsers: ['chromium', 'firefox'], chromium: 'Chromium 156.0.8078.108 built on Debian', firefox: 'Mozilla Firefox 153.7.0esr' };
+    assert.deepEqual(verdicts(r).map((t) => t.label.split(':')[0]), ['Node', 'Node', 'Chromium', 'Chromium', 'Firefox', 'Firefox']);
+    assert.match(html(r), /Node v20, Chromium 156\.0\.8078\.108 built on Debian, Mozilla Firefox 153\.7\.0esr\./);
+    // one chart per host past six lines, Firefox's dash-dotted
+    const list = charts(r.experiments[0], r.machine);
+    assert.deepEqual(list.map((c) => c.name).filter((n) => !n.endsWith('-log.svg')),
+      ['malloc-reference.svg', 'malloc-reference-browser.svg', 'malloc-reference-firefox.svg']);
+    assert.match(list[4].title, /Firefox and native/);
+    assert.match(list[4].svg, /stroke-dasharray="9 4 2 4"/);
+    r.options.runModes = runModeWords({ asUser: false });
+    assert.match(tableText(r), /\nran as: firefox: Firefox, javascript\.options\.wasm_baselinejit=false \(Ion code from the start\)/);
+  });
+
+  it('reads --browser as one browser or a comma-separated list', () => {
+    assert.deepEqual(parseBenchArgs(['--browser']).browsers, ['chromium']);
+    assert.deepEqual(parseBenchArgs(['--browser=firefox,chromium,firefox']).browsers, ['firefox', 'chromium']);
+    assert.deepEqual([parseBenchArgs([]).browsers, parseBenchArgs([]).node], [[], true]);
+    assert.throws(() => parseBenchArgs(['--browser=chromium,safari']), /^Error: --browser=safari: expected chromium or firefox$/);
+  });
+
   it('leaves out a target whose series did not run, and does not judge one that needs more cores', () => {
     const r = results({ cores: 1 });
     r.experiments[0].series = r.experiments[0].series.filter((s) => s.host !== 'browser');
@@ -111,7 +136,7 @@ describe('bench report: verdicts first', () => {
 describe('bench report: what the user waits for', () => {
   it('shows each run\'s wall time beside its in-program time, and how each host ran', () => {
     const r = results();
-    r.options.runModes = runModeWords({ asUser: false }, 'chromium');
+    r.options.runModes = runModeWords({ asUser: false });
     for (const s of r.experiments[0].series) {
       for (const list of Object.values(s.runs)) for (const run of list) run.wall_ms = run.ms + 150;
     }
@@ -130,7 +155,7 @@ describe('bench report: what the user waits for', () => {
   it('--as-user runs the wasm with default options, and says so', () => {
     assert.equal(parseBenchArgs(['--as-user']).asUser, true);
     assert.equal(parseBenchArgs([]).asUser, false);
-    const words = runModeWords({ asUser: true }, 'chromium');
+    const words = runModeWords({ asUser: true });
     assert.match(words.node, /^spindle run with default options /);
     assert.match(words.browser, /^Chromium, default flags \(Liftoff first, dynamic tiering\)/);
   });

@@ -28,7 +28,7 @@ describe('spindle bench --quick', () => {
     for (const id of ['math', 'malloc-reference', 'fs-stdio-files', 'fs-new-files', 'io-hostdir', 'io-mount-calls', ...(browser ? ['io-opfs'] : [])]) {
       assert.ok(ids.includes(id), id);
     }
-    assert.deepEqual(Object.keys(results.options.runModes), ['node', 'browser', 'native']);
+    assert.deepEqual(Object.keys(results.options.runModes), ['node', 'browser', 'firefox', 'native']);
     // the verdicts open and close the table: every target met or NOT met, then the machine
     const table = r.stdout.slice(0, r.stdout.lastIndexOf('\nresults: '));
     const verdictBlock = (lines) => lines.slice(0, lines.findIndex((l) => /^machine: /.test(l)) + 1);
@@ -102,6 +102,21 @@ describe('spindle bench --quick', () => {
     assert.deepEqual(e.series.map((s) => s.id), ['npm-wasi-worker@node', ...(browser ? ['npm-wasi-worker@browser'] : [])]);
     for (const s of e.series) assert.ok(s.error || s.runs.thread[0].ms > 0, s.label);
     assert.ok(e.series[0].runs.thread[0].ms > 0, e.series[0].error);
+  });
+
+  it('runs the browser series in Chromium and Firefox, each named with its version (--browser=chromium,firefox)', { skip: !browser }, async () => {
+    const twoOut = join(out, 'two-browsers');
+    const r = await exec(join(root, 'bin', 'spindle'), ['bench', '--quick', '--browser=chromium,firefox', '--only=^math$',
+      '--variants=^wasm$', '--threads=1', `--out=${twoOut}`], { timeoutMs: 5 * 60 * 1000 });
+    assert.equal(r.code, 0, r.stderr);
+    const results = JSON.parse(readFileSync(join(twoOut, 'results.json'), 'utf8'));
+    assert.deepEqual(results.machine.browsers, ['chromium', 'firefox']);
+    assert.match(results.machine.firefox, /^Mozilla Firefox \d+/);
+    const [e] = results.experiments;
+    assert.deepEqual(e.series.map((s) => [s.id, s.label.replace(/\d+\)$/, 'N)')]), [['wasm@browser', 'wasm (Chromium N)'], ['wasm@firefox', 'wasm (Firefox N)']]);
+    for (const s of e.series) assert.ok(s.runs[1][0].ms > 0, `${s.label}: ${s.error}`);
+    assert.match(r.stdout, /\nran as: firefox: Firefox, javascript\.options\.wasm_baselinejit=false/);
+    assert.match(readFileSync(join(twoOut, 'report.html'), 'utf8'), /Chromium \d+[^,]*, Mozilla Firefox \d+/);
   });
 
   it('--node-bin runs the job on that Node (setup\'s current LTS), and refuses what is no Node', async () => {

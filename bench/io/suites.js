@@ -120,12 +120,12 @@ export function ioExperiments({ quick }) {
       speedupOf: {}, // different calls: no speed-up between them
       variants: [{ id: 'spindle-opfs', label: 'Spindle on OPFS' }],
       note: `\`spindle run --browser[=firefox] --mount /data=opfs:spindle-meta opfs_io.wasm meta /data ${metaFiles}\` (bench/opfs/opfs-meta.js), ` +
-        `each run in a fresh browser (the one the bench runs in): "stat"/"unlink": ms per call on ${metaFiles} files of 1 KiB the program created; "read 64 x 1M": ` +
+        `each run in a fresh Chromium (host 'browser', as io-opfs): "stat"/"unlink": ms per call on ${metaFiles} files of 1 KiB the program created; "read 64 x 1M": ` +
         'ms to open 64 files of 1 MiB (O_RDWR or O_RDONLY), read each in 1 MiB calls and close it. Targets: Emscripten ' +
         '4.0.23 WasmFS\'s OPFS backend on the same calls in Chromium 156 (issue 20): stat 0.44 ms, unlink 0.51 ms, O_RDWR reads 173 ms.',
-      async suite({ runs, browser, progress }) {
+      async suite({ runs, progress }) {
         const { opfsMetaBench, wasmfsFigures } = await import('../opfs/opfs-meta.js');
-        const r = opfsMetaBench({ runs, count: metaFiles, browser: browser || 'chromium', onRun: (i) => progress(`run ${i + 1}/${runs}`) });
+        const r = opfsMetaBench({ runs, count: metaFiles, browser: 'chromium', onRun: (i) => progress(`run ${i + 1}/${runs}`) });
         const mine = r.runs.map((run) => Object.values(run)[0]);
         const series = Object.fromEntries(metaCases.map((c) => [c.point, mine.map((x) => ({ ms: x[c.key] }))]));
         // Spindle's time / WasmFS's figure (a fixed reference, measured once on this machine)

@@ -1,5 +1,6 @@
 // Turns a results object (see cli/bench.js) into the terminal table, SVG charts and one
 // self-contained HTML report.
+import { hostTitle } from '../hosts.js';
 import { experimentTargets, verdictWord } from '../targets.js';
 import { summarize } from './stats.js';
 import { summaryHtml, summaryLines, verdictClass } from './summary.js';
@@ -65,7 +66,7 @@ export function runModeLines(e, options) {
 /** An experiment's targets as lines: "target: LABEL: 0.83x (target >= 0.8x): met; per run ...". */
 const targetLine = (t) => `target: ${t.label}: ${t.value.toFixed(2)}x (target ${t.op} ${t.limit}x): ` +
     `${verdictWord(t)}; per run ${t.perRun.map((v) => v.toFixed(2)).join(' ')}${t.context ? `; ${t.context}` : ''}`;
-export const targetLines = (e, cores, browser) => experimentTargets(e, cores, browser).map(targetLine);
+export const targetLines = (e, cores, machine) => experimentTargets(e, cores, machine).map(targetLine);
 
 /** The terminal table: the verdicts, every experiment's table and targets, the verdicts again. */
 export function tableText(results) {
@@ -78,18 +79,18 @@ export function tableText(results) {
     lines.push('', `${e.title}  [${e.id}; baseline: ${e.baseline}]`, line(heads));
     for (const d of data) lines.push(line(d));
     if (e.pointLabel !== 'case') lines.push(...runModeLines(e, results.options));
-    lines.push(...targetLines(e, results.machine.cores, results.machine.browser));
+    lines.push(...targetLines(e, results.machine.cores, results.machine));
   }
   lines.push('', ...summaryLines(results));
   return lines.join('\n');
 }
 
-function tableHtml(e, cores, browser, options) {
+function tableHtml(e, cores, machine, options) {
   const head = headers(e).map((h) => `<th>${esc(h)}</th>`).join('');
   const body = rows(e).map((r) => `<tr>${columns.map(([, f]) => `<td>${esc(f(r))}</td>`).join('')}</tr>`).join('\n');
   const notes = rows(e).filter((r) => r.na).map((r) => `<li>${esc(r.series.label)}, ${esc(r.threads)}: n/a: ${esc(r.na)}</li>`);
   if (e.pointLabel !== 'case') notes.push(...runModeLines(e, options).map((l) => `<li>${esc(l)}</li>`));
-  const targets = experimentTargets(e, cores, browser).map((t) => `<li class="${verdictClass(t)}">${esc(targetLine(t).slice('target: '.length))}</li>`);
+  const targets = experimentTargets(e, cores, machine).map((t) => `<li class="${verdictClass(t)}">${esc(targetLine(t).slice('target: '.length))}</li>`);
   // The table folded (the charts tell the story; table.txt has it too), the targets in view.
   return `<details><summary>Table: median, min-max, speed-ups, peak memory (${rows(e).length} rows)</summary>` +
     `<table><thead><tr>${head}</tr></thead><tbody>${body}</tbody></table></details>${notes.length ? `<ul class="note">${notes.join('')}</ul>` : ''}` +
@@ -97,8 +98,8 @@ function tableHtml(e, cores, browser, options) {
 }
 
 // Series styles: one colour per allocator or build (a native build of the same allocator shares
-// its colour), the host in the line: Node solid, Chromium dashed, native dotted.
-const dashOf = { node: 'solid', browser: 'dashed', native: 'dotted' };
+// its colour), the host in the line: Node solid, Chromium dashed, Firefox dash-dotted, native dotted.
+const dashOf = { node: 'solid', browser: 'dashed', firefox: 'dashdot', native: 'dotted' };
 function styles(e) {
   const keys = [...new Set(e.series.map((s) => s.variant.replace(/^native-/, '')))];
   return new Map(e.series.map((s) => [s, { color: paletteColour(keys.indexOf(s.variant.replace(/^native-/, ''))), dash: dashOf[s.host] ?? 'solid' }]));
@@ -107,16 +108,15 @@ function styles(e) {
 // More lines than this in one chart overlap: the chart is split into one per wasm host, each
 // with the native series as the reference.
 const maxLines = 6;
-function lineGroups(e) {
+function lineGroups(e, machine) {
   const wasmHosts = [...new Set(e.series.map((s) => s.host))].filter((h) => h !== 'native');
   if (e.series.length <= maxLines || wasmHosts.length < 2) return [{ suffix: '', title: '', series: e.series }];
-  const hostTitle = { node: 'Node', browser: 'Chromium' };
-  return wasmHosts.map((h, i) => ({ suffix: i === 0 ? '' : `-${h}`, title: `, ${hostTitle[h] ?? h} and native`,
+  return wasmHosts.map((h, i) => ({ suffix: i === 0 ? '' : `-${h}`, title: `, ${hostTitle(h, machine)} and native`,
     series: e.series.filter((s) => s.host === h || s.host === 'native') }));
 }
 
 /** The charts of one experiment: [{ name, title, svg }], every median with the min-max of its runs. */
-export function charts(e) {
+export function charts(e, machine) {
   const style = styles(e);
   const spreadOf = (s, t, key) => summarize(s.runs[t] ?? [], key);
   // [t, median, min, max] of `key` at each point, or of f(summary) when the value is derived
@@ -124,7 +124,7 @@ export function charts(e) {
     .map(([t, v]) => [t, f(v.median), ...[f(v.min), f(v.max)].sort((a, b) => a - b)]);
   const line = (s, pts) => ({ label: s.label, ...style.get(s), points: pts });
   if (e.chart === 'speedup') {
-    return lineGroups(e).map((g) => ({
+    return lineGroups(e, machine).map((g) => ({
       name: `${e.id}${g.suffix}.svg`, title: `${e.title}${g.title}`,
       svg: lineChart({
         title: `${e.title}${g.title}: speed-up`, yLabel: 'speed-up vs 1 thread', xs: e.threads,
@@ -137,7 +137,7 @@ export function charts(e) {
     }));
   }
   if (e.chart === 'throughput') {
-    return lineGroups(e).flatMap((g) => [false, true].map((log) => ({
+    return lineGroups(e, machine).flatMap((g) => [false, true].map((log) => ({
       name: `${e.id}${g.suffix}${log ? '-log' : ''}.svg`, title: `${e.title}${g.title}${log ? ' (log)' : ''}`,
       svg: lineChart({ title: `${e.title}${g.title}`, yLabel: 'million operations / s', xs: e.threads, log,
         series: g.series.map((s) => line(s, points(s, 'mops_per_s'))) }),
@@ -155,14 +155,25 @@ export function charts(e) {
   return [];
 }
 
+/**
+ * The versions of the browsers whose series are in `results`, as their `--version` lines say
+ * (machine.chromium, machine.firefox); a run without browser series names none.
+ */
+export function browserVersions(results) {
+  const m = results.machine;
+  const hosts = new Set(results.experiments.flatMap((e) => e.series.map((s) => s.host)));
+  const titles = [...hosts].map((h) => hostTitle(h, m));
+  return [titles.includes('Chromium') && m.chromium, titles.includes('Firefox') && m.firefox].filter(Boolean);
+}
+
 export function html(results) {
   const m = results.machine;
   const cores = m.cores;
   const nav = results.experiments.map((e) => `<a href="#${esc(e.id)}">${esc(e.id)}</a>`).join(' ');
   const sections = results.experiments.map((e) => `<section id="${esc(e.id)}"><h2>${esc(e.title)}</h2>
 <p class="note">baseline: ${esc(e.baseline)}; ${esc(e.note ?? '')}</p>
-<div class="charts">${charts(e).map((c) => `<figure>${c.svg}</figure>`).join('\n')}</div>
-${tableHtml(e, cores, results.machine.browser, results.options)}</section>`).join('\n');
+<div class="charts">${charts(e, m).map((c) => `<figure>${c.svg}</figure>`).join('\n')}</div>
+${tableHtml(e, cores, m, results.options)}</section>`).join('\n');
   return `<!doctype html>
 <html><head><meta charset="utf-8"><title>Spindle bench ${esc(results.started)}</title>
 <style>
@@ -179,7 +190,7 @@ td:first-child, th:first-child { text-align: left; }
 .targets .unjudged, .verdicts tr.unjudged td:first-child { color: #777; }
 </style></head><body>
 <h1>Spindle bench</h1>
-<p>${esc(results.started)} to ${esc(results.finished ?? '?')}; Node ${esc(m.node)}${m.browser === 'firefox' ? `, ${esc(m.firefox)}` : m.chromium ? `, ${esc(m.chromium)}` : ''}.
+<p>${esc(results.started)} to ${esc(results.finished ?? '?')}; Node ${esc(m.node)}${browserVersions(results).map((v) => `, ${esc(v)}`).join('')}.
 Charts show the median of the runs with a bar from the fastest to the slowest run; each chart's table (click to open) gives the numbers.</p>
 ${summaryHtml(results)}
 <nav>Experiments: ${nav}</nav>

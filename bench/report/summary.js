@@ -7,7 +7,7 @@ const loads = (l) => (l ? l.map((v) => v.toFixed(2)).join(' ') : 'not recorded')
 
 /** Every target of every experiment: [{ experiment, label, value, op, limit, met, perRun, context }]. */
 export function verdicts(results) {
-  return results.experiments.flatMap((e) => experimentTargets(e, results.machine.cores, results.machine.browser).map((t) => ({ experiment: e.id, ...t })));
+  return results.experiments.flatMap((e) => experimentTargets(e, results.machine.cores, results.machine).map((t) => ({ experiment: e.id, ...t })));
 }
 
 /**

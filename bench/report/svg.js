@@ -41,8 +41,8 @@ function frame(title, yLabel, ticks, y, xLabel) {
 }
 
 // Line styles: one hue per allocator or build, the host in the dash (Node solid, Chromium
-// dashed, native dotted), so the series of one allocator read as a family.
-const dashes = { solid: '', dashed: ' stroke-dasharray="9 5"', dotted: ' stroke-dasharray="2 4"' };
+// dashed, Firefox dash-dotted, native dotted), so the series of one allocator read as a family.
+const dashes = { solid: '', dashed: ' stroke-dasharray="9 5"', dashdot: ' stroke-dasharray="9 4 2 4"', dotted: ' stroke-dasharray="2 4"' };
 export const paletteColour = (i) => palette[i % palette.length];
 
 /** entries: [{ label, color, dash }] */
@@ -62,7 +62,7 @@ function spreadBar(parts, x, yLo, yHi, color) {
 }
 
 /**
- * series: [{ label, color, dash: 'solid'|'dashed'|'dotted', points: [[threads, median, min, max], ...] }]:
+ * series: [{ label, color, dash: 'solid'|'dashed'|'dashdot'|'dotted', points: [[threads, median, min, max], ...] }]:
  * the medians joined by a line, each with a min-max bar; an optional `ideal` series ({ label,
  * points: [[threads, value]] }) is drawn thin, dashed and black. log: logarithmic y axis.
  */

@@ -140,6 +140,21 @@ self.onmessage = async (e) => {
     await show('close m2', OP.CLOSE, { handle: hm });
     log.push(`  m2 in OPFS: ${await inOpfs('m2')}`);
     await show('unlink m2', OP.UNLINK, { path: 'm2' });
+    // a closed file's handle is closed after the close's answer (docs/OPFS.md): meanwhile it can be
+    // opened again (the handle is kept), unlinked or renamed, from its worker or another
+    const hp = await open('open new p', 'p', O_RDWR | O_CREAT | O_EXCL);
+    await show('write p', OP.PWRITE, { handle: hp, len: put('closed'), offset: 0 });
+    await show('close p', OP.CLOSE, { handle: hp });
+    const hp2 = await open('open p right after', 'p', 0);
+    await show('read p', OP.PREAD, { handle: hp2, len: 100, offset: 0 }); log.push(`  bytes: ${get(6)}`);
+    await show('close p again', OP.CLOSE, { handle: hp2 });
+    await show('rename p -> p2 right after', OP.RENAME, { path: 'p', path2: 'p2' });
+    const hq = await open('open new q on worker 1', 'q', O_RDWR | O_CREAT | O_EXCL, 1);
+    await show('write q', OP.PWRITE, { handle: hq, len: put('q'), offset: 0 }, 1);
+    await show('close q', OP.CLOSE, { handle: hq }, 1);
+    await show('unlink q right after', OP.UNLINK, { path: 'q' });
+    await open('open q after', 'q', 0);
+    log.push(`  p2 in OPFS: ${await inOpfs('p2')}`);
     self.postMessage({ log });
   } catch (err) {
     self.postMessage({ error: `${err.stack}`, log });
