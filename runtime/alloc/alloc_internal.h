@@ -177,7 +177,7 @@ void *pool_meta_alloc(size_t size);
 void pool_lock(void);
 void pool_unlock(void);
 struct alloc_pool_stats {
-    size_t reserved, span_bytes, peak_span_bytes, large_bytes;
+    size_t reserved, span_bytes, peak_span_bytes, large_bytes, locks;
 };
 void pool_stats_locked(struct alloc_pool_stats *out);
 
