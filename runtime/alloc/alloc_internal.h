@@ -154,14 +154,18 @@ static inline size_t class_size(unsigned c)
  * seen, it does one. Slow paths only. */
 #if defined(__wasm__)
 extern _Thread_local uintptr_t alloc_seen_end;
+static inline void see_all_memory(void)
+{
+    __builtin_wasm_memory_grow(0, 0);
+    alloc_seen_end = (uintptr_t)__builtin_wasm_memory_size(0) * 65536;
+}
 static inline void see_memory(const void *end)
 {
-    if (UNLIKELY((uintptr_t)end > alloc_seen_end)) {
-        __builtin_wasm_memory_grow(0, 0);
-        alloc_seen_end = (uintptr_t)__builtin_wasm_memory_size(0) * 65536;
-    }
+    if (UNLIKELY((uintptr_t)end > alloc_seen_end))
+        see_all_memory();
 }
 #else
+static inline void see_all_memory(void) {}
 static inline void see_memory(const void *end) { (void)end; }
 #endif
 
@@ -173,7 +177,7 @@ void *pool_meta_alloc(size_t size);
 void pool_lock(void);
 void pool_unlock(void);
 struct alloc_pool_stats {
-    size_t reserved, span_bytes, peak_span_bytes, large_bytes;
+    size_t reserved, span_bytes, peak_span_bytes, large_bytes, locks;
 };
 void pool_stats_locked(struct alloc_pool_stats *out);
 

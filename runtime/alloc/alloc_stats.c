@@ -36,5 +36,6 @@ void spindle_alloc_stats(struct spindle_alloc_stats *out)
     out->reserved_bytes = ps.reserved;
     out->heaps = heaps;
     out->abandoned_heaps = abandoned;
+    out->pool_locks = ps.locks;
     pool_unlock();
 }

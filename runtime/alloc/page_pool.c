@@ -28,6 +28,7 @@ static uint64_t bin_mask;
 static char *meta_cur, *meta_end;
 static struct span meta_span = {.kind = SPAN_META};
 static size_t span_bytes, peak_span_bytes, large_bytes;
+static size_t lock_count; /* written under the lock */
 
 /* Spin, then yield: blocking waits are not allowed on a browser main thread. */
 void pool_lock(void)
@@ -37,6 +38,7 @@ void pool_lock(void)
             if (++spins % 64 == 0)
                 sched_yield();
     }
+    lock_count++;
     /* Descriptors live in the spans: memory another thread grew must be in this thread's
      * view before they are read or written here or by the caller (see_memory). */
     if (limit)
@@ -412,4 +414,5 @@ void pool_stats_locked(struct alloc_pool_stats *out)
     out->span_bytes = span_bytes;
     out->peak_span_bytes = peak_span_bytes;
     out->large_bytes = large_bytes;
+    out->locks = lock_count;
 }

@@ -213,7 +213,8 @@ static bool release_spares(struct heap *h)
     return any;
 }
 
-static struct span *span_new(struct heap *h, unsigned c)
+/* A new span for class c: a spare of its size, else (unless spares_only) one from the pool. */
+static struct span *span_new(struct heap *h, unsigned c, bool spares_only)
 {
     size_t bs = class_size(c), units = class_units(bs);
     struct span *s, **pp = &h->spare;
@@ -222,7 +223,7 @@ static struct span *span_new(struct heap *h, unsigned c)
     if (s) {
         *pp = s->next;
         h->spare_units -= units;
-    } else if (!(s = pool_alloc(units, 1, SPAN_SMALL))) {
+    } else if (spares_only || !(s = pool_alloc(units, 1, SPAN_SMALL))) {
         return NULL;
     }
     s->free = NULL;
@@ -276,11 +277,14 @@ void *heap_alloc_slow(struct heap *h, unsigned c)
             STAT_ADD(h->net_bytes, s->block_size);
             return b;
         }
-        if (take_notified(h, h))
+        if (take_notified(h, h) || span_new(h, c, true))
             continue;
+        /* Only on the way to the pool, whose lock this takes too: a program whose threads
+         * come and go keeps abandoned heaps for good, and checking them on every slow path
+         * put a global lock on every thread's page turnover. */
         if (atomic_load_explicit(&abandoned_count, memory_order_relaxed) && reclaim_abandoned(NULL, h))
             continue;
-        if (!span_new(h, c) && !(heap_trim(h) && span_new(h, c))) {
+        if (!span_new(h, c, false) && !(heap_trim(h) && span_new(h, c, false))) {
             errno = ENOMEM;
             return NULL;
         }
@@ -364,6 +368,10 @@ COLD_PATH static void heap_abandon(void *arg)
  * before the pthread key is touched, so a malloc made by pthread internals finds it. */
 COLD_PATH static struct heap *heap_acquire(void)
 {
+    /* The thread's first view of memory, taken before the pool lock: the zero-page grow
+     * took 20-140 us in V8 (more with other threads running), which pool_lock's own
+     * see_memory made every thread that needed a page wait for. */
+    see_all_memory();
     pool_lock();
     struct heap *h = abandoned;
     if (h) {

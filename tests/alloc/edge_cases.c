@@ -4,6 +4,7 @@
 #include "alloc_names.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -86,8 +87,45 @@ static void check_big_after_small_frees(void)
     T_FREE(big);
 }
 
+static void *malloc_and_exit(void *arg)
+{
+    T_FREE(T_MALLOC(100));
+    return arg;
+}
+
+/* A thread that needs pages again and again takes them from its own spares, not through the
+ * pool's lock, even while an exited thread's heap waits to be adopted: threads that come and
+ * go leave such heaps for good, and a check of them on every slow path once put the one
+ * global lock on every thread's page turnover. 40 blocks of 4000 B take 5 pages a round, of
+ * which the heap keeps 4 as spares. */
+static void check_turnover_beside_abandoned_heap(void)
+{
+    void *own = T_MALLOC(16); /* this thread's heap first, so it does not adopt the other's */
+    pthread_t t;
+    if (pthread_create(&t, NULL, malloc_and_exit, NULL) != 0 || pthread_join(t, NULL) != 0) {
+        check("a thread to abandon a heap", false);
+        return;
+    }
+    enum { ROUNDS = 1000, BLOCKS = 40 };
+    void *b[BLOCKS];
+    struct spindle_alloc_stats s0, s1;
+    spindle_alloc_stats(&s0);
+    for (int r = 0; r < ROUNDS; r++) {
+        for (int i = 0; i < BLOCKS; i++)
+            b[i] = T_MALLOC(4000);
+        for (int i = 0; i < BLOCKS; i++)
+            T_FREE(b[i]);
+    }
+    spindle_alloc_stats(&s1);
+    T_FREE(own);
+    check("an abandoned heap is there", s1.abandoned_heaps >= 1);
+    check("page turnover beside an abandoned heap takes the pool lock rarely",
+          s1.pool_locks - s0.pool_locks < ROUNDS / 10);
+}
+
 int main(void)
 {
+    check_turnover_beside_abandoned_heap(); /* first: its heap holds no spare pages of other sizes yet */
     errno = 0;
     check("malloc(SIZE_MAX) is NULL with ENOMEM", !T_MALLOC(SIZE_MAX) && errno == ENOMEM);
     errno = 0;

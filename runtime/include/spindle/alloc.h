@@ -20,6 +20,7 @@ struct spindle_alloc_stats {
     size_t reserved_bytes;    /* bytes taken from the OS / linear memory (never shrinks in wasm) */
     size_t heaps;             /* thread heaps ever created (live + abandoned) */
     size_t abandoned_heaps;   /* heaps of exited threads not adopted yet */
+    size_t pool_locks;        /* times any thread took the page pool's lock (the shared slow path) */
 };
 
 /* Fill *out. Cost is proportional to the number of thread heaps; safe from any thread. */
