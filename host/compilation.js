@@ -21,7 +21,8 @@ let lazyTierFlags = null;
 //   (host/wasm-tiers.js).
 // - wasm-lazy-compilation: when functions compile, the mode chosen below.
 // - wasm-inlining, where V8 inlines by default: `optimized-no-inlining` turns it off.
-const HOST_FLAGS = ['liftoff', 'wasm-tier-up', 'wasm-dynamic-tiering', 'wasm-lazy-compilation',
+// A function, not a constant: this module also loads in browsers, which have no `process`.
+const hostFlags = () => ['liftoff', 'wasm-tier-up', 'wasm-dynamic-tiering', 'wasm-lazy-compilation',
   ...(inlinesWasmCalls() ? ['wasm-inlining'] : [])];
 const startFlag = (name) => ([...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)]
   .includes(`--no-${name}`) ? `--no-${name}` : `--${name}`);
@@ -31,7 +32,7 @@ const startFlag = (name) => ([...process.execArgv, ...(process.env.NODE_OPTIONS 
 // each worker started then took twice as long (21 -> 43 ms, docs/HOST.md "Start-up").
 function flagsAfterCompile() {
   const lazyFlag = startFlag('wasm-lazy-compilation');
-  return lazyTierFlags ? [...lazyTierFlags, lazyFlag] : HOST_FLAGS.map(startFlag);
+  return lazyTierFlags ? [...lazyTierFlags, lazyFlag] : hostFlags().map(startFlag);
 }
 
 const nodeV8 = async () => (v8Module ??= await import('node:v8'));
