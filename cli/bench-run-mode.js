@@ -7,7 +7,6 @@
 // records its wall time from spawn to exit (cli/bench.js), so the report shows what the user
 // waits for beside what the program measures inside itself.
 import { chooseCompilation } from '../host/compilation.js';
-import { wasmTiersFor } from '../host/wasm-tiers.js';
 
 /** The run mode of `opts` (parseBenchArgs): the extra `spindle run` flags and the browser's launch. */
 export function benchRunMode(opts) {
@@ -26,6 +25,8 @@ export function benchRunMode(opts) {
 export function runModeWords(opts) {
   const compile = `--compile=auto (${chooseCompilation()})`;
   const pool = opts.asUser ? '' : ', workers started before main';
+  // benchRunMode's choice, which the environment's wins over
+  const tiers = process.env.SPINDLE_WASM_TIERS ?? (opts.asUser ? 'by Node version and code size' : 'optimized');
   // A page cannot set V8's flags, so --compile has no say there: Chromium's flags decide.
   const chromium = opts.asUser ? 'default flags (Liftoff first, dynamic tiering)' : '--no-liftoff (TurboFan code from the start)';
   // SpiderMonkey's counterpart of --no-liftoff is a preference (cli/firefox.js)
@@ -34,7 +35,7 @@ export function runModeWords(opts) {
   const wall = 'wall: the run in an open browser, from handing it the module to its exit';
   return {
     node: `spindle run${opts.asUser ? ' with default options' : ' --wait-for-pool'} (${compile}), ` +
-      `V8 tiers: ${wasmTiersFor()}; wall: spawn of \`spindle run\` to its exit`,
+      `V8 tiers: ${tiers}; wall: spawn of \`spindle run\` to its exit`,
     browser: `Chromium, ${chromium}${pool}; ${wall}`,
     firefox: `Firefox, ${firefox}${pool}; ${wall}`,
     native: 'clang -O2; wall: spawn to exit',

@@ -122,7 +122,10 @@ export async function run(argv, early = null) {
   const bytes = readFileSync(opts.wasm);
   await earlyWorker.loaded;
   const compiled = await compile(bytes, { compilation: opts.compilation });
-  if (process.env.SPINDLE_DEBUG) process.stderr.write(`[spindle] compilation: ${compiled.compilation} (--compile=${opts.compilation})\n`);
+  if (process.env.SPINDLE_DEBUG) {
+    process.stderr.write(`[spindle] compilation: ${compiled.compilation} (--compile=${opts.compilation}), ` +
+      `V8 tiers: ${compiled.tiers} (${compiled.tiersReason})\n`);
+  }
   const result = await runProgram(compiled, { args: opts.args, env: opts.env, poolSize: opts.poolSize, maxThreads: opts.maxThreads,
     waitForPool: opts.waitForPool, preload: opts.preloadBytes, mounts: opts.mounts, earlyWorker });
   if (result.trap) process.stderr.write(`spindle: ${result.trap}\n`);

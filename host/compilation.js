@@ -1,8 +1,9 @@
 // How V8 compiles a module in Node (docs/HOST.md, "Compilation"). With which compilers depends
-// on the Node version (host/wasm-tiers.js): on Node 20 each wait is first moved into a call of
-// its own (host/liftoff-wait-calls.js). Eagerly (the default), all functions compile on V8's background threads,
+// on the Node version and the module's code size (host/wasm-tiers.js): where Liftoff runs on
+// Node 20, each wait is first moved into a call of its own (host/liftoff-wait-calls.js). Eagerly (the default), all functions compile on V8's background threads,
 // in parallel, before main starts; lazily, each on the thread that first calls it, inside the
 // program's run (a short file program's time 3-4x longer).
+import { codeSectionSize } from './module-info.js';
 import { isNode } from './platform/current.js';
 import { moveWaitsIntoCalls } from './liftoff-wait-calls.js';
 import { inlinesWasmCalls, liftoffLosesWaitValues, tierFlagsFor, usesLiftoff, wasmTiersFor } from './wasm-tiers.js';
@@ -58,22 +59,26 @@ export function chooseCompilation(mode) {
 }
 
 /**
- * Compiles `bytes` in the chosen mode. Returns { module, compilation }: 'eager' or 'lazy' in
- * Node; in a browser the page cannot set V8's flags, so the browser's own choice runs and
- * compilation is 'browser'.
+ * Compiles `bytes` in the chosen mode. Returns { module, compilation, tiers, tiersReason }:
+ * compilation 'eager' or 'lazy' and tiers a WASM_TIERS entry in Node, with the reason for it; in
+ * a browser the page cannot set V8's flags, so the browser's own choice runs and compilation and
+ * tiers are 'browser'.
  */
 export async function compileModule(bytes, mode) {
   const chosen = chooseCompilation(mode);
-  if (!isNode) return { module: await WebAssembly.compile(bytes), compilation: 'browser' };
+  if (!isNode) {
+    return { module: await WebAssembly.compile(bytes), compilation: 'browser', tiers: 'browser', tiersReason: 'the browser\'s own flags' };
+  }
   const v8 = await nodeV8();
   // The flags are process-wide and V8 reads them while an asynchronous compilation runs, so
   // compilations take turns.
-  let tiers = wasmTiersFor();
+  let { tiers, reason } = wasmTiersFor(codeSectionSize(bytes));
   if (usesLiftoff(tiers) && liftoffLosesWaitValues()) {
     try {
       bytes = moveWaitsIntoCalls(bytes);
     } catch {
-      tiers = 'optimized'; // a module the pass cannot read: TurboFan compiles its waits right
+      // a module the pass cannot read: TurboFan compiles its waits right
+      [tiers, reason] = ['optimized', `${reason}; its waits could not be moved into calls, so TurboFan only`];
     }
   }
   const tierFlags = tierFlagsFor(tiers);
@@ -91,5 +96,5 @@ export async function compileModule(bytes, mode) {
     }
   });
   lastCompile = turn.catch(() => {});
-  return { module: await turn, compilation: chosen };
+  return { module: await turn, compilation: chosen, tiers, tiersReason: reason };
 }

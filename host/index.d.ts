@@ -13,11 +13,18 @@ export interface CompiledProgram {
    * in Node; 'browser' in a browser, whose own flags decide (docs/HOST.md, "Compilation").
    */
   compilation: 'eager' | 'lazy' | 'browser';
+  /**
+   * Which of V8's compilers ran it in Node, chosen by Node version and code size
+   * (docs/HOST.md, "Node versions"); 'browser' in a browser.
+   */
+  tiers: 'optimized' | 'tiered' | 'background' | 'optimized-no-inlining' | 'browser';
+  /** Why those compilers, e.g. 'Node 24, 60 KiB of code (under 256 KiB): TurboFan only'. */
+  tiersReason: string;
 }
 
 export interface CompileOptions {
   /**
-   * Node: 'eager' compiles every function with the optimizing compiler on V8's background
+   * Node: 'eager' compiles every function on V8's background
    * threads before compile() resolves; 'lazy' compiles each on the thread that first calls it;
    * 'auto' (default) is eager. V8 keeps one compiled module per identical bytes in a process:
    * the first compile of them decides.

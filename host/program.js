@@ -25,8 +25,9 @@ function trapStack(stack) {
 }
 
 /**
- * Compiles wasm bytes (or fetches a URL) into { module, memoryLimits, preload, compilation };
- * options.compilation: 'auto' (default), 'eager' or 'lazy' (host/compilation.js).
+ * Compiles wasm bytes (or fetches a URL) into { module, memoryLimits, preload, compilation,
+ * tiers, tiersReason }; options.compilation: 'auto' (default), 'eager' or 'lazy'
+ * (host/compilation.js).
  */
 export async function compile(source, options = {}) {
   checkCompilationMode(options.compilation);
@@ -44,8 +45,8 @@ export async function compile(source, options = {}) {
   // spindle cc --preload-file's files: kept as a view of these bytes, so they are never copied
   // before they go into the program's memory (host/files/preload.js).
   const preload = customSection(bytes, PRELOAD_SECTION);
-  const { module, compilation } = await compileModule(bytes, options.compilation);
-  return { module, memoryLimits, preload, compilation };
+  const { module, compilation, tiers, tiersReason } = await compileModule(bytes, options.compilation);
+  return { module, memoryLimits, preload, compilation, tiers, tiersReason };
 }
 
 function ioConfig(options) {

@@ -31,21 +31,40 @@ export const tierFlagsFor = (tiers, nodeVersion = process.versions.node) =>
 /** Whether a WASM_TIERS entry runs Liftoff code (which on Node 20 needs the moved waits). */
 export const usesLiftoff = (tiers) => WASM_TIERS[tiers].includes('--liftoff');
 
+// Code sections (the functions' bodies) below this size get TurboFan only on Node 22 and 24;
+// from it on, Liftoff + tiering. TurboFan's eager compile costs ~0.7 ms of CPU per KiB of code
+// (no knee; Liftoff's ~0.06), so this is where it stays under ~100 ms of CPU, ~55 ms of wall on
+// two cores: every C program with the runtime (58-103 KiB) and a Rust hello world (108 KiB) are
+// under it; C++ with iostream (372 KiB), Rust with rayon (270 KiB) over it (docs/HOST.md).
+export const TURBOFAN_CODE_LIMIT = 128 * 1024;
+
+const kib = (bytes) => `${Math.round(bytes / 1024)} KiB`;
+
 /**
- * The WASM_TIERS entry for a Node version (default: this Node's). Node 22 and 24 run V8's
- * defaults. Node 20 stays `optimized`: its Liftoff is safe with each wait moved into a call
- * (liftoffLosesWaitValues), but its dynamic tiering left long threaded jobs up to 3x slower in 4
- * of 11 runs (docs/HOST.md), so `tiered` there is an opt-in. SPINDLE_WASM_TIERS in the
+ * The WASM_TIERS entry for a module of `codeBytes` bytes of code (its code section) on a Node
+ * version (default: this Node's), and why: { tiers, reason }. SPINDLE_WASM_TIERS in the
  * environment overrides it: `spindle bench` sets `optimized`, so that its Node series time
  * optimized code on every version, as its Chromium does (docs/DESIGN.md).
+ * - Node 20: `optimized`. Its Liftoff is safe only with each wait moved into a call
+ *   (liftoffLosesWaitValues), and its dynamic tiering left long threaded jobs up to 3x slower.
+ * - Node 22 and 24, code under TURBOFAN_CODE_LIMIT: TurboFan only (without wasm inlining on 24,
+ *   whose inlining costs 2.5x the compile): a short program's functions, called a few times
+ *   each, never tier up under Liftoff + tiering, and ran 1.9-2.4x TurboFan's time.
+ * - Node 22 and 24, bigger code: `tiered`, V8's defaults: TurboFan for all of it costs hundreds of
+ *   ms of start-up, Liftoff a few.
  */
-export function wasmTiersFor(nodeVersion = process.versions.node) {
+export function wasmTiersFor(codeBytes, nodeVersion = process.versions.node) {
   const asked = process.env.SPINDLE_WASM_TIERS;
   if (asked) {
     if (!Object.hasOwn(WASM_TIERS, asked)) throw new Error(`SPINDLE_WASM_TIERS=${asked}: expected ${Object.keys(WASM_TIERS).join(' or ')}`);
-    return asked;
+    return { tiers: asked, reason: `SPINDLE_WASM_TIERS=${asked}` };
   }
-  return major(nodeVersion) <= 20 ? 'optimized' : 'tiered';
+  const node = `Node ${major(nodeVersion)}`;
+  if (major(nodeVersion) <= 20) return { tiers: 'optimized', reason: `${node}: TurboFan only at every size` };
+  const size = `${kib(codeBytes)} of code`;
+  if (codeBytes >= TURBOFAN_CODE_LIMIT) return { tiers: 'tiered', reason: `${node}, ${size} (from ${kib(TURBOFAN_CODE_LIMIT)}): Liftoff + tiering` };
+  const tiers = inlinesWasmCalls(nodeVersion) ? 'optimized-no-inlining' : 'optimized';
+  return { tiers, reason: `${node}, ${size} (under ${kib(TURBOFAN_CODE_LIMIT)}): TurboFan only` };
 }
 
 /** Whether this Node's Liftoff needs each wait moved into a call (host/liftoff-wait-calls.js). */

@@ -1,13 +1,14 @@
 // When V8 compiles a module's functions (host/compilation.js): the host API's `compilation`
 // option and `spindle run --compile` are honoured, checked with V8's own view of a function
-// (compiled before its first call or not), `auto` is eager, and V8's flags are put back after
-// an eager compile (not after a lazy one, whose functions compile later under them).
+// (compiled before its first call or not), `auto` is eager, the compilers are chosen by code
+// size (host/wasm-tiers.js), and V8's flags are put back after an eager compile (not after a
+// lazy one, whose functions compile later under them).
 import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { compile } from '../host/index.js';
-import { wasmTiersFor } from '../host/wasm-tiers.js';
+import { TURBOFAN_CODE_LIMIT, usesLiftoff, wasmTiersFor } from '../host/wasm-tiers.js';
 import { exec } from './lib/exec.js';
 
 const root = join(import.meta.dirname, '..');
@@ -15,6 +16,10 @@ const spindle = join(root, 'bin', 'spindle');
 const probe = join(root, 'tests', 'compilation', 'probe.mjs');
 const out = join(root, 'build', 'tests', 'compilation');
 const hello = join(out, 'hello.wasm');
+// Function bodies of the probe's modules (tests/lib/probe-module.js) under and over the code
+// size that decides the compilers on Node 22 and 24; this Node's choice for each.
+const bigBody = TURBOFAN_CODE_LIMIT;
+const tiersOf = (nops) => wasmTiersFor(nops).tiers;
 
 const probeLines = async (...modules) => {
   const r = await exec(process.execPath, ['--allow-natives-syntax', probe, ...modules]);
@@ -32,20 +37,28 @@ describe('compilation mode', () => {
 
   it('compiles every function before the first call with eager, none with lazy', async () => {
     assert.deepEqual(await probeLines('eager:10', 'lazy:11', 'eager:12'),
-      ['eager compiled', 'lazy uncompiled', 'eager compiled']);
+      [`eager compiled ${tiersOf(10)}`, `lazy uncompiled ${tiersOf(11)}`, `eager compiled ${tiersOf(12)}`]);
   });
 
-  it('auto (the default) is eager for small and big modules', async () => {
-    assert.deepEqual(await probeLines('-:10', 'auto:13', `-:${300 * 1024}`),
-      ['eager compiled', 'eager compiled', 'eager compiled']);
+  it('auto (the default) is eager for small and big modules, and picks their compilers by code size', async () => {
+    assert.deepEqual(await probeLines('-:10', 'auto:13', `-:${bigBody}`),
+      [`eager compiled ${tiersOf(10)}`, `eager compiled ${tiersOf(13)}`, `eager compiled ${tiersOf(bigBody)}`]);
+    if (!process.env.SPINDLE_WASM_TIERS) {
+      const node = Number(process.versions.node.split('.')[0]);
+      assert.notEqual(tiersOf(10), 'tiered'); // TurboFan for small modules on every version
+      assert.equal(tiersOf(bigBody), node <= 20 ? 'optimized' : 'tiered');
+    }
   });
 
   it('puts V8\'s flags back after an eager compile, and keeps the tier flags once a lazy module exists', async () => {
-    // once a lazy module exists, later modules get its compilers: TurboFan only on Node 20,
-    // Liftoff and tiering (the process's own) on 22 and 24 (host/wasm-tiers.js)
-    const afterLazy = wasmTiersFor() === 'optimized' ? 'plain optimized' : 'plain liftoff';
+    // once a lazy module exists, later modules get its compilers: a small one's TurboFan only;
+    // a big one's TurboFan on Node 20, Liftoff and tiering (the process's own) on 22 and 24
+    const plainAfter = (nops) => (usesLiftoff(tiersOf(nops)) ? 'plain liftoff' : 'plain optimized');
     assert.deepEqual(await probeLines('eager:10', 'plain:11', 'lazy:12', 'plain:13', 'eager:14', 'plain:15'),
-      ['eager compiled', 'plain liftoff', 'lazy uncompiled', afterLazy, 'eager compiled', afterLazy]);
+      [`eager compiled ${tiersOf(10)}`, 'plain liftoff', `lazy uncompiled ${tiersOf(12)}`, plainAfter(12),
+        `eager compiled ${tiersOf(14)}`, plainAfter(12)]);
+    assert.deepEqual(await probeLines(`lazy:${bigBody}`, 'plain:13'),
+      [`lazy uncompiled ${tiersOf(bigBody)}`, plainAfter(bigBody)]);
   });
 
   it('refuses an unknown mode with a clear message', async () => {
@@ -61,7 +74,7 @@ describe('compilation mode', () => {
       const r = await exec(spindle, ['run', ...flag, hello], { env: { ...process.env, SPINDLE_DEBUG: '1' } });
       assert.equal(r.code, 0, r.stderr);
       assert.equal(r.stdout, 'hello\n');
-      assert.match(r.stderr, new RegExp(`\\[spindle\\] compilation: ${mode} `));
+      assert.match(r.stderr, new RegExp(`\\[spindle\\] compilation: ${mode} \\(.*\\), V8 tiers: ${tiersOf(0)} \\(.+\\)\n`));
     }
   });
 
