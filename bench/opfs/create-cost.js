@@ -3,8 +3,9 @@
 // (docs/OPFS.md, "Firefox"): `node bench/opfs/create-cost.js [--files=200] [--browsers=chromium,firefox]`
 // prints one RESULT line per browser with each step's median and total (bench/opfs/create-cost-worker.js).
 // --mode=writable compares a sync access handle with createWritable(), one file after another and
-// --concurrency (8) at a time (bench/opfs/create-writable-worker.js); --runs=N repeats the browsers in turn (a fresh
-// profile each run) and ends with each browser's medians over the runs.
+// --concurrency (8) at a time (bench/opfs/create-writable-worker.js); --runs=N repeats the
+// browsers in turn (a fresh profile each run) and ends with each browser's medians over the runs;
+// --limit-s (300) bounds each run.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,13 +15,24 @@ import { openProfile } from '../../tests/opfs/profile.js';
 import { median } from '../report/stats.js';
 
 const arg = (name, dflt) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? dflt;
-const files = Number(arg('files', 200));
+function usageError(message) {
+  console.error(`create-cost: ${message}`);
+  process.exit(2);
+}
+/** A --name=N that must be a positive whole number (0 files at a time would never end). */
+function count(name, dflt) {
+  const n = Number(arg(name, dflt));
+  if (!Number.isInteger(n) || n < 1) usageError(`--${name} must be a positive whole number, not ${arg(name)}`);
+  return n;
+}
+const files = count('files', 200);
 const browsers = arg('browsers', 'chromium,firefox').split(',');
-const runs = Number(arg('runs', 1));
-const concurrency = Number(arg('concurrency', 8)); // --mode=writable: files at a time
+const runs = count('runs', 1);
+const concurrency = count('concurrency', 8); // --mode=writable: files at a time
+const limitMs = count('limit-s', 300) * 1000; // a run with no answer by then is an error
 const workers = { steps: 'bench/opfs/create-cost-worker.js', writable: 'bench/opfs/create-writable-worker.js' };
 const worker = workers[arg('mode', 'steps')];
-if (!worker) throw new Error(`--mode must be one of: ${Object.keys(workers).join(', ')}`);
+if (!worker) usageError(`--mode must be one of: ${Object.keys(workers).join(', ')}`);
 const results = {}; // browser -> the runs' results
 
 const server = await serveIsolated(driverRoutes, { onPost: driverPost }); // Firefox's page is driven (tests/lib/page-driver.js)
@@ -42,7 +54,7 @@ try {
         };
         w.onerror = (e) => resolve({ error: e.message });
         w.postMessage({ files: n, concurrency: c });
-      }), [worker, files, concurrency, Number(arg('limit-s', 300)) * 1000]);
+      }), [worker, files, concurrency, limitMs]);
       const version = await b.page.evaluate(() => navigator.userAgent);
       console.log(`RESULT ${browser} ${JSON.stringify({ version, ...r })}`);
       if (r.result) (results[browser] ??= []).push(r.result);
