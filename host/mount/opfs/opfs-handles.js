@@ -6,30 +6,24 @@
 // directory removed or moved (opfs-identity.js, in memory all workers of the mount see), so an
 // entry is dropped as soon as it could name something else. Changes made by another page of the
 // origin are not seen (docs/OPFS.md).
+import { EpochCache } from './opfs-identity.js';
+
 const MAX_ENTRIES = 8192;
 
 export class FileHandles {
   /** identity: the mount's Identity (inode numbers and the namespace epoch). */
   constructor(identity) {
     this.identity = identity;
-    this.byPath = new Map(); // path -> { fh, ino }
-    this.epoch = identity.epoch();
-  }
-
-  #dropIfStale() {
-    const epoch = this.identity.epoch();
-    if (epoch === this.epoch) return;
-    this.byPath.clear();
-    this.epoch = epoch;
+    this.cache = new EpochCache(identity, MAX_ENTRIES); // path -> { fh, ino }
   }
 
   /** The file handle stored for path, or null (none, or the path changed since). */
   get(path) {
-    this.#dropIfStale();
-    const entry = this.byPath.get(path);
+    const entries = this.cache.current();
+    const entry = entries.get(path);
     if (!entry) return null;
     if (entry.ino === this.identity.ino(path)) return entry.fh;
-    this.byPath.delete(path);
+    entries.delete(path);
     return null;
   }
 
@@ -38,10 +32,8 @@ export class FileHandles {
    * when a handle for that path and number was kept already.
    */
   set(path, fh, ino = this.identity.ino(path)) {
-    this.#dropIfStale();
-    if (this.byPath.get(path)?.ino === ino) return false;
-    if (this.byPath.size >= MAX_ENTRIES) this.byPath.clear();
-    this.byPath.set(path, { fh, ino });
+    if (this.cache.current().get(path)?.ino === ino) return false;
+    this.cache.keep(path, { fh, ino });
     return true;
   }
 }

@@ -44,3 +44,33 @@ export class Identity {
     Atomics.add(this.generations, EPOCH, 1);
   }
 }
+
+/**
+ * A worker's cache of handles by path, emptied whenever the namespace epoch has moved since it
+ * was last looked at (a directory removed or moved may have changed what any path names).
+ */
+export class EpochCache {
+  /** identity: the mount's Identity; max: entries kept before the cache starts over. */
+  constructor(identity, max) {
+    this.identity = identity;
+    this.max = max;
+    this.entries = new Map();
+    this.epoch = identity.epoch();
+  }
+
+  /** The entries, emptied first if the epoch moved since the last call. */
+  current() {
+    const epoch = this.identity.epoch();
+    if (epoch !== this.epoch) {
+      this.entries.clear();
+      this.epoch = epoch;
+    }
+    return this.entries;
+  }
+
+  /** Stores key -> value (the caller looked at current() first); at max entries it starts over. */
+  keep(key, value) {
+    if (this.entries.size >= this.max) this.entries.clear();
+    this.entries.set(key, value);
+  }
+}

@@ -3,6 +3,7 @@
 // worker walked through, dropped whenever the namespace epoch moves (opfs-identity.js).
 import { ERRNO as E } from '../../abi/linux.js';
 import { Errno, errnoOf } from './opfs-errors.js';
+import { EpochCache } from './opfs-identity.js';
 
 const NAME_MAX = 255;
 const DIR_CACHE_MAX = 4096;
@@ -24,30 +25,21 @@ export class PathWalker {
   constructor(root, identity) {
     this.root = root;
     this.identity = identity;
-    this.dirs = new Map(); // directory handles by path
-    this.dirsEpoch = 0;
-  }
-
-  #dropIfStale() {
-    const epoch = this.identity.epoch();
-    if (epoch === this.dirsEpoch) return;
-    this.dirs.clear();
-    this.dirsEpoch = epoch;
+    this.dirs = new EpochCache(identity, DIR_CACHE_MAX); // directory handles by path
   }
 
   /** The cached handle of directory `parts` (non-empty), or undefined: no OPFS call. */
   known(parts) {
-    this.#dropIfStale();
-    return this.dirs.get(parts.join('/'));
+    return this.dirs.current().get(parts.join('/'));
   }
 
   /** The directory handle of `parts` (all of them). */
   async dirOf(parts) {
-    this.#dropIfStale();
+    const dirs = this.dirs.current();
     let dir = await this.root;
     let i = parts.length;
     for (; i > 0; i--) {
-      const cached = this.dirs.get(parts.slice(0, i).join('/'));
+      const cached = dirs.get(parts.slice(0, i).join('/'));
       if (cached) { dir = cached; break; }
     }
     for (; i < parts.length; i++) {
@@ -56,8 +48,7 @@ export class PathWalker {
       } catch (err) {
         throw new Errno(errnoOf(err, { typeMismatch: E.ENOTDIR }));
       }
-      if (this.dirs.size > DIR_CACHE_MAX) this.dirs.clear();
-      this.dirs.set(parts.slice(0, i + 1).join('/'), dir);
+      this.dirs.keep(parts.slice(0, i + 1).join('/'), dir);
     }
     return dir;
   }
