@@ -3,12 +3,12 @@
 // host API option, and the conformance programs on a mount (tests/fs/run-conformance.sh --mount).
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { chmodSync, chownSync, closeSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, closeSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, readlinkSync, realpathSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { exec } from './lib/exec.js';
-import { compile, runProgram } from '../host/index.js';
+import { compile, createProgram, runProgram } from '../host/index.js';
 
 const root = join(import.meta.dirname, '..');
 const spindle = join(root, 'bin', 'spindle');
@@ -309,6 +309,30 @@ int main(void) {
     assert.equal(readFileSync(join(dir, 'out.txt'), 'utf8'), 'got: via I/O workers\n');
     await assert.rejects(runProgram(program, { mounts: [{ path: 'rel', hostDir: dir }] }), /absolute/);
     await assert.rejects(runProgram(program, { mounts: [{ path: '/x', hostDir: join(dir, 'nope') }] }), /does not exist/);
+  });
+
+  it('a program\'s mount fds are closed once, by dispose(), never a number the process gave out again', async () => {
+    const compiled = await compile(readFileSync(await build('leaves_fds')));
+    const dir = join(host, 'leaves');
+    mkdirSync(join(dir, 'sub'), { recursive: true });
+    writeFileSync(join(dir, 'sub', 'in.txt'), 'kept\n');
+    const fdsInto = (path) => readdirSync('/proc/self/fd').filter((fd) => {
+      try { return readlinkSync(`/proc/self/fd/${fd}`).startsWith(realpathSync(path)); } catch { return false; }
+    });
+    for (const ioWorkers of [0, 1]) {
+      const program = await createProgram(compiled, { mounts: [{ path: '/m', hostDir: dir, ioWorkers }] });
+      program.start();
+      assert.equal((await program.exited).exitCode, 0);
+      // every thread has exited: the mount's fds are still open (Node did not close them with
+      // its workers), and the lowest free numbers now go to fds of our own
+      assert.ok(fdsInto(dir).length > 0, `ioWorkers ${ioWorkers}: the mount's fds were closed with its workers`);
+      const ours = Array.from({ length: 32 }, () => openSync('/dev/null', 'r'));
+      program.dispose();
+      for (let waited = 0; fdsInto(dir).length && waited < 10000; waited += 20) await new Promise((r) => setTimeout(r, 20));
+      assert.deepEqual(fdsInto(dir), [], `ioWorkers ${ioWorkers}: dispose() left the mount's fds open`);
+      for (const fd of ours) assert.equal(readlinkSync(`/proc/self/fd/${fd}`), '/dev/null', `ioWorkers ${ioWorkers}: fd ${fd} was closed by dispose()`);
+      ours.forEach((fd) => closeSync(fd));
+    }
   });
 
   it('an I/O worker that dies (ioWorkers) gives EIO and a message, never a hang', async () => {
