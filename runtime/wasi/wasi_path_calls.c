@@ -53,9 +53,7 @@ DEFINE(path_open)(int32_t dirfd, int32_t lookupflags, int32_t path, int32_t path
 DEFINE(path_create_directory)(int32_t dirfd, int32_t path, int32_t path_len)
 {
     struct wasi_path p;
-    int32_t err = wasi_path_get(&p, (uint32_t)path, (uint32_t)path_len);
-    if (err == WASI_ESUCCESS)
-        err = wasi_fs_ready();
+    int32_t err = wasi_path_then_ready(&p, (uint32_t)path, (uint32_t)path_len);
     return err != WASI_ESUCCESS
                ? err
                : wasi_result(spindle_fs_mkdirat(dirfd, p.text, spindle_posix_creation_mode(0777)));
@@ -64,18 +62,14 @@ DEFINE(path_create_directory)(int32_t dirfd, int32_t path, int32_t path_len)
 DEFINE(path_remove_directory)(int32_t dirfd, int32_t path, int32_t path_len)
 {
     struct wasi_path p;
-    int32_t err = wasi_path_get(&p, (uint32_t)path, (uint32_t)path_len);
-    if (err == WASI_ESUCCESS)
-        err = wasi_fs_ready();
+    int32_t err = wasi_path_then_ready(&p, (uint32_t)path, (uint32_t)path_len);
     return err != WASI_ESUCCESS ? err : wasi_result(spindle_fs_unlinkat(dirfd, p.text, SPINDLE_AT_REMOVEDIR));
 }
 
 DEFINE(path_unlink_file)(int32_t dirfd, int32_t path, int32_t path_len)
 {
     struct wasi_path p;
-    int32_t err = wasi_path_get(&p, (uint32_t)path, (uint32_t)path_len);
-    if (err == WASI_ESUCCESS)
-        err = wasi_fs_ready();
+    int32_t err = wasi_path_then_ready(&p, (uint32_t)path, (uint32_t)path_len);
     return err != WASI_ESUCCESS ? err : wasi_result(spindle_fs_unlinkat(dirfd, p.text, 0));
 }
 
@@ -99,9 +93,7 @@ DEFINE(path_filestat_set_times)(int32_t dirfd, int32_t lookupflags, int32_t path
                                 int64_t atim, int64_t mtim, int32_t fstflags)
 {
     struct wasi_path p;
-    int32_t err = wasi_path_get(&p, (uint32_t)path, (uint32_t)path_len);
-    if (err == WASI_ESUCCESS)
-        err = wasi_fs_ready();
+    int32_t err = wasi_path_then_ready(&p, (uint32_t)path, (uint32_t)path_len);
     struct spindle_timespec times[2];
     if (err == WASI_ESUCCESS)
         err = wasi_times_from_flags(atim, mtim, fstflags, times);
@@ -117,9 +109,7 @@ DEFINE(path_link)(int32_t old_dirfd, int32_t old_lookupflags, int32_t old_path, 
     struct wasi_path from, to;
     int32_t err = wasi_path_get(&from, (uint32_t)old_path, (uint32_t)old_len);
     if (err == WASI_ESUCCESS)
-        err = wasi_path_get(&to, (uint32_t)new_path, (uint32_t)new_len);
-    if (err == WASI_ESUCCESS)
-        err = wasi_fs_ready();
+        err = wasi_path_then_ready(&to, (uint32_t)new_path, (uint32_t)new_len);
     if (err != WASI_ESUCCESS)
         return err;
     int flags = (old_lookupflags & WASI_LOOKUP_SYMLINK_FOLLOW) ? SPINDLE_AT_SYMLINK_FOLLOW : 0;
@@ -132,9 +122,7 @@ DEFINE(path_rename)(int32_t old_dirfd, int32_t old_path, int32_t old_len, int32_
     struct wasi_path from, to;
     int32_t err = wasi_path_get(&from, (uint32_t)old_path, (uint32_t)old_len);
     if (err == WASI_ESUCCESS)
-        err = wasi_path_get(&to, (uint32_t)new_path, (uint32_t)new_len);
-    if (err == WASI_ESUCCESS)
-        err = wasi_fs_ready();
+        err = wasi_path_then_ready(&to, (uint32_t)new_path, (uint32_t)new_len);
     if (err != WASI_ESUCCESS)
         return err;
     return wasi_result(spindle_fs_renameat(old_dirfd, from.text, new_dirfd, to.text));
@@ -145,9 +133,7 @@ DEFINE(path_symlink)(int32_t target, int32_t target_len, int32_t dirfd, int32_t 
     struct wasi_path t, p;
     int32_t err = wasi_path_get(&t, (uint32_t)target, (uint32_t)target_len);
     if (err == WASI_ESUCCESS)
-        err = wasi_path_get(&p, (uint32_t)path, (uint32_t)path_len);
-    if (err == WASI_ESUCCESS)
-        err = wasi_fs_ready();
+        err = wasi_path_then_ready(&p, (uint32_t)path, (uint32_t)path_len);
     return err != WASI_ESUCCESS ? err : wasi_result(spindle_fs_symlinkat(t.text, dirfd, p.text));
 }
 

@@ -95,6 +95,12 @@ int32_t wasi_path_get(struct wasi_path *out, uint32_t ptr, uint32_t len)
     return WASI_ESUCCESS;
 }
 
+int32_t wasi_path_then_ready(struct wasi_path *out, uint32_t ptr, uint32_t len)
+{
+    int32_t err = wasi_path_get(out, ptr, len);
+    return err != WASI_ESUCCESS ? err : wasi_fs_ready();
+}
+
 static pthread_mutex_t ready_lock = PTHREAD_MUTEX_INITIALIZER;
 static atomic_bool ready;
 static atomic_int preopen_fd = -1;

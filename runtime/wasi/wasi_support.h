@@ -52,6 +52,9 @@ struct wasi_path {
     char text[SPINDLE_FS_PATH_MAX + 1];
 };
 int32_t wasi_path_get(struct wasi_path *out, uint32_t ptr, uint32_t len);
+/* The preconditions of a call whose last argument is a path: wasi_path_get, then
+ * wasi_fs_ready(); WASI errno. */
+int32_t wasi_path_then_ready(struct wasi_path *out, uint32_t ptr, uint32_t len);
 
 /* core stat -> WASI filestat layout at dst */
 void wasi_fill_filestat(const struct spindle_stat *st, void *dst);

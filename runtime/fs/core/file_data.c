@@ -92,6 +92,22 @@ static char *chunk_at(const struct file_data *data, int64_t chunk_index)
     return slot ? *slot : NULL;
 }
 
+/* The part of a transfer that lies in one chunk: at byte pos, with `left` bytes to go. */
+struct chunk_piece {
+    int64_t index; /* the chunk */
+    size_t at;     /* where in it */
+    size_t len;    /* how many bytes */
+};
+
+static inline struct chunk_piece piece_at(int64_t pos, size_t left)
+{
+    struct chunk_piece piece = {pos >> FS_CHUNK_SHIFT, (size_t)(pos & (FS_CHUNK_SIZE - 1)), 0};
+    piece.len = (size_t)FS_CHUNK_SIZE - piece.at;
+    if (piece.len > left)
+        piece.len = left;
+    return piece;
+}
+
 /* For host_copy.c (declared there): where the bytes at offset are stored. */
 char *file_data_piece(const struct file_data *data, int64_t offset, size_t *avail)
 {
@@ -116,13 +132,8 @@ int64_t file_data_write(struct file_data *data, int64_t offset, const void *src,
     if (rc < 0)
         return rc;
     while (done < len) {
-        int64_t pos = offset + (int64_t)done;
-        int64_t chunk_index = pos >> FS_CHUNK_SHIFT;
-        size_t in_chunk = (size_t)(pos & (FS_CHUNK_SIZE - 1));
-        size_t n = (size_t)FS_CHUNK_SIZE - in_chunk;
-        if (n > len - done)
-            n = len - done;
-        void **slot = chunk_slot(data, chunk_index, true);
+        struct chunk_piece piece = piece_at(offset + (int64_t)done, len - done);
+        void **slot = chunk_slot(data, piece.index, true);
         if (slot == NULL)
             break;
         if (*slot == NULL) {
@@ -134,15 +145,15 @@ int64_t file_data_write(struct file_data *data, int64_t offset, const void *src,
             if (chunk == NULL)
                 break;
             /* zero only what this write does not cover */
-            memset(chunk, 0, in_chunk);
-            memset(chunk + in_chunk + n, 0, size - in_chunk - n);
+            memset(chunk, 0, piece.at);
+            memset(chunk + piece.at + piece.len, 0, size - piece.at - piece.len);
             *slot = chunk;
             data->small_cap = size < (size_t)FS_CHUNK_SIZE ? (uint32_t)size : 0;
             data->chunk_count++;
             data->bytes_allocated += (int64_t)size;
         }
-        memcpy((char *)*slot + in_chunk, in + done, n);
-        done += n;
+        memcpy((char *)*slot + piece.at, in + done, piece.len);
+        done += piece.len;
     }
     return done > 0 ? (int64_t)done : -SPINDLE_ENOSPC;
 }
@@ -152,21 +163,16 @@ void file_data_read(const struct file_data *data, int64_t offset, void *dst, siz
     char *out = dst;
     size_t done = 0;
     while (done < len) {
-        int64_t pos = offset + (int64_t)done;
-        int64_t chunk_index = pos >> FS_CHUNK_SHIFT;
-        size_t in_chunk = (size_t)(pos & (FS_CHUNK_SIZE - 1));
-        size_t n = (size_t)FS_CHUNK_SIZE - in_chunk;
-        if (n > len - done)
-            n = len - done;
-        const char *chunk = chunk_at(data, chunk_index);
+        struct chunk_piece piece = piece_at(offset + (int64_t)done, len - done);
+        const char *chunk = chunk_at(data, piece.index);
         size_t stored = 0; /* bytes of this piece that the chunk holds */
         if (chunk) {
-            size_t bytes = chunk_bytes(data, chunk_index);
-            stored = in_chunk >= bytes ? 0 : (bytes - in_chunk < n ? bytes - in_chunk : n);
-            memcpy(out + done, chunk + in_chunk, stored);
+            size_t bytes = chunk_bytes(data, piece.index);
+            stored = piece.at >= bytes ? 0 : (bytes - piece.at < piece.len ? bytes - piece.at : piece.len);
+            memcpy(out + done, chunk + piece.at, stored);
         }
-        memset(out + done + stored, 0, n - stored);
-        done += n;
+        memset(out + done + stored, 0, piece.len - stored);
+        done += piece.len;
     }
 }
 

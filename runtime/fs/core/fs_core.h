@@ -383,6 +383,8 @@ void walk_done(struct walk *w);
 struct inode *dir_parent_ref(struct inode *dir);
 /* Resolves dirfd (or SPINDLE_AT_FDCWD) into a referenced start directory. */
 int start_dir(int dirfd, const char *path, struct inode **out);
+/* path_walk from dirfd (start_dir); w is zeroed first. */
+int path_walk_at(int dirfd, const char *path, int how, struct walk *w);
 
 /* ---- open files and the fd table (fd_table.c) ---- */
 struct open_file {

@@ -371,3 +371,15 @@ int start_dir(int dirfd, const char *path, struct inode **out)
         open_file_unref(file);
     return rc;
 }
+
+int path_walk_at(int dirfd, const char *path, int how, struct walk *w)
+{
+    memset(w, 0, sizeof *w);
+    struct inode *start;
+    int rc = start_dir(dirfd, path, &start);
+    if (rc < 0)
+        return rc;
+    rc = path_walk(start, path, how, w);
+    inode_unref(start);
+    return rc;
+}

@@ -12,7 +12,7 @@
 /* the directories' table (ops_readdir.c) */
 extern const struct inode_ops dir_ops;
 
-/* start_dir + path_walk(WALK_PARENT); w is zeroed first. */
+/* path_walk_at(WALK_PARENT), refusing to make or remove a name in /proc/self/fd (EPERM). */
 int walk_parent_at(int dirfd, const char *path, struct walk *w);
 
 #endif

@@ -21,6 +21,32 @@ static int64_t iov_total(const struct spindle_iovec *iov, int iovcnt)
     return total;
 }
 
+/* iov_total capped at what one read or write moves (Linux's MAX_RW_COUNT). */
+static int64_t transfer_size(const struct spindle_iovec *iov, int iovcnt)
+{
+    int64_t total = iov_total(iov, iovcnt);
+    return total > MAX_RW_COUNT ? MAX_RW_COUNT : total;
+}
+
+/* offset < 0 means "at the description's position": locks it and puts it in *offset, and
+ * answers true; the caller then ends with release_position. */
+static inline bool hold_position(struct open_file *file, int64_t *offset)
+{
+    if (*offset >= 0)
+        return false;
+    pthread_mutex_lock(&file->pos_lock);
+    *offset = file->pos;
+    return true;
+}
+
+/* Moves the held position past the n bytes moved at offset (not on an error, n < 0). */
+static inline void release_position(struct open_file *file, int64_t offset, int64_t n)
+{
+    if (n >= 0)
+        file->pos = offset + n;
+    pthread_mutex_unlock(&file->pos_lock);
+}
+
 #define TAKE_LOCKS INT64_MIN
 
 /* read/pread of a regular file without locks when no writer holds it (reader_slots.c).
@@ -33,18 +59,12 @@ static int64_t read_lock_free(int fd, const struct spindle_iovec *iov, int iovcn
         return TAKE_LOCKS;
     int64_t done = TAKE_LOCKS;
     if (open_file_readable(file) && iov_total(iov, iovcnt) >= 0) {
-        bool use_pos = offset < 0;
-        if (use_pos) { /* before holding the inode: a reader holding one must not block */
-            pthread_mutex_lock(&file->pos_lock);
-            offset = file->pos;
-        }
+        /* the position before the inode: a reader holding one must not block */
+        bool use_pos = hold_position(file, &offset);
         if (reader_slot_hold_inode(slot, file->inode))
             done = mem_file_copy_out(file->inode, iov, iovcnt, offset);
-        if (use_pos) {
-            if (done != TAKE_LOCKS)
-                file->pos = offset + done;
-            pthread_mutex_unlock(&file->pos_lock);
-        }
+        if (use_pos) /* TAKE_LOCKS is negative: the position stays for the locked read */
+            release_position(file, offset, done);
     }
     reader_slot_clear(slot);
     return done;
@@ -60,26 +80,17 @@ static int64_t read_file(struct open_file *file, const struct spindle_iovec *iov
         return -SPINDLE_EBADF;
     if (ops->read == NULL)
         return -SPINDLE_EISDIR;
-    int64_t total = iov_total(iov, iovcnt);
+    int64_t total = transfer_size(iov, iovcnt);
     if (total < 0)
         return total;
-    if (total > MAX_RW_COUNT)
-        total = MAX_RW_COUNT;
     if (ops->format == SPINDLE_S_IFIFO) /* no position: a reader may block, holding nothing */
         return offset >= 0 ? -SPINDLE_ESPIPE : ops->read(file, iov, iovcnt, 0, total);
     if (ops->format == SPINDLE_S_IFCHR)
         return ops->read(file, iov, iovcnt, 0, total);
-    bool use_pos = offset < 0;
-    if (use_pos) {
-        pthread_mutex_lock(&file->pos_lock);
-        offset = file->pos;
-    }
+    bool use_pos = hold_position(file, &offset);
     int64_t n = ops->read(file, iov, iovcnt, offset, total);
-    if (use_pos) {
-        if (n > 0)
-            file->pos = offset + n;
-        pthread_mutex_unlock(&file->pos_lock);
-    }
+    if (use_pos)
+        release_position(file, offset, n);
     return n;
 }
 
@@ -90,27 +101,18 @@ static int64_t write_file(struct open_file *file, const struct spindle_iovec *io
         return -SPINDLE_EBADF;
     if (ops->write == NULL)
         return -SPINDLE_EISDIR;
-    int64_t total = iov_total(iov, iovcnt);
+    int64_t total = transfer_size(iov, iovcnt);
     if (total < 0)
         return total;
-    if (total > MAX_RW_COUNT)
-        total = MAX_RW_COUNT;
     int64_t unused = 0;
     if (ops->format == SPINDLE_S_IFIFO)
         return offset >= 0 ? -SPINDLE_ESPIPE : ops->write(file, iov, iovcnt, &unused, total);
     if (ops->format == SPINDLE_S_IFCHR)
         return ops->write(file, iov, iovcnt, &unused, total);
-    bool use_pos = offset < 0;
-    if (use_pos) {
-        pthread_mutex_lock(&file->pos_lock);
-        offset = file->pos;
-    }
+    bool use_pos = hold_position(file, &offset);
     int64_t n = ops->write(file, iov, iovcnt, &offset, total);
-    if (use_pos) {
-        if (n >= 0)
-            file->pos = offset + n;
-        pthread_mutex_unlock(&file->pos_lock);
-    }
+    if (use_pos)
+        release_position(file, offset, n);
     return n;
 }
 
@@ -165,27 +167,27 @@ int64_t spindle_fs_writev(int fd, const struct spindle_iovec *iov, int iovcnt)
     return with_file(fd, write_file, iov, iovcnt, -1);
 }
 
+/* pread/pwrite at a negative offset: EINVAL, but EBADF first when fd is not open. */
+static int64_t negative_offset_error(int fd)
+{
+    struct open_file *file = fd_get(fd);
+    if (file == NULL)
+        return -SPINDLE_EBADF;
+    open_file_unref(file);
+    return -SPINDLE_EINVAL;
+}
+
 int64_t spindle_fs_preadv(int fd, const struct spindle_iovec *iov, int iovcnt, int64_t offset)
 {
-    if (offset < 0) {
-        struct open_file *file = fd_get(fd);
-        if (file == NULL)
-            return -SPINDLE_EBADF;
-        open_file_unref(file);
-        return -SPINDLE_EINVAL;
-    }
+    if (offset < 0)
+        return negative_offset_error(fd);
     return with_file(fd, read_file, iov, iovcnt, offset);
 }
 
 int64_t spindle_fs_pwritev(int fd, const struct spindle_iovec *iov, int iovcnt, int64_t offset)
 {
-    if (offset < 0) {
-        struct open_file *file = fd_get(fd);
-        if (file == NULL)
-            return -SPINDLE_EBADF;
-        open_file_unref(file);
-        return -SPINDLE_EINVAL;
-    }
+    if (offset < 0)
+        return negative_offset_error(fd);
     return with_file(fd, write_file, iov, iovcnt, offset);
 }
 

@@ -2,8 +2,6 @@
 #include "fs_ops.h"
 #include "../../include/spindle/identity.h"
 
-#include <string.h>
-
 static int stat_inode(struct inode *inode, struct spindle_stat *st)
 {
     inode_read_lock(inode);
@@ -45,14 +43,8 @@ static int lookup_at(int dirfd, const char *path, int flags, struct inode **out,
 {
     if (flags & ~SPINDLE_AT_SYMLINK_NOFOLLOW)
         return -SPINDLE_EINVAL;
-    struct inode *start;
-    int rc = start_dir(dirfd, path, &start);
-    if (rc < 0)
-        return rc;
     struct walk w;
-    memset(&w, 0, sizeof w);
-    rc = path_walk(start, path, (flags & SPINDLE_AT_SYMLINK_NOFOLLOW) ? 0 : WALK_FOLLOW, &w);
-    inode_unref(start);
+    int rc = path_walk_at(dirfd, path, (flags & SPINDLE_AT_SYMLINK_NOFOLLOW) ? 0 : WALK_FOLLOW, &w);
     if (rc < 0)
         return rc;
     *out = w.node;

@@ -7,13 +7,7 @@
 
 int walk_parent_at(int dirfd, const char *path, struct walk *w)
 {
-    struct inode *start;
-    memset(w, 0, sizeof *w);
-    int rc = start_dir(dirfd, path, &start);
-    if (rc < 0)
-        return rc;
-    rc = path_walk(start, path, WALK_PARENT, w);
-    inode_unref(start);
+    int rc = path_walk_at(dirfd, path, WALK_PARENT, w);
     if (rc == 0 && w->dir != NULL && w->dir->u.dir.listing_lookup && w->last == LAST_NORM) {
         walk_done(w); /* /proc/self/fd lists open fds; names cannot be made or removed */
         return -SPINDLE_EPERM;
@@ -208,14 +202,8 @@ int spindle_fs_linkat(int olddirfd, const char *oldpath, int newdirfd, const cha
 {
     if (flags & ~SPINDLE_AT_SYMLINK_FOLLOW)
         return -SPINDLE_EINVAL;
-    struct inode *start;
-    int rc = start_dir(olddirfd, oldpath, &start);
-    if (rc < 0)
-        return rc;
     struct walk old;
-    memset(&old, 0, sizeof old);
-    rc = path_walk(start, oldpath, (flags & SPINDLE_AT_SYMLINK_FOLLOW) ? WALK_FOLLOW : 0, &old);
-    inode_unref(start);
+    int rc = path_walk_at(olddirfd, oldpath, (flags & SPINDLE_AT_SYMLINK_FOLLOW) ? WALK_FOLLOW : 0, &old);
     if (rc < 0)
         return rc;
     struct inode *target = old.node;
@@ -303,14 +291,8 @@ int64_t spindle_fs_readlinkat(int dirfd, const char *path, char *buf, size_t siz
 {
     if (size == 0)
         return -SPINDLE_EINVAL;
-    struct inode *start;
-    int rc = start_dir(dirfd, path, &start);
-    if (rc < 0)
-        return rc;
     struct walk w;
-    memset(&w, 0, sizeof w);
-    rc = path_walk(start, path, 0, &w);
-    inode_unref(start);
+    int rc = path_walk_at(dirfd, path, 0, &w);
     if (rc < 0)
         return rc;
     if (w.mount) {

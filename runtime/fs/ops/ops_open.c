@@ -45,6 +45,20 @@ static int create_file(struct inode *dir, struct new_file *made, struct inode **
     return 0;
 }
 
+/* open_creating met a symlink: its walk starts again at `target` (allocated, now *pending)
+ * from `dir` (a reference, now *from), keeping the count of symlinks followed. */
+static void walk_restart(struct walk *w, struct inode **from, struct inode *dir, char **pending, char *target)
+{
+    int hops = w->hops;
+    walk_done(w);
+    memset(w, 0, sizeof *w);
+    w->hops = hops;
+    inode_unref(*from);
+    *from = dir;
+    fs_free(*pending);
+    *pending = target;
+}
+
 /* O_CREAT: find or create the last component, following a symlink there
  * (even a dangling one: the file is created at its target). */
 static int open_creating(struct inode *start, const char *path, int flags, uint32_t perm, struct inode **out,
@@ -54,11 +68,10 @@ static int open_creating(struct inode *start, const char *path, int flags, uint3
     memset(&w, 0, sizeof w);
     struct inode *from = start;
     inode_ref(from);
-    const char *current = path;
-    char *pending = NULL; /* symlink target being resolved */
+    char *pending = NULL; /* the symlink target being walked; NULL: `path` itself */
     int rc;
     for (;;) {
-        rc = path_walk(from, current, WALK_PARENT, &w);
+        rc = path_walk(from, pending ? pending : path, WALK_PARENT, &w);
         if (rc < 0)
             break;
         if (w.mount) { /* inside a mount: its backend creates (mount.c) */
@@ -67,17 +80,11 @@ static int open_creating(struct inode *start, const char *path, int flags, uint3
                 struct inode *next;
                 char *target;
                 rc = mount_follow_start(&w, &next, &target);
-                int hops = w.hops;
-                walk_done(&w);
-                if (rc < 0)
+                if (rc < 0) {
+                    walk_done(&w);
                     break;
-                inode_unref(from);
-                from = next;
-                memset(&w, 0, sizeof w);
-                w.hops = hops;
-                fs_free(pending);
-                pending = target;
-                current = target;
+                }
+                walk_restart(&w, &from, next, &pending, target);
                 continue;
             }
             walk_done(&w);
@@ -158,16 +165,8 @@ static int open_creating(struct inode *start, const char *path, int flags, uint3
                     target[link->u.symlink.len] = '\0';
                     inode_unlock(dir);
                     new_file_discard(&made);
-                    inode_unref(from);
-                    from = dir;
-                    inode_ref(from);
-                    int hops = w.hops;
-                    walk_done(&w);
-                    memset(&w, 0, sizeof w);
-                    w.hops = hops;
-                    fs_free(pending);
-                    pending = target;
-                    current = target;
+                    inode_ref(dir);
+                    walk_restart(&w, &from, dir, &pending, target);
                     continue;
                 }
             }
