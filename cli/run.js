@@ -127,7 +127,7 @@ export async function run(argv, early = null) {
   const compiled = await compile(bytes, { compilation: opts.compilation });
   if (process.env.SPINDLE_DEBUG) {
     process.stderr.write(`[spindle] compilation: ${compiled.compilation} (--compile=${opts.compilation}), ` +
-      `V8 tiers: ${compiled.tiers} (${compiled.tiersReason}), C main: ${here ? "on Node's main thread" : 'in a worker'}\n`);
+      `V8 tiers: ${compiled.tiers} (${compiled.tiersReason})\n[spindle] C main: ${here ? "on Node's main thread" : 'in a worker'}\n`);
   }
   const result = await runProgram(compiled, { args: opts.args, env: opts.env, poolSize: opts.poolSize, maxThreads: opts.maxThreads,
     waitForPool: opts.waitForPool, preload: opts.preloadBytes, mounts: opts.mounts, earlyWorker, mainThread: here ? 'here' : 'worker' });
