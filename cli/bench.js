@@ -17,7 +17,7 @@ import { parseBrowserNames, requireBrowser } from './browsers.js';
 import { chromiumPath } from './chromium.js';
 import { firefoxPath } from './firefox.js';
 import { onInterrupt } from './interrupt.js';
-import { MAIN_STACK_FLAG } from './main-thread-choice.js';
+import { MAIN_STACK_FLAG } from './main-stack.js';
 import { isCurrentNode, rerunWithNode } from './node-binary.js';
 import { readOption } from './options.js';
 import { clang, root } from './toolchain.js';

@@ -4,14 +4,9 @@
 // where the mount addon that ends the process from any thread is missing, where Node's main
 // thread has a smaller stack than a worker's, or with SPINDLE_MAIN_THREAD=worker.
 import { processExit } from '../host/platform/process-exit.js';
+import { mainStackAsWorkers } from './main-stack.js';
 
 const NEEDS_WORKER = ['--mount', '--preload', '--wait-for-pool'];
-
-// V8's stack on Node's main thread is ~1 MiB, a worker's ~3.8 MiB (Node's 4 MiB less a guard):
-// wasm recursion that a worker runs could run out of stack here. bin/spindle starts Node with
-// this flag, so the same recursion fits (measured: the same depth fails on both).
-export const MAIN_STACK_FLAG = '--stack-size=3904';
-const stackAsWorkers = () => process.execArgv.some((a) => a.startsWith('--stack-size=') && Number(a.slice(13)) >= 3904);
 
 /**
  * Whether the C main of `spindle run argv` runs here. Decided from the words alone, before the
@@ -20,5 +15,5 @@ const stackAsWorkers = () => process.execArgv.some((a) => a.startsWith('--stack-
 export function mainRunsHere(argv) {
   if (process.env.SPINDLE_MAIN_THREAD === 'worker') return false;
   if (argv.some((a) => NEEDS_WORKER.some((o) => a === o || a.startsWith(`${o}=`)))) return false;
-  return stackAsWorkers() && Boolean(processExit());
+  return mainStackAsWorkers && Boolean(processExit());
 }

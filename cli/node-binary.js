@@ -6,7 +6,7 @@ import { realpathSync } from 'node:fs';
 import { constants } from 'node:os';
 import { join } from 'node:path';
 import { onInterrupt } from './interrupt.js';
-import { MAIN_STACK_FLAG } from './main-thread-choice.js';
+import { MAIN_STACK_FLAG } from './main-stack.js';
 import { root } from './toolchain.js';
 
 /** True when `nodeBin` is the Node running now; throws a clear error if it is no Node at all. */

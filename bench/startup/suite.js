@@ -6,7 +6,7 @@
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { MAIN_STACK_FLAG } from '../../cli/main-thread-choice.js';
+import { MAIN_STACK_FLAG } from '../../cli/main-stack.js';
 import { clang } from '../../cli/toolchain.js';
 import { exec } from '../../tests/lib/exec.js';
 import { target } from '../targets.js';
