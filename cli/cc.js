@@ -232,7 +232,9 @@ export function moduleLinkerFlags(opts) {
     ...(opts.initialMemory !== undefined ? [`--initial-memory=${opts.initialMemory}`] : []),
     '-z', `stack-size=${opts.stackSize}`, '--fatal-warnings',
     // emnapi's wasi-threads (napi-rs, the npm hosts) allocates each new thread's slot with them
-    ...(opts.host === 'wasi' ? ['--export-if-defined=malloc', '--export-if-defined=free'] : [])];
+    ...(opts.host === 'wasi' ? ['--export-if-defined=malloc', '--export-if-defined=free'] : []),
+    // --as-root, where the host can see it: a root host then checks no mode on the preopens
+    '--export-if-defined=spindle_link_as_root'];
 }
 
 // Where clang writes the linked module: -o FILE, -oFILE, or a.out.

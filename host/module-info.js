@@ -7,6 +7,11 @@ export function importsFromSpindle(module, name) {
   return WebAssembly.Module.imports(module).some((i) => i.module === 'spindle' && i.name === name);
 }
 
+/** True if the module was linked `spindle cc --as-root` (cli/cc.js exports the flag's symbol then). */
+export function linkedAsRoot(module) {
+  return WebAssembly.Module.exports(module).some((e) => e.name === 'spindle_link_as_root');
+}
+
 /** True if the module was built with `spindle cc --fs=js` (runtime/jsfs imports this). */
 export function usesJsFs(module) {
   return importsFromSpindle(module, 'jsfs_host_thread_wait');

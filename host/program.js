@@ -183,8 +183,8 @@ export async function createProgram(compiled, options = {}) {
         disposed = true;
         files.fail('the program was disposed');
         if (!ending) end('disposed before the program ended');
-        filesWorker()?.terminate();
-        mounts.dispose();
+        // the mounts' leftover fds are closed once no thread can use them any more
+        Promise.all([ended, filesWorker()?.terminate()]).then(() => mounts.dispose());
       },
     };
   }

@@ -2,7 +2,9 @@
 // `spindle cc --bare`): `--mount=/PATH=HOSTDIR` in Node becomes a WASI preopen whose file calls
 // (path_open, fd_read, fd_readdir, ...) are served here. Each call is one request of the mount
 // protocol (docs/MOUNTS.md) to the host-directory backend (host/mount/hostdir/hostdir.js), which does the
-// confinement (no `..` or symlink escape); this file only translates WASI to requests.
+// confinement (no `..` or symlink escape); this file only translates WASI to requests, and,
+// where the host lets everything through (root), checks the modes as Linux would for the files'
+// ordinary owner (wasi-files-permission.js).
 //
 // Threads share the fd table: it lives in a SharedArrayBuffer (createFdTable), and Node file
 // descriptors belong to the process, so a file opened by one thread is used by any other.
@@ -11,6 +13,7 @@ import { backendClient } from './mount/index.js';
 import { AT, O } from './abi/linux.js';
 import { FSYNC_DATASYNC, OP, REQ } from './abi/mount-request.js';
 import { readDirents, STAT as WIRE_STAT } from './abi/mount-wire.js';
+import { preopenChecks } from './wasi-files-permission.js';
 import {
   DIRENT, ERRNO, errnoFromLinux, FDFLAGS, FDSTAT, FILESTAT, FILETYPE, filetypeOfDt, filetypeOfMode, IOVEC, LOOKUPFLAGS,
   OFLAGS, PRESTAT, PREOPENTYPE, RIGHTS,
@@ -161,6 +164,18 @@ export function withHostFiles(base, { memory, mounts, table: tableBuffer }) {
   }
 
   const statMode = () => sv.getUint32(STAT + WIRE_STAT.MODE, true);
+
+  // the permission checks of each mount whose host lets everything through, else null
+  const modeAt = (m) => (rel, follow) => {
+    try {
+      request(m, OP.STAT, { path: rel, flags: follow ? 0 : AT.SYMLINK_NOFOLLOW });
+      return statMode();
+    } catch (err) {
+      if (err instanceof WasiError) return -1;
+      throw err;
+    }
+  };
+  const checks = mounts.map((mount, m) => (mount.checkModes ? preopenChecks(modeAt(m), fail) : null));
   const statSize = () => sv.getBigInt64(STAT + WIRE_STAT.SIZE, true);
 
   // The protocol's stat (at STAT in the scratch) as a WASI filestat at ptr.
@@ -252,8 +267,15 @@ export function withHostFiles(base, { memory, mounts, table: tableBuffer }) {
       if (oflags & OFLAGS.TRUNC) flags |= O.TRUNC;
       if (oflags & OFLAGS.DIRECTORY) flags |= O.DIRECTORY;
       if (!(dirFlags & LOOKUPFLAGS.SYMLINK_FOLLOW)) flags |= O.NOFOLLOW;
+      checks[m]?.beforeOpen(rel, flags);
       request(m, OP.OPEN, { path: rel, flags, mode: 0o666 });
       const handle = sv.getBigInt64(AT_REQ + REQ.HANDLE, true);
+      try {
+        checks[m]?.opened(flags, statMode());
+      } catch (err) {
+        request(m, OP.CLOSE, { handle });
+        throw err;
+      }
       const isDir = filetypeOfMode(statMode()) === FILETYPE.DIRECTORY;
       const fd = allocate(isDir ? KIND.DIR : KIND.FILE, handle, m, fdflags & FDFLAGS.APPEND);
       if (fd < 0) {
@@ -362,25 +384,32 @@ export function withHostFiles(base, { memory, mounts, table: tableBuffer }) {
     }),
     path_filestat_get: guard((fd, lookupFlags, pathPtr, pathLen, ptr) => {
       const { m, rel } = pathAt(fd, pathPtr, pathLen);
+      checks[m]?.search(rel);
       request(m, OP.STAT, { path: rel, flags: lookupFlags & LOOKUPFLAGS.SYMLINK_FOLLOW ? 0 : AT.SYMLINK_NOFOLLOW });
       putFilestat(ptr);
     }),
     path_create_directory: guard((fd, pathPtr, pathLen) => {
       const { m, rel } = pathAt(fd, pathPtr, pathLen);
+      checks[m]?.nameChanges(rel, 'added');
       request(m, OP.MKDIR, { path: rel, mode: 0o777 });
     }),
     path_unlink_file: guard((fd, pathPtr, pathLen) => {
       const { m, rel } = pathAt(fd, pathPtr, pathLen);
+      checks[m]?.nameChanges(rel, 'removed');
       request(m, OP.UNLINK, { path: rel });
     }),
     path_remove_directory: guard((fd, pathPtr, pathLen) => {
       const { m, rel } = pathAt(fd, pathPtr, pathLen);
+      checks[m]?.nameChanges(rel, 'removed');
       request(m, OP.UNLINK, { path: rel, flags: AT.REMOVEDIR });
     }),
     path_rename: guard((fd, oldPtr, oldLen, newFd, newPtr, newLen) => {
       const from = pathAt(fd, oldPtr, oldLen);
       const to = pathAt(newFd, newPtr, newLen);
       if (from.m !== to.m) fail(ERRNO.XDEV); // two mounts
+      checks[from.m]?.nameChanges(from.rel, 'removed');
+      checks[from.m]?.nameChanges(to.rel, 'replaced');
+      checks[from.m]?.movedDir(from.rel, to.rel);
       request(from.m, OP.RENAME, { path: from.rel, path2: to.rel });
     }),
   };

@@ -7,6 +7,7 @@
 import {
   CLOCK, ERRNO, EVENT, EVENTTYPE, FDFLAGS, FDSTAT, FILESTAT, FILETYPE, IOVEC, RIGHTS, SUBCLOCKFLAGS, SUBSCRIPTION,
 } from './abi/wasi.js';
+import { staysAtZero } from './platform/stdio-description.js';
 
 const FIRST_PREOPEN_FD = 3;
 const NO_FILES_NOTE = 'spindle: this module has no filesystem of its own (not built by spindle cc or spindle cargo, ' +
@@ -216,13 +217,15 @@ export function wasiImports({ memory, args, env, platform, exit, sleep, brokenPi
       return ERRNO.SUCCESS;
     },
     // Only stdio redirected from or to a regular file seeks: stdin at a position the platform
-    // keeps, stdout and stderr at the host fd's own offset (Node, with the mount addon).
+    // keeps, stdout and stderr at the host fd's own offset (Node, with the mount addon). A
+    // device such as /dev/null answers 0, a pipe or a terminal ESPIPE, as on Linux.
     fd_seek(fd, offset, whence, newOffsetPtr) {
       if (!isStdio(fd)) return ERRNO.BADF;
       if (whence < 0 || whence > 2) return ERRNO.INVAL;
       if (!inBounds(newOffsetPtr, 8)) return ERRNO.FAULT;
-      const position = fd === 0 ? platform.seekStdin?.(BigInt(offset), whence)
+      let position = fd === 0 ? platform.seekStdin?.(BigInt(offset), whence)
         : platform.seekOutput?.(fd, BigInt(offset), whence);
+      if (position === undefined && staysAtZero(platform.describeStdio(fd))) position = 0n;
       if (position === undefined) return ERRNO.SPIPE;
       if (position === null) return ERRNO.INVAL;
       view().setBigUint64(newOffsetPtr, position, true);

@@ -3,12 +3,12 @@
 // host API option, and the conformance programs on a mount (tests/fs/run-conformance.sh --mount).
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { chmodSync, closeSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, closeSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, readlinkSync, realpathSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { exec } from './lib/exec.js';
-import { compile, runProgram } from '../host/index.js';
+import { compile, createProgram, runProgram } from '../host/index.js';
 
 const root = join(import.meta.dirname, '..');
 const spindle = join(root, 'bin', 'spindle');
@@ -240,6 +240,46 @@ describe('host-directory mounts', () => {
     await sameOnMountAsNative('posix_permissions', 0o777);
   });
 
+  // The files preopen_permissions.c expects, owned by the ordinary user (uid 1000), whose
+  // owner bits Linux then checks for the native run.
+  function permissionTree(dir) {
+    mkdirSync(dir);
+    for (const sub of ['locked', 'nosearch', 'movable', 'writable']) mkdirSync(join(dir, sub));
+    writeFileSync(join(dir, 'ro.txt'), 'original');
+    writeFileSync(join(dir, 'locked', 'kept.txt'), '');
+    writeFileSync(join(dir, 'nosearch', 'inside.txt'), '');
+    for (const name of ['', 'ro.txt', 'locked', 'locked/kept.txt', 'nosearch', 'nosearch/inside.txt', 'movable', 'writable']) {
+      chownSync(join(dir, name), 1000, 1000);
+    }
+    for (const [name, mode] of [['ro.txt', 0o444], ['locked', 0o555], ['nosearch', 0o644], ['movable', 0o555]]) {
+      chmodSync(join(dir, name), mode);
+    }
+  }
+
+  it('a portable module\'s preopens are checked as Linux checks the ordinary owner, though the host runs as root; --as-root is not', {
+    skip: process.geteuid?.() !== 0 && 'the host checks itself unless it runs as root',
+  }, async () => {
+    chmodSync(host, 0o755); // the native run gives up root, then works in there
+    const src = join(programs, 'preopen_permissions.c');
+    for (const asRoot of [false, true]) {
+      const name = `preopen_permissions${asRoot ? '_root' : ''}`;
+      const wasm = join(out, `${name}.wasm`);
+      const native = join(out, `${name}.native`);
+      const cc = await exec(spindle, ['cc', '-O2', '--host=wasi', ...(asRoot ? ['--as-root'] : []), src, '-o', wasm]);
+      assert.equal(cc.code, 0, cc.stderr);
+      const nat = await exec('clang-22', ['-O2', ...(asRoot ? ['-DAS_ROOT'] : []), src, '-o', native]);
+      assert.equal(nat.code, 0, nat.stderr);
+      permissionTree(join(host, `${name}-native`));
+      permissionTree(join(host, name));
+      const expected = await exec(native, [join(host, `${name}-native`)]);
+      assert.equal(expected.code, 0, expected.stderr);
+      assert.match(expected.stdout, asRoot ? /0444 file, O_WRONLY\) +ok/ : /0444 file, O_WRONLY\) +-1 EACCES/);
+      const r = await exec(spindle, ['run', `--mount=/m=${join(host, name)}`, wasm, '/m']);
+      assert.equal(r.code, 0, r.stdout + r.stderr);
+      assert.equal(r.stdout, expected.stdout, asRoot ? '--as-root' : 'the ordinary user');
+    }
+  });
+
   it('the host API takes mounts: [{ path, hostDir }]', async () => {
     const dir = join(host, 'api');
     mkdirSync(dir);
@@ -269,6 +309,30 @@ int main(void) {
     assert.equal(readFileSync(join(dir, 'out.txt'), 'utf8'), 'got: via I/O workers\n');
     await assert.rejects(runProgram(program, { mounts: [{ path: 'rel', hostDir: dir }] }), /absolute/);
     await assert.rejects(runProgram(program, { mounts: [{ path: '/x', hostDir: join(dir, 'nope') }] }), /does not exist/);
+  });
+
+  it('a program\'s mount fds are closed once, by dispose(), never a number the process gave out again', async () => {
+    const compiled = await compile(readFileSync(await build('leaves_fds')));
+    const dir = join(host, 'leaves');
+    mkdirSync(join(dir, 'sub'), { recursive: true });
+    writeFileSync(join(dir, 'sub', 'in.txt'), 'kept\n');
+    const fdsInto = (path) => readdirSync('/proc/self/fd').filter((fd) => {
+      try { return readlinkSync(`/proc/self/fd/${fd}`).startsWith(realpathSync(path)); } catch { return false; }
+    });
+    for (const ioWorkers of [0, 1]) {
+      const program = await createProgram(compiled, { mounts: [{ path: '/m', hostDir: dir, ioWorkers }] });
+      program.start();
+      assert.equal((await program.exited).exitCode, 0);
+      // every thread has exited: the mount's fds are still open (Node did not close them with
+      // its workers), and the lowest free numbers now go to fds of our own
+      assert.ok(fdsInto(dir).length > 0, `ioWorkers ${ioWorkers}: the mount's fds were closed with its workers`);
+      const ours = Array.from({ length: 32 }, () => openSync('/dev/null', 'r'));
+      program.dispose();
+      for (let waited = 0; fdsInto(dir).length && waited < 10000; waited += 20) await new Promise((r) => setTimeout(r, 20));
+      assert.deepEqual(fdsInto(dir), [], `ioWorkers ${ioWorkers}: dispose() left the mount's fds open`);
+      for (const fd of ours) assert.equal(readlinkSync(`/proc/self/fd/${fd}`), '/dev/null', `ioWorkers ${ioWorkers}: fd ${fd} was closed by dispose()`);
+      ours.forEach((fd) => closeSync(fd));
+    }
   });
 
   it('an I/O worker that dies (ioWorkers) gives EIO and a message, never a hang', async () => {

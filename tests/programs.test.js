@@ -5,7 +5,7 @@
 // "spindleFlags" go to `spindle cc` only, "cflags" to both compilers.
 // stdin and stdout are Node's pipes; "stdinFrom": "file" gives stdin as a regular file holding
 // "stdin" (mtime 2001-09-09), "stdoutTo": "file" sends stdout to a file, which is then compared,
-// and "pipe" gives a shell's pipe. "mountAddon": true needs the mount addon (lseek of a stdout
+// and "pipe" gives a shell's pipe; "stdinFrom": "null" and "stderrTo": "null" connect /dev/null. "mountAddon": true needs the mount addon (lseek of a stdout
 // that is a file: docs/POSIX.md) and is skipped without it (tests/mount-addon.test.js checks
 // what a run gets then).
 import assert from 'node:assert/strict';
@@ -37,22 +37,23 @@ const programs = readdirSync(dir)
 const built = new Map();
 const STDIN_FILE_MTIME = 1000000000; // the runner's stdin file is as old in every run
 
-// Runs cmd with the spec's stdin and stdout. With "stdinFrom"/"stdoutTo" ("pipe" or "file") the
-// program's fds 0-2 are what a shell gives it: real pipes (Node's own are socket pairs) or files
+// Runs cmd with the spec's stdin and stdout. With "stdinFrom"/"stdoutTo"/"stderrTo" the
+// program's fds 0-2 are what a shell gives it: real pipes (Node's own are socket pairs), /dev/null or files
 // in a folder of this run's own. A program may exit before reading all of a piped stdin, so the
 // feeding `cat` can die of SIGPIPE; that is not the program's failure (pipefail would report it).
 async function run(p, cmd, args, env) {
   const { spec } = p;
-  if (!spec.stdinFrom && !spec.stdoutTo) return exec(cmd, args, { input: spec.stdin, env });
+  if (!spec.stdinFrom && !spec.stdoutTo && !spec.stderrTo) return exec(cmd, args, { input: spec.stdin, env });
   const folder = mkdtempSync(join(out, `${p.name}-`));
   try {
     const stdinPath = join(folder, 'stdin');
     const stdoutPath = join(folder, 'stdout');
     writeFileSync(stdinPath, spec.stdin);
     utimesSync(stdinPath, STDIN_FILE_MTIME, STDIN_FILE_MTIME);
-    const script = `set -o pipefail; exec 2> >(cat >&2); stdin=$1 stdout=$2; shift 2; ${
-      spec.stdinFrom === 'file' ? '"$@" < "$stdin"' : '{ cat "$stdin" || true; } 2>/dev/null | "$@"'}${
-      spec.stdoutTo === 'file' ? ' > "$stdout"' : ' | cat'}`;
+    const stdinFrom = { file: '"$@" < "$stdin"', null: '"$@" < /dev/null' }[spec.stdinFrom] ??
+      '{ cat "$stdin" || true; } 2>/dev/null | "$@"';
+    const script = `set -o pipefail; exec 2> >(cat >&2); stdin=$1 stdout=$2; shift 2; ${stdinFrom}${
+      spec.stderrTo === 'null' ? ' 2> /dev/null' : ''}${spec.stdoutTo === 'file' ? ' > "$stdout"' : ' | cat'}`;
     const result = await exec('bash', ['-c', script, 'run', stdinPath, stdoutPath, cmd, ...args], { env });
     return spec.stdoutTo === 'file' ? { ...result, stdout: readFileSync(stdoutPath, 'utf8') } : result;
   } finally {

@@ -5,13 +5,14 @@
 // every thread worker, and call(view, request) performs one request synchronously (writing
 // result and outputs, not state); checkTogether (coordinator, after every prepare) may refuse a
 // combination of its mounts ([{ path, config }]) with an Error. checkModes: the host lets every
-// call through whatever the modes (a root process), so the module checks them itself.
+// call through whatever the modes (a root process), so the module checks them itself (its WASI
+// preopens: host/wasi-files.js), unless the module is root too (linked --as-root).
 // The folder's layers (scripts/check-layers.js): this registry on top; one folder per backend
 // (hostdir/, opfs/; each starts at the file named after it), which never import each other; the
 // protocol pieces they share beside them (mailbox.js, handle-table.js), which import no backend.
 import { ERRNO } from '../abi/linux.js';
 import { REQ, requestInMemory, setResult } from '../abi/mount-request.js';
-import { importsFromSpindle } from '../module-info.js';
+import { importsFromSpindle, linkedAsRoot } from '../module-info.js';
 import { isNode } from '../platform/current.js';
 
 const registry = new Map();
@@ -88,6 +89,7 @@ export async function prepareMounts(specs = [], ctx) {
       'host directories in Node only; build it with spindle cc / spindle cargo for other mounts');
   }
   const paths = checkMountPaths(specs);
+  const programIsRoot = Boolean(ctx.module) && linkedAsRoot(ctx.module);
   await loadBackends();
   const list = [];
   const disposers = [];
@@ -99,7 +101,7 @@ export async function prepareMounts(specs = [], ctx) {
       // mountId: the mount's handles carry it, so a handle of one mount is EBADF on another
       const prepared = await backend.prepare({ ...specs[i], path: paths[i], mountId: i }, ctx);
       if (prepared.dispose) disposers.push(prepared.dispose);
-      list.push({ kind, path: paths[i], config: prepared.config, checkModes: Boolean(prepared.checkModes) });
+      list.push({ kind, path: paths[i], config: prepared.config, checkModes: Boolean(prepared.checkModes) && !programIsRoot });
     }
     // checks that need every mount of a kind at once (hostdir: no two host directories overlap)
     for (const [kind, backend] of registry) backend.checkTogether?.(list.filter((m) => m.kind === kind));

@@ -8,9 +8,16 @@ import { Worker } from 'node:worker_threads';
 // (~9.4 -> ~8.2 MiB measured, docs/HOST.md). Buffers are not part of it.
 const threadHeapLimits = { maxOldGenerationSizeMb: 64 };
 
+// The fds a thread opens with node:fs (a mount's files and kept directories) belong to the
+// mount's handle tables, which the coordinator closes at dispose(), after the workers are gone.
+// Node's default, closing a worker's fds when it exits, made that a second close of numbers the
+// process may have given out again, such as a new worker's event-loop fd (a SIGABRT or a hang,
+// docs/HOST.md "Who closes a thread's fds"). (The I/O workers of host/mount/hostdir do the same.)
+const ownFds = { trackUnmanagedFds: false };
+
 /** Creates a worker running host/thread-worker.js. */
 export function createWorker(onMessage, onError) {
-  const worker = new Worker(new URL('../thread-worker.js', import.meta.url), { resourceLimits: threadHeapLimits });
+  const worker = new Worker(new URL('../thread-worker.js', import.meta.url), { resourceLimits: threadHeapLimits, ...ownFds });
   worker.on('message', onMessage);
   worker.on('error', onError);
   // A thread's worker waits for messages until the coordinator ends it: any other exit, with

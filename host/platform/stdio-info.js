@@ -1,6 +1,7 @@
 // What a host file descriptor used as stdio is, as the program's fstat and /proc/self/fd report
 // it (Node only: the CLI also sends it to a browser run), in stdio-description.js's form.
 import { fstatSync, readlinkSync, statfsSync } from 'node:fs';
+import { isatty } from 'node:tty';
 import { FILETYPE } from '../abi/wasi.js';
 import { FS_MAGIC, pipeDescription } from './stdio-description.js';
 
@@ -52,5 +53,6 @@ export function describeHostFd(fd) {
   return {
     filetype: filetypeOf(st), dev: String(st.dev), ino: String(st.ino), nlink: String(st.nlink), size: String(st.size),
     atimNs: String(st.atimeNs), mtimNs: String(st.mtimeNs), ctimNs: String(st.ctimeNs), name, fsType: fsTypeOf(st, name),
+    terminal: st.isCharacterDevice() && isatty(fd),
   };
 }

@@ -1,6 +1,6 @@
 /* The host's stdio as the filesystem core sees it (runtime/fs/special/proc_fd.c): /dev/stdin,
  * /dev/stdout, /dev/stderr, /proc/self/fd/0-2 and duplicates of fds 0-2 open descriptions whose
- * reads, writes and fstat go to the host's fds 0-2, and whose /proc/self/fd text is the host's. */
+ * reads, writes, fstat and lseek go to the host's fds 0-2, and whose /proc/self/fd text is the host's. */
 #include <stdint.h>
 #include <string.h>
 
@@ -21,6 +21,10 @@ static int64_t linux_error(int32_t wasi_errno)
         return -SPINDLE_EAGAIN;
     case WASI_EPIPE:
         return -SPINDLE_EPIPE;
+    case WASI_ESPIPE:
+        return -SPINDLE_ESPIPE;
+    case WASI_EINVAL:
+        return -SPINDLE_EINVAL;
     default:
         return -SPINDLE_EIO;
     }
@@ -58,6 +62,14 @@ static int stat_host(int fd, struct spindle_stat *st)
     return 0;
 }
 
+/* WASI and Linux number whence alike */
+static int64_t seek_host(int fd, int64_t offset, int whence)
+{
+    uint64_t position = 0;
+    int32_t err = host_fd_seek(fd, offset, whence, (int32_t)(uintptr_t)&position);
+    return err == WASI_ESUCCESS ? (int64_t)position : linux_error(err);
+}
+
 static int describe(int fd, char *text, size_t size)
 {
     int32_t len = host_stdio_name(fd, text, (int32_t)size - 1);
@@ -67,7 +79,7 @@ static int describe(int fd, char *text, size_t size)
     return 0;
 }
 
-const struct spindle_stdio_host wasi_stdio_host = {transfer, stat_host, describe};
+const struct spindle_stdio_host wasi_stdio_host = {transfer, stat_host, seek_host, describe};
 
 uint32_t wasi_stdio_mode(uint8_t filetype)
 {

@@ -1,6 +1,7 @@
 // The body of the posix_stdio_* programs (issue 22, item 3): fds 0-2 as Linux has them, whatever
-// the runner connected them to (each program's .json: stdin from a pipe or a file, stdout to a
-// pipe or a file). fstat's type, a file's size and mtime, lseek on a stdin that is a file,
+// the runner connected them to (each program's .json: stdin from a pipe, a file or /dev/null,
+// stdout to a pipe or a file, stderr a pipe or /dev/null). fstat's type, a file's size and
+// mtime, lseek on a stdin that is a file (and on pipes and /dev/null, through dups too),
 // /proc/self/fd's names, posix_fadvise on pipes, and dup/dup2/F_DUPFD of fds 0-2: "save stderr,
 // send it into a pipe, restore it".
 #define _GNU_SOURCE
@@ -85,6 +86,28 @@ static void seek_stdin(void)
     close(copy);
 }
 
+// stdio that is no regular file: a pipe gives ESPIPE, /dev/null 0 wherever asked, also
+// through a duplicate
+static void seek_unseekable(int fd)
+{
+    static const struct {
+        const char *call;
+        off_t offset;
+        int whence, through_dup;
+    } seeks[] = {{"lseek(%d, 0, SEEK_CUR)", 0, SEEK_CUR, 0},
+                 {"lseek(%d, 5, SEEK_SET)", 5, SEEK_SET, 0},
+                 {"lseek(dup(%d), 0, SEEK_END)", 0, SEEK_END, 1}};
+    for (size_t i = 0; i < sizeof seeks / sizeof seeks[0]; i++) {
+        int target = seeks[i].through_dup ? dup(fd) : fd;
+        off_t to = lseek(target, seeks[i].offset, seeks[i].whence);
+        char what[64];
+        snprintf(what, sizeof what, seeks[i].call, fd);
+        printf("%-36s %lld %s\n", what, (long long)to, to < 0 ? errno_name(errno) : "");
+        if (target != fd)
+            close(target);
+    }
+}
+
 static void redirect_stderr(void)
 {
     int saved = dup(2);
@@ -143,7 +166,8 @@ int main(void)
     if (fstat(0, &st) == 0 && S_ISREG(st.st_mode))
         seek_stdin();
     else
-        report("lseek(0, 0, SEEK_CUR)", lseek(0, 0, SEEK_CUR));
+        seek_unseekable(0);
+    seek_unseekable(2);
     redirect_stderr();
     list_fds();
     describe("fd 1 at the end", 1);

@@ -105,8 +105,10 @@ export async function prepare(spec, ctx = {}) {
   const mailboxes = createMailboxes(n);
   let disposed = false;
   const workers = Array.from({ length: n }, (_, w) => {
+    // trackUnmanagedFds off: the fds it opens are the mount's, closed by closeLeftovers after it
+    // exited, never first by Node at its exit (docs/HOST.md "Who closes a thread's fds")
     const worker = new Worker(new URL('./hostdir-worker.js', import.meta.url),
-      { workerData: { mailboxes, w, memory: ctx.memory, config } });
+      { workerData: { mailboxes, w, memory: ctx.memory, config }, trackUnmanagedFds: false });
     // a dead I/O worker gives EIO to its callers and a message, never a hang (mailbox.js)
     const failed = (why) => failWorker(mailboxes, w, ctx.memory, `mount ${spec.path}: I/O worker ${w} of ${n} ${why}`);
     worker.on('error', (err) => failed(`failed: ${err?.stack || err}`));

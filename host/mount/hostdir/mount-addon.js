@@ -24,10 +24,11 @@ export function mountAddon() {
   return loaded;
 }
 
-// Where a worker thread closes an fd node:fs did not open in it, node:fs warns on stderr (its
-// workers track the fds they open, to close them at exit). So with the addon every fd of the
-// handle table is the addon's: opened by it, or adopted (a dup of node:fs's), and closed by it
-// (hostdir.js).
+// Where a worker thread that tracks its fds (Node's default) closes an fd node:fs did not open
+// in it, node:fs warns on stderr. Spindle's workers no longer track them (docs/HOST.md, "Who
+// closes a thread's fds"), but a worker of another host might: so with the addon every fd of the
+// handle table is still the addon's, opened by it or adopted (a dup of node:fs's), and closed by
+// it (hostdir.js).
 
 // Errors after which the node:fs path resolves the call and decides the answer: a symlink met
 // (ELOOP; ENOTDIR for O_DIRECTORY on one), a path the addon does not take (EINVAL,

@@ -225,6 +225,8 @@ struct inode_ops {
     int64_t (*write)(struct open_file *file, const struct spindle_iovec *iov, int iovcnt, int64_t *offset,
                      int64_t total);
     int (*fstat)(struct open_file *file, struct spindle_stat *st); /* NULL: the inode's fields */
+    /* lseek's new position or -errno; NULL: the description's position (a FIFO: ESPIPE) */
+    int64_t (*seek)(struct open_file *file, int64_t offset, int whence);
     int (*truncate)(struct open_file *file, int64_t length);       /* NULL: EINVAL */
     /* Grows the file to at least `end`. NULL: EISDIR, ESPIPE or ENODEV, by format. */
     int (*allocate)(struct open_file *file, int64_t end);

@@ -207,9 +207,9 @@ int64_t spindle_fs_lseek(int fd, int64_t offset, int whence)
     if (file == NULL)
         return -SPINDLE_EBADF;
     uint32_t format = file->inode->ops->format;
-    if (format == SPINDLE_S_IFIFO || format == SPINDLE_S_IFCHR) {
-        /* a device's position stays 0, as Linux's null_lseek/noop_llseek */
-        int64_t rc = format == SPINDLE_S_IFIFO ? -SPINDLE_ESPIPE : 0;
+    int64_t (*seek)(struct open_file *, int64_t, int) = file->inode->ops->seek;
+    if (seek != NULL || format == SPINDLE_S_IFIFO) {
+        int64_t rc = seek != NULL ? seek(file, offset, whence) : -SPINDLE_ESPIPE;
         open_file_unref(file);
         return rc;
     }

@@ -65,8 +65,19 @@ static int device_fstat(struct open_file *file, struct spindle_stat *st)
     return 0;
 }
 
-const struct inode_ops device_ops = {
-    .format = SPINDLE_S_IFCHR, .read = device_read, .write = device_write, .fstat = device_fstat};
+/* A duplicate of stdout moves the host fd's offset, as lseek(1) does (Linux's dup shares it);
+ * the other devices stay at 0, as Linux's null_lseek and noop_llseek leave them */
+static int64_t device_seek(struct open_file *file, int64_t offset, int whence)
+{
+    struct inode *dev = file->inode;
+    return dev->u.device >= DEV_STDIN ? device_stdio_seek(dev, offset, whence) : 0;
+}
+
+const struct inode_ops device_ops = {.format = SPINDLE_S_IFCHR,
+                                     .read = device_read,
+                                     .write = device_write,
+                                     .fstat = device_fstat,
+                                     .seek = device_seek};
 
 static int add_device(struct inode *dir, const char *name, enum device_kind kind)
 {

@@ -32,6 +32,8 @@ int device_create_all(void);
 int64_t device_stdio(struct inode *dev, const struct spindle_iovec *iov, int iovcnt, bool write);
 /* fstat of such a description: what the host's fd is */
 int device_stdio_stat(struct inode *dev, struct spindle_stat *st);
+/* lseek of such a description: the host fd's offset, or -errno */
+int64_t device_stdio_seek(struct inode *dev, int64_t offset, int whence);
 
 /* ---- /proc/self/fd (proc_fd.c) ---- */
 /* A name looked up in /proc/self/fd: a transient magic symlink to fd N's inode. */

@@ -40,6 +40,13 @@ int device_stdio_stat(struct inode *dev, struct spindle_stat *st)
     return stdio_host->stat(stdio_number(dev), st);
 }
 
+int64_t device_stdio_seek(struct inode *dev, int64_t offset, int whence)
+{
+    if (stdio_host == NULL)
+        return -SPINDLE_EBADF;
+    return stdio_host->seek(stdio_number(dev), offset, whence);
+}
+
 int spindle_fs_dup_stdio(int stdio_fd, int min)
 {
     if (stdio_fd < 0 || stdio_fd >= STDIO_FDS || stdio_devices[stdio_fd] == NULL)

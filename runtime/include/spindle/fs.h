@@ -285,13 +285,15 @@ int spindle_fs_poll(struct spindle_pollfd *fds, int nfds, int64_t timeout_ns);
 /* The host's stdio (fds 0-2) is not in the filesystem's fd table until dup2 onto fd 0-2 puts
  * one of the table's descriptions there (spindle_fs_dup2 accepts newfd 0-2); from then on that
  * fd is the table's. Opening /dev/stdout, /proc/self/fd/1 & co., or spindle_fs_dup_stdio, gives
- * a description of the host's fd: its reads and writes, its fstat and its /proc/self/fd text
+ * a description of the host's fd: its reads and writes, its fstat, lseek and /proc/self/fd text
  * come from these callbacks. Without them: -SPINDLE_EBADF. */
 struct spindle_stdio_host {
     /* reads (write 0) or writes: bytes moved or -errno */
     int64_t (*transfer)(int fd, const struct spindle_iovec *iov, int iovcnt, int write);
     /* what the host's fd is (type, size, times): 0 or -errno */
     int (*stat)(int fd, struct spindle_stat *st);
+    /* lseek of the host's fd (its own offset, which its duplicates share): the position or -errno */
+    int64_t (*seek)(int fd, int64_t offset, int whence);
     /* the text Linux's /proc/self/fd/N shows for it, NUL-terminated in text[size]: 0 or -errno */
     int (*describe)(int fd, char *text, size_t size);
 };
