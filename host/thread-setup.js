@@ -1,5 +1,6 @@
 // What every Spindle thread's instance needs, wherever it runs: a worker (host/thread-worker.js)
-// or, for the C main of a `spindle run` in Node, the host's main thread (host/main-here.js).
+// or, for the C main of a `spindle run` in Node, the host's main thread (host/program.js,
+// mainThread 'here').
 // `post(msg)` sends a thread's reports (fate, trap, start-worker) to whoever ends the program.
 import { BROKEN_PIPE_EXIT, FATE, programEnded, settleFate, spawnThread, threadLimitHint } from './control.js';
 import { terminateIfUncaughtCxx } from './cxx-exceptions.js';

@@ -1,7 +1,7 @@
 // A thread worker's reports where the program's C main runs on Node's main thread
-// (host/main-here.js). That thread may sit in wasm (a wait, a loop) and read no message, so
-// the worker acts on its own reports: it ends the whole process itself when its thread exits or
-// fails, and starts, as its own children, the workers its threads ask for.
+// (host/program.js, mainThread 'here'). That thread may sit in wasm (a wait, a loop) and read
+// no message, so the worker acts on its own reports: it ends the whole process itself when its
+// thread exits or fails, and starts, as its own children, the workers its threads ask for.
 import { HEADER } from '../control.js';
 import { trapReport } from '../trap-text.js';
 import { writeAllSync } from './node.js';
