@@ -1,7 +1,7 @@
 // The coordinator: compiles a module once, makes its shared memory, pre-spawns the worker pool,
 // starts the C main on a worker and waits for the program's end. It runs on the host's main
 // thread (Node's, or the page's) and never runs wasm itself, so it never blocks.
-import { createControl, FATE, HEADER, SLOT, slotIndex } from './control.js';
+import { BROKEN_PIPE_EXIT, createControl, FATE, HEADER, SLOT, slotIndex } from './control.js';
 import { customSection, importedMemory, usesJsFs } from './module-info.js';
 import { checkCompilationMode, compileModule } from './compilation.js';
 import { stdinBytesBuffer } from './platform/stdin-bytes.js';
@@ -226,11 +226,16 @@ export async function createProgram(compiled, options = {}) {
   // so each thread's worker ends the process itself and starts its threads' workers
   // (host/platform/own-end.js); runs that need this thread's services (the files API, mounts,
   // a pool before main) or a host without the addon's exit take a worker for main.
-  if (options.mainThread === 'here' && isNode && !files.mailbox && !mounts.list.length && !options.waitForPool &&
-      (await import('./platform/process-exit.js')).processExit()) {
+  const exitNow = options.mainThread === 'here' && isNode ? (await import('./platform/process-exit.js')).processExit() : null;
+  if (exitNow && !files.mailbox && !mounts.list.length && !options.waitForPool) {
     options.earlyWorker?.terminate();
     base.endsProcess = true;
-    const report = (msg) => onReport(msg, null);
+    const report = (msg) => {
+      // A closed stdout ends the run at once, as SIGPIPE's default action does: nothing here
+      // could stop a main that goes on without writing.
+      if (msg.type === 'fate' && Atomics.load(control, HEADER.EXIT_CODE) === BROKEN_PIPE_EXIT) exitNow(BROKEN_PIPE_EXIT);
+      onReport(msg, null);
+    };
     try {
       const instance = instantiate({ ...base, slot: undefined }, report, { platform });
       return program(() => { if (!ending) runMain(control, instance, report); });

@@ -44,6 +44,19 @@ describe(`the C main on Node's main thread (Node ${process.versions.node})`, () 
     }));
   });
 
+  it('a closed stdout ends a main that computes on without writing with 141, here and in a worker alike', async () => {
+    const file = join(out, 'closed_stdout_then_compute.wasm');
+    const built = await exec(spindle, ['cc', '-O2', join(root, 'tests', 'run', 'closed_stdout_then_compute.c'), '-o', file]);
+    assert.equal(built.code, 0, built.stderr);
+    for (const where of ['here', 'worker']) {
+      const env = { ...process.env, SPINDLE_MAIN_THREAD: where };
+      // the reader takes 20 bytes and goes; the run's own status is PIPESTATUS[0]
+      const r = await exec('bash', ['-c', '"$@" | head -c 20 > /dev/null; echo "${PIPESTATUS[0]}"', 'run', spindle, 'run', file],
+        { env, timeoutMs: 30000 });
+      assert.equal(r.stdout, '141\n', `${where}: ${r.stderr}`);
+    }
+  });
+
   for (const [src, code, stdout, stderr] of cases) {
     it(`${src}: status ${code}, here and in a worker alike`, async () => {
       const here = runOf(await exec(spindle, ['run', wasm[src]], { env: { ...process.env, SPINDLE_DEBUG: '1' }, timeoutMs: 30000 }));
