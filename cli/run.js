@@ -9,6 +9,7 @@ import { parseBrowserName, v8OnlyRefusal } from './browsers.js';
 import { parseSize, readOption } from './options.js';
 import { packPreloadFiles } from './preload-files.js';
 import { runUsage } from './usage.js';
+import { mainRunsHere } from './main-thread-choice.js';
 
 const options = {
   // `--browser` alone is Chromium; `--browser=firefox` (only with =: a module may be named firefox)
@@ -114,20 +115,22 @@ export async function run(argv, early = null) {
   if (opts.help) { process.stdout.write(runUsage); return 0; }
   if (opts.preload.length) opts.preloadBytes = packPreloadFiles(opts.preload, '--preload');
   if (opts.browser) return (await import('./run-browser.js')).runInBrowser(opts);
-  // The main thread's worker boots while the rest of the host loads and the module is read
-  // (docs/HOST.md, "Start-up"); the compile waits for its modules, because V8's flags, which
-  // the compile changes, make a worker that is still loading take twice as long.
-  const earlyWorker = early ?? await startEarlyWorker();
+  // The C main runs on this thread where it can (cli/main-thread-choice.js). Else its worker
+  // boots while the rest of the host loads and the module is read (docs/HOST.md, "Start-up");
+  // the compile waits for its modules, because V8's flags, which the compile changes, make a
+  // worker that is still loading take twice as long.
+  const here = !early && mainRunsHere(argv);
+  const earlyWorker = here ? null : early ?? await startEarlyWorker();
   const { compile, runProgram } = await import('../host/index.js');
   const bytes = readFileSync(opts.wasm);
-  await earlyWorker.loaded;
+  await earlyWorker?.loaded;
   const compiled = await compile(bytes, { compilation: opts.compilation });
   if (process.env.SPINDLE_DEBUG) {
     process.stderr.write(`[spindle] compilation: ${compiled.compilation} (--compile=${opts.compilation}), ` +
-      `V8 tiers: ${compiled.tiers} (${compiled.tiersReason})\n`);
+      `V8 tiers: ${compiled.tiers} (${compiled.tiersReason})\n[spindle] C main: ${here ? "on Node's main thread" : 'in a worker'}\n`);
   }
   const result = await runProgram(compiled, { args: opts.args, env: opts.env, poolSize: opts.poolSize, maxThreads: opts.maxThreads,
-    waitForPool: opts.waitForPool, preload: opts.preloadBytes, mounts: opts.mounts, earlyWorker });
+    waitForPool: opts.waitForPool, preload: opts.preloadBytes, mounts: opts.mounts, earlyWorker, mainThread: here ? 'here' : 'worker' });
   if (result.trap) process.stderr.write(`spindle: ${result.trap}\n`);
   return result.exitCode;
 }

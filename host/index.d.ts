@@ -91,6 +91,14 @@ export interface RunOptions {
    * host thread: that one is terminated.
    */
   earlyWorker?: EarlyWorker;
+  /**
+   * Node: where the C main runs. 'worker' (default): a worker of its own. 'here': on the
+   * calling thread, which then blocks until main returns, and any thread's exit() or trap ends
+   * the whole process at once (with the mount addon's exit); for a process that is the run, as
+   * `spindle run`'s is (docs/HOST.md, "Start-up"). Runs with the files API, mounts or
+   * waitForPool, and hosts without the addon, take a worker all the same.
+   */
+  mainThread?: 'worker' | 'here';
   /** Most threads alive at once, main excluded. Default 1024 (`spindle run --max-threads=N`); a smaller one also caps the default pool. */
   maxThreads?: number;
   /** What sysconf(_SC_NPROCESSORS_ONLN) answers. Default: the host's core count. */

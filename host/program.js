@@ -1,7 +1,7 @@
 // The coordinator: compiles a module once, makes its shared memory, pre-spawns the worker pool,
 // starts the C main on a worker and waits for the program's end. It runs on the host's main
 // thread (Node's, or the page's) and never runs wasm itself, so it never blocks.
-import { createControl, FATE, HEADER, SLOT, slotIndex } from './control.js';
+import { BROKEN_PIPE_EXIT, createControl, FATE, HEADER, SLOT, slotIndex } from './control.js';
 import { customSection, importedMemory, usesJsFs } from './module-info.js';
 import { checkCompilationMode, compileModule } from './compilation.js';
 import { stdinBytesBuffer } from './platform/stdin-bytes.js';
@@ -10,19 +10,8 @@ import { applyPreload, PRELOAD_SECTION, preloadSection } from './files/preload.j
 import { prepareMounts } from './mount/index.js';
 import { isNode, loadPlatform } from './platform/current.js';
 import { loadThreadWorkers } from './platform/thread-workers.js';
-import { wasmFrames } from './trap-text.js';
-
-// The wasm frames of a trap's stack (function names come from the module's name section), so a
-// trap says where it happened.
-// spindle cc drops the names unless asked: then say how to get them.
-// Frames come in V8's form from every engine (host/trap-text.js).
-function trapStack(stack) {
-  const frames = wasmFrames(stack);
-  if (!frames.length) return '';
-  const named = frames.some((l) => /^at \S+ \(/.test(l));
-  const hint = named ? '' : '\n    (no function names: build with spindle cc --keep-names or -g)';
-  return `\n${frames.slice(0, 12).map((l) => `    ${l}`).join('\n')}${hint}`;
-}
+import { trapReport } from './trap-text.js';
+import { instantiate, runMain } from './thread-setup.js';
 
 /**
  * Compiles wasm bytes (or fetches a URL) into { module, memoryLimits, preload, compilation,
@@ -136,6 +125,22 @@ export async function createProgram(compiled, options = {}) {
     });
   }
 
+  // A thread's report, from its worker or (main here) from the C main on this thread.
+  function onReport(msg, worker) {
+    switch (msg.type) {
+      case 'start-worker': if (options.waitForPool) growPool(); spawnWorker(msg.slot); break;
+      case 'stdio': writeStdio(msg.fd, msg.bytes); break;
+      case 'fate': end(); break;
+      case 'trap':
+        if (worker && worker === filesWorker()) files.fail('the file service thread trapped');
+        end(trapReport(msg));
+        break;
+      case 'failed': end(msg.message); break;
+      case 'files-fill': case 'files-done': case 'files-failed': files.onMessage(msg); break;
+      default: break;
+    }
+  }
+
   const slotsWithWorker = new Set();
   let starting = 0; // workers created and not yet ready
   function spawnWorker(slot) {
@@ -146,21 +151,7 @@ export async function createProgram(compiled, options = {}) {
     let readyResolve;
     starting++;
     const ready = new Promise((resolve) => { readyResolve = () => { starting--; resolve(); }; });
-    const onMessage = (msg) => {
-      switch (msg.type) {
-        case 'ready': readyResolve(); break;
-        case 'start-worker': if (options.waitForPool) growPool(); spawnWorker(msg.slot); break;
-        case 'stdio': writeStdio(msg.fd, msg.bytes); break;
-        case 'fate': end(); break;
-        case 'trap':
-          if (worker === filesWorker()) files.fail('the file service thread trapped');
-          end(`thread ${msg.tid === 0 ? 'main' : msg.tid}: ${msg.message}${trapStack(msg.stack)}`);
-          break;
-        case 'failed': end(msg.message); break;
-        case 'files-fill': case 'files-done': case 'files-failed': files.onMessage(msg); break;
-        default: break;
-      }
-    };
+    const onMessage = (msg) => { if (msg.type === 'ready') readyResolve(); else onReport(msg, worker); };
     const onError = (err) => end(`worker failed: ${err.message}`);
     // the main thread's worker may have been started before the program (host/early-worker.js)
     const worker = slot === undefined && options.earlyWorker ? options.earlyWorker.adopt(onMessage, onError)
@@ -230,6 +221,30 @@ export async function createProgram(compiled, options = {}) {
     }
   }
 
+  // options.mainThread 'here' (Node): the C main runs on this thread, so no worker boots on the
+  // way to main (docs/HOST.md, "Start-up"). While main is in wasm this thread reads no message,
+  // so each thread's worker ends the process itself and starts its threads' workers
+  // (host/platform/own-end.js); runs that need this thread's services (the files API, mounts,
+  // a pool before main) or a host without the addon's exit take a worker for main.
+  const exitNow = options.mainThread === 'here' && isNode ? (await import('./platform/process-exit.js')).processExit() : null;
+  if (exitNow && !files.mailbox && !mounts.list.length && !options.waitForPool) {
+    options.earlyWorker?.terminate();
+    base.endsProcess = true;
+    const report = (msg) => {
+      // A closed stdout ends the run at once, as SIGPIPE's default action does: nothing here
+      // could stop a main that goes on without writing.
+      if (msg.type === 'fate' && Atomics.load(control, HEADER.EXIT_CODE) === BROKEN_PIPE_EXIT) exitNow(BROKEN_PIPE_EXIT);
+      onReport(msg, null);
+    };
+    try {
+      const instance = instantiate({ ...base, slot: undefined }, report, { platform });
+      return program(() => { if (!ending) runMain(control, instance, report); });
+    } catch (err) {
+      end(`instantiation failed: ${err.message}`);
+      return program(() => {});
+    }
+  }
+
   // The main instance must be instantiated first: the instance that runs the data-segment
   // initialisation is the only one whose __tls_base points at the main thread's static TLS.
   const main = spawnWorker(undefined);
@@ -243,12 +258,12 @@ export async function createProgram(compiled, options = {}) {
     const pool = startPool(poolSize);
     await Promise.race([Promise.all(pool.map((p) => p.ready)), ended]);
   }
-  const runMain = () => { if (!ending) main.worker.post({ type: 'start' }); };
-  if (!files.mailbox) return program(runMain);
+  const startMain = () => { if (!ending) main.worker.post({ type: 'start' }); };
+  if (!files.mailbox) return program(startMain);
   // With the files API, _start runs now as far as the service's constructor, which starts the
   // service thread and holds main until start() (host_files.c): requests made before start()
   // are served, in order, before any of the program's code runs.
-  runMain();
+  startMain();
   const created = program(() => files.releaseMain().catch(() => {}));
   try {
     const preload = [preloadSection(compiled), options.preload].filter(Boolean);

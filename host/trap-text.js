@@ -42,3 +42,21 @@ export function wasmFrames(stack) {
       return m[1] ? `at ${m[1]} (${m[2]})` : `at ${m[2]}`;
     });
 }
+
+// spindle cc drops the names unless asked: then say how to get them.
+function trapStack(stack) {
+  const frames = wasmFrames(stack);
+  if (!frames.length) return '';
+  const named = frames.some((l) => /^at \S+ \(/.test(l));
+  const hint = named ? '' : '\n    (no function names: build with spindle cc --keep-names or -g)';
+  return `\n${frames.slice(0, 12).map((l) => `    ${l}`).join('\n')}${hint}`;
+}
+
+/**
+ * What a thread's trap report ({ tid, message, stack }) says after `spindle: `: the thread, the
+ * trap and its wasm frames (function names come from the module's name section), so a trap says
+ * where it happened.
+ */
+export function trapReport({ tid, message, stack }) {
+  return `thread ${tid === 0 ? 'main' : tid}: ${message}${trapStack(stack)}`;
+}

@@ -22,10 +22,10 @@ if [ "${SPINDLE_TEST_LTS:-1}" != 0 ]; then
   # suites of what differs between Node versions (compilation, how a run ends, the compilers).
   lts=${EXTRA_NODE_VERSIONS%% *}
   for version in $EXTRA_NODE_VERSIONS; do
-    suites="tests/compilation.test.js tests/run-exit.test.js tests/node-versions.test.js"
+    suites="tests/compilation.test.js tests/run-exit.test.js tests/node-versions.test.js tests/main-thread.test.js"
     [ "$version" = "$lts" ] && suites="tests/programs.test.js tests/cli.test.js tests/rust.test.js tests/napi.test.js tests/mount.test.js $suites"
     echo "== on Node $version (.toolchain/node-$version): $suites =="
-    # bin/spindle starts with `#!/usr/bin/env node`, so PATH picks the Node of every run.
+    # bin/spindle starts with `#!/usr/bin/env -S node ...`, so PATH picks the Node of every run.
     PATH="$root/.toolchain/node-$version/bin:$PATH" SPINDLE_TEST_BROWSER=0 run_suites $suites || status=$?
   done
 fi

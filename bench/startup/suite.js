@@ -6,6 +6,7 @@
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { MAIN_STACK_FLAG } from '../../cli/main-stack.js';
 import { clang } from '../../cli/toolchain.js';
 import { exec } from '../../tests/lib/exec.js';
 import { target } from '../targets.js';
@@ -44,7 +45,8 @@ function buildPrograms(dir) {
 async function timeOne(variant, programs, i) {
   const nativeFile = join(tmpfs, `spindle-startup-${process.pid}.txt`);
   const [cmd, args] = {
-    spindle: [process.execPath, [join(root, 'bin', 'spindle'), 'run', programs[i].spindle]],
+    // as bin/spindle starts Node (its main thread then runs the C main)
+    spindle: [process.execPath, [MAIN_STACK_FLAG, join(root, 'bin', 'spindle'), 'run', programs[i].spindle]],
     native: [programs[i].native, [nativeFile]],
     node: [process.execPath, ['-e', '']],
   }[variant.id];

@@ -316,6 +316,14 @@ static napi_value js_close(napi_env env, napi_callback_info info) {
     return int_value(env, close(fd) == 0 ? 0 : -errno);
 }
 
+// exit(code): ends the whole process at once, from any thread (host/platform/process-exit.js).
+// A worker's process.exit ends only that worker, and Node's main thread may be inside wasm.
+static napi_value js_exit(napi_env env, napi_callback_info info) {
+    int32_t code;
+    if (!arg_fd(env, info, &code)) return type_error(env, "exit(code)");
+    _exit(code & 0xff);
+}
+
 NAPI_MODULE_INIT(/* napi_env env, napi_value exports */) {
     const napi_property_descriptor fns[] = {
         {"open", NULL, js_open, NULL, NULL, NULL, napi_enumerable, NULL},
@@ -325,6 +333,7 @@ NAPI_MODULE_INIT(/* napi_env env, napi_value exports */) {
         {"adopt", NULL, js_adopt, NULL, NULL, NULL, napi_enumerable, NULL},
         {"close", NULL, js_close, NULL, NULL, NULL, napi_enumerable, NULL},
         {"lseek", NULL, js_lseek, NULL, NULL, NULL, napi_enumerable, NULL},
+        {"exit", NULL, js_exit, NULL, NULL, NULL, napi_enumerable, NULL},
     };
     napi_define_properties(env, exports, sizeof fns / sizeof fns[0], fns);
     return exports;

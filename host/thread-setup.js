@@ -1,0 +1,97 @@
+// What every Spindle thread's instance needs, wherever it runs: a worker (host/thread-worker.js)
+// or, for the C main of a `spindle run` in Node, the host's main thread (host/program.js,
+// mainThread 'here').
+// `post(msg)` sends a thread's reports (fate, trap, start-worker) to whoever ends the program.
+import { BROKEN_PIPE_EXIT, FATE, programEnded, settleFate, spawnThread, threadLimitHint } from './control.js';
+import { terminateIfUncaughtCxx } from './cxx-exceptions.js';
+import { uncatchableByWasm } from './uncatchable.js';
+import { ProgramExit, stdioFsTypeImport, stdioNameImport, wasiImports } from './wasi.js';
+import { filesImports } from './files/service.js';
+import { mountImports } from './mount/index.js';
+import { failureMessage } from './stack-overflow.js';
+import { instantiateThread } from './thread-instance.js';
+
+/**
+ * The thread's instance of init.module. `loaded`: { platform, wasiFiles, jsfsProxy }, the
+ * modules its worker loaded (the last two only for modules that need them).
+ */
+export function instantiate(init, post, { platform, wasiFiles = null, jsfsProxy = null }) {
+  const { module, memory, control } = init;
+  const io = platform.threadIo(init.io, post);
+  // --fs=js: file calls go to the JS filesystem on the host's main thread (host/jsfs).
+  const jsfs = init.jsfs ? new Int32Array(init.jsfs.channel) : null;
+  // In Node the C main may be blocked on the host thread: wake it for what only it can do.
+  const ringHost = () => { if (jsfs) jsfsProxy.ringHostThread(jsfs, memory); };
+  const exit = (code) => {
+    if (settleFate(control, FATE.EXITED, code)) post({ type: 'fate' });
+    ringHost();
+    throw uncatchableByWasm(new ProgramExit(code));
+  };
+  const spawn = (startArg) => spawnThread(control, startArg, (slot) => {
+    post({ type: 'start-worker', slot });
+    if (jsfs) { Atomics.add(jsfs, jsfsProxy.CH.SPAWN, 1); ringHost(); }
+  }, () => {
+    const hint = threadLimitHint(control);
+    if (hint) io.writeStdio(2, new TextEncoder().encode(hint)); // the program's stderr
+  });
+  // A closed stdout/stderr: the write answers EPIPE and the program ends with 141 (docs/HOST.md).
+  const brokenPipe = () => {
+    if (settleFate(control, FATE.EXITED, BROKEN_PIPE_EXIT)) post({ type: 'fate' });
+    ringHost();
+  };
+  let wasi = wasiImports({ memory, args: init.args, env: init.env, platform: io, exit, brokenPipe,
+    ended: () => programEnded(control) });
+  // mailbox 0 is the C main's (browsers), 1 + slot a pool worker's
+  // a module without Spindle's filesystem: mounts are WASI preopens served by the host
+  if (init.wasiFiles) wasi = wasiFiles.withHostFiles(wasi, { memory, mounts: init.mounts, table: init.wasiFiles.table });
+  if (jsfs) wasi = jsfsProxy.proxiedWasi(init.jsfs.channel, init.slot === undefined ? 0 : init.slot + 1, memory, wasi);
+  return instantiateThread(module, {
+    memory, cpuCount: init.cpuCount, wasi, spawn,
+    hostImports: {
+      // runtime/jsfs: threads on workers wait as usual (only the host thread serves files)
+      jsfs_on_host_thread: () => 0,
+      jsfs_host_thread_wait: (addr, expected, timeoutNs) => {
+        addr >>>= 0;
+        if (addr % 4 !== 0 || addr + 4 > memory.buffer.byteLength) return -28; // (a module's bad address: EINVAL)
+        const r = Atomics.wait(new Int32Array(memory.buffer), addr >>> 2, expected,
+          timeoutNs < 0n ? Infinity : Number(timeoutNs) / 1e6);
+        return r === 'ok' ? 0 : r === 'not-equal' ? -6 : -73;
+      },
+      // runtime/wasi/host_files.c: the files API's service thread (host/files)
+      ...filesImports(init, memory, post),
+      // runtime/wasi/wasi_stdio.c: /proc/self/fd's text for the host's stdio
+      stdio_name: stdioNameImport(memory, io),
+      // runtime/posix/statfs.c: fstatfs of the host's stdio
+      stdio_fs_type: stdioFsTypeImport(io),
+      // runtime/fs/mount/mount_host.c: mounted directories (host/mount, docs/MOUNTS.md)
+      ...mountImports(init.mounts, memory),
+    },
+  });
+}
+
+/**
+ * Runs one thread's code; reports how it ended if it ended the program. Returns true when the
+ * body returned. `afterFailure` wakes whoever must notice the end (--fs=js's host thread).
+ */
+export function runThread(control, tid, instance, body, post, afterFailure = () => {}) {
+  try {
+    body();
+    return true;
+  } catch (uncaught) {
+    const err = terminateIfUncaughtCxx(instance, uncaught);
+    if (err instanceof ProgramExit) return false;
+    const message = failureMessage(err);
+    if (settleFate(control, FATE.TRAPPED, 134)) {
+      post({ type: 'trap', tid, message, stack: String(err?.stack || '') });
+    }
+    afterFailure();
+    return false;
+  }
+}
+
+/** Runs the C main; main returning ends the program, whatever other threads are doing (as in C). */
+export function runMain(control, instance, post, afterFailure) {
+  if (runThread(control, 0, instance, () => instance.exports._start(), post, afterFailure)) {
+    if (settleFate(control, FATE.EXITED, 0)) post({ type: 'fate' });
+  }
+}

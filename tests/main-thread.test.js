@@ -1,0 +1,76 @@
+// `spindle run` in Node runs the C main on Node's main thread (host/program.js, mainThread
+// 'here'; docs/HOST.md, "Start-up"). While main is inside wasm that thread reads no message,
+// so a thread that ends the program ends the process itself: these runs must end as they do
+// with main in a worker (SPINDLE_MAIN_THREAD=worker): same status, stdout and stderr, on every
+// Node version the suite runs on (scripts/test.sh runs it on 22 and 24 too).
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { before, describe, it } from 'node:test';
+import { exec } from './lib/exec.js';
+
+const root = join(import.meta.dirname, '..');
+const spindle = join(root, 'bin', 'spindle');
+const out = join(root, 'build', 'tests', 'main-thread');
+
+// [program, status, stdout, what stderr must hold]
+const cases = [
+  ['tests/programs/exit_from_thread.c', 7, 'main: waiting for worker\nworker: calling exit(7)\n', /^$/],
+  ['tests/programs/exit_from_thread_busy_main.c', 9, 'main: starting worker\nworker: main is busy, calling exit(9)\n', /^$/],
+  ['tests/run/thread_in_thread_exit.c', 5, 'main: waiting\ngrandchild: calling exit(5)\n', /^$/],
+  ['tests/programs/trap_in_thread.c', 134, 'main: waiting for worker\nworker: about to trap\n', /^spindle: thread 1: trap: /],
+  ['tests/programs/abort_main.c', 134, 'main: calling abort\n', /^spindle: thread main: trap: unreachable/],
+  ['tests/programs/stack_overflow_main.c', 134, 'recursing\n',
+    /^spindle: thread main: stack overflow \(limit 1024 KiB, raise it with --stack-size\)\n/],
+  ['bench/startup/hello_thread.c', 0, 'hello, world (a thread wrote a file)\n', /^$/],
+];
+
+// The run's own lines and SPINDLE_DEBUG's, apart.
+function runOf(r) {
+  const debug = r.stderr.split('\n').filter((l) => l.startsWith('[spindle]')).join('\n');
+  const stderr = r.stderr.split('\n').filter((l) => !l.startsWith('[spindle]')).join('\n');
+  return { code: r.code, stdout: r.stdout, stderr, debug };
+}
+
+describe(`the C main on Node's main thread (Node ${process.versions.node})`, () => {
+  const wasm = {};
+  before(async () => {
+    mkdirSync(out, { recursive: true });
+    await Promise.all(cases.map(async ([src]) => {
+      const file = join(out, src.replace(/^.*\//, '').replace(/\.c$/, '.wasm'));
+      const r = await exec(spindle, ['cc', '-O2', join(root, src), '-o', file]);
+      assert.equal(r.code, 0, r.stderr);
+      wasm[src] = file;
+    }));
+  });
+
+  it('a closed stdout ends a main that computes on without writing with 141, here and in a worker alike', async () => {
+    const file = join(out, 'closed_stdout_then_compute.wasm');
+    const built = await exec(spindle, ['cc', '-O2', join(root, 'tests', 'run', 'closed_stdout_then_compute.c'), '-o', file]);
+    assert.equal(built.code, 0, built.stderr);
+    for (const where of ['here', 'worker']) {
+      const env = { ...process.env, SPINDLE_MAIN_THREAD: where };
+      // the reader takes 20 bytes and goes; the run's own status is PIPESTATUS[0]
+      const r = await exec('bash', ['-c', '"$@" | head -c 20 > /dev/null; echo "${PIPESTATUS[0]}"', 'run', spindle, 'run', file],
+        { env, timeoutMs: 30000 });
+      assert.equal(r.stdout, '141\n', `${where}: ${r.stderr}`);
+    }
+  });
+
+  for (const [src, code, stdout, stderr] of cases) {
+    it(`${src}: status ${code}, here and in a worker alike`, async () => {
+      const here = runOf(await exec(spindle, ['run', wasm[src]], { env: { ...process.env, SPINDLE_DEBUG: '1' }, timeoutMs: 30000 }));
+      const worker = runOf(await exec(spindle, ['run', wasm[src]],
+        { env: { ...process.env, SPINDLE_DEBUG: '1', SPINDLE_MAIN_THREAD: 'worker' }, timeoutMs: 30000 }));
+      assert.match(here.debug, /C main: on Node's main thread/);
+      assert.match(worker.debug, /C main: in a worker/);
+      for (const r of [here, worker]) {
+        assert.equal(r.code, code, r.stderr);
+        assert.equal(r.stdout, stdout);
+        assert.match(r.stderr, stderr);
+      }
+      // a trap's report (its message and wasm frames) reads the same from either path
+      assert.equal(here.stderr, worker.stderr);
+    });
+  }
+});
