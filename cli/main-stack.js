@@ -5,13 +5,32 @@
 // V8's default: the main thread keeps the stack it started with, and a flag left unlike V8's
 // default made every worker boot ~20 ms slower (Node's built-in code cache is checked against
 // V8's flags; docs/HOST.md, "Third pass").
+import { readFileSync } from 'node:fs';
 import { setFlagsFromString } from 'node:v8';
 
 const MAIN_STACK_KB = 3904;
 const V8_DEFAULT_STACK_KB = 984; // V8's default on 64-bit hosts
 export const MAIN_STACK_FLAG = `--stack-size=${MAIN_STACK_KB}`;
 
-/** Whether Node's main thread started with a worker's stack. */
-export const mainStackAsWorkers = process.execArgv.some((a) => a.startsWith('--stack-size=') && Number(a.slice(13)) >= MAIN_STACK_KB);
+// V8 trusts --stack-size: past the thread's real stack a deep recursion is a segfault, not a
+// RangeError. The main thread's stack is the soft RLIMIT_STACK (8 MiB by default on Linux and
+// macOS); with less than the flag plus a margin for Node's own frames, main runs in a worker.
+const STACK_MARGIN_KB = 512;
+
+/** The main thread's stack limit in KiB from /proc/self/limits; Infinity where unlimited or unknown. */
+function mainThreadStackKb() {
+  let limits;
+  try {
+    limits = readFileSync('/proc/self/limits', 'utf8');
+  } catch {
+    return Infinity; // not Linux: the platform's default main stack (8 MiB on macOS)
+  }
+  const soft = /^Max stack size\s+(\S+)/m.exec(limits)?.[1];
+  return soft === undefined || soft === 'unlimited' ? Infinity : Number(soft) / 1024;
+}
+
+/** Whether Node's main thread started with a worker's stack, and really has that much. */
+export const mainStackAsWorkers = process.execArgv.some((a) => a.startsWith('--stack-size=') && Number(a.slice(13)) >= MAIN_STACK_KB) &&
+  mainThreadStackKb() >= MAIN_STACK_KB + STACK_MARGIN_KB;
 
 if (process.execArgv.some((a) => a.startsWith('--stack-size='))) setFlagsFromString(`--stack-size=${V8_DEFAULT_STACK_KB}`);

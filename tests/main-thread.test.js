@@ -57,6 +57,15 @@ describe(`the C main on Node's main thread (Node ${process.versions.node})`, () 
     }
   });
 
+  it('a main thread whose real stack (ulimit -s) is below the worker-sized V8 limit runs main in a worker', async () => {
+    const src = 'tests/programs/stack_overflow_main.c';
+    const r = runOf(await exec('bash', ['-c', 'ulimit -s 2048 && exec "$@"', 'run', spindle, 'run', wasm[src]],
+      { env: { ...process.env, SPINDLE_DEBUG: '1' }, timeoutMs: 30000 }));
+    assert.match(r.debug, /C main: in a worker/);
+    assert.equal(r.code, 134, r.stderr);
+    assert.match(r.stderr, /^spindle: thread main: stack overflow/);
+  });
+
   for (const [src, code, stdout, stderr] of cases) {
     it(`${src}: status ${code}, here and in a worker alike`, async () => {
       const here = runOf(await exec(spindle, ['run', wasm[src]], { env: { ...process.env, SPINDLE_DEBUG: '1' }, timeoutMs: 30000 }));
