@@ -121,16 +121,20 @@ export async function run(argv, early = null) {
   // worker that is still loading take twice as long.
   const here = !early && mainRunsHere(argv);
   const earlyWorker = here ? null : early ?? await startEarlyWorker();
-  const { compile, runProgram } = await import('../host/index.js');
+  const [{ compile, createProgram }, { needsFilesService }] = await Promise.all([import('../host/index.js'), import('../host/program.js')]);
   const bytes = readFileSync(opts.wasm);
   await earlyWorker?.loaded;
   const compiled = await compile(bytes, { compilation: opts.compilation });
+  const program = await createProgram(compiled, { args: opts.args, env: opts.env, poolSize: opts.poolSize, maxThreads: opts.maxThreads,
+    waitForPool: opts.waitForPool, preload: opts.preloadBytes, mounts: opts.mounts, earlyWorker, mainThread: here ? 'here' : 'worker',
+    files: needsFilesService(compiled, { preload: opts.preloadBytes }) });
   if (process.env.SPINDLE_DEBUG) {
     process.stderr.write(`[spindle] compilation: ${compiled.compilation} (--compile=${opts.compilation}), ` +
-      `V8 tiers: ${compiled.tiers} (${compiled.tiersReason})\n[spindle] C main: ${here ? "on Node's main thread" : 'in a worker'}\n`);
+      `V8 tiers: ${compiled.tiers} (${compiled.tiersReason})\n[spindle] C main: ${program.mainThread === 'here' ? "on Node's main thread" : 'in a worker'}\n`);
   }
-  const result = await runProgram(compiled, { args: opts.args, env: opts.env, poolSize: opts.poolSize, maxThreads: opts.maxThreads,
-    waitForPool: opts.waitForPool, preload: opts.preloadBytes, mounts: opts.mounts, earlyWorker, mainThread: here ? 'here' : 'worker' });
+  program.start();
+  const result = await program.exited;
+  program.dispose();
   if (result.trap) process.stderr.write(`spindle: ${result.trap}\n`);
   return result.exitCode;
 }

@@ -188,6 +188,8 @@ export interface Program {
   start(): void;
   /** Settles when the program has ended (after start()). */
   exited: Promise<RunResult>;
+  /** Where the C main runs: 'here' (the calling thread: options.mainThread, or a --fs=js module) or 'worker'. */
+  mainThread: 'here' | 'worker';
   /** Ends the program if it still runs, and the files service; files calls reject afterwards. */
   dispose(): void;
 }

@@ -50,14 +50,15 @@ function ioConfig(options) {
   return io;
 }
 
+/** Whether a run (not a created program, which offers the files API) needs the files service: only to preload. */
+export const needsFilesService = (compiled, options) => Boolean(options.preload) || Boolean(preloadSection(compiled));
+
 /**
  * Runs a compiled program to its end. Resolves with { exitCode, trap } where trap is the
  * message of a trap that ended it (exitCode 134) or undefined.
  */
 export async function runProgram(compiled, options = {}) {
-  // The files service (host/files) runs only when there is something to preload.
-  const files = Boolean(options.preload) || Boolean(preloadSection(compiled));
-  const program = await createProgram(compiled, { ...options, files });
+  const program = await createProgram(compiled, { ...options, files: needsFilesService(compiled, options) });
   program.start();
   const result = await program.exited;
   program.dispose();
@@ -169,10 +170,12 @@ export async function createProgram(compiled, options = {}) {
 
   let started = false;
   let disposed = false;
-  function program(start) {
+  // mainThread: where the C main runs, 'here' (this thread) or 'worker'
+  function program(start, mainThread = 'worker') {
     return {
       files: files.api,
       exited: ended,
+      mainThread,
       start() {
         if (started) throw new Error('start: the program was started already');
         started = true;
@@ -197,7 +200,7 @@ export async function createProgram(compiled, options = {}) {
     });
     const pool = startPool(poolSize);
     await Promise.race([Promise.all(pool.map((p) => p.ready)), ended]);
-    return program(() => { if (!ending) hostMain.run(); });
+    return program(() => { if (!ending) hostMain.run(); }, 'here');
   }
   if (jsfs) {
     // Browsers: every thread runs on a worker and proxies its file calls to this page's main
@@ -238,10 +241,10 @@ export async function createProgram(compiled, options = {}) {
     };
     try {
       const instance = instantiate({ ...base, slot: undefined }, report, { platform });
-      return program(() => { if (!ending) runMain(control, instance, report); });
+      return program(() => { if (!ending) runMain(control, instance, report); }, 'here');
     } catch (err) {
       end(`instantiation failed: ${err.message}`);
-      return program(() => {});
+      return program(() => {}, 'here');
     }
   }
 

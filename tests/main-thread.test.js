@@ -50,7 +50,8 @@ describe(`the C main on Node's main thread (Node ${process.versions.node})`, () 
     assert.equal(built.code, 0, built.stderr);
     for (const where of ['here', 'worker']) {
       const env = { ...process.env, SPINDLE_MAIN_THREAD: where };
-      // the reader takes 20 bytes and goes; the run's own status is PIPESTATUS[0]
+      // the reader takes 20 bytes and goes; the run's own status is PIPESTATUS[0] (bash's ${}, not a template)
+      // eslint-disable-next-line no-template-curly-in-string
       const r = await exec('bash', ['-c', '"$@" | head -c 20 > /dev/null; echo "${PIPESTATUS[0]}"', 'run', spindle, 'run', file],
         { env, timeoutMs: 30000 });
       assert.equal(r.stdout, '141\n', `${where}: ${r.stderr}`);
