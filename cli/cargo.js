@@ -35,6 +35,7 @@ export function parseCargoArgs(argv) {
     runner.push(value === null ? ours[i] : `${flag}=${value}`);
   }
   const build = parseArgs(rest);
+  if (build.help) return { help: true }; // before cargo's own arguments are looked at
   const cargoArgs = build.clangArgs;
   if (!cargoArgs.some((a) => !a.startsWith('-'))) throw new Error(usage);
   // a bad mount fails now, not once per test binary
@@ -72,8 +73,12 @@ export function cargoEnv({ settings, runner }, env = process.env) {
 }
 
 export function cargo(argv) {
-  requireSetup();
   const parsed = parseCargoArgs(argv);
+  if (parsed.help) {
+    process.stdout.write(usage);
+    return 0;
+  }
+  requireSetup();
   const r = spawnSync('cargo', parsed.cargoArgs, { stdio: 'inherit', env: cargoEnv(parsed) });
   if (r.error) throw new Error(`cannot run cargo (rustup installs it): ${r.error.message}`);
   return r.status ?? 1;

@@ -54,7 +54,7 @@ export const benchUsage = `usage: spindle bench [options]
   results.json, SVG charts and report.html into results/<date>-<host>/. Options:
     --node, --browser          where the wasm series run (default --node; --browser: Chromium)
     --browser=chromium,firefox the browser series in each browser named (one or both),
-                               interleaved; io-opfs runs in Chromium only
+                               interleaved; io-opfs and io-opfs-meta run in Chromium only
     (default: the key experiments with their baselines, threads 1, 2 and twice the cores,
      3 runs: minutes on 2 cores)
     --full                     every experiment and series (the npm WASI host too), 5 runs
@@ -69,8 +69,8 @@ export const benchUsage = `usage: spindle bench [options]
     --prebuilt                 run build/bench as it is (no toolchain needed)
     --from=results.json        with --out: write the outputs of an earlier run again
     --as-user                  run the wasm series as a user runs them: spindle run with default
-                               options (no --wait-for-pool, this Node's own V8 tiers), Chromium
-                               with its default flags (by default the bench times optimized code)
+                               options (no --wait-for-pool, this Node's own V8 tiers), browsers
+                               with their default flags (by default the bench times optimized code)
     --node-bin=PATH            run everything on this Node binary (e.g. setup's
                                .toolchain/node-24.19.0/bin/node); results.json names its version
     --help                     this text
@@ -83,6 +83,7 @@ export const cargoUsage = `usage: spindle cargo [options] <cargo command> [cargo
   run options (as spindle run, for cargo run/test/bench): --browser[=chromium|firefox] --env[=NAME=VALUE]
       --mount=/PATH=HOSTDIR[,symlinks=any][,quota=SIZE]|opfs[:SUBDIR] --preload=HOSTPATH[@/PATH]
       --pool=N --wait-for-pool --max-threads=N --compile=auto|eager|lazy
+  --help: this text (cargo's own: cargo help <command>)
 `;
 
 export const overview = `usage: spindle <command> [args]     (spindle <command> --help: that command's usage)
