@@ -2,7 +2,7 @@
 // the same work on 2, in one process) natively, in Node, Chromium and Firefox through `spindle run`,
 // and a plain page of 2 Web Workers spinning in JS (no Spindle code) in both browsers, launched
 // with Spindle's own flags and launcher: the page tells Spindle's fault from the browser's. Hosts
-// take turns, round by round; each run waits for a quiet second first (both cores under 25% busy),
+// take turns, round by round; each run waits for a quiet second first (the cores under 25% busy),
 // as other sessions' load takes the second core from any host (docs/PERFORMANCE.md, "Two threads
 // in Chromium"). Prints each run's 2-thread speed-up and each host's median.
 // usage: node bench/threads/parallel.js [rounds=7] [passes=5] [work=200000000]
@@ -17,6 +17,12 @@ import { clang } from '../../cli/toolchain.js';
 
 const root = join(import.meta.dirname, '..', '..');
 const [rounds, passes, work] = [7, 5, 200000000].map((fallback, i) => Number(process.argv[2 + i] ?? fallback));
+// (work is a C long in wasm32: 32 bits)
+if (!(Number.isInteger(rounds) && rounds >= 1 && Number.isInteger(passes) && passes >= 1 && passes <= 101 &&
+  Number.isInteger(work) && work >= 2 && work < 2 ** 31)) {
+  console.error('usage: node bench/threads/parallel.js [rounds >= 1] [passes 1-101] [work 2 to 2^31-1]');
+  process.exit(2);
+}
 const out = join(root, 'build', 'bench', 'threads');
 mkdirSync(out, { recursive: true });
 const source = join(import.meta.dirname, 'spin_alternate.c');
