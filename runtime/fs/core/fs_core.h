@@ -212,7 +212,8 @@ struct inode {
  * through inode->ops; where an entry is NULL they give the answer noted. */
 struct inode_ops {
     /* SPINDLE_S_IFREG, _IFDIR, _IFLNK, _IFIFO or _IFCHR. A FIFO has no position (pread and
-     * lseek: ESPIPE) and a character device ignores it; the others read and write at it. */
+     * lseek: ESPIPE) and a character device has none of its own: it gets pread's offset or -1,
+     * which only stdio's host uses; the others read and write at it. */
     uint32_t format;
     /* A mount's (the backend has the file): its descriptions hold a backend handle, only a
      * walk through the mount opens it (not /proc/self/fd), it has no path in the memory

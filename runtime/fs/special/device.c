@@ -1,7 +1,7 @@
 /* The character devices of /dev: null, zero, full, random and urandom, as
  * Linux has them (random never blocks, as on Linux since 5.6). Reads and
- * writes ignore the position; the devices are stateless, so they need no
- * lock. */
+ * writes ignore the position (stdio's host gets pread's and pwrite's offset);
+ * the devices are stateless, so they need no lock. */
 #include "fs_special.h"
 
 #include <string.h>
@@ -22,10 +22,9 @@ static void fill_random(uint8_t *dst, size_t len)
 static int64_t device_read(struct open_file *file, const struct spindle_iovec *iov, int iovcnt,
                            int64_t offset, int64_t total)
 {
-    (void)offset; /* devices ignore the position */
     struct inode *dev = file->inode;
-    if (dev->u.device >= DEV_STDIN)
-        return device_stdio(dev, iov, iovcnt, false);
+    if (dev->u.device >= DEV_STDIN) /* the host decides what pread's offset means */
+        return device_stdio(dev, iov, iovcnt, false, offset);
     if (dev->u.device == DEV_NULL)
         return 0;
     int64_t done = 0;
@@ -43,10 +42,9 @@ static int64_t device_read(struct open_file *file, const struct spindle_iovec *i
 static int64_t device_write(struct open_file *file, const struct spindle_iovec *iov, int iovcnt,
                             int64_t *offset, int64_t total)
 {
-    (void)offset;
     struct inode *dev = file->inode;
     if (dev->u.device >= DEV_STDIN)
-        return device_stdio(dev, iov, iovcnt, true);
+        return device_stdio(dev, iov, iovcnt, true, *offset);
     if (dev->u.device == DEV_FULL)
         return total == 0 ? 0 : -SPINDLE_ENOSPC;
     return total; /* null and zero swallow everything; random takes it as entropy */

@@ -29,7 +29,8 @@ void fs_poll_notify(void);
 /* creates /dev and its devices (fs_init) */
 int device_create_all(void);
 /* the host's stdio through /dev/stdout & co. (proc_fd.c) */
-int64_t device_stdio(struct inode *dev, const struct spindle_iovec *iov, int iovcnt, bool write);
+int64_t device_stdio(struct inode *dev, const struct spindle_iovec *iov, int iovcnt, bool write,
+                     int64_t offset);
 /* fstat of such a description: what the host's fd is */
 int device_stdio_stat(struct inode *dev, struct spindle_stat *st);
 /* lseek of such a description: the host fd's offset, or -errno */

@@ -26,11 +26,12 @@ void spindle_fs_set_hidden_fd(int fd) { hidden_fd = fd; }
 
 static int stdio_number(const struct inode *dev) { return (int)(dev->u.device - DEV_STDIN); }
 
-int64_t device_stdio(struct inode *dev, const struct spindle_iovec *iov, int iovcnt, bool write)
+int64_t device_stdio(struct inode *dev, const struct spindle_iovec *iov, int iovcnt, bool write,
+                     int64_t offset)
 {
     if (stdio_host == NULL)
         return -SPINDLE_EBADF;
-    return stdio_host->transfer(stdio_number(dev), iov, iovcnt, write);
+    return stdio_host->transfer(stdio_number(dev), iov, iovcnt, write, offset);
 }
 
 int device_stdio_stat(struct inode *dev, struct spindle_stat *st)

@@ -288,8 +288,9 @@ int spindle_fs_poll(struct spindle_pollfd *fds, int nfds, int64_t timeout_ns);
  * a description of the host's fd: its reads and writes, its fstat, lseek and /proc/self/fd text
  * come from these callbacks. Without them: -SPINDLE_EBADF. */
 struct spindle_stdio_host {
-    /* reads (write 0) or writes: bytes moved or -errno */
-    int64_t (*transfer)(int fd, const struct spindle_iovec *iov, int iovcnt, int write);
+    /* reads (write 0) or writes at the host fd's own offset (offset < 0) or at offset (pread,
+     * pwrite): bytes moved or -errno */
+    int64_t (*transfer)(int fd, const struct spindle_iovec *iov, int iovcnt, int write, int64_t offset);
     /* what the host's fd is (type, size, times): 0 or -errno */
     int (*stat)(int fd, struct spindle_stat *st);
     /* lseek of the host's fd (its own offset, which its duplicates share): the position or -errno */
