@@ -27,10 +27,14 @@ export function writeHostFdAt(fd, bytes, position) {
   });
 }
 
+// One pread takes at most this much: a larger one is short, which pread may be, rather than a
+// buffer as large as the program asked for.
+const MOST_READ = 16 * 1024 * 1024;
+
 /** pread of up to `max` bytes at `position` (a number): the bytes, or an error's code. */
 export function readHostFdAt(fd, max, position) {
   return orCode(() => {
-    const buf = Buffer.alloc(max);
-    return buf.subarray(0, readSync(fd, buf, 0, max, position));
+    const buf = Buffer.alloc(Math.min(max, MOST_READ));
+    return buf.subarray(0, readSync(fd, buf, 0, buf.length, position));
   });
 }
