@@ -89,7 +89,13 @@ static int describe(int fd, char *text, size_t size)
     return 0;
 }
 
-const struct spindle_stdio_host wasi_stdio_host = {transfer, stat_host, seek_host, describe};
+static int truncate_host(int fd, int64_t length)
+{
+    int32_t err = host_fd_filestat_set_size(fd, length);
+    return err == WASI_ESUCCESS ? 0 : (int)linux_error(err);
+}
+
+const struct spindle_stdio_host wasi_stdio_host = {transfer, stat_host, seek_host, describe, truncate_host};
 
 uint32_t wasi_stdio_mode(uint8_t filetype)
 {

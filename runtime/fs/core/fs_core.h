@@ -396,6 +396,9 @@ struct open_file {
     atomic_int status;   /* O_APPEND | O_NONBLOCK | O_*SYNC, changeable */
     pthread_mutex_t pos_lock;
     int64_t pos;
+    /* an open of /dev/stdout & co. whose host fd is a regular file: reads and writes at pos, as
+     * Linux's new open of that file (proc_fd.c); a duplicate of stdio uses the host fd's offset */
+    bool own_position;
 };
 
 struct open_file *open_file_new(struct inode *inode, int flags); /* takes the inode ref */

@@ -297,6 +297,8 @@ struct spindle_stdio_host {
     int64_t (*seek)(int fd, int64_t offset, int whence);
     /* the text Linux's /proc/self/fd/N shows for it, NUL-terminated in text[size]: 0 or -errno */
     int (*describe)(int fd, char *text, size_t size);
+    /* ftruncate of the host's fd: 0 or -errno */
+    int (*truncate)(int fd, int64_t length);
 };
 void spindle_fs_set_stdio_host(const struct spindle_stdio_host *host);
 /* the host's stdio fd (0-2) whose description fd holds (a dup of stdio, an open of
