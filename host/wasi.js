@@ -122,7 +122,8 @@ export function wasiImports({ memory, args, env, platform, exit, sleep, brokenPi
     return out;
   }
 
-  // pread's and pwrite's offset as node:fs takes it; an error number for one it cannot take.
+  // pread's and pwrite's offset (ftruncate's length) as node:fs takes it; an error number for
+  // one it cannot take.
   const positionError = (offset) => (offset < 0n ? ERRNO.INVAL : offset > BigInt(Number.MAX_SAFE_INTEGER) ? ERRNO.FBIG : null);
   // A platform's answer that is an error's code ('ESPIPE') as WASI's number.
   const codeErrno = (code) => ERRNO[code.replace(/^E/, '')] ?? ERRNO.IO;
@@ -243,6 +244,16 @@ export function wasiImports({ memory, args, env, platform, exit, sleep, brokenPi
       if (typeof done === 'string') return codeErrno(done);
       view().setUint32(nwrittenPtr, done, true);
       return ERRNO.SUCCESS;
+    },
+
+    // ftruncate of stdio (an open of /dev/stdout with O_TRUNC too): the host's fd, as pwrite's;
+    // a platform without the call (a page's own stdio) has pipes, which Linux refuses (EINVAL)
+    fd_filestat_set_size(fd, size) {
+      if (!isStdio(fd)) return ERRNO.BADF;
+      const bad = positionError(size);
+      if (bad !== null) return bad;
+      const answer = platform.truncateStdio?.(fd, Number(size)) ?? 'EINVAL';
+      return typeof answer === 'string' ? codeErrno(answer) : ERRNO.SUCCESS;
     },
 
     fd_fdstat_get(fd, statPtr) {

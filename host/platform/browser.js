@@ -24,8 +24,8 @@ function syncRequest(method, url, body) {
   return new Uint8Array(xhr.response);
 }
 
-// pread/pwrite of the server's own fd (cli/browser-session.js): the answer's body (the bytes
-// read, the count written in decimal), or the error's code the server names in a header.
+// pread/pwrite/ftruncate of the server's own fd (cli/browser-session.js): the answer's body (the
+// bytes read, the count written in decimal), or the error's code the server names in a header.
 export const ERROR_HEADER = 'X-Spindle-Error';
 function positionedRequest(url, body) {
   const xhr = new XMLHttpRequest();
@@ -70,6 +70,11 @@ export function threadIo(io, postToPage) {
       if (!io.stdioUrl || !io.stdioDescribed || (io.stdinBytes && fd === 0)) return 'ESPIPE';
       const answer = positionedRequest(`${io.stdioUrl}/pwrite/${fd}?offset=${position}`, bytes);
       return typeof answer === 'string' ? answer : Number(new TextDecoder().decode(answer));
+    },
+    truncateStdio(fd, length) {
+      if (!io.stdioUrl || !io.stdioDescribed || (io.stdinBytes && fd === 0)) return 'EINVAL';
+      const answer = positionedRequest(`${io.stdioUrl}/truncate/${fd}?offset=${length}`);
+      return typeof answer === 'string' ? answer : 0;
     },
     writeStdio(fd, bytes) {
       if (io.stdioUrl) return syncRequest('POST', `${io.stdioUrl}/fd/${fd}`, bytes) !== null;

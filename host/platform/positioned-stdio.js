@@ -1,8 +1,9 @@
-// pread and pwrite of the host's stdio fds (docs/POSIX.md, "stdio"). node:fs's readSync and
-// writeSync with a position are those system calls, so the kernel answers as it does natively:
-// a regular file is read or written at the offset and its own offset stays where it was, a
-// pipe, socket or terminal says ESPIPE, a file opened write-only says EBADF to a read.
-import { readSync, writeSync } from 'node:fs';
+// pread, pwrite and ftruncate of the host's stdio fds (docs/POSIX.md, "stdio"). node:fs's
+// readSync and writeSync with a position, and ftruncateSync, are those system calls, so the
+// kernel answers as it does natively: a regular file is read or written at the offset and its
+// own offset stays where it was, a pipe, socket or terminal says ESPIPE (EINVAL to ftruncate),
+// a file opened write-only says EBADF to a read.
+import { ftruncateSync, readSync, writeSync } from 'node:fs';
 
 /** Thrown errors as the answer: the error's code ('ESPIPE'), else 'EIO'. */
 function orCode(fn) {
@@ -36,5 +37,13 @@ export function readHostFdAt(fd, max, position) {
   return orCode(() => {
     const buf = Buffer.alloc(Math.min(max, MOST_READ));
     return buf.subarray(0, readSync(fd, buf, 0, buf.length, position));
+  });
+}
+
+/** ftruncate to `length` (a number): 0, or an error's code. */
+export function truncateHostFd(fd, length) {
+  return orCode(() => {
+    ftruncateSync(fd, length);
+    return 0;
   });
 }
