@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join, normalize } from 'node:path';
-import { READER_GONE } from '../host/platform/browser.js';
+import { ERROR_HEADER, READER_GONE } from '../host/platform/browser.js';
 import { launchBrowser } from './browser-process.js';
 import { browserLaunch } from './browsers.js';
 import { isolation, sendFile } from './isolated-server.js';
@@ -130,6 +130,26 @@ export class BrowserSession {
       const answer = at === null ? 'null' : JSON.stringify(at === undefined ? {} : { at: String(at) });
       return res.writeHead(200, { ...isolation, 'Content-Type': 'application/json' }).end(answer);
     }
+    const positioned = /^\/(pread|pwrite|truncate)\/([012])$/.exec(rest);
+    if (positioned) {
+      // pread/pwrite/ftruncate (to `offset`) of the CLI's fd: the bytes read or the count
+      // written, or the error's code in a header (host/platform/browser.js); ESPIPE (EINVAL to
+      // ftruncate: a pipe's answers) where the job's runner gave no calls
+      const offset = url.searchParams.get('offset');
+      const max = url.searchParams.get('max') ?? '0';
+      if (!/^\d+$/.test(offset ?? '') || !/^\d+$/.test(max)) return res.writeHead(400, isolation).end();
+      const fd = Number(positioned[2]);
+      const call = positioned[1];
+      const answer = call === 'pread' ? job.readStdioAt?.(fd, Number(max), Number(offset))
+        : call === 'pwrite' ? job.writeStdioAt?.(fd, await body(req), Number(offset))
+          : job.truncateStdio?.(fd, Number(offset));
+      if (answer === undefined || typeof answer === 'string') {
+        const error = answer ?? (call === 'truncate' ? 'EINVAL' : 'ESPIPE');
+        return res.writeHead(200, { ...isolation, [ERROR_HEADER]: error }).end();
+      }
+      return res.writeHead(200, { ...isolation, 'Content-Type': 'application/octet-stream' })
+        .end(typeof answer === 'number' ? String(answer) : answer);
+    }
     if (/^\/stdio\/[012]$/.test(rest) && job.describeStdio) {
       const description = JSON.stringify(job.describeStdio(Number(rest.slice('/stdio/'.length))));
       return res.writeHead(200, { ...isolation, 'Content-Type': 'application/json' }).end(description);
@@ -155,17 +175,20 @@ export class BrowserSession {
    * is now (host/platform/stdio-description.js), for the program's fstat and /proc/self/fd;
    * `seekOutput(fd, offset, whence)`: lseek of its fd 1 or 2 (host/platform/node.js's
    * seekHostFile: the offset, null for EINVAL, undefined for ESPIPE);
+   * `readStdioAt(fd, max, position)`, `writeStdioAt(fd, bytes, position)`: pread/pwrite of its
+   * fd 0-2, `truncateStdio(fd, length)`: its ftruncate (host/platform/positioned-stdio.js: the
+   * bytes, count or 0, or an error's code);
    * `preload`: packed files (host/files/preload.js) the page fetches once. Resolves
    * { exitCode, trap }; rejects if the module could not run or the browser or page failed.
    * Text from the page (trap, error) comes with its control characters escaped.
    */
-  run(wasmPath, { args, env = {}, poolSize, maxThreads, waitForPool, preload, mounts, describeStdio, seekOutput, write, readStdin = async () => Buffer.alloc(0) }) {
+  run(wasmPath, { args, env = {}, poolSize, maxThreads, waitForPool, preload, mounts, describeStdio, seekOutput, readStdioAt, writeStdioAt, truncateStdio, write, readStdin = async () => Buffer.alloc(0) }) {
     if (this.#failed) return Promise.reject(new Error(this.#failed));
     const id = this.#nextId++;
     return new Promise((resolve, reject) => {
       const settled = () => { this.#running.delete(id); this.#watchClaims(); };
       const job = {
-        wasm: readFileSync(wasmPath), write, readStdin, describeStdio, seekOutput, preload, claimed: false,
+        wasm: readFileSync(wasmPath), write, readStdin, describeStdio, seekOutput, readStdioAt, writeStdioAt, truncateStdio, preload, claimed: false,
         // URLs relative to the page (host/browser/run-page.js)
         describe: { id, wasmUrl: `wasm/${id}`, preloadUrl: preload ? `preload/${id}` : undefined, options: { args, env, poolSize, maxThreads, waitForPool, mounts, stdioDescribed: Boolean(describeStdio) } },
         fail: (err) => { settled(); reject(err); },

@@ -2,6 +2,7 @@
 // stderr; returns the program's exit code.
 import { readSync } from 'node:fs';
 import { seekHostFile, writeAllSync } from '../host/platform/node.js';
+import { readHostFdAt, truncateHostFd, writeHostFdAt } from '../host/platform/positioned-stdio.js';
 import { describeHostFd } from '../host/platform/stdio-info.js';
 import { BrowserSession } from './browser-session.js';
 
@@ -59,6 +60,9 @@ export async function runInBrowser(opts) {
       args: opts.args, env: opts.env, poolSize: opts.poolSize, maxThreads: opts.maxThreads, waitForPool: opts.waitForPool, preload: opts.preloadBytes, mounts: opts.mounts,
       write: (fd, bytes) => writeAllSync(fd, bytes),
       seekOutput: seekHostFile, // lseek of a stdout or stderr that is a regular file
+      readStdioAt: readHostFdAt, // pread, pwrite and ftruncate of fds 0-2 (the CLI's are the program's)
+      writeStdioAt: writeHostFdAt,
+      truncateStdio: truncateHostFd,
       readStdin: terminalStdin(),
       describeStdio: describeHostFd, // what the program's fstat and /proc/self/fd report
     });

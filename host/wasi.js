@@ -94,6 +94,40 @@ export function wasiImports({ memory, args, env, platform, exit, sleep, brokenPi
 
   const isStdio = (fd) => fd >= 0 && fd <= 2;
 
+  // The iovec array's buffers as [ptr, len] pairs, or null when one lies outside memory.
+  function iovecList(iovs, iovsLen) {
+    if (!inBounds(iovs, iovsLen * IOVEC.BYTES)) return null;
+    const dv = view();
+    const list = [];
+    for (let i = 0; i < iovsLen; i++) {
+      const ptr = dv.getUint32(iovs + i * IOVEC.BYTES + IOVEC.BUF, true);
+      const len = dv.getUint32(iovs + i * IOVEC.BYTES + IOVEC.LEN, true);
+      if (!inBounds(ptr, len)) return null;
+      list.push([ptr, len]);
+    }
+    return list;
+  }
+
+  // The bytes of all the iovecs' buffers in one array, or null (EFAULT).
+  function gather(iovs, iovsLen) {
+    const list = iovecList(iovs, iovsLen);
+    if (!list) return null;
+    const out = new Uint8Array(list.reduce((n, [, len]) => n + len, 0));
+    const mem = u8();
+    let at = 0;
+    for (const [ptr, len] of list) {
+      out.set(mem.subarray(ptr, ptr + len), at);
+      at += len;
+    }
+    return out;
+  }
+
+  // pread's and pwrite's offset (ftruncate's length) as node:fs takes it; an error number for
+  // one it cannot take.
+  const positionError = (offset) => (offset < 0n ? ERRNO.INVAL : offset > BigInt(Number.MAX_SAFE_INTEGER) ? ERRNO.FBIG : null);
+  // A platform's answer that is an error's code ('ESPIPE') as WASI's number.
+  const codeErrno = (code) => ERRNO[code.replace(/^E/, '')] ?? ERRNO.IO;
+
   // Said once, on stderr: such a program then fails with its own "not found" error.
   let notedNoFiles = false;
   function noteNoFiles() {
@@ -145,20 +179,11 @@ export function wasiImports({ memory, args, env, platform, exit, sleep, brokenPi
     fd_write(fd, iovs, iovsLen, nwrittenPtr) {
       if (fd !== 1 && fd !== 2) return ERRNO.BADF;
       if (ended?.()) exit(0); // as natively, a thread writes nothing after the program's end
-      if (!inBounds(iovs, iovsLen * IOVEC.BYTES) || !inBounds(nwrittenPtr, 4)) return ERRNO.FAULT;
-      const dv = view(); const mem = u8();
-      let total = 0;
-      for (let i = 0; i < iovsLen; i++) total += dv.getUint32(iovs + i * IOVEC.BYTES + IOVEC.LEN, true);
+      if (!inBounds(nwrittenPtr, 4)) return ERRNO.FAULT;
       // One gathered write: keeps a printf's pieces together when threads interleave.
-      const out = new Uint8Array(total);
-      let at = 0;
-      for (let i = 0; i < iovsLen; i++) {
-        const ptr = dv.getUint32(iovs + i * IOVEC.BYTES + IOVEC.BUF, true);
-        const len = dv.getUint32(iovs + i * IOVEC.BYTES + IOVEC.LEN, true);
-        if (!inBounds(ptr, len)) return ERRNO.FAULT;
-        out.set(mem.subarray(ptr, ptr + len), at);
-        at += len;
-      }
+      const out = gather(iovs, iovsLen);
+      if (!out) return ERRNO.FAULT;
+      const total = out.length;
       // writeStdio answers false when the reader closed the pipe (docs/HOST.md: broken pipes)
       if (total > 0 && platform.writeStdio(fd, out) === false) {
         brokenPipe?.();
@@ -185,6 +210,50 @@ export function wasiImports({ memory, args, env, platform, exit, sleep, brokenPi
       }
       view().setUint32(nreadPtr, nread, true);
       return ERRNO.SUCCESS;
+    },
+
+    // pread and pwrite of stdio (docs/POSIX.md, "stdio"): the platform asks the host's fd, whose
+    // kernel honours the offset of a regular file (leaving its own offset) or says ESPIPE or
+    // EBADF; a platform without the calls (a page's own stdio) is a pipe.
+    fd_pread(fd, iovs, iovsLen, offset, nreadPtr) {
+      if (!isStdio(fd)) return ERRNO.BADF;
+      const list = iovecList(iovs, iovsLen);
+      if (!list || !inBounds(nreadPtr, 4)) return ERRNO.FAULT;
+      const bad = positionError(offset);
+      if (bad !== null) return bad;
+      const total = list.reduce((n, [, len]) => n + len, 0);
+      const got = platform.readStdioAt?.(fd, total, Number(offset)) ?? 'ESPIPE';
+      if (typeof got === 'string') return codeErrno(got);
+      const mem = u8();
+      let at = 0;
+      for (const [ptr, len] of list) {
+        mem.set(got.subarray(at, at + len), ptr);
+        at += Math.min(len, got.length - at);
+      }
+      view().setUint32(nreadPtr, got.length, true);
+      return ERRNO.SUCCESS;
+    },
+    fd_pwrite(fd, iovs, iovsLen, offset, nwrittenPtr) {
+      if (!isStdio(fd)) return ERRNO.BADF;
+      if (ended?.()) exit(0);
+      const out = gather(iovs, iovsLen);
+      if (!out || !inBounds(nwrittenPtr, 4)) return ERRNO.FAULT;
+      const bad = positionError(offset);
+      if (bad !== null) return bad;
+      const done = platform.writeStdioAt?.(fd, out, Number(offset)) ?? 'ESPIPE';
+      if (typeof done === 'string') return codeErrno(done);
+      view().setUint32(nwrittenPtr, done, true);
+      return ERRNO.SUCCESS;
+    },
+
+    // ftruncate of stdio (an open of /dev/stdout with O_TRUNC too): the host's fd, as pwrite's;
+    // a platform without the call (a page's own stdio) has pipes, which Linux refuses (EINVAL)
+    fd_filestat_set_size(fd, size) {
+      if (!isStdio(fd)) return ERRNO.BADF;
+      const bad = positionError(size);
+      if (bad !== null) return bad;
+      const answer = platform.truncateStdio?.(fd, Number(size)) ?? 'EINVAL';
+      return typeof answer === 'string' ? codeErrno(answer) : ERRNO.SUCCESS;
     },
 
     fd_fdstat_get(fd, statPtr) {

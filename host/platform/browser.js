@@ -24,6 +24,18 @@ function syncRequest(method, url, body) {
   return new Uint8Array(xhr.response);
 }
 
+// pread/pwrite/ftruncate of the server's own fd (cli/browser-session.js): the answer's body (the
+// bytes read, the count written in decimal), or the error's code the server names in a header.
+export const ERROR_HEADER = 'X-Spindle-Error';
+function positionedRequest(url, body) {
+  const xhr = new XMLHttpRequest();
+  xhr.open('POST', url, false);
+  xhr.responseType = 'arraybuffer';
+  xhr.send(body);
+  if (xhr.status !== 200) throw new Error(`POST ${url}: HTTP ${xhr.status}`);
+  return xhr.getResponseHeader(ERROR_HEADER) ?? new Uint8Array(xhr.response);
+}
+
 // The server's lseek answer: {"at": offset}, null (EINVAL) or {} (ESPIPE), as seekOutput's.
 const seekAnswer = (answer) => (answer === null ? null : answer.at === undefined ? undefined : BigInt(answer.at));
 
@@ -50,6 +62,20 @@ export function threadIo(io, postToPage) {
     // stdout and stderr seek where the server's own fds are files (spindle run --browser)
     seekOutput: (fd, offset, whence) => (io.stdioUrl && io.stdioDescribed ? seekAnswer(JSON.parse(
       new TextDecoder().decode(syncRequest('POST', `${io.stdioUrl}/seek/${fd}?offset=${offset}&whence=${whence}`)))) : undefined),
+    // pread/pwrite where the server's fds are the program's (spindle run --browser); a page's
+    // own stdio and stdin given as bytes are pipes
+    readStdioAt: (fd, max, position) => (io.stdioUrl && io.stdioDescribed && !(io.stdinBytes && fd === 0)
+      ? positionedRequest(`${io.stdioUrl}/pread/${fd}?offset=${position}&max=${max}`) : 'ESPIPE'),
+    writeStdioAt(fd, bytes, position) {
+      if (!io.stdioUrl || !io.stdioDescribed || (io.stdinBytes && fd === 0)) return 'ESPIPE';
+      const answer = positionedRequest(`${io.stdioUrl}/pwrite/${fd}?offset=${position}`, bytes);
+      return typeof answer === 'string' ? answer : Number(new TextDecoder().decode(answer));
+    },
+    truncateStdio(fd, length) {
+      if (!io.stdioUrl || !io.stdioDescribed || (io.stdinBytes && fd === 0)) return 'EINVAL';
+      const answer = positionedRequest(`${io.stdioUrl}/truncate/${fd}?offset=${length}`);
+      return typeof answer === 'string' ? answer : 0;
+    },
     writeStdio(fd, bytes) {
       if (io.stdioUrl) return syncRequest('POST', `${io.stdioUrl}/fd/${fd}`, bytes) !== null;
       postToPage({ type: 'stdio', fd, bytes }, [bytes.buffer]);

@@ -7,6 +7,7 @@ import { isatty } from 'node:tty';
 import { ERRNO as LINUX_ERRNO } from '../abi/linux.js';
 import { addonWanted, mountAddon } from '../mount/hostdir/mount-addon.js';
 import { stdinFromBytes } from './stdin-bytes.js';
+import { readHostFdAt, truncateHostFd, writeHostFdAt } from './positioned-stdio.js';
 import { pipeDescription } from './stdio-description.js';
 import { describeHostFd } from './stdio-info.js';
 import { positionedReader, seekPosition } from './stdin-position.js';
@@ -78,6 +79,10 @@ export function threadIo(io) {
     seekStdin: (offset, whence) => (seekable()
       ? seekPosition(io.stdinPosition, offset, whence, fstatSync(fds[0], { bigint: true }).size) : undefined),
     seekOutput: (fd, offset, whence) => seekHostFile(fds[fd], offset, whence),
+    // pread/pwrite: the kernel's answer for the host fd; stdin given as bytes is a pipe
+    readStdioAt: (fd, max, position) => (fd === 0 && io.stdinBytes ? 'ESPIPE' : readHostFdAt(fds[fd], max, position)),
+    writeStdioAt: (fd, bytes, position) => (fd === 0 && io.stdinBytes ? 'ESPIPE' : writeHostFdAt(fds[fd], bytes, position)),
+    truncateStdio: (fd, length) => (fd === 0 && io.stdinBytes ? 'EINVAL' : truncateHostFd(fds[fd], length)),
     monotonicNs: () => process.hrtime.bigint(),
     // Not Date.now(): its whole milliseconds made CLOCK_REALTIME deadlines (pthread_cond_timedwait,
     // std::condition_variable::wait_for) end up to 1 ms early by the monotonic clock.

@@ -25,17 +25,27 @@ static int64_t linux_error(int32_t wasi_errno)
         return -SPINDLE_ESPIPE;
     case WASI_EINVAL:
         return -SPINDLE_EINVAL;
+    case WASI_EFBIG:
+        return -SPINDLE_EFBIG;
+    case WASI_ENOSPC:
+        return -SPINDLE_ENOSPC;
     default:
         return -SPINDLE_EIO;
     }
 }
 
-/* wasm32 iovecs have the same layout as the core's (checked in wasi_fd_calls.c) */
-static int64_t transfer(int fd, const struct spindle_iovec *iov, int iovcnt, int write)
+/* wasm32 iovecs have the same layout as the core's (checked in wasi_fd_calls.c). An offset
+ * (pread/pwrite of a duplicate) goes to the host as one: its kernel honours it or says ESPIPE. */
+static int64_t transfer(int fd, const struct spindle_iovec *iov, int iovcnt, int write, int64_t offset)
 {
     uint32_t done = 0;
-    int32_t err = write ? host_fd_write(fd, (int32_t)(uintptr_t)iov, iovcnt, (int32_t)(uintptr_t)&done)
-                        : host_fd_read(fd, (int32_t)(uintptr_t)iov, iovcnt, (int32_t)(uintptr_t)&done);
+    int32_t vec = (int32_t)(uintptr_t)iov, out = (int32_t)(uintptr_t)&done;
+    int32_t err;
+    if (offset < 0)
+        err = write ? host_fd_write(fd, vec, iovcnt, out) : host_fd_read(fd, vec, iovcnt, out);
+    else
+        err = write ? host_fd_pwrite(fd, vec, iovcnt, offset, out)
+                    : host_fd_pread(fd, vec, iovcnt, offset, out);
     return err == WASI_ESUCCESS ? (int64_t)done : linux_error(err);
 }
 
@@ -79,7 +89,13 @@ static int describe(int fd, char *text, size_t size)
     return 0;
 }
 
-const struct spindle_stdio_host wasi_stdio_host = {transfer, stat_host, seek_host, describe};
+static int truncate_host(int fd, int64_t length)
+{
+    int32_t err = host_fd_filestat_set_size(fd, length);
+    return err == WASI_ESUCCESS ? 0 : (int)linux_error(err);
+}
+
+const struct spindle_stdio_host wasi_stdio_host = {transfer, stat_host, seek_host, describe, truncate_host};
 
 uint32_t wasi_stdio_mode(uint8_t filetype)
 {

@@ -73,6 +73,7 @@ struct open_file *open_file_new(struct inode *inode, int flags)
     atomic_init(&file->status,
                 flags & (SPINDLE_O_APPEND | SPINDLE_O_NONBLOCK | SPINDLE_O_SYNC | SPINDLE_O_DSYNC));
     file->pos = 0;
+    file->own_position = false;
     return file;
 }
 

@@ -212,7 +212,8 @@ struct inode {
  * through inode->ops; where an entry is NULL they give the answer noted. */
 struct inode_ops {
     /* SPINDLE_S_IFREG, _IFDIR, _IFLNK, _IFIFO or _IFCHR. A FIFO has no position (pread and
-     * lseek: ESPIPE) and a character device ignores it; the others read and write at it. */
+     * lseek: ESPIPE) and a character device has none of its own: it gets pread's offset or -1,
+     * which only stdio's host uses; the others read and write at it. */
     uint32_t format;
     /* A mount's (the backend has the file): its descriptions hold a backend handle, only a
      * walk through the mount opens it (not /proc/self/fd), it has no path in the memory
@@ -395,6 +396,9 @@ struct open_file {
     atomic_int status;   /* O_APPEND | O_NONBLOCK | O_*SYNC, changeable */
     pthread_mutex_t pos_lock;
     int64_t pos;
+    /* an open of /dev/stdout & co. whose host fd is a regular file: reads and writes at pos, as
+     * Linux's new open of that file (proc_fd.c); a duplicate of stdio uses the host fd's offset */
+    bool own_position;
 };
 
 struct open_file *open_file_new(struct inode *inode, int flags); /* takes the inode ref */

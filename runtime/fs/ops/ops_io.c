@@ -85,8 +85,8 @@ static int64_t read_file(struct open_file *file, const struct spindle_iovec *iov
         return total;
     if (ops->format == SPINDLE_S_IFIFO) /* no position: a reader may block, holding nothing */
         return offset >= 0 ? -SPINDLE_ESPIPE : ops->read(file, iov, iovcnt, 0, total);
-    if (ops->format == SPINDLE_S_IFCHR)
-        return ops->read(file, iov, iovcnt, 0, total);
+    if (ops->format == SPINDLE_S_IFCHR) /* pread's offset or -1: stdio's host decides (device.c) */
+        return ops->read(file, iov, iovcnt, offset, total);
     bool use_pos = hold_position(file, &offset);
     int64_t n = ops->read(file, iov, iovcnt, offset, total);
     if (use_pos)
@@ -108,7 +108,7 @@ static int64_t write_file(struct open_file *file, const struct spindle_iovec *io
     if (ops->format == SPINDLE_S_IFIFO)
         return offset >= 0 ? -SPINDLE_ESPIPE : ops->write(file, iov, iovcnt, &unused, total);
     if (ops->format == SPINDLE_S_IFCHR)
-        return ops->write(file, iov, iovcnt, &unused, total);
+        return ops->write(file, iov, iovcnt, &offset, total);
     bool use_pos = hold_position(file, &offset);
     int64_t n = ops->write(file, iov, iovcnt, &offset, total);
     if (use_pos)

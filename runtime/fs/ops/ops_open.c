@@ -284,6 +284,8 @@ int spindle_fs_openat(int dirfd, const char *path, int flags, uint32_t mode)
     }
     if (rc == 0) {
         rc = check_and_truncate(node, flags, created);
+        if (rc == 0)
+            rc = stdio_opened(node, file, flags);
         if (rc < 0)
             inode_unref(node);
     }

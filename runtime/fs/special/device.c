@@ -1,7 +1,7 @@
 /* The character devices of /dev: null, zero, full, random and urandom, as
  * Linux has them (random never blocks, as on Linux since 5.6). Reads and
- * writes ignore the position; the devices are stateless, so they need no
- * lock. */
+ * writes ignore the position (stdio's host gets pread's and pwrite's offset);
+ * the devices are stateless, so they need no lock. */
 #include "fs_special.h"
 
 #include <string.h>
@@ -22,10 +22,9 @@ static void fill_random(uint8_t *dst, size_t len)
 static int64_t device_read(struct open_file *file, const struct spindle_iovec *iov, int iovcnt,
                            int64_t offset, int64_t total)
 {
-    (void)offset; /* devices ignore the position */
     struct inode *dev = file->inode;
-    if (dev->u.device >= DEV_STDIN)
-        return device_stdio(dev, iov, iovcnt, false);
+    if (dev->u.device >= DEV_STDIN) /* the host decides what pread's offset means */
+        return device_stdio(file, iov, iovcnt, false, offset);
     if (dev->u.device == DEV_NULL)
         return 0;
     int64_t done = 0;
@@ -43,10 +42,9 @@ static int64_t device_read(struct open_file *file, const struct spindle_iovec *i
 static int64_t device_write(struct open_file *file, const struct spindle_iovec *iov, int iovcnt,
                             int64_t *offset, int64_t total)
 {
-    (void)offset;
     struct inode *dev = file->inode;
     if (dev->u.device >= DEV_STDIN)
-        return device_stdio(dev, iov, iovcnt, true);
+        return device_stdio(file, iov, iovcnt, true, *offset);
     if (dev->u.device == DEV_FULL)
         return total == 0 ? 0 : -SPINDLE_ENOSPC;
     return total; /* null and zero swallow everything; random takes it as entropy */
@@ -70,14 +68,22 @@ static int device_fstat(struct open_file *file, struct spindle_stat *st)
 static int64_t device_seek(struct open_file *file, int64_t offset, int whence)
 {
     struct inode *dev = file->inode;
-    return dev->u.device >= DEV_STDIN ? device_stdio_seek(dev, offset, whence) : 0;
+    return dev->u.device >= DEV_STDIN ? device_stdio_seek(file, offset, whence) : 0;
+}
+
+/* stdio's host truncates its file (or says why not); Linux's devices refuse */
+static int device_truncate(struct open_file *file, int64_t length)
+{
+    struct inode *dev = file->inode;
+    return dev->u.device >= DEV_STDIN ? device_stdio_truncate(dev, length) : -SPINDLE_EINVAL;
 }
 
 const struct inode_ops device_ops = {.format = SPINDLE_S_IFCHR,
                                      .read = device_read,
                                      .write = device_write,
                                      .fstat = device_fstat,
-                                     .seek = device_seek};
+                                     .seek = device_seek,
+                                     .truncate = device_truncate};
 
 static int add_device(struct inode *dir, const char *name, enum device_kind kind)
 {

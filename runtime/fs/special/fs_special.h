@@ -28,12 +28,19 @@ void fs_poll_notify(void);
 /* ---- character devices (device.c) ---- */
 /* creates /dev and its devices (fs_init) */
 int device_create_all(void);
-/* the host's stdio through /dev/stdout & co. (proc_fd.c) */
-int64_t device_stdio(struct inode *dev, const struct spindle_iovec *iov, int iovcnt, bool write);
+/* the host's stdio through /dev/stdout & co. (proc_fd.c): at pread's offset, else at the
+ * description's own position or the host fd's offset */
+int64_t device_stdio(struct open_file *file, const struct spindle_iovec *iov, int iovcnt, bool write,
+                     int64_t offset);
 /* fstat of such a description: what the host's fd is */
 int device_stdio_stat(struct inode *dev, struct spindle_stat *st);
-/* lseek of such a description: the host fd's offset, or -errno */
-int64_t device_stdio_seek(struct inode *dev, int64_t offset, int whence);
+/* lseek of such a description: its own position or the host fd's offset, or -errno */
+int64_t device_stdio_seek(struct open_file *file, int64_t offset, int whence);
+/* ftruncate of such a description: the host's file, 0 or -errno */
+int device_stdio_truncate(struct inode *dev, int64_t length);
+/* After a path open of `node`: where it is stdio that is a regular file, the description gets a
+ * position of its own and O_TRUNC truncates, as Linux's new open of the file. 0 or -errno. */
+int stdio_opened(struct inode *node, struct open_file *file, int flags);
 
 /* ---- /proc/self/fd (proc_fd.c) ---- */
 /* A name looked up in /proc/self/fd: a transient magic symlink to fd N's inode. */

@@ -26,11 +26,30 @@ void spindle_fs_set_hidden_fd(int fd) { hidden_fd = fd; }
 
 static int stdio_number(const struct inode *dev) { return (int)(dev->u.device - DEV_STDIN); }
 
-int64_t device_stdio(struct inode *dev, const struct spindle_iovec *iov, int iovcnt, bool write)
+/* The size of the host's file, or -errno */
+static int64_t stdio_size(int fd)
+{
+    struct spindle_stat st;
+    int rc = stdio_host->stat(fd, &st);
+    return rc < 0 ? rc : st.size;
+}
+
+int64_t device_stdio(struct open_file *file, const struct spindle_iovec *iov, int iovcnt, bool write,
+                     int64_t offset)
 {
     if (stdio_host == NULL)
         return -SPINDLE_EBADF;
-    return stdio_host->transfer(stdio_number(dev), iov, iovcnt, write);
+    int fd = stdio_number(file->inode);
+    if (offset >= 0 || !file->own_position)
+        return stdio_host->transfer(fd, iov, iovcnt, write, offset);
+    /* at the description's own position, as pread/pwrite: O_APPEND writes at the file's end */
+    pthread_mutex_lock(&file->pos_lock);
+    int64_t at = write && (atomic_load(&file->status) & SPINDLE_O_APPEND) ? stdio_size(fd) : file->pos;
+    int64_t n = at < 0 ? at : stdio_host->transfer(fd, iov, iovcnt, write, at);
+    if (n >= 0)
+        file->pos = at + n;
+    pthread_mutex_unlock(&file->pos_lock);
+    return n;
 }
 
 int device_stdio_stat(struct inode *dev, struct spindle_stat *st)
@@ -40,11 +59,49 @@ int device_stdio_stat(struct inode *dev, struct spindle_stat *st)
     return stdio_host->stat(stdio_number(dev), st);
 }
 
-int64_t device_stdio_seek(struct inode *dev, int64_t offset, int whence)
+/* lseek of a description with a position of its own: SEEK_END is the host file's size */
+static int64_t seek_own(struct open_file *file, int64_t offset, int whence)
+{
+    pthread_mutex_lock(&file->pos_lock);
+    int64_t base = whence == SPINDLE_SEEK_SET   ? 0
+                   : whence == SPINDLE_SEEK_CUR ? file->pos
+                   : whence == SPINDLE_SEEK_END ? stdio_size(stdio_number(file->inode))
+                                                : -SPINDLE_EINVAL;
+    int64_t to = base;
+    if (base >= 0 && (__builtin_add_overflow(base, offset, &to) || to < 0))
+        to = -SPINDLE_EINVAL;
+    if (to >= 0)
+        file->pos = to;
+    pthread_mutex_unlock(&file->pos_lock);
+    return to;
+}
+
+int64_t device_stdio_seek(struct open_file *file, int64_t offset, int whence)
 {
     if (stdio_host == NULL)
         return -SPINDLE_EBADF;
-    return stdio_host->seek(stdio_number(dev), offset, whence);
+    if (file->own_position)
+        return seek_own(file, offset, whence);
+    return stdio_host->seek(stdio_number(file->inode), offset, whence);
+}
+
+int device_stdio_truncate(struct inode *dev, int64_t length)
+{
+    if (stdio_host == NULL)
+        return -SPINDLE_EBADF;
+    return stdio_host->truncate(stdio_number(dev), length);
+}
+
+int stdio_opened(struct inode *node, struct open_file *file, int flags)
+{
+    if (stdio_host == NULL || node->type != INODE_DEVICE || node->u.device < DEV_STDIN)
+        return 0;
+    struct spindle_stat st;
+    int fd = stdio_number(node);
+    if (stdio_host->stat(fd, &st) != 0 || (st.mode & SPINDLE_S_IFMT) != SPINDLE_S_IFREG)
+        return 0; /* a pipe, terminal or device has no position to keep */
+    file->own_position = true;
+    return flags & SPINDLE_O_TRUNC ? stdio_host->truncate(fd, 0) : 0;
 }
 
 int spindle_fs_dup_stdio(int stdio_fd, int min)

@@ -288,14 +288,17 @@ int spindle_fs_poll(struct spindle_pollfd *fds, int nfds, int64_t timeout_ns);
  * a description of the host's fd: its reads and writes, its fstat, lseek and /proc/self/fd text
  * come from these callbacks. Without them: -SPINDLE_EBADF. */
 struct spindle_stdio_host {
-    /* reads (write 0) or writes: bytes moved or -errno */
-    int64_t (*transfer)(int fd, const struct spindle_iovec *iov, int iovcnt, int write);
+    /* reads (write 0) or writes at the host fd's own offset (offset < 0) or at offset (pread,
+     * pwrite): bytes moved or -errno */
+    int64_t (*transfer)(int fd, const struct spindle_iovec *iov, int iovcnt, int write, int64_t offset);
     /* what the host's fd is (type, size, times): 0 or -errno */
     int (*stat)(int fd, struct spindle_stat *st);
     /* lseek of the host's fd (its own offset, which its duplicates share): the position or -errno */
     int64_t (*seek)(int fd, int64_t offset, int whence);
     /* the text Linux's /proc/self/fd/N shows for it, NUL-terminated in text[size]: 0 or -errno */
     int (*describe)(int fd, char *text, size_t size);
+    /* ftruncate of the host's fd: 0 or -errno */
+    int (*truncate)(int fd, int64_t length);
 };
 void spindle_fs_set_stdio_host(const struct spindle_stdio_host *host);
 /* the host's stdio fd (0-2) whose description fd holds (a dup of stdio, an open of
