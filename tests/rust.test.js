@@ -219,7 +219,7 @@ describe('spindle cargo with a host directory (Node)', () => {
     writeFileSync(join(dir, 'a.txt'), 'on the host\n');
     assert.equal(ok(await run([`--mount=/data=${dir}`, checks, 'read-tree', '/data', 'write']), 'read-tree'), '/data/a.txt = on the host\n');
     assert.equal(readFileSync(join(dir, 'written.txt'), 'utf8'), 'written by rust');
-    const viaCargo = await cargo(['run', '--quiet', '--release', '--locked', `--mount=/data=${dir}`, '--', 'read-tree', '/data'], join(root, 'tests', 'rust'));
+    const viaCargo = await cargo(['run', '--quiet', '--release', '--locked', '--bin', 'checks', `--mount=/data=${dir}`, '--', 'read-tree', '/data'], join(root, 'tests', 'rust'));
     assert.equal(ok(viaCargo, 'spindle cargo run --mount'), '/data/a.txt = on the host\n/data/written.txt = written by rust\n');
   });
 });
