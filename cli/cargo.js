@@ -50,6 +50,7 @@ export function parseCargoArgs(argv) {
   });
   const settings = { malloc: build.malloc, fs: build.fs, bare: build.bare, host: build.host, maxMemory: build.maxMemory,
     initialMemory: build.initialMemory, stackSize: build.stackSize, threadStackSize: build.threadStackSize, preload,
+    stackCheck: build.stackCheck, asRoot: build.asRoot, keepNames: build.keepNames,
     // Part of RUSTFLAGS, so a changed runtime makes cargo link again (it does not see the archives).
     runtimeChanged: Math.max(newestMtime(join(root, 'runtime')), newestMtime(join(root, 'cli'))) };
   return { settings, runner, cargoArgs: [...cargoArgs, ...programArgs] };

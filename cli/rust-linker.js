@@ -4,7 +4,8 @@
 // before rustc's `-l c`: wasm-ld takes a symbol from the first archive that offers it, so after
 // libc, std's malloc would silently stay wasi-libc's dlmalloc. The link is checked for that,
 // then linked again with definitions for Rust's direct WASI imports (cli/wasi-import-bindings.js).
-// Settings (--malloc, --fs, sizes, preloads) come from cli/cargo.js as one argument,
+// The stack check's post-link pass (cli/stack-check.js) runs on the result, as in spindle cc.
+// Settings (--malloc, --fs, sizes, preloads, --as-root, ...) come from cli/cargo.js as one argument,
 // --spindle-settings=BASE64URL(JSON), passed through RUSTFLAGS: so cargo relinks when they change.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, renameSync, rmSync } from 'node:fs';
@@ -13,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { moduleLinkerFlags, runtimeLinkArgs } from './cc.js';
 import { appendPreloadSection, collectPreload } from './preload-files.js';
 import { componentArchive } from './runtime-lib.js';
+import { addStackCheck, stackCheckWanted } from './stack-check.js';
 import { requireSetup, wasmLd } from './toolchain.js';
 import { buildBindings, directWasiImports, undefinedSymbols } from './wasi-import-bindings.js';
 
@@ -25,6 +27,12 @@ export function settingsArg(settings) {
 // rustc's memory and stack flags for the target, replaced by Spindle's (moduleLinkerFlags).
 const replacedFlags = new Set(['--import-memory', '--export-memory', '--shared-memory']);
 const stripFlags = new Set(['--strip-all', '--strip-debug', '-s', '-S']);
+const stripNameFlags = new Set(['--strip-all', '-s']);
+
+// --keep-names: a profile's `strip = "symbols"` (wasm-ld --strip-all) drops only the DWARF.
+function keepingNames(args) {
+  return args.map((a) => (stripNameFlags.has(a) ? '--strip-debug' : a));
+}
 
 /** clang-driver link arguments (`-Wl,a,b`, files) as wasm-ld arguments. */
 function asLinkerArgs(clangArgs) {
@@ -85,7 +93,7 @@ export function checkAllocator(definers, malloc) {
 
 export async function linkRust(args, settings) {
   requireSetup();
-  const { kept, libcAt } = rustcArgs(args);
+  const { kept, libcAt } = rustcArgs(settings.keepNames ? keepingNames(args) : args);
   const runtime = settings.bare ? [] : [
     ...asLinkerArgs(await runtimeLinkArgs(settings)),
     // runtime/rust: RAYON_NUM_THREADS from the real core count, set before main (a constructor,
@@ -110,6 +118,10 @@ export async function linkRust(args, settings) {
     renameSync(first, out);
   }
   rmSync(work, { recursive: true, force: true });
+  // Also in a build that keeps DWARF (cargo's dev profile): unlike spindle cc's explicit -g, that
+  // is only the default, and an unoptimised build is the one most likely to overflow. The pass
+  // drops the DWARF, whose code offsets no longer hold; --no-stack-check keeps it.
+  if (stackCheckWanted(settings)) addStackCheck(out);
   if (settings.preload?.length) appendPreloadSection(out, collectPreload(settings.preload, '--preload-file'));
 }
 

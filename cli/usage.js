@@ -80,6 +80,7 @@ export const cargoUsage = `usage: spindle cargo [options] <cargo command> [cargo
   cargo build|run|test|bench for wasm32-wasip1-threads with Spindle's runtime (docs/RUST.md).
   build options (as spindle cc): --malloc=spindle|dlmalloc|mimalloc --fs=spindle|js|none --host=spindle|wasi
       --max-memory=SIZE --initial-memory=SIZE --stack-size=SIZE --thread-stack-size=SIZE --preload-file=HOSTPATH[@/PATH]
+      --as-root --keep-names --no-stack-check --bare
   run options (as spindle run, for cargo run/test/bench): --browser[=chromium|firefox] --env[=NAME=VALUE]
       --mount=/PATH=HOSTDIR[,symlinks=any][,quota=SIZE]|opfs[:SUBDIR] --preload=HOSTPATH[@/PATH]
       --pool=N --wait-for-pool --max-threads=N --compile=auto|eager|lazy

@@ -173,7 +173,7 @@ describe('options and help', () => {
       run: ['--browser', '--env', '--pool', '--max-threads', '--preload', '--mount'],
       bench: ['--node', '--browser', '--threads', '--runs', '--quick', '--only', '--variants', '--out', '--open',
         '--build-only', '--prebuilt', '--from'],
-      cargo: ['--malloc', '--host', '--browser', '--mount', '--max-threads', '--compile'],
+      cargo: ['--malloc', '--host', '--as-root', '--keep-names', '--no-stack-check', '--browser', '--mount', '--max-threads', '--compile'],
     };
     const overview = await exec(spindle, ['--help']);
     assert.equal(overview.code, 0);

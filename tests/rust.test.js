@@ -9,17 +9,20 @@ import { basename, join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { browserFlag, browserTitle, testBrowsers } from './lib/browsers.js';
 import { exec } from './lib/exec.js';
+import { sections } from '../host/module-info.js';
 
 const root = join(import.meta.dirname, '..');
 const spindle = join(root, 'bin', 'spindle');
 const out = join(root, 'build', 'tests', 'rust');
 const targetDir = join(out, 'target');
 const checks = join(targetDir, 'wasm32-wasip1-threads', 'release', 'checks.wasm');
+// tests/rust/link-options: the stack check and the link options (no dependencies: quick to rebuild)
+const linkOptions = join(targetDir, 'wasm32-wasip1-threads', 'release', 'link-options.wasm');
 const buildTimeoutMs = 15 * 60 * 1000;
 const env = { ...process.env, CARGO_TARGET_DIR: targetDir };
 
-const cargo = (args, cwd) => exec('bash', ['-c', 'cd "$0" && exec "$@"', cwd, spindle, 'cargo', ...args],
-  { env, timeoutMs: buildTimeoutMs });
+const cargo = (args, cwd, moreEnv = {}) => exec('bash', ['-c', 'cd "$0" && exec "$@"', cwd, spindle, 'cargo', ...args],
+  { env: { ...env, ...moreEnv }, timeoutMs: buildTimeoutMs });
 // `browser`: null for Node, else a browser's name (tests/lib/browsers.js)
 const run = (args, browser = null) => exec(spindle, ['run', ...(browser ? [browserFlag(browser)] : []), ...args], { timeoutMs: 120000 });
 
@@ -98,6 +101,57 @@ describe('spindle cargo: the link', () => {
   });
 });
 
+// tests/rust/link-options built into its own target directory with other options or profile.
+async function buildLinkOptions(name, flags, { profile = 'release', moreEnv = {} } = {}) {
+  const dir = join(out, name);
+  const profileArgs = profile === 'release' ? ['--release'] : [];
+  const r = await cargo([...flags, 'build', ...profileArgs, '--locked', '-p', 'link-options'], join(root, 'tests', 'rust'),
+    { CARGO_TARGET_DIR: dir, ...moreEnv });
+  ok(r, `spindle cargo ${flags.join(' ')} build (${profile})`);
+  const wasm = join(dir, 'wasm32-wasip1-threads', profile, 'link-options.wasm');
+  return { wasm, bytes: readFileSync(wasm) };
+}
+
+const customSections = (bytes) => [...sections(bytes)].filter((s) => s.id === 0).map((s) => s.name);
+
+describe('spindle cargo: the stack check and the link options (Node)', () => {
+  it('reports a recursion too deep for main\'s stack, as in C: exit 134', async () => {
+    const r = await run([linkOptions, 'recurse', 'main', '1000000']);
+    assert.equal(r.code, 134, `${r.stdout}${r.stderr}`);
+    assert.equal(r.stdout, 'recursing\n');
+    assert.match(r.stderr, /^spindle: thread main: stack overflow \(limit 1024 KiB, raise it with --stack-size\)\n/);
+  });
+
+  it('bounds a std::thread by the stack size it asked for', async () => {
+    const r = await run([linkOptions, 'recurse', 'thread', '1000000', String(512 << 10)]);
+    assert.equal(r.code, 134, `${r.stdout}${r.stderr}`);
+    assert.match(r.stderr, /^spindle: thread \d+: stack overflow \(limit 512 KiB, /);
+    // ~600 KiB deep: more than the C default of 256 KiB, within the thread's own 1 MiB
+    assert.equal(ok(await run([linkOptions, 'recurse', 'thread', '150', String(1 << 20)]), 'recurse in 1 MiB'), 'recursing\ndone sum=0\n');
+  });
+
+  it('checks a dev-profile build too, dropping its DWARF', async () => {
+    const { wasm, bytes } = await buildLinkOptions('dev', [], { profile: 'debug' });
+    assert.ok(!customSections(bytes).some((name) => name.startsWith('.debug_')), customSections(bytes).join(' '));
+    const r = await run([wasm, 'recurse', 'main', '1000000']);
+    assert.equal(r.code, 134, `${r.stdout}${r.stderr}`);
+    assert.match(r.stderr, /^spindle: thread main: stack overflow /);
+  });
+
+  it('--as-root, --keep-names and --no-stack-check', async () => {
+    assert.equal(ok(await run([linkOptions, 'uid']), 'uid'), 'uid=1000\n');
+    // strip = "symbols" would drop the name section; --keep-names keeps it
+    const { wasm, bytes } = await buildLinkOptions('options', ['--as-root', '--keep-names', '--no-stack-check'],
+      { moreEnv: { CARGO_PROFILE_RELEASE_STRIP: 'symbols' } });
+    assert.equal(ok(await run([wasm, 'uid']), 'uid --as-root'), 'uid=0\n');
+    assert.ok(customSections(bytes).includes('name'), customSections(bytes).join(' '));
+    // unchecked, main's overflow wraps below address 0 and traps; the trace names the function
+    const unchecked = await run([wasm, 'recurse', 'main', '1000000']);
+    assert.ok(!unchecked.stderr.includes('stack overflow'), unchecked.stderr);
+    assert.match(unchecked.stderr, /trap: memory access out of bounds\n\s+at [^\n]*link_options7recurse/);
+  });
+});
+
 function readPinnedRust() {
   return /^RUST_TOOLCHAIN=(.*)$/m.exec(readFileSync(join(root, 'scripts', 'versions.env'), 'utf8'))[1];
 }
@@ -136,6 +190,12 @@ for (const browser of [null, ...testBrowsers]) {
       assert.ok(!got.stdout.includes('still running'), 'the program went on after the panic');
     });
 
+    it('a std::thread that overflows its stack: reported, exit 134', async () => {
+      const got = await run([linkOptions, 'recurse', 'thread', '1000000', String(512 << 10)], browser);
+      assert.equal(got.code, 134, got.stderr);
+      assert.match(got.stderr, /spindle: thread \d+: stack overflow \(limit 512 KiB, /);
+    });
+
     it('--preload puts host files in the tree', async () => {
       const dir = join(out, `preload-${browser ?? 'node'}`);
       mkdirSync(dir, { recursive: true });
@@ -159,7 +219,7 @@ describe('spindle cargo with a host directory (Node)', () => {
     writeFileSync(join(dir, 'a.txt'), 'on the host\n');
     assert.equal(ok(await run([`--mount=/data=${dir}`, checks, 'read-tree', '/data', 'write']), 'read-tree'), '/data/a.txt = on the host\n');
     assert.equal(readFileSync(join(dir, 'written.txt'), 'utf8'), 'written by rust');
-    const viaCargo = await cargo(['run', '--quiet', '--release', '--locked', `--mount=/data=${dir}`, '--', 'read-tree', '/data'], join(root, 'tests', 'rust'));
+    const viaCargo = await cargo(['run', '--quiet', '--release', '--locked', '--bin', 'checks', `--mount=/data=${dir}`, '--', 'read-tree', '/data'], join(root, 'tests', 'rust'));
     assert.equal(ok(viaCargo, 'spindle cargo run --mount'), '/data/a.txt = on the host\n/data/written.txt = written by rust\n');
   });
 });
