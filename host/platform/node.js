@@ -89,7 +89,7 @@ export function threadIo(io) {
     // std::condition_variable::wait_for) end up to 1 ms early by the monotonic clock.
     realtimeNs: wallClockNs,
     randomFill: (u8) => globalThis.crypto.getRandomValues(u8),
-    yieldCpu: yieldCpu(), // sched_yield; null: it does nothing
+    yieldCpu: yieldCpu(), // sched_yield
   };
 }
 
