@@ -29,7 +29,8 @@ function encodeStrings(strings) {
  * @param {WebAssembly.Memory} ctx.memory
  * @param {string[]} ctx.args            argv, program name first
  * @param {Record<string,string>} ctx.env
- * @param {object} ctx.platform          stdio, clocks, randomness of this host (host/platform/*)
+ * @param {object} ctx.platform          stdio, clocks, randomness of this host (host/platform/*),
+ *                                       and its yieldCpu (null: sched_yield does nothing)
  * @param {(code:number)=>never} ctx.exit
  * @param {(ns:bigint)=>void} [ctx.sleep]  how poll_oneoff sleeps (the JS FS's host thread
  *                                         serves proxied calls while it sleeps)
@@ -44,6 +45,7 @@ export function wasiImports({ memory, args, env, platform, exit, sleep, brokenPi
   const view = () => new DataView(memory.buffer);
   const u8 = () => new Uint8Array(memory.buffer);
   const sleepCell = new Int32Array(new SharedArrayBuffer(4));
+  const yieldCpu = platform.yieldCpu ?? (() => {}); // where the host has no way, a yield does nothing
 
   function inBounds(ptr, len) {
     return ptr >= 0 && len >= 0 && ptr + len <= memory.buffer.byteLength;
@@ -361,7 +363,11 @@ export function wasiImports({ memory, args, env, platform, exit, sleep, brokenPi
       return ERRNO.SUCCESS;
     },
 
-    sched_yield: () => ERRNO.SUCCESS,
+    // It takes no arguments: whatever the module passes is ignored.
+    sched_yield: () => {
+      yieldCpu();
+      return ERRNO.SUCCESS;
+    },
     proc_exit: (code) => exit(code),
     proc_raise: () => ERRNO.NOSYS,
   };

@@ -130,6 +130,11 @@ describe('host-directory mount addon', { skip: !addon && 'not built or not Linux
     assert.throws(() => addon.lseek(fd, 0), TypeError);
   });
 
+  it('yields the CPU for sched_yield, taking nothing from its caller', () => {
+    assert.equal(addon.yield(), undefined);
+    assert.equal(addon.yield(-1, 'x', memory), undefined); // arguments are ignored
+  });
+
   it('a program seeks its stdout file, and gets ESPIPE without the addon (SPINDLE_MOUNT_ADDON=0)', () => {
     const wasm = join(dir, 'stdout_seek.wasm');
     const cc = spawnSync(join(root, 'bin/spindle'), ['cc', '-O2', join(root, 'tests/programs/posix_stdio_stdout_seek.c'), '-o', wasm], { encoding: 'utf8' });

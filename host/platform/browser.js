@@ -5,6 +5,7 @@
 import { FILETYPE } from '../abi/wasi.js';
 import { stdinFromBytes } from './stdin-bytes.js';
 import { positionedReader, seekPosition } from './stdin-position.js';
+import { sleepyYield } from './sleepy-yield.js';
 import { pipeDescription } from './stdio-description.js';
 import { wallClockNs } from './wall-clock.js';
 
@@ -86,5 +87,6 @@ export function threadIo(io, postToPage) {
     monotonicNs: wallClockNs, // one clock for all workers (process.hrtime has no browser twin)
     realtimeNs: wallClockNs,
     randomFill: (u8) => crypto.getRandomValues(u8),
+    yieldCpu: sleepyYield(), // sched_yield (browsers have no way to give up the CPU)
   };
 }

@@ -12,6 +12,7 @@ import { pipeDescription } from './stdio-description.js';
 import { describeHostFd } from './stdio-info.js';
 import { positionedReader, seekPosition } from './stdin-position.js';
 import { wallClockNs } from './wall-clock.js';
+import { yieldCpu } from './yield-cpu.js';
 
 const pause = new Int32Array(new SharedArrayBuffer(4));
 const briefly = () => Atomics.wait(pause, 0, 0, 1);
@@ -88,6 +89,7 @@ export function threadIo(io) {
     // std::condition_variable::wait_for) end up to 1 ms early by the monotonic clock.
     realtimeNs: wallClockNs,
     randomFill: (u8) => globalThis.crypto.getRandomValues(u8),
+    yieldCpu: yieldCpu(), // sched_yield
   };
 }
 

@@ -9,6 +9,7 @@
 //                                  need not have opened (node:fs warns then), and its close
 //   lseek(fd, offset, whence)      the host's lseek, for stdio that is a regular file (not a
 //                                  mount's: host/platform/node.js)
+//   exit(code), yield()            _exit(2) and sched_yield(2) for any thread (host/platform)
 // `path` is absolute and must contain no symlink, no `.` or `..` and no empty component: the
 // kernel then walks exactly the names given, so a path that starts at the mount's root stays
 // inside it (a symlink anywhere, the root's own path included, gives ELOOP and the caller resolves
@@ -23,6 +24,7 @@
 #include <limits.h>
 #include <linux/openat2.h>
 #include <node_api.h>
+#include <sched.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -324,6 +326,16 @@ static napi_value js_exit(napi_env env, napi_callback_info info) {
     _exit(code & 0xff);
 }
 
+// yield(): the calling thread gives up its CPU (sched_yield(2)), for WASI's sched_yield
+// (host/platform/node.js): a spinning thread then lets the lock holder it waits for run. It
+// takes no arguments, so nothing the program passes reaches it.
+static napi_value js_yield(napi_env env, napi_callback_info info) {
+    (void)env;
+    (void)info;
+    sched_yield();
+    return NULL;
+}
+
 NAPI_MODULE_INIT(/* napi_env env, napi_value exports */) {
     const napi_property_descriptor fns[] = {
         {"open", NULL, js_open, NULL, NULL, NULL, napi_enumerable, NULL},
@@ -334,6 +346,7 @@ NAPI_MODULE_INIT(/* napi_env env, napi_value exports */) {
         {"close", NULL, js_close, NULL, NULL, NULL, napi_enumerable, NULL},
         {"lseek", NULL, js_lseek, NULL, NULL, NULL, napi_enumerable, NULL},
         {"exit", NULL, js_exit, NULL, NULL, NULL, napi_enumerable, NULL},
+        {"yield", NULL, js_yield, NULL, NULL, NULL, napi_enumerable, NULL},
     };
     napi_define_properties(env, exports, sizeof fns / sizeof fns[0], fns);
     return exports;
