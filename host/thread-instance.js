@@ -2,6 +2,7 @@
 // then runs pthread after pthread), or, with --fs=js in Node, the C main's on the host thread.
 // Every one gets the same memory, thread-spawn and spindle.* imports; only WASI and a few
 // spindle.* imports (files, mounts, the JS filesystem's waits) differ between the hosts.
+import { coarseWallClockMs } from './platform/wall-clock.js';
 import { stackOverflow } from './stack-overflow.js';
 
 /** Thrown by pthread_exit; caught where the thread's start routine was entered. */
@@ -34,6 +35,7 @@ export function instantiateThread(module, { memory, cpuCount, wasi, spawn, hostI
       run_thread_body: runThreadBody,
       thread_exit: (value) => { throw new ThreadExit(value); },
       stack_overflow: stackOverflow,
+      fs_clock_ms: coarseWallClockMs, // runtime/fs/core/stamp_clock.c: file timestamps
       ...hostImports,
     },
   });

@@ -250,7 +250,11 @@ struct inode_ops {
 /* the tables of the core's own kinds; the others are in their layers' headers */
 extern const struct inode_ops mem_file_ops, symlink_ops;
 
+/* The time file stamps take: stamp_clock_ns(), but never behind a stamp time given before, by
+ * any thread (inode.c). */
 int64_t fs_now_ns(void);
+/* A reading of the wall clock in ns for file stamps (stamp_clock.c): coarse, never ahead. */
+int64_t stamp_clock_ns(void);
 /* New inode with one reference, nlink 0, timestamps now; `ops` is its kind's table, which the
  * kind's own file passes (the core knows no kind above it). NULL if out of memory. */
 struct inode *inode_new(enum inode_type type, const struct inode_ops *ops, uint32_t perm);

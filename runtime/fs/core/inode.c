@@ -4,29 +4,30 @@
 #include "fs_core.h"
 
 #include <string.h>
-#include <time.h>
 
 /* Each on a cache line of its own: every create writes next_ino, and every read loads
  * recent_now, which must not bounce with it. */
 static struct {
     _Alignas(64) atomic_uint_fast64_t value;
 } next_ino = {1};
-/* The latest clock reading, so that reads can skip the clock (a host call in
- * wasm) when atime cannot need an update. */
+/* The latest time fs_now_ns gave, so that reads can skip the clock (a host call in wasm) when
+ * atime cannot need an update, and so that no thread stamps a time behind another's: each
+ * worker's stamp clock is an earlier reading of its own, which another worker may have passed. */
 static struct {
     _Alignas(64) _Atomic int64_t ns;
 } recent_now = {0};
 
 int64_t fs_now_ns(void)
 {
-    struct timespec now;
-    clock_gettime(CLOCK_REALTIME, &now);
-    int64_t ns = (int64_t)now.tv_sec * 1000000000 + now.tv_nsec;
-    /* Stored at most once a millisecond: a store per call would bounce this cache line
-     * between threads writing different files. */
-    if (ns - atomic_load_explicit(&recent_now.ns, memory_order_relaxed) > 1000000)
-        atomic_store_explicit(&recent_now.ns, ns, memory_order_relaxed);
-    return ns;
+    int64_t ns = stamp_clock_ns();
+    int64_t latest = atomic_load_explicit(&recent_now.ns, memory_order_relaxed);
+    /* In wasm a thread's reading moves about once a millisecond, so this store is that rare
+     * and does not bounce the cache line between threads writing different files. */
+    while (ns > latest)
+        if (atomic_compare_exchange_weak_explicit(&recent_now.ns, &latest, ns, memory_order_relaxed,
+                                                  memory_order_relaxed))
+            return ns;
+    return latest;
 }
 
 struct inode *inode_new(enum inode_type type, const struct inode_ops *ops, uint32_t perm)
