@@ -4,9 +4,9 @@
 //   mode and times it copies onto the output file; `pigz -c < FILE` (the header's mtime comes from
 //   fstat of stdin); `pigz -d`; `pigz -p 2` (its compression threads). Each Spindle run works in
 //   its own host directory, the native run in a copy, and both results must be equal byte for byte.
-// - ripgrep 15.1.0 (SPINDLE_TEST_RIPGREP=1: its two builds take many minutes on 2 cores):
-//   `rg -j2 PATTERN` over a mounted tree of a few hundred files, `--files`, and symlinks
-//   (skipped by default, followed with -L), as sorted lines equal to native rg's.
+// - ripgrep 15.1.0 (SPINDLE_TEST_RIPGREP=1: its two cargo builds take minutes on 2 cores): `rg
+//   PATTERN` over a mounted tree of a few hundred files, `--files`, and symlinks (skipped in the
+//   walk, followed when named), as sorted lines equal to native `rg -j2`'s; see below for -j2 and -L.
 // The first run fetches and builds; later runs reuse build/real/.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -54,7 +54,7 @@ const runWasm = (wasm, dir, args, io) => runTool(process.execPath, [spindle, 'ru
 function sampleText(lines) {
   const words = ['spindle', 'thread', 'deflate', 'mount', 'header', 'worker', 'inflate', 'block'];
   let seed = 12345;
-  const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648);
+  const next = () => (seed = (seed * 48271) % 2147483647); // Park-Miller: exact in doubles
   return Array.from({ length: lines }, (_, i) =>
     `${i} ${Array.from({ length: 8 }, () => words[next() % words.length]).join(' ')} ${next() % 100000}\n`).join('');
 }
@@ -133,6 +133,16 @@ describe('pigz 2.8 + zlib 1.3.1 built unpatched: the same bytes, modes and times
   });
 });
 
+// ripgrep's parallel walker (any -j above 1 on a directory or on several paths) cannot run on
+// wasm32-wasip1 at all: the `ignore` crate (0.4.24 in ripgrep 15.1.0's Cargo.lock, still so in
+// 0.4.35) builds its directory entries only for unix and windows, and elsewhere answers every one
+// with "unsupported platform". Its sequential walker (-j1, on walkdir and std::fs) works, so the
+// checks compare Spindle's `rg -j1` with native `rg -j2`; the -j2 and -L runs are todos until
+// upstream gains a WASI path.
+const parallelWalkTodo = 'ignore 0.4.24 walks in parallel only on unix and windows: "rg: unsupported platform" on wasm32-wasip1';
+// -L needs same-file (1.0.6) to spot link loops, which has no WASI implementation either.
+const followTodo = 'same-file 1.0.6 has no wasm32-wasip1 support: "rg: same-file is not supported on this platform"';
+
 describe('ripgrep 15.1.0 built unpatched: the same matches and files as native', { skip: ripgrep }, () => {
   const rg = {};
   let tree;
@@ -150,31 +160,45 @@ describe('ripgrep 15.1.0 built unpatched: the same matches and files as native',
     symlinkSync('dir1', join(tree, 'link-to-dir'));
   });
 
-  /** rg's output lines on the mounted tree and natively, native paths spelled as under the mount. */
-  async function bothWays(args) {
-    const got = await runWasm(rg.wasm, tree, [...args, '/d']);
-    const expected = (await runTool(rg.native, [...args, tree])).replaceAll(`${tree}/`, '/d/');
+  /**
+   * rg's output lines, sorted, on the mounted tree with `jobs` threads and natively with -j2
+   * (native paths spelled as under the mount).
+   */
+  async function bothWays(jobs, args) {
+    const got = await runWasm(rg.wasm, tree, [jobs, ...args, '/d']);
+    const expected = (await runTool(rg.native, ['-j2', ...args, tree])).replaceAll(`${tree}/`, '/d/');
     const sorted = (out) => out.split('\n').filter(Boolean).sort();
     return [sorted(got), sorted(expected)];
   }
 
-  it('rg -j2 PATTERN over a mounted tree', async () => {
-    const [got, expected] = await bothWays(['-j2', 'deflate worker']);
+  it('rg -j1 PATTERN over a mounted tree', async () => {
+    const [got, expected] = await bothWays('-j1', ['deflate worker']);
     assert.ok(expected.length > 50, `the pattern matches: ${expected.length} lines`);
     assert.deepEqual(got, expected);
   });
 
-  it('rg --files', async () => {
-    const [got, expected] = await bothWays(['-j2', '--files']);
-    assert.equal(expected.length, 300);
+  it('rg -j2 PATTERN over a mounted tree', { todo: parallelWalkTodo }, async () => {
+    const [got, expected] = await bothWays('-j2', ['deflate worker']);
     assert.deepEqual(got, expected);
   });
 
-  it('symlinks: skipped by default, followed with -L', async () => {
-    const [got, expected] = await bothWays(['-j2', '-L', '--files']);
+  it('rg --files (the walk skips symlinks)', async () => {
+    const [got, expected] = await bothWays('-j1', ['--files']);
+    assert.equal(expected.length, 300, 'the files, not the links');
+    assert.deepEqual(got, expected);
+  });
+
+  it('a symlink named as the path to search is followed', async () => {
+    for (const link of ['link-to-file', 'link-to-dir']) {
+      const spindleLines = await runWasm(rg.wasm, tree, ['-j1', '-c', 'thread', `/d/${link}`]);
+      const nativeLines = (await runTool(rg.native, ['-j2', '-c', 'thread', join(tree, link)])).replaceAll(`${tree}/`, '/d/');
+      assert.deepEqual(spindleLines.split('\n').sort(), nativeLines.split('\n').sort(), link);
+    }
+  });
+
+  it('rg -L (follow symlinks in the walk)', { todo: followTodo }, async () => {
+    const [got, expected] = await bothWays('-j1', ['-L', '--files']);
     assert.equal(expected.length, 300 + 1 + 25, 'the linked file and the 25 files of dir1');
     assert.deepEqual(got, expected);
-    const [gotMatches, expectedMatches] = await bothWays(['-j2', '-L', '-c', 'thread']);
-    assert.deepEqual(gotMatches, expectedMatches);
   });
 });
