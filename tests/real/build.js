@@ -9,8 +9,8 @@ import { newestMtime } from '../../cli/runtime-lib.js';
 import { exec, inParallel } from '../lib/exec.js';
 import { realDir, root, sourceTree } from './sources.js';
 
-const spindle = join(root, 'bin', 'spindle');
-const nativeCc = 'clang-22';
+export const spindle = join(root, 'bin', 'spindle');
+export const nativeCc = 'clang-22';
 
 // How each library is built. `defines` are the flags a port needs (docs/PORTING.md explains them).
 export const libraries = {
@@ -44,6 +44,16 @@ export const libraries = {
     ],
     link: ['-lm'],
   },
+  zlib: {
+    sources: (tree) => {
+      const d = join(tree, 'src', 'zlib');
+      return readdirSync(d).filter((f) => f.endsWith('.c')).sort().map((f) => join(d, f));
+    },
+    include: (tree) => join(tree, 'src', 'zlib'),
+    defines: [
+      '-DHAVE_UNISTD_H', // what zlib's configure writes into zconf.h on POSIX systems (gz*.c call close/read/write)
+    ],
+  },
 };
 
 // Our test program for each library (tests/real/).
@@ -66,19 +76,19 @@ export function isSetjmpUnsupported(err) {
 
 // The runtime's sources and spindle cc's own code (its post-link passes: the stack check) are
 // inputs of every wasm link; a module linked before they changed would be tested and measured stale.
-function toolchainChangedSince(out) {
+export function toolchainChangedSince(out) {
   const linked = statSync(out).mtimeMs;
   return [join(root, 'runtime'), join(root, 'cli')].some((dir) => newestMtime(dir) > linked);
 }
 
-function newerThan(out, inputs) {
+export function newerThan(out, inputs) {
   if (!existsSync(out)) return false;
   const t = statSync(out).mtimeMs;
   return inputs.every((f) => statSync(f).mtimeMs <= t);
 }
 
-async function run(cmd, args, what) {
-  const r = await exec(cmd, args, { timeoutMs: 15 * 60 * 1000 });
+export async function run(cmd, args, what, { cwd, env } = {}) {
+  const r = await exec(cmd, args, { cwd, env, timeoutMs: 15 * 60 * 1000 });
   if (r.code !== 0) throw new Error(`${what} failed (exit ${r.code}):\n${(r.stderr || r.stdout).slice(-3000)}`);
 }
 
