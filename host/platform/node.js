@@ -29,9 +29,13 @@ function retryOnAgain(fn) {
   }
 }
 
+// The reader is gone: EPIPE from a pipe (Node ignores SIGPIPE), or ECONNRESET from a socket
+// whose reader closed with bytes still unread (Node's child_process pipes are socketpairs).
+const READER_GONE = new Set(['EPIPE', 'ECONNRESET']);
+
 /**
  * Writes all of `bytes` to a file descriptor, synchronously. Returns false if the reader of a
- * pipe is gone (EPIPE: Node ignores SIGPIPE), true when everything was written.
+ * pipe or socket is gone, true when everything was written.
  */
 export function writeAllSync(fd, bytes) {
   try {
@@ -39,7 +43,7 @@ export function writeAllSync(fd, bytes) {
       done += retryOnAgain(() => writeSync(fd, bytes, done, bytes.length - done));
     }
   } catch (err) {
-    if (err.code === 'EPIPE') return false;
+    if (READER_GONE.has(err.code)) return false;
     throw err;
   }
   return true;
