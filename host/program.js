@@ -156,9 +156,10 @@ export async function createProgram(compiled, options = {}) {
     const ready = new Promise((resolve) => { readyResolve = () => { starting--; resolve(); }; });
     const onMessage = (msg) => { if (msg.type === 'ready') readyResolve(); else onReport(msg, worker); };
     const onError = (err) => end(`worker failed: ${err.message}`);
+    const create = (lifeline) => threadWorkers.createWorker(onMessage, onError, lifeline);
     // the main thread's worker may have been started before the program (host/early-worker.js)
     const worker = slot === undefined && options.earlyWorker ? options.earlyWorker.adopt(onMessage, onError)
-      : threadWorkers.createWorker(onMessage, onError, watcher?.lifeline());
+      : (watcher?.watched(create) ?? create());
     workers.push(worker);
     if (slot !== undefined) slotWorkers.set(slot, worker);
     worker.post({ type: 'init', ...base, slot });

@@ -6,31 +6,36 @@
 // worker's thread goes away, however it went (host/platform/lifeline-watcher.js).
 import { MessageChannel, Worker } from 'node:worker_threads';
 
-/** A new lifeline for a worker to be created; its other end goes to the watcher by `toWatcher`. */
-function newLifeline(toWatcher) {
+/**
+ * Creates a worker by `create(lifeline)` and then hands the lifeline's other end on by
+ * `toWatcher`: the thread's worker starts first, ahead of a watcher that starts with it.
+ */
+function withLifeline(create, toWatcher) {
   const { port1, port2 } = new MessageChannel();
-  toWatcher.postMessage({ lifeline: port2 }, [port2]);
-  return port1;
+  const worker = create(port1);
+  toWatcher().postMessage({ lifeline: port2 }, [port2]);
+  return worker;
 }
 
 /**
- * On Node's main thread: `lifeline()` makes a lifeline for each new thread worker (the watcher
- * starts with the first, so a program without threads starts none); `stop()` ends the watcher.
+ * On Node's main thread: `watched(create)` creates a thread's worker with a lifeline (the
+ * watcher starts with the first, so a program without threads starts none); `stop()` ends it.
  */
 export function lifelineWatcher(control, stderrFd) {
   let watcher = null;
+  const started = () => {
+    if (!watcher) {
+      // execArgv []: a --import preload that ends workers must not end the watcher too
+      watcher = new Worker(new URL('./lifeline-watcher.js', import.meta.url), { workerData: { control, stderrFd }, execArgv: [] });
+      watcher.unref(); // it watches the run and must never keep Node running after it
+    }
+    return watcher;
+  };
   return {
-    lifeline() {
-      if (!watcher) {
-        // execArgv []: a --import preload that ends workers must not end the watcher too
-        watcher = new Worker(new URL('./lifeline-watcher.js', import.meta.url), { workerData: { control, stderrFd }, execArgv: [] });
-        watcher.unref(); // it watches the run and must never keep Node running after it
-      }
-      return newLifeline(watcher);
-    },
+    watched: (create) => withLifeline(create, started),
     stop: () => watcher?.terminate(),
   };
 }
 
-/** In a thread's worker: lifelines for the workers it starts, sent on through its own lifeline. */
-export const lifelinesThrough = (ownLifeline) => () => newLifeline(ownLifeline);
+/** In a thread's worker: `watched(create)` for the workers it starts, through its own lifeline. */
+export const lifelinesThrough = (ownLifeline) => ({ watched: (create) => withLifeline(create, () => ownLifeline) });

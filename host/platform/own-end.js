@@ -14,7 +14,7 @@ import { processExit } from './process-exit.js';
 export function ownEnd(init, toHost) {
   const exitNow = processExit();
   if (!exitNow) return toHost; // (the coordinator chose this only with the addon's exit)
-  const lifeline = workerData?.lifeline ? lifelinesThrough(workerData.lifeline) : () => undefined;
+  const watcher = workerData?.lifeline ? lifelinesThrough(workerData.lifeline) : null;
   const fail = (text) => {
     writeAllSync(init.io.stderrFd ?? 2, new TextEncoder().encode(`spindle: ${text}\n`));
     exitNow(134);
@@ -25,7 +25,8 @@ export function ownEnd(init, toHost) {
       case 'trap': fail(trapReport(msg)); break;
       case 'failed': fail(msg.message); break;
       case 'start-worker': {
-        const worker = createWorker(() => {}, (err) => fail(`worker failed: ${err.message}`), lifeline());
+        const create = (lifeline) => createWorker(() => {}, (err) => fail(`worker failed: ${err.message}`), lifeline);
+        const worker = watcher?.watched(create) ?? create();
         worker.post({ ...init, slot: msg.slot });
         break;
       }
