@@ -110,6 +110,7 @@ export async function createProgram(compiled, options = {}) {
   const ended = new Promise((resolve) => { settle = resolve; });
   let trap;
   let ending = false;
+  let watcher = null; // main here: host/platform/lifelines.js watches the thread workers
 
   function end(failure) {
     if (ending) return;
@@ -120,6 +121,7 @@ export async function createProgram(compiled, options = {}) {
       Atomics.compareExchange(control, HEADER.EXIT_CODE, 0, 134);
     }
     if (jsfs) Atomics.notify(new Int32Array(base.jsfs.channel), 0); // ends serveForever's wait
+    watcher?.stop();
     const keep = filesWorker();
     Promise.all(workers.filter((w) => w !== keep).map((w) => w.terminate())).then(() => {
       settle({ exitCode: Atomics.load(control, HEADER.EXIT_CODE), trap });
@@ -154,9 +156,10 @@ export async function createProgram(compiled, options = {}) {
     const ready = new Promise((resolve) => { readyResolve = () => { starting--; resolve(); }; });
     const onMessage = (msg) => { if (msg.type === 'ready') readyResolve(); else onReport(msg, worker); };
     const onError = (err) => end(`worker failed: ${err.message}`);
+    const create = (lifeline) => threadWorkers.createWorker(onMessage, onError, lifeline);
     // the main thread's worker may have been started before the program (host/early-worker.js)
     const worker = slot === undefined && options.earlyWorker ? options.earlyWorker.adopt(onMessage, onError)
-      : threadWorkers.createWorker(onMessage, onError);
+      : (watcher?.watched(create) ?? create());
     workers.push(worker);
     if (slot !== undefined) slotWorkers.set(slot, worker);
     worker.post({ type: 'init', ...base, slot });
@@ -233,6 +236,8 @@ export async function createProgram(compiled, options = {}) {
   if (exitNow && !files.mailbox && !mounts.list.length && !options.waitForPool) {
     options.earlyWorker?.terminate();
     base.endsProcess = true;
+    // a worker that dies while it boots is noticed by no event loop here while main is in wasm
+    watcher = (await import('./platform/lifelines.js')).lifelineWatcher(control, base.io.stderrFd ?? 2);
     const report = (msg) => {
       // A closed stdout ends the run at once, as SIGPIPE's default action does: nothing here
       // could stop a main that goes on without writing.

@@ -4,10 +4,12 @@
 // with main in a worker (SPINDLE_MAIN_THREAD=worker): same status, stdout and stderr, on every
 // Node version the suite runs on (scripts/test.sh runs it on 22 and 24 too).
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { exec } from './lib/exec.js';
+import { MAIN_STACK_FLAG } from '../cli/main-stack.js';
 
 const root = join(import.meta.dirname, '..');
 const spindle = join(root, 'bin', 'spindle');
@@ -65,6 +67,37 @@ describe(`the C main on Node's main thread (Node ${process.versions.node})`, () 
     assert.match(r.debug, /C main: in a worker/);
     assert.equal(r.code, 134, r.stderr);
     assert.match(r.stderr, /^spindle: thread main: stack overflow/);
+  });
+
+  // A worker that dies while it boots, before its code runs: its parent's event loop, which would
+  // hear of it, does not run while that thread is in wasm (host/platform/lifelines.js).
+  const bootDeath = (preload, src) => exec(process.execPath,
+    [MAIN_STACK_FLAG, '--import', `data:text/javascript,${preload}`, spindle, 'run', wasm[src]],
+    { env: { ...process.env, SPINDLE_DEBUG: '1' }, timeoutMs: 20000 });
+  const vanished = /^spindle: worker failed: worker exited before the program ended\n$/;
+
+  it('a pthread\'s worker that dies while it boots ends the run with 134, not a hang in pthread_join', async () => {
+    const vanish = 'import{isMainThread}from"node:worker_threads";if(!isMainThread)process.exit(0)';
+    const r = runOf(await bootDeath(vanish, 'bench/startup/hello_thread.c'));
+    assert.match(r.debug, /C main: on Node's main thread/);
+    assert.equal(r.code, 134, r.stderr);
+    assert.equal(r.stdout, '');
+    assert.match(r.stderr, vanished);
+  });
+
+  it('a worker started by a thread\'s worker that dies while it boots ends the run with 134', async () => {
+    // the second thread worker to boot (the grandchild's, started by the child's worker) exits
+    const dir = mkdtempSync(join(tmpdir(), 'spindle-vanish-'));
+    try {
+      const second = `import{isMainThread}from"node:worker_threads";import{mkdirSync}from"node:fs";` +
+        `if(!isMainThread){try{mkdirSync("${dir}/first")}catch{process.exit(0)}}`;
+      const r = runOf(await bootDeath(second, 'tests/run/thread_in_thread_exit.c'));
+      assert.equal(r.code, 134, r.stderr);
+      assert.equal(r.stdout, 'main: waiting\n');
+      assert.match(r.stderr, vanished);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   for (const [src, code, stdout, stderr] of cases) {

@@ -15,9 +15,14 @@ const threadHeapLimits = { maxOldGenerationSizeMb: 64 };
 // docs/HOST.md "Who closes a thread's fds"). (The I/O workers of host/mount/hostdir do the same.)
 const ownFds = { trackUnmanagedFds: false };
 
-/** Creates a worker running host/thread-worker.js. */
-export function createWorker(onMessage, onError) {
-  const worker = new Worker(new URL('../thread-worker.js', import.meta.url), { resourceLimits: threadHeapLimits, ...ownFds });
+// A lifeline (host/platform/lifelines.js) goes in workerData, not a message: its end is then the
+// worker's from its first step, and closes even when the worker dies before its own code runs.
+const lifelineOf = (lifeline) => (lifeline ? { workerData: { lifeline }, transferList: [lifeline] } : {});
+
+/** Creates a worker running host/thread-worker.js; `lifeline`: a MessagePort or undefined. */
+export function createWorker(onMessage, onError, lifeline) {
+  const worker = new Worker(new URL('../thread-worker.js', import.meta.url),
+    { resourceLimits: threadHeapLimits, ...ownFds, ...lifelineOf(lifeline) });
   worker.on('message', onMessage);
   worker.on('error', onError);
   // A thread's worker waits for messages until the coordinator ends it: any other exit, with

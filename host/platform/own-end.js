@@ -5,13 +5,16 @@
 import { HEADER } from '../control.js';
 import { trapReport } from '../trap-text.js';
 import { writeAllSync } from './node.js';
+import { workerData } from 'node:worker_threads';
 import { createWorker } from './node-workers.js';
+import { lifelinesThrough } from './lifelines.js';
 import { processExit } from './process-exit.js';
 
 /** `post` for a thread in this worker; `toHost` still takes the reports nobody acts on. */
 export function ownEnd(init, toHost) {
   const exitNow = processExit();
   if (!exitNow) return toHost; // (the coordinator chose this only with the addon's exit)
+  const watcher = workerData?.lifeline ? lifelinesThrough(workerData.lifeline) : null;
   const fail = (text) => {
     writeAllSync(init.io.stderrFd ?? 2, new TextEncoder().encode(`spindle: ${text}\n`));
     exitNow(134);
@@ -22,7 +25,8 @@ export function ownEnd(init, toHost) {
       case 'trap': fail(trapReport(msg)); break;
       case 'failed': fail(msg.message); break;
       case 'start-worker': {
-        const worker = createWorker(() => {}, (err) => fail(`worker failed: ${err.message}`));
+        const create = (lifeline) => createWorker(() => {}, (err) => fail(`worker failed: ${err.message}`), lifeline);
+        const worker = watcher?.watched(create) ?? create();
         worker.post({ ...init, slot: msg.slot });
         break;
       }

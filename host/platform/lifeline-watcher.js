@@ -1,0 +1,27 @@
+// The watcher worker of host/platform/lifelines.js. A lifeline that closes while the program has
+// not ended means that worker's thread went away without ending the program (a thread's worker
+// only goes away when the run ends, and then the program's fate is set first): such a run can
+// never end by itself (a main joining that thread waits for good), so it ends as a run with main
+// in a worker does (host/platform/node-workers.js): status 134 and `spindle: worker failed`.
+import { writeSync } from 'node:fs';
+import { parentPort, workerData } from 'node:worker_threads';
+import { programEnded } from '../control.js';
+
+const { control, stderrFd } = workerData;
+
+async function workerVanished() {
+  if (programEnded(control)) return;
+  // Loaded only now: a run that needs no alarm loads nothing more here.
+  const exitNow = (await import('./process-exit.js')).processExit();
+  if (programEnded(control)) return;
+  // (its exit code is not known here: the Worker object that hears it lives on the parent's event loop)
+  writeSync(stderrFd, 'spindle: worker failed: worker exited before the program ended\n');
+  exitNow(134);
+}
+
+function watch(lifeline) {
+  lifeline.on('message', (msg) => watch(msg.lifeline)); // the workers this worker starts
+  lifeline.on('close', workerVanished);
+}
+
+parentPort.on('message', (msg) => watch(msg.lifeline));

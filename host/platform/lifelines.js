@@ -1,0 +1,41 @@
+// Lifelines: how a program whose C main runs on Node's main thread (host/program.js, mainThread
+// 'here') notices a thread's worker that dies while it boots. Its parent (Node's main thread, or
+// a thread's worker) would hear of it from its event loop, which does not run while it is in
+// wasm. So each such worker gets one end of a MessageChannel (its lifeline, in workerData) and
+// one watcher worker, which never runs wasm, holds the other: Node closes that end when the
+// worker's thread goes away, however it went (host/platform/lifeline-watcher.js).
+import { MessageChannel, Worker } from 'node:worker_threads';
+
+/**
+ * Creates a worker by `create(lifeline)` and then hands the lifeline's other end on by
+ * `toWatcher`: the thread's worker starts first, ahead of a watcher that starts with it.
+ */
+function withLifeline(create, toWatcher) {
+  const { port1, port2 } = new MessageChannel();
+  const worker = create(port1);
+  toWatcher().postMessage({ lifeline: port2 }, [port2]);
+  return worker;
+}
+
+/**
+ * On Node's main thread: `watched(create)` creates a thread's worker with a lifeline (the
+ * watcher starts with the first, so a program without threads starts none); `stop()` ends it.
+ */
+export function lifelineWatcher(control, stderrFd) {
+  let watcher = null;
+  const started = () => {
+    if (!watcher) {
+      // execArgv []: a --import preload that ends workers must not end the watcher too
+      watcher = new Worker(new URL('./lifeline-watcher.js', import.meta.url), { workerData: { control, stderrFd }, execArgv: [] });
+      watcher.unref(); // it watches the run and must never keep Node running after it
+    }
+    return watcher;
+  };
+  return {
+    watched: (create) => withLifeline(create, started),
+    stop: () => watcher?.terminate(),
+  };
+}
+
+/** In a thread's worker: `watched(create)` for the workers it starts, through its own lifeline. */
+export const lifelinesThrough = (ownLifeline) => ({ watched: (create) => withLifeline(create, () => ownLifeline) });
