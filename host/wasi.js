@@ -96,28 +96,38 @@ export function wasiImports({ memory, args, env, platform, exit, sleep, brokenPi
 
   const isStdio = (fd) => fd >= 0 && fd <= 2;
 
+  // The i-th iovec's buffer address and length.
+  const iovPtr = (dv, iovs, i) => dv.getUint32(iovs + i * IOVEC.BYTES + IOVEC.BUF, true);
+  const iovLen = (dv, iovs, i) => dv.getUint32(iovs + i * IOVEC.BYTES + IOVEC.LEN, true);
+
   // The iovec array's buffers as [ptr, len] pairs, or null when one lies outside memory.
   function iovecList(iovs, iovsLen) {
     if (!inBounds(iovs, iovsLen * IOVEC.BYTES)) return null;
     const dv = view();
     const list = [];
     for (let i = 0; i < iovsLen; i++) {
-      const ptr = dv.getUint32(iovs + i * IOVEC.BYTES + IOVEC.BUF, true);
-      const len = dv.getUint32(iovs + i * IOVEC.BYTES + IOVEC.LEN, true);
+      const [ptr, len] = [iovPtr(dv, iovs, i), iovLen(dv, iovs, i)];
       if (!inBounds(ptr, len)) return null;
       list.push([ptr, len]);
     }
     return list;
   }
 
-  // The bytes of all the iovecs' buffers in one array, or null (EFAULT).
+  // The bytes of all the iovecs' buffers in one array, or null (EFAULT). Every printf comes
+  // here (fd_write), so it checks and sums in one pass and copies in a second, with no list.
   function gather(iovs, iovsLen) {
-    const list = iovecList(iovs, iovsLen);
-    if (!list) return null;
-    const out = new Uint8Array(list.reduce((n, [, len]) => n + len, 0));
+    if (!inBounds(iovs, iovsLen * IOVEC.BYTES)) return null;
+    const dv = view();
+    let total = 0;
+    for (let i = 0; i < iovsLen; i++) {
+      const len = iovLen(dv, iovs, i);
+      if (!inBounds(iovPtr(dv, iovs, i), len)) return null;
+      total += len;
+    }
+    const out = new Uint8Array(total);
     const mem = u8();
-    let at = 0;
-    for (const [ptr, len] of list) {
+    for (let i = 0, at = 0; i < iovsLen; i++) {
+      const [ptr, len] = [iovPtr(dv, iovs, i), iovLen(dv, iovs, i)];
       out.set(mem.subarray(ptr, ptr + len), at);
       at += len;
     }

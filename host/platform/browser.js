@@ -41,8 +41,11 @@ function positionedRequest(url, body) {
 const seekAnswer = (answer) => (answer === null ? null : answer.at === undefined ? undefined : BigInt(answer.at));
 
 export function threadIo(io, postToPage) {
-  // stdio as the server describes its own fds now (spindle run --browser: the CLI's), else pipes
-  const describeStdio = (fd) => (io.stdioUrl && io.stdioDescribed && !(io.stdinBytes && fd === 0)
+  // Whether `fd` is one of the server's own fds (spindle run --browser: the CLI's); stdin given
+  // as bytes and a page's own stdio are pipes.
+  const serverFd = (fd) => io.stdioUrl && io.stdioDescribed && !(io.stdinBytes && fd === 0);
+  // stdio as the server describes its own fds now, else pipes
+  const describeStdio = (fd) => (serverFd(fd)
     ? JSON.parse(new TextDecoder().decode(syncRequest('GET', `${io.stdioUrl}/stdio/${fd}`))) : pipeDescription());
   // a stdin redirected from a file is read at a shared position, which lseek moves
   let stdinIsFile;
@@ -63,17 +66,16 @@ export function threadIo(io, postToPage) {
     // stdout and stderr seek where the server's own fds are files (spindle run --browser)
     seekOutput: (fd, offset, whence) => (io.stdioUrl && io.stdioDescribed ? seekAnswer(JSON.parse(
       new TextDecoder().decode(syncRequest('POST', `${io.stdioUrl}/seek/${fd}?offset=${offset}&whence=${whence}`)))) : undefined),
-    // pread/pwrite where the server's fds are the program's (spindle run --browser); a page's
-    // own stdio and stdin given as bytes are pipes
-    readStdioAt: (fd, max, position) => (io.stdioUrl && io.stdioDescribed && !(io.stdinBytes && fd === 0)
+    // pread/pwrite where the server's fds are the program's
+    readStdioAt: (fd, max, position) => (serverFd(fd)
       ? positionedRequest(`${io.stdioUrl}/pread/${fd}?offset=${position}&max=${max}`) : 'ESPIPE'),
     writeStdioAt(fd, bytes, position) {
-      if (!io.stdioUrl || !io.stdioDescribed || (io.stdinBytes && fd === 0)) return 'ESPIPE';
+      if (!serverFd(fd)) return 'ESPIPE';
       const answer = positionedRequest(`${io.stdioUrl}/pwrite/${fd}?offset=${position}`, bytes);
       return typeof answer === 'string' ? answer : Number(new TextDecoder().decode(answer));
     },
     truncateStdio(fd, length) {
-      if (!io.stdioUrl || !io.stdioDescribed || (io.stdinBytes && fd === 0)) return 'EINVAL';
+      if (!serverFd(fd)) return 'EINVAL';
       const answer = positionedRequest(`${io.stdioUrl}/truncate/${fd}?offset=${length}`);
       return typeof answer === 'string' ? answer : 0;
     },

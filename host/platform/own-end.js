@@ -2,10 +2,10 @@
 // (host/program.js, mainThread 'here'). That thread may sit in wasm (a wait, a loop) and read
 // no message, so the worker acts on its own reports: it ends the whole process itself when its
 // thread exits or fails, and starts, as its own children, the workers its threads ask for.
+import { workerData } from 'node:worker_threads';
 import { HEADER } from '../control.js';
 import { trapReport } from '../trap-text.js';
 import { writeAllSync } from './node.js';
-import { workerData } from 'node:worker_threads';
 import { createWorker } from './node-workers.js';
 import { lifelinesThrough } from './lifelines.js';
 import { processExit } from './process-exit.js';

@@ -3,11 +3,8 @@
 // of the spin lock the caller waits for, when threads outnumber cores. Without the addon a
 // thread sleeps at one yield in many instead, as in browsers (sleepy-yield.js; docs/HOST.md,
 // "Limits and what threads cost").
-import { addonWanted, mountAddon } from '../mount/hostdir/mount-addon.js';
+import { addonFunction } from '../mount/hostdir/mount-addon.js';
 import { sleepyYield } from './sleepy-yield.js';
 
 /** The calling thread's yield function. */
-export function yieldCpu() {
-  const addon = addonWanted() ? mountAddon() : null;
-  return typeof addon?.yield === 'function' ? addon.yield : sleepyYield();
-}
+export const yieldCpu = () => addonFunction('yield') ?? sleepyYield();

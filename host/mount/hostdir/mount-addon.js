@@ -24,6 +24,12 @@ export function mountAddon() {
   return loaded;
 }
 
+/** One of the addon's functions (`exit`, `yield`...) where this run wants the addon and it has it, else null. */
+export function addonFunction(name) {
+  const addon = addonWanted() ? mountAddon() : null;
+  return typeof addon?.[name] === 'function' ? addon[name] : null;
+}
+
 // Where a worker thread that tracks its fds (Node's default) closes an fd node:fs did not open
 // in it, node:fs warns on stderr. Spindle's workers no longer track them (docs/HOST.md, "Who
 // closes a thread's fds"), but a worker of another host might: so with the addon every fd of the
