@@ -26,15 +26,15 @@ export async function compileCached(wire, { dir = defaultCacheDir(), setting }) 
   if (!addon) return { module: await WebAssembly.compile(wire), cache: `off: ${why}` };
   const unusable = unusableReason(dir);
   if (unusable) return { module: await WebAssembly.compile(wire), cache: `off: ${unusable}` };
-  const key = cacheKey(wire, setting);
+  const key = cacheKey(addon.sha256, wire, setting);
   const header = currentHeader(addon);
-  const code = readCode(dir, key);
+  const code = readCode(addon.sha256, dir, key);
   if (code && header && Buffer.compare(code.subarray(0, V8_HEADER_BYTES), header) === 0) {
     return { module: await addon.compile(wire, code), cache: 'hit' };
   }
   const module = await addon.compile(wire, null);
   const made = addon.serialize(module);
   if (!made) return { module, cache: 'off: V8 serialized nothing' };
-  const failed = writeCode(dir, key, made);
+  const failed = writeCode(addon.sha256, dir, key, made);
   return { module, cache: failed ? `off: ${failed}` : 'stored' };
 }

@@ -1,8 +1,8 @@
 // Where compiled code is kept between runs, and how a file is checked before V8 sees it
 // (docs/HOST.md, "Compiled-code cache"). One file per module and compile setting, named by the
 // SHA-256 of the wire bytes and everything else V8's code depends on; each file holds its
-// payload's SHA-256, so a torn or damaged file is a miss, never code that runs.
-import { createHash } from 'node:crypto';
+// payload's SHA-256, so a torn or damaged file is a miss, never code that runs. `sha256` is the
+// addon's (OpenSSL's, in Node's binary): node:crypto would load 17 of Node's modules first.
 import { closeSync, fstatSync, mkdirSync, openSync, readdirSync, readSync, renameSync, statSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
@@ -37,14 +37,12 @@ export function unusableReason(dir) {
 }
 
 /** The file name for `wire` compiled under `setting` (a string naming Node, V8 flags and tiers). */
-export function cacheKey(wire, setting) {
-  return createHash('sha256').update(setting).update('\0').update(wire).digest('hex');
+export function cacheKey(sha256, wire, setting) {
+  return sha256(Buffer.from(`${setting}\0`), wire).toString('hex');
 }
 
-const sha256 = (bytes) => createHash('sha256').update(bytes).digest();
-
 /** The cached code for `key`, checked, or null. A hit marks the file used (its mtime). */
-export function readCode(dir, key) {
+export function readCode(sha256, dir, key) {
   const path = join(dir, `${key}.code`);
   let fd;
   try {
@@ -68,7 +66,7 @@ export function readCode(dir, key) {
 }
 
 /** Stores `code` for `key`: written whole under a temporary name, then renamed, so readers see all or nothing. */
-export function writeCode(dir, key, code) {
+export function writeCode(sha256, dir, key, code) {
   const path = join(dir, `${key}.code`);
   const part = `${path}.${process.pid}.part`;
   try {
