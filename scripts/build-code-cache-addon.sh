@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds the compiled-code cache's addon (host/code-cache/addon/wasm_code_cache.cc) once per Node
+# Builds the compiled-code cache's addon (host/code-cache/addon/wasm_code_cache.cpp) once per Node
 # the project runs on (the system's and EXTRA_NODE_VERSIONS), into
 # .toolchain/code-cache-addon/abi-<NODE_MODULE_VERSION>/wasm_code_cache.node. It uses V8's C++
 # API, so each Node ABI needs its own build, against that Node's headers: the system Node's in
@@ -9,7 +9,7 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 source "$root/scripts/versions.env"
 tc="$root/.toolchain"
-src="$root/host/code-cache/addon/wasm_code_cache.cc"
+src="$root/host/code-cache/addon/wasm_code_cache.cpp"
 
 build_for() { # build_for NODE_BINARY HEADER_DIR
   local node=$1 headers=$2 abi major

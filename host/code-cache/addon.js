@@ -1,4 +1,4 @@
-// The code cache's addon (addon/wasm_code_cache.cc), built per Node ABI by
+// The code cache's addon (addon/wasm_code_cache.cpp), built per Node ABI by
 // scripts/build-code-cache-addon.sh, because it uses V8's own API, which changes between Node
 // majors. Optional: where it is not built for this Node or cannot load, modules compile as before.
 import { createRequire } from 'node:module';
