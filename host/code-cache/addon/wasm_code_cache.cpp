@@ -1,6 +1,6 @@
 // Spindle's compiled-code cache for Node (docs/HOST.md, "Compiled-code cache"): V8 can serialize a
 // compiled WebAssembly.Module and load that machine code again in a later process, but Node
-// offers neither to JavaScript. This addon gives the host two calls, written against V8's own
+// offers neither to JavaScript. This addon gives the host three calls, written against V8's own
 // embedder API, so it is built once per Node ABI (scripts/build-code-cache-addon.sh):
 //   serialize(module) -> Buffer | null   the module's compiled code, as V8 writes it
 //   compile(wire, code) -> Promise<Module> through V8's streaming compile, which takes the
