@@ -20,6 +20,7 @@ const options = {
   '--pool': 'a number of workers',
   '--wait-for-pool': 'switch',
   '--compile': 'auto, eager or lazy',
+  '--code-cache': 'on, off or a directory',
   '--preload': 'a file or directory, HOSTPATH[@/PATH]',
   '--mount': 'a mount, /PATH=HOSTDIR or /PATH=opfs[:SUBDIR]',
   '--max-threads': 'a number of threads',
@@ -27,7 +28,7 @@ const options = {
 
 /** The options before app.wasm, then the module and its arguments; `help` if --help was asked. */
 export function parseRunArgs(argv) {
-  const opts = { browser: false, env: {}, inheritEnv: false, poolSize: undefined, maxThreads: undefined, waitForPool: false, compilation: 'auto', preload: [], mounts: [], help: false };
+  const opts = { browser: false, env: {}, inheritEnv: false, poolSize: undefined, maxThreads: undefined, waitForPool: false, compilation: 'auto', codeCache: true, preload: [], mounts: [], help: false };
   let i = 0;
   while (i < argv.length && argv[i].startsWith('-')) {
     if (argv[i] === '--') { i++; break; }
@@ -55,6 +56,10 @@ export function parseRunArgs(argv) {
       // when V8 compiles the module's functions (host/compilation.js, docs/HOST.md)
       if (!COMPILATION_MODES.includes(value)) throw new Error(`--compile=${value}: expected ${COMPILATION_MODES.join(', ')}`);
       opts.compilation = value;
+    } else if (flag === '--code-cache') {
+      // where compiled code is kept between runs (host/code-cache/, docs/HOST.md)
+      if (value === '') throw new Error('--code-cache=: expected on, off or a directory');
+      opts.codeCache = value === 'on' ? true : value === 'off' ? false : resolve(value);
     } else if (flag === '--preload') {
       // files and directory trees put into the in-memory tree before main (docs/FILES.md)
       opts.preload.push(value);
@@ -124,13 +129,13 @@ export async function run(argv, early = null) {
   const [{ compile, createProgram }, { needsFilesService }] = await Promise.all([import('../host/index.js'), import('../host/program.js')]);
   const bytes = readFileSync(opts.wasm);
   await earlyWorker?.loaded;
-  const compiled = await compile(bytes, { compilation: opts.compilation });
+  const compiled = await compile(bytes, { compilation: opts.compilation, codeCache: opts.codeCache });
   const program = await createProgram(compiled, { args: opts.args, env: opts.env, poolSize: opts.poolSize, maxThreads: opts.maxThreads,
     waitForPool: opts.waitForPool, preload: opts.preloadBytes, mounts: opts.mounts, earlyWorker, mainThread: here ? 'here' : 'worker',
     files: needsFilesService(compiled, { preload: opts.preloadBytes }) });
   if (process.env.SPINDLE_DEBUG) {
     process.stderr.write(`[spindle] compilation: ${compiled.compilation} (--compile=${opts.compilation}), ` +
-      `V8 tiers: ${compiled.tiers} (${compiled.tiersReason})\n[spindle] C main: ${program.mainThread === 'here' ? "on Node's main thread" : 'in a worker'}\n`);
+      `V8 tiers: ${compiled.tiers} (${compiled.tiersReason})\n[spindle] code cache: ${compiled.codeCache}\n[spindle] C main: ${program.mainThread === 'here' ? "on Node's main thread" : 'in a worker'}\n`);
   }
   program.start();
   const result = await program.exited;

@@ -37,6 +37,9 @@ export const runUsage = `usage: spindle run [options] app.wasm [args...]
                                next pthread_create fails with EAGAIN
     --compile=auto|eager|lazy  V8 compiles every function before main (eager) or each at its first
                                call (lazy); auto (default) is eager (docs/HOST.md); V8 only
+    --code-cache=on|off|DIR    keep V8's optimized code between runs (on, the default: in
+                               ~/.cache/spindle/code or $SPINDLE_CODE_CACHE_DIR), so a later run
+                               of the same module starts without compiling; Node only
     --preload=HOSTPATH[@/PATH] put a host file or directory into the tree before main (repeatable)
     --mount=/PATH=HOSTDIR[,symlinks=any][,quota=SIZE]
                                a host directory as /PATH, read and written in place (Node);

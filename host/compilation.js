@@ -58,16 +58,22 @@ export function chooseCompilation(mode) {
   return checkCompilationMode(mode) === 'auto' ? 'eager' : mode;
 }
 
+// Code worth keeping between runs: an eager compile by TurboFan alone. V8 does not serialize
+// Liftoff code, and a lazy compile has none yet.
+const cacheable = (tiers, chosen) => chosen === 'eager' && !usesLiftoff(tiers);
+
 /**
- * Compiles `bytes` in the chosen mode. Returns { module, compilation, tiers, tiersReason }:
- * compilation 'eager' or 'lazy' and tiers a WASM_TIERS entry in Node, with the reason for it; in
- * a browser the page cannot set V8's flags, so the browser's own choice runs and compilation and
- * tiers are 'browser'.
+ * Compiles `bytes` in the chosen mode. Returns { module, compilation, tiers, tiersReason,
+ * codeCache }: compilation 'eager' or 'lazy' and tiers a WASM_TIERS entry in Node, with the
+ * reason for it; in a browser the page cannot set V8's flags, so the browser's own choice runs
+ * and compilation and tiers are 'browser'. `codeCache`, in Node: true or a directory to keep
+ * TurboFan's code in between runs (host/code-cache/; true: its default directory), false for
+ * none; the result's codeCache says what it did. SPINDLE_CODE_CACHE=0 turns it off.
  */
-export async function compileModule(bytes, mode) {
+export async function compileModule(bytes, mode, codeCache = false) {
   const chosen = chooseCompilation(mode);
   if (!isNode) {
-    return { module: await WebAssembly.compile(bytes), compilation: 'browser', tiers: 'browser', tiersReason: 'the browser\'s own flags' };
+    return { module: await WebAssembly.compile(bytes), compilation: 'browser', tiers: 'browser', tiersReason: 'the browser\'s own flags', codeCache: 'off' };
   }
   const v8 = await nodeV8();
   // The flags are process-wide and V8 reads them while an asynchronous compilation runs, so
@@ -82,13 +88,18 @@ export async function compileModule(bytes, mode) {
     }
   }
   const tierFlags = tierFlagsFor(tiers);
+  const compileFlags = flagsForCompile(tierFlags, chosen);
+  const wanted = Boolean(codeCache) && process.env.SPINDLE_CODE_CACHE !== '0';
+  const cached = wanted && cacheable(tiers, chosen) ? await import('./code-cache/compile-cached.js') : null;
   const turn = lastCompile.then(async () => {
-    for (const flag of flagsForCompile(tierFlags, chosen)) v8.setFlagsFromString(flag);
+    for (const flag of compileFlags) v8.setFlagsFromString(flag);
     // Node 24 does not count V8's background compilation as work of its event loop: with nothing
     // else pending the process exited 0 before an eager compile resolved (docs/HOST.md).
     const holdEventLoop = setInterval(() => {}, 1 << 30);
     try {
-      return await WebAssembly.compile(bytes);
+      if (!cached) return { module: await WebAssembly.compile(bytes), cache: wanted ? 'off: not an eager TurboFan compile' : 'off' };
+      const dir = typeof codeCache === 'string' ? codeCache : undefined;
+      return await cached.compileCached(bytes, { dir, setting: `${process.version} ${process.arch} ${compileFlags.join(' ')}` });
     } finally {
       clearInterval(holdEventLoop);
       if (chosen === 'lazy') lazyTierFlags = tierFlags;
@@ -96,5 +107,6 @@ export async function compileModule(bytes, mode) {
     }
   });
   lastCompile = turn.catch(() => {});
-  return { module: await turn, compilation: chosen, tiers, tiersReason: reason };
+  const { module, cache } = await turn;
+  return { module, compilation: chosen, tiers, tiersReason: reason, codeCache: cache };
 }

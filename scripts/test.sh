@@ -10,6 +10,11 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/scripts/setup.sh"
 source "$root/scripts/versions.env"
 cd "$root"
+# Every run in the suites shares one fresh compiled-code cache (docs/HOST.md), so no test sees
+# code another checkout or an earlier suite left in ~/.cache, and the cache itself is exercised.
+SPINDLE_CODE_CACHE_DIR=$(mktemp -d "${TMPDIR:-/tmp}/spindle-test-code-cache.XXXXXX")
+export SPINDLE_CODE_CACHE_DIR
+trap 'rm -rf "$SPINDLE_CODE_CACHE_DIR"' EXIT
 # Test files run one at a time: each uses both cores itself. A test that hangs fails after 20
 # minutes (60 with SPINDLE_TEST_LONG=1) instead of holding CI until its own limit.
 timeout_ms=$(( ${SPINDLE_TEST_LONG:-0} == 1 ? 3600000 : 1200000 ))
@@ -22,7 +27,7 @@ if [ "${SPINDLE_TEST_LTS:-1}" != 0 ]; then
   # suites of what differs between Node versions (compilation, how a run ends, the compilers).
   lts=${EXTRA_NODE_VERSIONS%% *}
   for version in $EXTRA_NODE_VERSIONS; do
-    suites="tests/compilation.test.js tests/run-exit.test.js tests/node-versions.test.js tests/main-thread.test.js"
+    suites="tests/compilation.test.js tests/code-cache.test.js tests/run-exit.test.js tests/node-versions.test.js tests/main-thread.test.js"
     [ "$version" = "$lts" ] && suites="tests/programs.test.js tests/cli.test.js tests/rust.test.js tests/napi.test.js tests/mount.test.js $suites"
     echo "== on Node $version (.toolchain/node-$version): $suites =="
     # bin/spindle starts with `#!/usr/bin/env -S node ...`, so PATH picks the Node of every run.

@@ -4,7 +4,8 @@
 // clang, and `node -e ""` (Node's own start, the floor of any Node host). Its own interleaved
 // suite, so every round runs each variant at each point in turn.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MAIN_STACK_FLAG } from '../../cli/main-stack.js';
 import { clang } from '../../cli/toolchain.js';
@@ -19,7 +20,8 @@ const points = [
   { label: 'one pthread writes a file', source: 'hello_thread.c' },
 ];
 const variants = [
-  { id: 'spindle', label: 'spindle run (default options)' },
+  { id: 'spindle', label: 'spindle run (default options; code cached by an earlier run)' },
+  { id: 'spindle-first', label: 'spindle run, first run of the module (empty code cache)' },
   { id: 'native', label: 'native (clang -O2)' },
   { id: 'node', label: 'node -e ""' },
 ];
@@ -41,12 +43,16 @@ function buildPrograms(dir) {
   });
 }
 
-/** Milliseconds from spawn to exit of one run of `variant` at point `i`. */
-async function timeOne(variant, programs, i) {
+/** Milliseconds from spawn to exit of one run of `variant` at point `i`; `cache` is the code cache's directory. */
+async function timeOne(variant, programs, i, cache) {
   const nativeFile = join(tmpfs, `spindle-startup-${process.pid}.txt`);
-  const [cmd, args] = {
+  const spindleRun = (cacheDir) => [process.execPath,
     // as bin/spindle starts Node (its main thread then runs the C main)
-    spindle: [process.execPath, [MAIN_STACK_FLAG, join(root, 'bin', 'spindle'), 'run', programs[i].spindle]],
+    [MAIN_STACK_FLAG, join(root, 'bin', 'spindle'), 'run', `--code-cache=${cacheDir}`, programs[i].spindle]];
+  const fresh = join(cache, `first-${variant.id}-${i}-${performance.now()}`);
+  const [cmd, args] = {
+    spindle: spindleRun(join(cache, 'kept')),
+    'spindle-first': spindleRun(fresh),
     native: [programs[i].native, [nativeFile]],
     node: [process.execPath, ['-e', '']],
   }[variant.id];
@@ -55,6 +61,7 @@ async function timeOne(variant, programs, i) {
   const ms = performance.now() - started;
   if (r.code !== 0) throw new Error(`${variant.label}, ${points[i].label}: exit ${r.code}: ${r.stderr.slice(-500)}`);
   rmSync(nativeFile, { force: true });
+  rmSync(fresh, { recursive: true, force: true });
   return ms;
 }
 
@@ -66,6 +73,8 @@ export function startupExperiments({ quick }) {
     note: 'Wall time of the process as a user starts it (Spindle: Node\'s start, the CLI, compilation, workers, ' +
       'the program and the exit). bench/startup/hello.c prints a line; hello_thread.c starts one pthread that writes ' +
       'a file (Spindle: its in-memory FS; native: tmpfs) and joins it. node -e "" is the floor of any host in Node. ' +
+      'spindle run keeps V8\'s compiled code between runs (docs/HOST.md, "Compiled-code cache"): the first series ' +
+      'runs with the code an earlier run left, the second is every module\'s first run, which compiles and stores it. ' +
       'Issue 20\'s targets: 0.10 s and 0.15 s on the 2-core VM, where node -e "" takes ~0.06 s.',
     estimateS: () => (quick ? 3 : 15),
     async suite({ runs, buildDir, progress }) {
@@ -73,14 +82,17 @@ export function startupExperiments({ quick }) {
       const programs = buildPrograms(buildDir);
       const rounds = quick ? runs : Math.max(7, runs); // start-up is short and noisy: more rounds, still seconds
       const out = Object.fromEntries(variants.map((v) => [v.id, Object.fromEntries(points.map((p) => [p.label, []]))]));
+      const cache = mkdtempSync(join(tmpdir(), 'spindle-startup-cache-'));
+      for (let i = 0; i < points.length; i++) await timeOne(variants[0], programs, i, cache); // the earlier run
       for (let round = 0; round < rounds; round++) {
         for (let i = 0; i < points.length; i++) {
           for (const v of variants) {
             progress(`run ${round + 1}/${rounds}, ${points[i].label}, ${v.id}`);
-            out[v.id][points[i].label].push({ ms: await timeOne(v, programs, i) });
+            out[v.id][points[i].label].push({ ms: await timeOne(v, programs, i, cache) });
           }
         }
       }
+      rmSync(cache, { recursive: true, force: true });
       // Spindle against node -e "": issue 20's 0.10 s and 0.15 s over Node's own 0.06 s.
       const overNode = (point, limit) => target({ label: `${point}: Spindle wall time / node -e "" wall time`, op: '<=', limit },
         (pick) => pick(out.spindle[point].map((r) => r.ms)) / pick(out.node[point].map((r) => r.ms)), rounds);

@@ -3,7 +3,9 @@
 // module, the mode the host reports, whether V8 has compiled the function before its first call
 // and the compilers the host chose: e.g. `lazy uncompiled tiered` or `eager compiled optimized`. MODE `plain` compiles with WebAssembly.compile
 // itself, under the V8 flags the host left, and prints which compiler V8 used at the first call:
-// `plain liftoff` (V8's defaults) or `plain optimized` (the host's tier flags still set).
+// `plain liftoff` (V8's defaults) or `plain optimized` (the host's tier flags still set). MODE
+// `cached` compiles eagerly with the code cache in $PROBE_CODE_CACHE and prints what the cache
+// did, the function's state and its compiler at the first call: e.g. `hit compiled optimized`.
 import { compile } from '../../host/index.js';
 import { moduleWithBody, probeImports } from '../lib/probe-module.js';
 
@@ -16,6 +18,14 @@ for (const arg of process.argv.slice(2)) {
     const { exports } = await WebAssembly.instantiate(await WebAssembly.compile(moduleWithBody(Number(nops))), imports);
     exports.f();
     console.log(`plain ${isLiftoff(exports.f) ? 'liftoff' : 'optimized'}`);
+    continue;
+  }
+  if (mode === 'cached') {
+    const compiled = await compile(moduleWithBody(Number(nops)), { codeCache: process.env.PROBE_CODE_CACHE });
+    const { exports } = await WebAssembly.instantiate(compiled.module, imports);
+    const state = isUncompiled(exports.f) ? 'uncompiled' : 'compiled';
+    if (exports.f() !== 7) throw new Error('the probe function returned a wrong value');
+    console.log(`${compiled.codeCache} ${state} ${isLiftoff(exports.f) ? 'liftoff' : 'optimized'}`);
     continue;
   }
   // Distinct bytes per module: V8 hands out one compiled module per identical bytes in a process.

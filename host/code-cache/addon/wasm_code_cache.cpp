@@ -1,0 +1,156 @@
+// Spindle's compiled-code cache for Node (docs/HOST.md, "Compiled-code cache"): V8 can serialize a
+// compiled WebAssembly.Module and load that machine code again in a later process, but Node
+// offers neither to JavaScript. This addon gives the host three calls, written against V8's own
+// embedder API, so it is built once per Node ABI (scripts/build-code-cache-addon.sh):
+//   serialize(module) -> Buffer | null   the module's compiled code, as V8 writes it
+//   compile(wire, code) -> Promise<Module> through V8's streaming compile, which takes the
+//                                          cached code when V8 accepts it, else compiles `wire`
+//   sha256(...parts) -> Buffer              the SHA-256 of the parts' bytes, one after another:
+//                                          OpenSSL's, which Node carries, without loading node:crypto
+//                                          (17 of Node's modules, a few ms of every start)
+// V8 uses the code only where its header (V8's version, CPU features and flags) matches its own;
+// the host checks that header and the file's integrity before it calls compile
+// (host/code-cache/).
+#include <node.h>
+#include <node_buffer.h>
+#include <v8.h>
+
+#include <cstdint>
+#include <map>
+#include <memory>
+
+// OpenSSL's SHA-256, exported by every Node binary for addons (declared here, not from Node's
+// OpenSSL headers, whose configuration differs per build).
+extern "C" {
+struct SpindleSha256State {
+  unsigned int h[8], nl, nh, data[16], num, md_len;
+};
+int SHA256_Init(SpindleSha256State* c);
+int SHA256_Update(SpindleSha256State* c, const void* data, size_t len);
+int SHA256_Final(unsigned char* md, SpindleSha256State* c);
+}
+
+namespace {
+
+using v8::FunctionCallbackInfo;
+using v8::Isolate;
+using v8::Local;
+using v8::Value;
+
+// What compile() hands to V8's streaming callback: the wire bytes and the cached code, copied,
+// because V8 may read the code until the streaming compile finishes.
+struct PendingCompile {
+  std::unique_ptr<uint8_t[]> wire;
+  size_t wire_size = 0;
+  std::unique_ptr<uint8_t[]> code;
+  size_t code_size = 0;
+};
+
+// V8 calls the streaming callback from a promise job, after compile() has returned, with the
+// argument compile() passed: a number that names the job here. Per isolate, so per thread.
+thread_local std::map<uint32_t, std::unique_ptr<PendingCompile>> pending;
+thread_local uint32_t last_job = 0;
+
+bool copy_bytes(Local<Value> value, std::unique_ptr<uint8_t[]>& out, size_t& size) {
+  if (!value->IsArrayBufferView()) return false;
+  auto view = value.As<v8::ArrayBufferView>();
+  size = view->ByteLength();
+  out.reset(new uint8_t[size ? size : 1]);
+  view->CopyContents(out.get(), size);
+  return true;
+}
+
+void throw_type_error(Isolate* isolate, const char* text) {
+  isolate->ThrowException(v8::Exception::TypeError(v8::String::NewFromUtf8(isolate, text).ToLocalChecked()));
+}
+
+std::unique_ptr<PendingCompile> take_job(Local<Value> id) {
+  if (!id->IsUint32()) return nullptr;
+  auto found = pending.find(id.As<v8::Uint32>()->Value());
+  if (found == pending.end()) return nullptr;
+  std::unique_ptr<PendingCompile> job = std::move(found->second);
+  pending.erase(found);
+  return job;
+}
+
+// V8 calls this for WebAssembly.compileStreaming(); only compile() below calls that, with a job's
+// number. Any other caller is refused: this isolate's compileStreaming is the cache's.
+void on_streaming(const FunctionCallbackInfo<Value>& info) {
+  Isolate* isolate = info.GetIsolate();
+  std::shared_ptr<v8::WasmStreaming> streaming = v8::WasmStreaming::Unpack(isolate, info.Data());
+  std::unique_ptr<PendingCompile> job = take_job(info[0]);
+  if (!job) {
+    streaming->Abort(v8::Exception::TypeError(v8::String::NewFromUtf8(
+        isolate, "WebAssembly.compileStreaming is used by Spindle's code cache in this process").ToLocalChecked()));
+    return;
+  }
+  bool has_code = job->code_size > 0 && streaming->SetCompiledModuleBytes(job->code.get(), job->code_size);
+  streaming->OnBytesReceived(job->wire.get(), job->wire_size);
+  streaming->Finish(has_code);
+  // V8 has copied or used both buffers by the end of Finish (it deserializes or starts compiling
+  // from its own copy of the wire bytes), so they may go now.
+}
+
+void compile(const FunctionCallbackInfo<Value>& info) {
+  Isolate* isolate = info.GetIsolate();
+  auto job = std::make_unique<PendingCompile>();
+  if (!copy_bytes(info[0], job->wire, job->wire_size)) return throw_type_error(isolate, "compile: wire bytes must be a Uint8Array");
+  if (!info[1]->IsNullOrUndefined() && !copy_bytes(info[1], job->code, job->code_size)) {
+    return throw_type_error(isolate, "compile: code must be a Uint8Array or null");
+  }
+  isolate->SetWasmStreamingCallback(on_streaming);
+  Local<v8::Context> context = isolate->GetCurrentContext();
+  Local<v8::Object> global = context->Global();
+  Local<Value> wasm, compile_streaming;
+  if (!global->Get(context, v8::String::NewFromUtf8Literal(isolate, "WebAssembly")).ToLocal(&wasm) || !wasm->IsObject() ||
+      !wasm.As<v8::Object>()->Get(context, v8::String::NewFromUtf8Literal(isolate, "compileStreaming")).ToLocal(&compile_streaming) ||
+      !compile_streaming->IsFunction()) {
+    return throw_type_error(isolate, "compile: this V8 has no WebAssembly.compileStreaming");
+  }
+  uint32_t id = ++last_job;
+  pending[id] = std::move(job);
+  Local<Value> argv[] = {v8::Integer::NewFromUnsigned(isolate, id)};
+  Local<Value> promise;
+  if (compile_streaming.As<v8::Function>()->Call(context, wasm, 1, argv).ToLocal(&promise)) {
+    info.GetReturnValue().Set(promise);
+  } else {
+    pending.erase(id);  // the call threw: V8 will not ask for this job
+  }
+}
+
+void serialize(const FunctionCallbackInfo<Value>& info) {
+  Isolate* isolate = info.GetIsolate();
+  if (!info[0]->IsWasmModuleObject()) return throw_type_error(isolate, "serialize: not a WebAssembly.Module");
+  v8::OwnedBuffer code = info[0].As<v8::WasmModuleObject>()->GetCompiledModule().Serialize();
+  if (!code.buffer || code.size == 0) return info.GetReturnValue().SetNull();
+  Local<v8::Object> buffer;
+  if (node::Buffer::Copy(isolate, reinterpret_cast<const char*>(code.buffer.get()), code.size).ToLocal(&buffer)) {
+    info.GetReturnValue().Set(buffer);
+  }
+}
+
+void sha256(const FunctionCallbackInfo<Value>& info) {
+  Isolate* isolate = info.GetIsolate();
+  SpindleSha256State state;
+  SHA256_Init(&state);
+  for (int i = 0; i < info.Length(); i++) {
+    if (!info[i]->IsArrayBufferView()) return throw_type_error(isolate, "sha256: every part must be a Uint8Array");
+    auto view = info[i].As<v8::ArrayBufferView>();
+    auto* data = static_cast<const uint8_t*>(view->Buffer()->Data()) + view->ByteOffset();
+    SHA256_Update(&state, data, view->ByteLength());
+  }
+  unsigned char digest[32];
+  SHA256_Final(digest, &state);
+  Local<v8::Object> buffer;
+  if (node::Buffer::Copy(isolate, reinterpret_cast<const char*>(digest), sizeof digest).ToLocal(&buffer)) info.GetReturnValue().Set(buffer);
+}
+
+void initialize(Local<v8::Object> exports, Local<Value>, Local<v8::Context>, void*) {
+  NODE_SET_METHOD(exports, "compile", compile);
+  NODE_SET_METHOD(exports, "serialize", serialize);
+  NODE_SET_METHOD(exports, "sha256", sha256);
+}
+
+}  // namespace
+
+NODE_MODULE_CONTEXT_AWARE(NODE_GYP_MODULE_NAME, initialize)

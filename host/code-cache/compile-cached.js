@@ -1,0 +1,40 @@
+// A compile that reuses machine code from an earlier run (docs/HOST.md, "Compiled-code cache").
+// Called by host/compilation.js while the compile's V8 flags are set, because V8 stamps its code
+// with a hash of every flag and refuses code stamped under other flags.
+import { codeCacheAddon } from './addon.js';
+import { cacheKey, defaultCacheDir, readCode, unusableReason, writeCode } from './store.js';
+
+// The smallest module with code (one empty function): compiled and serialized, it gives the
+// header V8 writes into code made right now (magic, V8's version, CPU features, flag hash), which
+// is what V8 checks a cached file's header against before it uses it.
+const PROBE = new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 1, 4, 1, 96, 0, 0, 3, 2, 1, 0, 10, 4, 1, 2, 0, 11]);
+const V8_HEADER_BYTES = 16;
+
+function currentHeader(addon) {
+  const code = addon.serialize(new WebAssembly.Module(PROBE));
+  return code ? code.subarray(0, V8_HEADER_BYTES) : null;
+}
+
+/**
+ * Compiles `wire` eagerly with cached code where the cache has code V8 will take, else compiles
+ * it and stores its code. `setting` names what else the code depends on (Node, the V8 flags),
+ * `dir` is the cache directory (default: defaultCacheDir()). Returns { module, cache }, cache one of 'hit', 'stored' or
+ * 'off: WHY' (compiled as without a cache).
+ */
+export async function compileCached(wire, { dir = defaultCacheDir(), setting }) {
+  const { addon, why } = codeCacheAddon();
+  if (!addon) return { module: await WebAssembly.compile(wire), cache: `off: ${why}` };
+  const unusable = unusableReason(dir);
+  if (unusable) return { module: await WebAssembly.compile(wire), cache: `off: ${unusable}` };
+  const key = cacheKey(addon.sha256, wire, setting);
+  const header = currentHeader(addon);
+  const code = readCode(addon.sha256, dir, key);
+  if (code && header && Buffer.compare(code.subarray(0, V8_HEADER_BYTES), header) === 0) {
+    return { module: await addon.compile(wire, code), cache: 'hit' };
+  }
+  const module = await addon.compile(wire, null);
+  const made = addon.serialize(module);
+  if (!made) return { module, cache: 'off: V8 serialized nothing' };
+  const failed = writeCode(addon.sha256, dir, key, made);
+  return { module, cache: failed ? `off: ${failed}` : 'stored' };
+}

@@ -1,0 +1,138 @@
+// The compiled-code cache (host/code-cache/, docs/HOST.md "Compiled-code cache"): a second run of
+// a module loads the first run's TurboFan code instead of compiling, and a file the cache cannot
+// trust (damaged, cut short, made under other V8 flags, in a directory others may write) is never
+// handed to V8: the module compiles as without a cache and the program's output is the same.
+import assert from 'node:assert/strict';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { pruneCache } from '../host/code-cache/store.js';
+import { codeCacheAddon } from '../host/code-cache/addon.js';
+import { exec } from './lib/exec.js';
+
+const root = join(import.meta.dirname, '..');
+const spindle = join(root, 'bin', 'spindle');
+const out = join(root, 'build', 'tests', 'code-cache');
+const hello = join(out, 'hello.wasm');
+const scratch = mkdtempSync(join(tmpdir(), 'spindle-code-cache-'));
+const hasAddon = Boolean(codeCacheAddon().addon);
+let dirs = 0;
+const freshDir = () => join(scratch, `cache-${++dirs}`);
+
+/** Runs hello.wasm with the cache in `dir`; { cache: what the cache did, stdout, code }. */
+async function runHello(dir, ...options) {
+  const r = await exec(spindle, ['run', `--code-cache=${dir}`, ...options, hello], { env: { ...process.env, SPINDLE_DEBUG: '1' } });
+  const cache = /\[spindle\] code cache: (.*)/.exec(r.stderr)?.[1];
+  return { cache, stdout: r.stdout, code: r.code, stderr: r.stderr };
+}
+const cacheFiles = (dir) => readdirSync(dir).filter((n) => n.endsWith('.code')).map((n) => join(dir, n));
+
+describe('compiled-code cache', { skip: !hasAddon && 'no code-cache addon for this Node (scripts/build-code-cache-addon.sh)' }, () => {
+  before(async () => {
+    mkdirSync(out, { recursive: true });
+    writeFileSync(join(out, 'hello.c'), '#include <stdio.h>\nint main(void) { puts("hello from the cache"); return 0; }\n');
+    const r = await exec(spindle, ['cc', '-O2', join(out, 'hello.c'), '-o', hello]);
+    assert.equal(r.code, 0, r.stderr);
+  });
+  after(() => rmSync(scratch, { recursive: true, force: true }));
+
+  it('stores the code on the first run and loads it on the next, with the same output', async () => {
+    const dir = freshDir();
+    const first = await runHello(dir);
+    assert.equal(first.code, 0, first.stderr);
+    assert.equal(first.cache, 'stored');
+    const second = await runHello(dir);
+    assert.equal(second.cache, 'hit');
+    assert.equal(second.stdout, 'hello from the cache\n');
+    assert.equal(second.code, 0);
+    assert.equal(statSync(dir).mode & 0o777, 0o700);
+    const [file] = cacheFiles(dir);
+    assert.equal(statSync(file).mode & 0o777, 0o600);
+  });
+
+  it('the loaded code is TurboFan\'s, compiled before its first call', async () => {
+    const dir = freshDir();
+    const probe = (nops) => exec(process.execPath, ['--allow-natives-syntax', join(root, 'tests', 'compilation', 'probe.mjs'), `cached:${nops}`],
+      { env: { ...process.env, PROBE_CODE_CACHE: dir } });
+    const first = await probe(30);
+    assert.equal(first.stdout.trim(), 'stored compiled optimized', first.stderr);
+    const second = await probe(30);
+    assert.equal(second.stdout.trim(), 'hit compiled optimized', second.stderr);
+  });
+
+  for (const [what, damage] of [
+    ['a flipped byte', (bytes) => { bytes[bytes.length - 100] ^= 0x40; return bytes; }],
+    ['a file cut short', (bytes) => bytes.subarray(0, bytes.length >> 1)],
+    ['code made under other V8 flags (its V8 header changed, its checksum made to match)', null],
+  ]) {
+    it(`compiles again, and stores anew, on ${what}`, async () => {
+      const dir = freshDir();
+      assert.equal((await runHello(dir)).cache, 'stored');
+      const [file] = cacheFiles(dir);
+      if (damage) writeFileSync(file, damage(readFileSync(file)));
+      else writeFileSync(file, withOtherFlagHash(readFileSync(file)));
+      const again = await runHello(dir);
+      assert.equal(again.cache, 'stored');
+      assert.equal(again.stdout, 'hello from the cache\n');
+      assert.equal((await runHello(dir)).cache, 'hit');
+    });
+  }
+
+  it('does not use a directory others may write, or one that is a file', async () => {
+    const open = freshDir();
+    mkdirSync(open, { mode: 0o777 });
+    chmodSync(open, 0o777);
+    const r = await runHello(open);
+    assert.match(r.cache, /^off: .* is writable by others \(mode 777\)$/);
+    assert.equal(r.stdout, 'hello from the cache\n');
+    assert.deepEqual(cacheFiles(open), []);
+    const file = join(scratch, 'not-a-dir');
+    writeFileSync(file, '');
+    assert.match((await runHello(file)).cache, /^off: /);
+  });
+
+  it('is off with --code-cache=off, SPINDLE_CODE_CACHE=0, and for lazy compiles', async () => {
+    const dir = freshDir();
+    const r = await exec(spindle, ['run', '--code-cache=off', hello], { env: { ...process.env, SPINDLE_DEBUG: '1' } });
+    assert.match(r.stderr, /\[spindle\] code cache: off\n/);
+    const env0 = await exec(spindle, ['run', `--code-cache=${dir}`, hello], { env: { ...process.env, SPINDLE_DEBUG: '1', SPINDLE_CODE_CACHE: '0' } });
+    assert.match(env0.stderr, /\[spindle\] code cache: off\n/);
+    assert.equal((await runHello(dir, '--compile=lazy')).cache, 'off: not an eager TurboFan compile');
+    const bad = await exec(spindle, ['run', '--code-cache=', hello]);
+    assert.equal(bad.code, 1);
+    assert.match(bad.stderr, /--code-cache=: expected on, off or a directory/);
+  });
+
+  it('keeps the most recently used files within its size limit', () => {
+    const dir = freshDir();
+    mkdirSync(dir);
+    const now = Date.now() / 1000;
+    for (const [name, age] of [['old', 300], ['mid', 200], ['new', 100]]) {
+      writeFileSync(join(dir, `${name}.code`), Buffer.alloc(1000));
+      utimesSync(join(dir, `${name}.code`), now - age, now - age);
+    }
+    writeFileSync(join(dir, 'other.txt'), Buffer.alloc(5000));
+    pruneCache(dir, 2000);
+    assert.deepEqual(readdirSync(dir).sort(), ['mid.code', 'new.code', 'other.txt']);
+  });
+
+  it('refuses WebAssembly.compileStreaming calls that are not its own, with a clear error', async () => {
+    const script = `import { compile } from ${JSON.stringify(join(root, 'host', 'index.js'))};
+      import { moduleWithBody } from ${JSON.stringify(join(root, 'tests', 'lib', 'probe-module.js'))};
+      await compile(moduleWithBody(5), { codeCache: process.argv[1] });
+      try { await WebAssembly.compileStreaming(new Response(new Uint8Array(8))); console.log('accepted'); }
+      catch (err) { console.log(err.constructor.name + ': ' + err.message); }`;
+    const r = await exec(process.execPath, ['--input-type=module', '-e', script, freshDir()]);
+    assert.equal(r.stdout.trim(), 'TypeError: WebAssembly.compileStreaming is used by Spindle\'s code cache in this process', r.stderr);
+  });
+});
+
+// A cache file (magic, payload SHA-256, payload) whose V8 header carries another flag hash, as code
+// made under other flags does, with its checksum recomputed so that only V8's header is wrong.
+function withOtherFlagHash(file) {
+  const { createHash } = process.getBuiltinModule('node:crypto');
+  const payload = Buffer.from(file.subarray(40));
+  payload[12] ^= 0xff; // bytes 12-15 of V8's header: the hash of V8's flags
+  return Buffer.concat([file.subarray(0, 8), createHash('sha256').update(payload).digest(), payload]);
+}
