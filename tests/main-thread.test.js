@@ -75,10 +75,20 @@ describe(`the C main on Node's main thread (Node ${process.versions.node})`, () 
     [MAIN_STACK_FLAG, '--import', `data:text/javascript,${preload}`, spindle, 'run', ...runArgs, file],
     { env: { ...process.env, SPINDLE_DEBUG: '1' }, timeoutMs: 20000 });
   const vanished = /^spindle: worker failed: worker exited before the program ended\n$/;
+  // preloads: every thread worker exits at boot; or all but the first to boot (a scratch dir counts)
+  const vanishAll = 'import{isMainThread}from"node:worker_threads";if(!isMainThread)process.exit(0)';
+  async function vanishAfterFirst(runWith) {
+    const dir = mkdtempSync(join(tmpdir(), 'spindle-vanish-'));
+    try {
+      return await runWith(`import{isMainThread}from"node:worker_threads";import{mkdirSync}from"node:fs";` +
+        `if(!isMainThread){try{mkdirSync("${dir}/first")}catch{process.exit(0)}}`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
 
   it('a pthread\'s worker that dies while it boots ends the run with 134, not a hang in pthread_join', async () => {
-    const vanish = 'import{isMainThread}from"node:worker_threads";if(!isMainThread)process.exit(0)';
-    const r = runOf(await bootDeath(vanish, wasm['bench/startup/hello_thread.c']));
+    const r = runOf(await bootDeath(vanishAll, wasm['bench/startup/hello_thread.c']));
     assert.match(r.debug, /C main: on Node's main thread/);
     assert.equal(r.code, 134, r.stderr);
     assert.equal(r.stdout, '');
@@ -87,17 +97,10 @@ describe(`the C main on Node's main thread (Node ${process.versions.node})`, () 
 
   it('a worker started by a thread\'s worker that dies while it boots ends the run with 134', async () => {
     // the second thread worker to boot (the grandchild's, started by the child's worker) exits
-    const dir = mkdtempSync(join(tmpdir(), 'spindle-vanish-'));
-    try {
-      const second = `import{isMainThread}from"node:worker_threads";import{mkdirSync}from"node:fs";` +
-        `if(!isMainThread){try{mkdirSync("${dir}/first")}catch{process.exit(0)}}`;
-      const r = runOf(await bootDeath(second, wasm['tests/run/thread_in_thread_exit.c']));
-      assert.equal(r.code, 134, r.stderr);
-      assert.equal(r.stdout, 'main: waiting\n');
-      assert.match(r.stderr, vanished);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    const r = runOf(await vanishAfterFirst((second) => bootDeath(second, wasm['tests/run/thread_in_thread_exit.c'])));
+    assert.equal(r.code, 134, r.stderr);
+    assert.equal(r.stdout, 'main: waiting\n');
+    assert.match(r.stderr, vanished);
   });
 
   // --fs=js (docs/JSFS.md) runs the C main here too, with a pool booted before main; the watcher
@@ -117,26 +120,19 @@ describe(`the C main on Node's main thread (Node ${process.versions.node})`, () 
     const exited = /^spindle: worker failed: worker exited with code 0 before the program ended\n$/;
 
     it('a worker started from inside main\'s wait (past the pool) that dies while it boots ends the run with 134', async () => {
-      const dir = mkdtempSync(join(tmpdir(), 'spindle-vanish-'));
-      try {
-        const second = `import{isMainThread}from"node:worker_threads";import{mkdirSync}from"node:fs";` +
-          `if(!isMainThread){try{mkdirSync("${dir}/first")}catch{process.exit(0)}}`;
-        // --pool=1: the child's thread takes the pool's worker; the grandchild's the host thread starts
-        const r = await bootDeath(watcherProbe + ';' + second, jsWasm('tests/run/thread_in_thread_exit.c'), ['--pool=1']);
-        assert.match(r.stderr, /C main: on Node's main thread/);
-        assert.match(r.stderr, /\[probe\] watcher started/);
-        const run = runOf({ ...r, stderr: r.stderr.replace(/^\[probe\].*\n/m, '') });
-        assert.equal(run.code, 134, run.stderr);
-        assert.equal(run.stdout, 'main: waiting\n');
-        assert.match(run.stderr, exited);
-      } finally {
-        rmSync(dir, { recursive: true, force: true });
-      }
+      // --pool=1: the child's thread takes the pool's worker; the grandchild's the host thread starts
+      const r = await vanishAfterFirst((second) => bootDeath(watcherProbe + ';' + second,
+        jsWasm('tests/run/thread_in_thread_exit.c'), ['--pool=1']));
+      assert.match(r.stderr, /C main: on Node's main thread/);
+      assert.match(r.stderr, /\[probe\] watcher started/);
+      const run = runOf({ ...r, stderr: r.stderr.replace(/^\[probe\].*\n/m, '') });
+      assert.equal(run.code, 134, run.stderr);
+      assert.equal(run.stdout, 'main: waiting\n');
+      assert.match(run.stderr, exited);
     });
 
     it('a pool worker that dies while it boots ends the run with 134 before main starts', async () => {
-      const vanish = 'import{isMainThread}from"node:worker_threads";if(!isMainThread)process.exit(0)';
-      const r = runOf(await bootDeath(vanish, jsWasm('bench/startup/hello_thread.c')));
+      const r = runOf(await bootDeath(vanishAll, jsWasm('bench/startup/hello_thread.c')));
       assert.equal(r.code, 134, r.stderr);
       assert.equal(r.stdout, '');
       assert.match(r.stderr, exited);
