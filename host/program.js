@@ -203,7 +203,11 @@ export async function createProgram(compiled, options = {}) {
       ...base, channel: base.jsfs.channel, platform, spawnWorker, end,
     });
     const pool = startPool(poolSize);
-    await Promise.race([Promise.all(pool.map((p) => p.ready)), ended]);
+    const [lifelines] = await Promise.all([import('./platform/lifelines.js'),
+      Promise.race([Promise.all(pool.map((p) => p.ready)), ended])]);
+    // The pool has booted; a worker started later, from inside a wait of the C main (more
+    // threads than the pool), could die booting unheard: a lifeline watches it.
+    watcher = lifelines.lifelineWatcher(control, { endsProcess: false });
     return program(() => { if (!ending) hostMain.run(); }, 'here');
   }
   if (jsfs) {
@@ -238,7 +242,7 @@ export async function createProgram(compiled, options = {}) {
     options.earlyWorker?.terminate();
     base.endsProcess = true;
     // a worker that dies while it boots is noticed by no event loop here while main is in wasm
-    watcher = (await import('./platform/lifelines.js')).lifelineWatcher(control, base.io.stderrFd ?? 2);
+    watcher = (await import('./platform/lifelines.js')).lifelineWatcher(control, { endsProcess: true, stderrFd: base.io.stderrFd ?? 2 });
     const report = (msg) => {
       // A closed stdout ends the run at once, as SIGPIPE's default action does: nothing here
       // could stop a main that goes on without writing.

@@ -71,14 +71,24 @@ describe(`the C main on Node's main thread (Node ${process.versions.node})`, () 
 
   // A worker that dies while it boots, before its code runs: its parent's event loop, which would
   // hear of it, does not run while that thread is in wasm (host/platform/lifelines.js).
-  const bootDeath = (preload, src) => exec(process.execPath,
-    [MAIN_STACK_FLAG, '--import', `data:text/javascript,${preload}`, spindle, 'run', wasm[src]],
+  const bootDeath = (preload, file, runArgs = []) => exec(process.execPath,
+    [MAIN_STACK_FLAG, '--import', `data:text/javascript,${preload}`, spindle, 'run', ...runArgs, file],
     { env: { ...process.env, SPINDLE_DEBUG: '1' }, timeoutMs: 20000 });
   const vanished = /^spindle: worker failed: worker exited before the program ended\n$/;
+  // preloads: every thread worker exits at boot; or all but the first to boot (a scratch dir counts)
+  const vanishAll = 'import{isMainThread}from"node:worker_threads";if(!isMainThread)process.exit(0)';
+  async function vanishAfterFirst(runWith) {
+    const dir = mkdtempSync(join(tmpdir(), 'spindle-vanish-'));
+    try {
+      return await runWith(`import{isMainThread}from"node:worker_threads";import{mkdirSync}from"node:fs";` +
+        `if(!isMainThread){try{mkdirSync("${dir}/first")}catch{process.exit(0)}}`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
 
   it('a pthread\'s worker that dies while it boots ends the run with 134, not a hang in pthread_join', async () => {
-    const vanish = 'import{isMainThread}from"node:worker_threads";if(!isMainThread)process.exit(0)';
-    const r = runOf(await bootDeath(vanish, 'bench/startup/hello_thread.c'));
+    const r = runOf(await bootDeath(vanishAll, wasm['bench/startup/hello_thread.c']));
     assert.match(r.debug, /C main: on Node's main thread/);
     assert.equal(r.code, 134, r.stderr);
     assert.equal(r.stdout, '');
@@ -87,17 +97,53 @@ describe(`the C main on Node's main thread (Node ${process.versions.node})`, () 
 
   it('a worker started by a thread\'s worker that dies while it boots ends the run with 134', async () => {
     // the second thread worker to boot (the grandchild's, started by the child's worker) exits
-    const dir = mkdtempSync(join(tmpdir(), 'spindle-vanish-'));
-    try {
-      const second = `import{isMainThread}from"node:worker_threads";import{mkdirSync}from"node:fs";` +
-        `if(!isMainThread){try{mkdirSync("${dir}/first")}catch{process.exit(0)}}`;
-      const r = runOf(await bootDeath(second, 'tests/run/thread_in_thread_exit.c'));
+    const r = runOf(await vanishAfterFirst((second) => bootDeath(second, wasm['tests/run/thread_in_thread_exit.c'])));
+    assert.equal(r.code, 134, r.stderr);
+    assert.equal(r.stdout, 'main: waiting\n');
+    assert.match(r.stderr, vanished);
+  });
+
+  // --fs=js (docs/JSFS.md) runs the C main here too, with a pool booted before main; the watcher
+  // of the workers started later reports to the fate its waits check. The preload also says on
+  // stderr when the watcher starts (Node's main thread's Worker, wrapped before Spindle loads).
+  describe('--fs=js', () => {
+    const jsWasm = (src) => join(out, src.replace(/^.*\//, '').replace(/\.c$/, '.fs-js.wasm'));
+    before(async () => {
+      await Promise.all(['bench/startup/hello_thread.c', 'tests/run/thread_in_thread_exit.c'].map(async (src) => {
+        const r = await exec(spindle, ['cc', '--fs=js', '-O2', join(root, src), '-o', jsWasm(src)]);
+        assert.equal(r.code, 0, r.stderr);
+      }));
+    });
+    const watcherProbe = 'import wt from"node:worker_threads";import{syncBuiltinESMExports}from"node:module";' +
+      'if(wt.isMainThread){const W=wt.Worker;wt.Worker=class extends W{constructor(u,o){super(u,o);' +
+      'if(String(u).includes("lifeline-watcher"))process.stderr.write("[probe] watcher started\\n")}};syncBuiltinESMExports()}';
+    const exited = /^spindle: worker failed: worker exited with code 0 before the program ended\n$/;
+
+    it('a worker started from inside main\'s wait (past the pool) that dies while it boots ends the run with 134', async () => {
+      // --pool=1: the child's thread takes the pool's worker; the grandchild's the host thread starts
+      const r = await vanishAfterFirst((second) => bootDeath(watcherProbe + ';' + second,
+        jsWasm('tests/run/thread_in_thread_exit.c'), ['--pool=1']));
+      assert.match(r.stderr, /C main: on Node's main thread/);
+      assert.match(r.stderr, /\[probe\] watcher started/);
+      const run = runOf({ ...r, stderr: r.stderr.replace(/^\[probe\].*\n/m, '') });
+      assert.equal(run.code, 134, run.stderr);
+      assert.equal(run.stdout, 'main: waiting\n');
+      assert.match(run.stderr, exited);
+    });
+
+    it('a pool worker that dies while it boots ends the run with 134 before main starts', async () => {
+      const r = runOf(await bootDeath(vanishAll, jsWasm('bench/startup/hello_thread.c')));
       assert.equal(r.code, 134, r.stderr);
-      assert.equal(r.stdout, 'main: waiting\n');
-      assert.match(r.stderr, vanished);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+      assert.equal(r.stdout, '');
+      assert.match(r.stderr, exited);
+    });
+
+    it('a run whose threads fit the pool starts no watcher', async () => {
+      const r = await bootDeath(watcherProbe, jsWasm('bench/startup/hello_thread.c'));
+      assert.equal(r.code, 0, r.stderr);
+      assert.equal(r.stdout, 'hello, world (a thread wrote a file)\n');
+      assert.doesNotMatch(r.stderr, /\[probe\]/);
+    });
   });
 
   for (const [src, code, stdout, stderr] of cases) {

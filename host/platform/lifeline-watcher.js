@@ -5,12 +5,18 @@
 // in a worker does (host/platform/node-workers.js): status 134 and `spindle: worker failed`.
 import { writeSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
-import { programEnded } from '../control.js';
+import { FATE, programEnded, settleFate } from '../control.js';
 
-const { control, stderrFd } = workerData;
+const { control, stderrFd, endsProcess } = workerData;
 
 async function workerVanished() {
   if (programEnded(control)) return;
+  // --fs=js: the C main's waits check the fate every millisecond and unwind (host/jsfs/host-thread.js);
+  // the coordinator's event loop then hears the worker's exit and reports it, and the process lives on.
+  if (!endsProcess) {
+    settleFate(control, FATE.TRAPPED, 134);
+    return;
+  }
   // Loaded only now: a run that needs no alarm loads nothing more here.
   const exitNow = (await import('./process-exit.js')).processExit();
   if (programEnded(control)) return;

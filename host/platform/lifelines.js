@@ -20,13 +20,15 @@ function withLifeline(create, toWatcher) {
 /**
  * On Node's main thread: `watched(create)` creates a thread's worker with a lifeline (the
  * watcher starts with the first, so a program without threads starts none); `stop()` ends it.
+ * A vanished worker ends the process (`endsProcess`, with its line on `stderrFd`), or, for
+ * --fs=js's host thread, which looks at the program's fate while it waits, sets that fate.
  */
-export function lifelineWatcher(control, stderrFd) {
+export function lifelineWatcher(control, { endsProcess, stderrFd }) {
   let watcher = null;
   const started = () => {
     if (!watcher) {
       // execArgv []: a --import preload that ends workers must not end the watcher too
-      watcher = new Worker(new URL('./lifeline-watcher.js', import.meta.url), { workerData: { control, stderrFd }, execArgv: [] });
+      watcher = new Worker(new URL('./lifeline-watcher.js', import.meta.url), { workerData: { control, stderrFd, endsProcess }, execArgv: [] });
       watcher.unref(); // it watches the run and must never keep Node running after it
     }
     return watcher;
