@@ -15,6 +15,7 @@ export function benchRunMode(opts) {
     runFlags: opts.asUser ? [] : ['--wait-for-pool'],
     optimizedFromStart: !opts.asUser,
     waitForPool: !opts.asUser,
+    freshCompile: opts.asUser, // each browser run compiles as a newly loaded page does
   };
 }
 

@@ -356,6 +356,7 @@ async function runProgram(job, session, runMode) {
   const { exitCode, trap } = await session.run(job.binary, {
     args: [job.binary.split('/').pop(), ...job.args],
     waitForPool: runMode.waitForPool,
+    freshCompile: runMode.freshCompile,
     write: (fd, bytes) => (fd === 1 ? out : err).push(Buffer.from(bytes)),
   });
   if (exitCode !== 0) throw new Error(`exit ${exitCode}${trap ? ` (${trap})` : ''}: ${Buffer.concat(err)}`);

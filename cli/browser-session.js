@@ -13,6 +13,7 @@ import { isolation, sendFile } from './isolated-server.js';
 import { startLocalServer } from './local-server.js';
 import { escapeControls } from './terminal-text.js';
 import { root } from './toolchain.js';
+import { uniqueModule } from './unique-module.js';
 
 const hostDir = join(root, 'host');
 
@@ -178,17 +179,18 @@ export class BrowserSession {
    * `readStdioAt(fd, max, position)`, `writeStdioAt(fd, bytes, position)`: pread/pwrite of its
    * fd 0-2, `truncateStdio(fd, length)`: its ftruncate (host/platform/positioned-stdio.js: the
    * bytes, count or 0, or an error's code);
-   * `preload`: packed files (host/files/preload.js) the page fetches once. Resolves
+   * `preload`: packed files (host/files/preload.js) the page fetches once; `freshCompile`: the
+   * page compiles the module anew, not with code V8 kept from an earlier run (cli/unique-module.js). Resolves
    * { exitCode, trap }; rejects if the module could not run or the browser or page failed.
    * Text from the page (trap, error) comes with its control characters escaped.
    */
-  run(wasmPath, { args, env = {}, poolSize, maxThreads, waitForPool, preload, mounts, describeStdio, seekOutput, readStdioAt, writeStdioAt, truncateStdio, write, readStdin = async () => Buffer.alloc(0) }) {
+  run(wasmPath, { args, env = {}, poolSize, maxThreads, waitForPool, preload, mounts, freshCompile, describeStdio, seekOutput, readStdioAt, writeStdioAt, truncateStdio, write, readStdin = async () => Buffer.alloc(0) }) {
     if (this.#failed) return Promise.reject(new Error(this.#failed));
     const id = this.#nextId++;
     return new Promise((resolve, reject) => {
       const settled = () => { this.#running.delete(id); this.#watchClaims(); };
       const job = {
-        wasm: readFileSync(wasmPath), write, readStdin, describeStdio, seekOutput, readStdioAt, writeStdioAt, truncateStdio, preload, claimed: false,
+        wasm: freshCompile ? uniqueModule(readFileSync(wasmPath), `${process.pid}-${id}`) : readFileSync(wasmPath), write, readStdin, describeStdio, seekOutput, readStdioAt, writeStdioAt, truncateStdio, preload, claimed: false,
         // URLs relative to the page (host/browser/run-page.js)
         describe: { id, wasmUrl: `wasm/${id}`, preloadUrl: preload ? `preload/${id}` : undefined, options: { args, env, poolSize, maxThreads, waitForPool, mounts, stdioDescribed: Boolean(describeStdio) } },
         fail: (err) => { settled(); reject(err); },

@@ -73,7 +73,8 @@ export const benchUsage = `usage: spindle bench [options]
     --from=results.json        with --out: write the outputs of an earlier run again
     --as-user                  run the wasm series as a user runs them: spindle run with default
                                options (no --wait-for-pool, this Node's own V8 tiers), browsers
-                               with their default flags (by default the bench times optimized code)
+                               with their default flags, each run compiling the module anew as a
+                               loaded page does (by default the bench times optimized code)
     --node-bin=PATH            run everything on this Node binary (e.g. setup's
                                .toolchain/node-24.19.0/bin/node); results.json names its version
     --help                     this text

@@ -125,7 +125,8 @@ describe('spindle cargo: the stack check and the link options (Node)', () => {
   it('bounds a std::thread by the stack size it asked for', async () => {
     const r = await run([linkOptions, 'recurse', 'thread', '1000000', String(512 << 10)]);
     assert.equal(r.code, 134, `${r.stdout}${r.stderr}`);
-    assert.match(r.stderr, /^spindle: thread \d+: stack overflow \(limit 512 KiB, /);
+    // std, not --thread-stack-size, sized it, and the message says so
+    assert.match(r.stderr, /^spindle: thread \d+: stack overflow \(limit 512 KiB, raise the size the thread is created with \(pthread_attr_setstacksize; Rust: thread::Builder::stack_size or RUST_MIN_STACK\)\)\n/);
     // ~600 KiB deep: more than the C default of 256 KiB, within the thread's own 1 MiB
     assert.equal(ok(await run([linkOptions, 'recurse', 'thread', '150', String(1 << 20)]), 'recurse in 1 MiB'), 'recursing\ndone sum=0\n');
   });

@@ -47,6 +47,12 @@ describe('stack check pass', () => {
     assert.match(r.stderr, /thread 1: stack overflow \(limit 512 KiB, raise it with --thread-stack-size\)/);
   });
 
+  it('tells a thread created with a stack size of its own to raise that size, not --thread-stack-size', async () => {
+    const r = await exec(spindle, ['run', join(out, 'checked.wasm'), 'own']);
+    assert.equal(r.code, 134, `${r.stdout}${r.stderr}`);
+    assert.match(r.stderr, /thread 1: stack overflow \(limit 384 KiB, raise the size the thread is created with \(pthread_attr_setstacksize; /);
+  });
+
   it('checks the frames of functions that call nothing, which never write the stack pointer', async () => {
     // tests/programs/stack_overflow_thread.c with `leaf`: a 112-byte leaf frame crosses first;
     // unchecked, it wrote under the stack and the program says so with exit code 1

@@ -6,6 +6,8 @@
 // thread's real stack bounds when it starts, and unbounded between threads.
 #define _GNU_SOURCE // pthread_getattr_np
 #include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "stack_check.h"
@@ -25,10 +27,16 @@ __asm__(".globaltype __spindle_stack_limit, i32\n"
         "__spindle_stack_size:\n");
 
 __attribute__((import_module("spindle"), import_name("stack_overflow"))) _Noreturn void
-spindle_host_stack_overflow(uint32_t stack_bytes, int is_main);
+spindle_host_stack_overflow(uint32_t stack_bytes, int stack_kind);
+
+// wasi-libc's default pthread stack size, which `--thread-stack-size` sets
+extern unsigned __default_stacksize;
+// Defined by runtime/rust, which every `spindle cargo` module links: std gives each of its
+// threads the size it chooses (its default, RUST_MIN_STACK or Builder::stack_size).
+__attribute__((weak)) extern const char spindle_rust_program;
 
 static _Thread_local uint32_t stack_bytes; // for the message
-static _Thread_local int is_main_thread;
+static _Thread_local int stack_kind;       // SPINDLE_STACK_*: what sets this thread's size
 
 static void set_bounds(uintptr_t low, uintptr_t size)
 {
@@ -43,7 +51,7 @@ static void set_bounds(uintptr_t low, uintptr_t size)
 __attribute__((export_name("__spindle_stack_overflow"))) // symbol = export name, for -u
 void __spindle_stack_overflow(void)
 {
-    spindle_host_stack_overflow(stack_bytes, is_main_thread);
+    spindle_host_stack_overflow(stack_bytes, stack_kind);
 }
 
 // Names the three globals for the pass, which reads their indices from this body (a module
@@ -57,8 +65,20 @@ __attribute__((export_name("__spindle_stack_check_globals"))) void __spindle_sta
 __attribute__((constructor(101))) static void stack_check_main_thread(void)
 {
     stack_bytes = (uint32_t)(&__stack_high - &__stack_low);
-    is_main_thread = 1;
+    stack_kind = SPINDLE_STACK_MAIN;
     set_bounds((uintptr_t)&__stack_low, stack_bytes);
+}
+
+// A thread's usable stack is a few bytes under the size asked for (alignment), so a size this
+// close to the default is taken for it.
+#define DEFAULT_SIZE_SLACK 256
+
+static int thread_stack_kind(size_t size)
+{
+    bool is_default = size <= __default_stacksize && __default_stacksize - size < DEFAULT_SIZE_SLACK;
+    if (!is_default)
+        return SPINDLE_STACK_CHOSEN;
+    return &spindle_rust_program != NULL ? SPINDLE_STACK_DEFAULT_OR_RUST : SPINDLE_STACK_DEFAULT;
 }
 
 void spindle_stack_check_thread_start(void)
@@ -70,6 +90,7 @@ void spindle_stack_check_thread_start(void)
         return; // unknown bounds: left unchecked
     if (!pthread_attr_getstack(&attr, &low, &size)) {
         stack_bytes = (uint32_t)size;
+        stack_kind = thread_stack_kind(size);
         set_bounds((uintptr_t)low, size);
     }
     pthread_attr_destroy(&attr);

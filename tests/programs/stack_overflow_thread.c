@@ -5,6 +5,8 @@
 // function with a 112-byte frame that calls nothing: LLVM computes such a frame (up to 128 bytes)
 // from the stack pointer without writing it back, and it is that frame that crosses first. The
 // bytes below the stack (the heap: this libc puts no guard area there) must stay as they were.
+// With `own`, the thread is created with a 384 KiB stack of its own (pthread_attr_setstacksize),
+// which --thread-stack-size does not set, and the message says so.
 #define _GNU_SOURCE // pthread_getattr_np
 #include <pthread.h>
 #include <stdio.h>
@@ -91,9 +93,14 @@ int main(int argc, char **argv)
         blocks[b] = malloc(BLOCK_SIZE);
         memset(blocks[b], b, BLOCK_SIZE);
     }
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    if (argc > 1 && strcmp(argv[1], "own") == 0)
+        pthread_attr_setstacksize(&attr, 384 << 10);
     pthread_t t; // its stack (the default size) comes from the same heap, after the blocks
-    if (pthread_create(&t, NULL, body, NULL))
+    if (pthread_create(&t, &attr, body, NULL))
         return 2;
+    pthread_attr_destroy(&attr);
     pthread_join(t, NULL);
     printf("the thread returned\n");
     return 0;

@@ -70,6 +70,17 @@ static int64_t read_lock_free(int fd, const struct spindle_iovec *iov, int iovcn
     return done;
 }
 
+/* A description opened the other way: Linux checks that pread and pwrite have a position
+ * before it checks the access mode, so a pipe's end says ESPIPE to them, not EBADF. offset < 0:
+ * read or write. */
+static int64_t access_error(struct open_file *file, int64_t offset)
+{
+    const struct inode_ops *ops = file->inode->ops;
+    bool no_position =
+        ops->format == SPINDLE_S_IFIFO || (ops->format == SPINDLE_S_IFCHR && !device_has_position(file));
+    return offset >= 0 && no_position ? -SPINDLE_ESPIPE : -SPINDLE_EBADF;
+}
+
 /* The description's position (offset < 0) or pread's offset, as the inode's format wants:
  * a FIFO has none (ESPIPE) and a character device ignores it. offset < 0: use and advance the
  * description's position. */
@@ -77,7 +88,7 @@ static int64_t read_file(struct open_file *file, const struct spindle_iovec *iov
 {
     const struct inode_ops *ops = file->inode->ops;
     if (!open_file_readable(file))
-        return -SPINDLE_EBADF;
+        return access_error(file, offset);
     if (ops->read == NULL)
         return -SPINDLE_EISDIR;
     int64_t total = transfer_size(iov, iovcnt);
@@ -98,7 +109,7 @@ static int64_t write_file(struct open_file *file, const struct spindle_iovec *io
 {
     const struct inode_ops *ops = file->inode->ops;
     if (!open_file_writable(file))
-        return -SPINDLE_EBADF;
+        return access_error(file, offset);
     if (ops->write == NULL)
         return -SPINDLE_EISDIR;
     int64_t total = transfer_size(iov, iovcnt);

@@ -71,6 +71,17 @@ static int64_t device_seek(struct open_file *file, int64_t offset, int whence)
     return dev->u.device >= DEV_STDIN ? device_stdio_seek(file, offset, whence) : 0;
 }
 
+/* Whether pread and pwrite have a position to use: Linux's memory devices take one and ignore it;
+ * stdio's host fd has none when it is a pipe or a socket (its kernel says ESPIPE) */
+bool device_has_position(struct open_file *file)
+{
+    struct spindle_stat st;
+    if (file->inode->u.device < DEV_STDIN || device_stdio_stat(file->inode, &st) < 0)
+        return true;
+    uint32_t type = st.mode & SPINDLE_S_IFMT;
+    return type != SPINDLE_S_IFIFO && type != SPINDLE_S_IFSOCK;
+}
+
 /* stdio's host truncates its file (or says why not); Linux's devices refuse */
 static int device_truncate(struct open_file *file, int64_t length)
 {

@@ -38,6 +38,8 @@ int device_stdio_stat(struct inode *dev, struct spindle_stat *st);
 int64_t device_stdio_seek(struct open_file *file, int64_t offset, int whence);
 /* ftruncate of such a description: the host's file, 0 or -errno */
 int device_stdio_truncate(struct inode *dev, int64_t length);
+/* whether a device's pread and pwrite have a position (a host stdio pipe or socket has none) */
+bool device_has_position(struct open_file *file);
 /* After a path open of `node`: where it is stdio that is a regular file, the description gets a
  * position of its own and O_TRUNC truncates, as Linux's new open of the file. 0 or -errno. */
 int stdio_opened(struct inode *node, struct open_file *file, int flags);
