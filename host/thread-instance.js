@@ -36,6 +36,7 @@ export function instantiateThread(module, { memory, cpuCount, wasi, spawn, hostI
       thread_exit: (value) => { throw new ThreadExit(value); },
       stack_overflow: stackOverflow,
       fs_clock_ms: coarseWallClockMs, // runtime/fs/core/stamp_clock.c: file timestamps
+      date_now_ms: Date.now, // ... and when to read them again: an engine function, no JS to compile
       ...hostImports,
     },
   });

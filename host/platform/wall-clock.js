@@ -13,6 +13,8 @@ export const wallClockNs = () => BigInt(Math.round((timeOrigin + performance.now
 // The FS keeps the latest stamp any thread took, so a stamp must not be ahead of any worker's
 // clock: the reading is set back by more than two workers' readings of one instant differ
 // (Chromium coarsens performance.now() to 5 us with jitter: up to 5.1 us apart was measured).
+// The runtime makes the same Date.now() check itself before calling this (spindle.date_now_ms),
+// so a write calls no JS of ours; the check here serves modules linked before it did.
 const WORKER_CLOCKS_APART_MS = 0.1;
 let readAtDateMs = NaN;
 let readingMs = 0;

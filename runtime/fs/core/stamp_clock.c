@@ -1,9 +1,11 @@
 /* The clock that file timestamps read. In wasm it is the import spindle.fs_clock_ms
- * (host/platform/wall-clock.js): the wall clock in milliseconds as a double, re-read by the host
- * only when Date.now() has moved, so most calls cost neither performance.now() (the dearest
- * part of clock_gettime in a Chromium worker), a BigInt nor a write to memory. Its answer is an
- * earlier reading of the clock clock_gettime(CLOCK_REALTIME) reads, at most about a millisecond
- * old: coarse like Linux's tick-based file times, never ahead of a later clock_gettime.
+ * (host/platform/wall-clock.js): the wall clock in milliseconds as a double, the clock
+ * clock_gettime(CLOCK_REALTIME) reads, without a BigInt or a write to memory. Each thread keeps
+ * its last reading and asks again only when spindle.date_now_ms (the host's Date.now itself)
+ * has moved, so a stamp is a reading at most about a millisecond old: coarse like Linux's
+ * tick-based file times, never ahead of a later clock_gettime. The check is here, not in the
+ * host, because Date.now is one of the engine's own functions: a thread's first writes call no
+ * JavaScript that its new worker would first have to compile (docs/FILESYSTEM.md, "Timestamps").
  * Natively (the core's tests) and in a --host=wasi module (runtime/portable/stamp_clock.c,
  * which defines SPINDLE_STAMP_CLOCK_FROM_LIBC) it is clock_gettime itself. */
 #include "fs_core.h"
@@ -12,11 +14,20 @@
 
 #if defined(__wasm__) && !defined(SPINDLE_STAMP_CLOCK_FROM_LIBC)
 __attribute__((import_module("spindle"), import_name("fs_clock_ms"))) double spindle_host_fs_clock_ms(void);
+__attribute__((import_module("spindle"), import_name("date_now_ms"))) double spindle_host_date_now_ms(void);
+
+static _Thread_local double read_at_date_ms = __builtin_nan(""); /* none yet: NaN equals nothing */
+static _Thread_local double reading_ms;
 
 int64_t stamp_clock_ns(void)
 {
+    double date_ms = spindle_host_date_now_ms();
+    if (date_ms != read_at_date_ms) {
+        read_at_date_ms = date_ms;
+        reading_ms = spindle_host_fs_clock_ms();
+    }
     /* Truncated: a later clock_gettime rounds a later reading, so it is never behind this. */
-    return (int64_t)(spindle_host_fs_clock_ms() * 1e6);
+    return (int64_t)(reading_ms * 1e6);
 }
 #else
 int64_t stamp_clock_ns(void)
