@@ -10,6 +10,7 @@ import { parseSize, readOption } from './options.js';
 import { packPreloadFiles } from './preload-files.js';
 import { runUsage } from './usage.js';
 import { mainRunsHere } from './main-thread-choice.js';
+import { threadHint } from './thread-hint.js';
 
 const options = {
   // `--browser` alone is Chromium; `--browser=firefox` (only with =: a module may be named firefox)
@@ -126,19 +127,25 @@ export async function run(argv, early = null) {
   // worker that is still loading take twice as long.
   const here = !early && mainRunsHere(argv);
   const earlyWorker = here ? null : early ?? await startEarlyWorker();
+  // where this module started threads last time, its first thread's worker boots from now on
+  const hint = here ? threadHint(opts.wasm, opts.codeCache) : null;
+  const earlyThreadWorker = hint?.expected ? await startEarlyWorker({ lifeline: true }) : null;
   const [{ compile, createProgram }, { needsFilesService }] = await Promise.all([import('../host/index.js'), import('../host/program.js')]);
   const bytes = readFileSync(opts.wasm);
   await earlyWorker?.loaded;
   const compiled = await compile(bytes, { compilation: opts.compilation, codeCache: opts.codeCache });
   const program = await createProgram(compiled, { args: opts.args, env: opts.env, poolSize: opts.poolSize, maxThreads: opts.maxThreads,
-    waitForPool: opts.waitForPool, preload: opts.preloadBytes, mounts: opts.mounts, earlyWorker, mainThread: here ? 'here' : 'worker',
+    waitForPool: opts.waitForPool, preload: opts.preloadBytes, mounts: opts.mounts, earlyWorker, earlyThreadWorker, mainThread: here ? 'here' : 'worker',
     files: needsFilesService(compiled, { preload: opts.preloadBytes }) });
   if (process.env.SPINDLE_DEBUG) {
     process.stderr.write(`[spindle] compilation: ${compiled.compilation} (--compile=${opts.compilation}), ` +
-      `V8 tiers: ${compiled.tiers} (${compiled.tiersReason})\n[spindle] code cache: ${compiled.codeCache}\n[spindle] C main: ${program.mainThread === 'here' ? "on Node's main thread" : 'in a worker'}\n`);
+      `V8 tiers: ${compiled.tiers} (${compiled.tiersReason})\n[spindle] code cache: ${compiled.codeCache}\n` +
+      `[spindle] first thread's worker: ${earlyThreadWorker ? 'started early (an earlier run started threads)' : 'on demand'}\n` +
+      `[spindle] C main: ${program.mainThread === 'here' ? "on Node's main thread" : 'in a worker'}\n`);
   }
   program.start();
   const result = await program.exited;
+  hint?.record(program.threadsStarted() > 0);
   program.dispose();
   if (result.trap) process.stderr.write(`spindle: ${result.trap}\n`);
   return result.exitCode;

@@ -5,12 +5,16 @@
 import { loadThreadWorkers } from './platform/thread-workers.js';
 
 /**
- * Starts the worker. Resolves with { loaded, adopt, terminate }: `loaded` settles when the
- * worker's modules are in (or it failed), `adopt(onMessage, onError)` hands its messages to the
- * program and returns the platform's worker, `terminate()` ends a worker no program took.
+ * Starts the worker. Resolves with { loaded, adopt, terminate, lifeline }: `loaded` settles when
+ * the worker's modules are in (or it failed), `adopt(onMessage, onError)` hands its messages to
+ * the program and returns the platform's worker, `terminate()` ends a worker no program took.
+ * With `{ lifeline: true }` (Node) the worker gets a lifeline from its first step, as the
+ * workers of a C main on Node's main thread do (host/platform/lifelines.js), and `lifeline` is
+ * its other end, for the program's watcher.
  */
-export async function startEarlyWorker() {
+export async function startEarlyWorker({ lifeline = false } = {}) {
   const threadWorkers = await loadThreadWorkers();
+  const ends = lifeline ? new (await import('node:worker_threads')).MessageChannel() : null;
   let markLoaded;
   const loaded = new Promise((resolve) => { markLoaded = resolve; });
   let deliver = null;
@@ -28,9 +32,10 @@ export async function startEarlyWorker() {
     markLoaded();
     if (fail) fail(err);
     else failure = err;
-  });
+  }, ends?.port1);
   return {
     loaded,
+    lifeline: ends?.port2 ?? null,
     adopt(onMessage, onError) {
       if (deliver) throw new Error('earlyWorker: this worker serves a program already');
       worker.keepsProcessAlive?.(true);

@@ -105,6 +105,13 @@ export interface RunOptions {
    */
   earlyWorker?: EarlyWorker;
   /**
+   * Node: a worker from startEarlyWorker({ lifeline: true }), started before the program for its
+   * first thread: slot 0 takes it, so a program that starts a thread soon after main does not
+   * wait for a whole worker boot then (`spindle run` does this where an earlier run of the
+   * module started threads; docs/HOST.md, "Start-up"). Terminated if no thread comes.
+   */
+  earlyThreadWorker?: EarlyWorker;
+  /**
    * Node: where the C main runs. 'worker' (default): a worker of its own. 'here': on the
    * calling thread, which then blocks until main returns, and any thread's exit() or trap ends
    * the whole process at once (with the mount addon's exit); for a process that is the run, as
@@ -238,4 +245,7 @@ export interface EarlyWorker {
  * Node: starts the worker that will run the C main, so that it boots while the module is read
  * and compiled; pass it as `earlyWorker` to runProgram or createProgram.
  */
-export function startEarlyWorker(): Promise<EarlyWorker>;
+export function startEarlyWorker(options?: {
+  /** Node: give the worker a lifeline from its first step (needed for earlyThreadWorker on Node's main thread). */
+  lifeline?: boolean;
+}): Promise<EarlyWorker>;

@@ -158,13 +158,28 @@ export async function createProgram(compiled, options = {}) {
     const onMessage = (msg) => { if (msg.type === 'ready') readyResolve(); else onReport(msg, worker); };
     const onError = (err) => end(`worker failed: ${err.message}`);
     const create = (lifeline) => threadWorkers.createWorker(onMessage, onError, lifeline);
-    // the main thread's worker may have been started before the program (host/early-worker.js)
-    const worker = slot === undefined && options.earlyWorker ? options.earlyWorker.adopt(onMessage, onError)
-      : (watcher?.watched(create) ?? create());
+    // the main thread's worker, or the first thread's, may have been started before the
+    // program (host/early-worker.js)
+    const early = slot === undefined ? options.earlyWorker : slot === 0 ? takeEarlyThreadWorker() : null;
+    const worker = early ? adoptEarly(early, onMessage, onError) : (watcher?.watched(create) ?? create());
     workers.push(worker);
     if (slot !== undefined) slotWorkers.set(slot, worker);
     worker.post({ type: 'init', ...base, slot });
     return { worker, ready };
+  }
+
+  // options.earlyThreadWorker: a worker started before the program for its first thread, where
+  // an earlier run of the module started threads (cli/thread-hint.js); slot 0 takes it.
+  let earlyThreadWorker = options.earlyThreadWorker ?? null;
+  function takeEarlyThreadWorker() {
+    const early = earlyThreadWorker;
+    earlyThreadWorker = null;
+    return early;
+  }
+  function adoptEarly(early, onMessage, onError) {
+    const worker = early.adopt(onMessage, onError);
+    if (early.lifeline && watcher && !watcher.adopted(early.lifeline)) onError(new Error('worker exited before the program ended'));
+    return worker;
   }
 
   function startPool(size) {
@@ -180,6 +195,8 @@ export async function createProgram(compiled, options = {}) {
       files: files.api,
       exited: ended,
       mainThread,
+      // how many threads the program has started so far (thread ids are handed out from 1)
+      threadsStarted: () => Atomics.load(control, HEADER.NEXT_TID) - 1,
       start() {
         if (started) throw new Error('start: the program was started already');
         started = true;
@@ -190,6 +207,7 @@ export async function createProgram(compiled, options = {}) {
         disposed = true;
         files.fail('the program was disposed');
         if (!ending) end('disposed before the program ended');
+        takeEarlyThreadWorker()?.terminate(); // started for a thread that never came
         // the mounts' leftover fds are closed once no thread can use them any more
         Promise.all([ended, filesWorker()?.terminate()]).then(() => mounts.dispose());
       },
@@ -243,6 +261,12 @@ export async function createProgram(compiled, options = {}) {
     base.endsProcess = true;
     // a worker that dies while it boots is noticed by no event loop here while main is in wasm
     watcher = (await import('./platform/lifelines.js')).lifelineWatcher(control, { endsProcess: true, stderrFd: base.io.stderrFd ?? 2 });
+    // The first thread's worker, started early, boots on: slot 0 is STARTING, so the first
+    // pthread_create takes it (claimSlot) instead of making a worker then.
+    if (earlyThreadWorker) {
+      Atomics.store(control, slotIndex(0), SLOT.STARTING);
+      spawnWorker(0);
+    }
     const report = (msg) => {
       // A closed stdout ends the run at once, as SIGPIPE's default action does: nothing here
       // could stop a main that goes on without writing.

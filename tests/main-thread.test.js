@@ -27,6 +27,9 @@ const cases = [
   ['bench/startup/hello_thread.c', 0, 'hello, world (a thread wrote a file)\n', /^$/],
 ];
 
+// A preload after which every thread worker exits at boot, before any of its code runs.
+const vanishAllWorkers = 'import{isMainThread}from"node:worker_threads";if(!isMainThread)process.exit(0)';
+
 // The run's own lines and SPINDLE_DEBUG's, apart.
 function runOf(r) {
   const debug = r.stderr.split('\n').filter((l) => l.startsWith('[spindle]')).join('\n');
@@ -71,12 +74,12 @@ describe(`the C main on Node's main thread (Node ${process.versions.node})`, () 
 
   // A worker that dies while it boots, before its code runs: its parent's event loop, which would
   // hear of it, does not run while that thread is in wasm (host/platform/lifelines.js).
+  // (--code-cache=off: no thread hint either, so the first thread's worker starts on demand)
   const bootDeath = (preload, file, runArgs = []) => exec(process.execPath,
-    [MAIN_STACK_FLAG, '--import', `data:text/javascript,${preload}`, spindle, 'run', ...runArgs, file],
+    [MAIN_STACK_FLAG, '--import', `data:text/javascript,${preload}`, spindle, 'run', '--code-cache=off', ...runArgs, file],
     { env: { ...process.env, SPINDLE_DEBUG: '1' }, timeoutMs: 20000 });
   const vanished = /^spindle: worker failed: worker exited before the program ended\n$/;
   // preloads: every thread worker exits at boot; or all but the first to boot (a scratch dir counts)
-  const vanishAll = 'import{isMainThread}from"node:worker_threads";if(!isMainThread)process.exit(0)';
   async function vanishAfterFirst(runWith) {
     const dir = mkdtempSync(join(tmpdir(), 'spindle-vanish-'));
     try {
@@ -88,7 +91,7 @@ describe(`the C main on Node's main thread (Node ${process.versions.node})`, () 
   }
 
   it('a pthread\'s worker that dies while it boots ends the run with 134, not a hang in pthread_join', async () => {
-    const r = runOf(await bootDeath(vanishAll, wasm['bench/startup/hello_thread.c']));
+    const r = runOf(await bootDeath(vanishAllWorkers, wasm['bench/startup/hello_thread.c']));
     assert.match(r.debug, /C main: on Node's main thread/);
     assert.equal(r.code, 134, r.stderr);
     assert.equal(r.stdout, '');
@@ -132,7 +135,7 @@ describe(`the C main on Node's main thread (Node ${process.versions.node})`, () 
     });
 
     it('a pool worker that dies while it boots ends the run with 134 before main starts', async () => {
-      const r = runOf(await bootDeath(vanishAll, jsWasm('bench/startup/hello_thread.c')));
+      const r = runOf(await bootDeath(vanishAllWorkers, jsWasm('bench/startup/hello_thread.c')));
       assert.equal(r.code, 134, r.stderr);
       assert.equal(r.stdout, '');
       assert.match(r.stderr, exited);
@@ -162,4 +165,50 @@ describe(`the C main on Node's main thread (Node ${process.versions.node})`, () 
       assert.equal(here.stderr, worker.stderr);
     });
   }
+});
+
+// Where an earlier run of a module started threads, `spindle run` starts the first thread's
+// worker before it loads the host (cli/thread-hint.js; docs/HOST.md, "Start-up").
+describe('the first thread\'s worker started early', () => {
+  let file;
+  let cache;
+  before(async () => {
+    mkdirSync(out, { recursive: true });
+    file = join(out, 'threads_if_asked.wasm');
+    const r = await exec(spindle, ['cc', '-O2', join(root, 'tests', 'run', 'threads_if_asked.c'), '-o', file]);
+    assert.equal(r.code, 0, r.stderr);
+    cache = mkdtempSync(join(tmpdir(), 'spindle-thread-hint-'));
+  });
+  const run = async (args, preload = null) => runOf(await exec(process.execPath,
+    [MAIN_STACK_FLAG, ...(preload ? ['--import', `data:text/javascript,${preload}`] : []), spindle, 'run', `--code-cache=${cache}`, file, ...args],
+    { env: { ...process.env, SPINDLE_DEBUG: '1' }, timeoutMs: 20000 }));
+  const early = /first thread's worker: started early/;
+
+  it('after a run that started threads, the next starts the worker early and the threads run on it', async () => {
+    const first = await run(['2']);
+    assert.equal(first.stdout, 'threads 2, total 3\n', first.stderr);
+    assert.doesNotMatch(first.debug, early);
+    const second = await run(['3']);
+    assert.match(second.debug, early);
+    assert.equal(second.stdout, 'threads 3, total 6\n', second.stderr);
+    assert.equal(second.code, 0);
+  });
+
+  it('a run that starts no thread ends as it should with the early worker unused, and drops the hint', async () => {
+    assert.match((await run(['1'])).debug, /C main: on Node's main thread/);
+    const unused = await run([]);
+    assert.match(unused.debug, early);
+    assert.equal(unused.stdout, 'threads 0, total 0\n', unused.stderr);
+    assert.equal(unused.code, 0);
+    assert.doesNotMatch((await run([])).debug, early);
+  });
+
+  it('an early worker that dies while it boots ends the run with 134, not a hang', async () => {
+    assert.equal((await run(['1'])).code, 0);
+    const r = await run(['1'], vanishAllWorkers);
+    assert.match(r.debug, early);
+    assert.equal(r.code, 134, r.stderr);
+    assert.match(r.stderr, /^spindle: worker failed: worker exited (with code 0 )?before the program ended\n$/);
+    rmSync(cache, { recursive: true, force: true });
+  });
 });

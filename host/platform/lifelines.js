@@ -35,6 +35,17 @@ export function lifelineWatcher(control, { endsProcess, stderrFd }) {
   };
   return {
     watched: (create) => withLifeline(create, started),
+    // A worker made earlier with its lifeline (host/early-worker.js): the watcher takes the
+    // lifeline's other end. False where the worker has died already: its end is closed and Node
+    // refuses to send the other; its 'exit' event may reach this thread only once main is in wasm.
+    adopted: (otherEnd) => {
+      try {
+        started().postMessage({ lifeline: otherEnd }, [otherEnd]);
+        return true;
+      } catch {
+        return false;
+      }
+    },
     stop: () => watcher?.terminate(),
   };
 }
