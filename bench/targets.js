@@ -25,7 +25,7 @@ const wasmHosts = new Set(['node', 'browser', 'firefox']);
 
 // The speed-up of series `id` at `threads` threads against its own 1-thread time.
 const speedup = (ms, id, threads) => ms(id, 1) / ms(id, threads);
-// The issue-10 targets hold on a 16-core machine (docs/PERFORMANCE.md, "16 cores"); with fewer
+// The scaling targets hold on a 16-core machine (docs/PERFORMANCE.md, "16 cores"); with fewer
 // cores they are measured and shown, but not judged.
 const sixteen = 16;
 
