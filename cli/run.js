@@ -147,6 +147,9 @@ export async function run(argv, early = null) {
   const result = await program.exited;
   hint?.record(program.threadsStarted() > 0);
   program.dispose();
+  // a Liftoff + tiering compile: keep what tiered up during the run for the next one
+  const kept = await compiled.keepTieredUp?.();
+  if (kept && process.env.SPINDLE_DEBUG) process.stderr.write(`[spindle] code cache at exit: ${kept}\n`);
   if (result.trap) process.stderr.write(`spindle: ${result.trap}\n`);
   return result.exitCode;
 }

@@ -58,9 +58,30 @@ export function chooseCompilation(mode) {
   return checkCompilationMode(mode) === 'auto' ? 'eager' : mode;
 }
 
-// Code worth keeping between runs: an eager compile by TurboFan alone. V8 does not serialize
-// Liftoff code, and a lazy compile has none yet.
-const cacheable = (tiers, chosen) => chosen === 'eager' && !usesLiftoff(tiers);
+// Code worth keeping between runs: an eager compile's. TurboFan's is there once it resolves; a
+// Liftoff + tiering compile has TurboFan code only for the functions that tiered up during the
+// run, kept at its end (keepTieredUp). A lazy compile has none.
+const cacheable = (chosen) => chosen === 'eager';
+
+// Runs `job` with `compileFlags` set, after the compilations before it: the flags are
+// process-wide and V8 reads them while an asynchronous compilation runs, so compilations take
+// turns, and V8 stamps serialized code with the hash of the flags of that moment.
+function withCompileFlags(v8, compileFlags, job) {
+  const turn = lastCompile.then(async () => {
+    for (const flag of compileFlags) v8.setFlagsFromString(flag);
+    // Node 24 does not count V8's background compilation as work of its event loop: with nothing
+    // else pending the process exited 0 before an eager compile resolved (docs/HOST.md).
+    const holdEventLoop = setInterval(() => {}, 1 << 30);
+    try {
+      return await job();
+    } finally {
+      clearInterval(holdEventLoop);
+      for (const flag of flagsAfterCompile()) v8.setFlagsFromString(flag);
+    }
+  });
+  lastCompile = turn.catch(() => {});
+  return turn;
+}
 
 /**
  * Compiles `bytes` in the chosen mode. Returns { module, compilation, tiers, tiersReason,
@@ -76,8 +97,6 @@ export async function compileModule(bytes, mode, codeCache = false) {
     return { module: await WebAssembly.compile(bytes), compilation: 'browser', tiers: 'browser', tiersReason: 'the browser\'s own flags', codeCache: 'off' };
   }
   const v8 = await nodeV8();
-  // The flags are process-wide and V8 reads them while an asynchronous compilation runs, so
-  // compilations take turns.
   let { tiers, reason } = wasmTiersFor(codeSectionSize(bytes));
   if (usesLiftoff(tiers) && liftoffLosesWaitValues()) {
     try {
@@ -90,23 +109,16 @@ export async function compileModule(bytes, mode, codeCache = false) {
   const tierFlags = tierFlagsFor(tiers);
   const compileFlags = flagsForCompile(tierFlags, chosen);
   const wanted = Boolean(codeCache) && process.env.SPINDLE_CODE_CACHE !== '0';
-  const cached = wanted && cacheable(tiers, chosen) ? await import('./code-cache/compile-cached.js') : null;
-  const turn = lastCompile.then(async () => {
-    for (const flag of compileFlags) v8.setFlagsFromString(flag);
-    // Node 24 does not count V8's background compilation as work of its event loop: with nothing
-    // else pending the process exited 0 before an eager compile resolved (docs/HOST.md).
-    const holdEventLoop = setInterval(() => {}, 1 << 30);
-    try {
-      if (!cached) return { module: await WebAssembly.compile(bytes), cache: wanted ? 'off: not an eager TurboFan compile' : 'off' };
-      const dir = typeof codeCache === 'string' ? codeCache : undefined;
-      return await cached.compileCached(bytes, { dir, setting: `${process.version} ${process.arch} ${compileFlags.join(' ')}` });
-    } finally {
-      clearInterval(holdEventLoop);
-      if (chosen === 'lazy') lazyTierFlags = tierFlags;
-      for (const flag of flagsAfterCompile()) v8.setFlagsFromString(flag);
-    }
+  const cached = wanted && cacheable(chosen) ? await import('./code-cache/compile-cached.js') : null;
+  const { module, cache, keepTieredUp } = await withCompileFlags(v8, compileFlags, async () => {
+    if (chosen === 'lazy') lazyTierFlags = tierFlags; // its functions compile later, under these
+    if (!cached) return { module: await WebAssembly.compile(bytes), cache: wanted ? 'off: not an eager compile' : 'off' };
+    const dir = typeof codeCache === 'string' ? codeCache : undefined;
+    const setting = `${process.version} ${process.arch} ${compileFlags.join(' ')}`;
+    return cached.compileCached(bytes, { dir, setting, tiered: usesLiftoff(tiers) });
   });
-  lastCompile = turn.catch(() => {});
-  const { module, cache } = await turn;
-  return { module, compilation: chosen, tiers, tiersReason: reason, codeCache: cache };
+  const compiled = { module, compilation: chosen, tiers, tiersReason: reason, codeCache: cache };
+  // At the end of a run: serialize what tiered up, under the compile's flags again.
+  if (keepTieredUp) compiled.keepTieredUp = () => withCompileFlags(v8, compileFlags, async () => keepTieredUp());
+  return compiled;
 }
