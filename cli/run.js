@@ -1,7 +1,9 @@
 // `spindle run [--browser[=chromium|firefox]] [options] app.wasm [args...]`: runs a module with
 // real threads in Node (default) or in a headless browser, and returns the program's exit code.
+import { spawn } from 'node:child_process';
 import { readFileSync, statSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { COMPILATION_MODES } from '../host/compilation.js';
 import { startEarlyWorker } from '../host/early-worker.js';
 import { checkMountPaths } from '../host/mount/index.js';
@@ -115,6 +117,14 @@ function checkMounts(opts) {
   }
 }
 
+// A module that ran Liftoff code: its TurboFan code is made for the next run by a process that
+// outlives this one (host/code-cache/make-turbofan-code.js).
+function makeTurboFanCode(wasm, codeCache) {
+  const script = fileURLToPath(new URL('../host/code-cache/make-turbofan-code.js', import.meta.url));
+  const dir = typeof codeCache === 'string' ? codeCache : '';
+  spawn(process.execPath, [script, resolve(wasm), dir], { detached: true, stdio: 'ignore' }).unref();
+}
+
 /** Runs `spindle run argv`; `early` is the main thread's worker if cli/main.js started it. */
 export async function run(argv, early = null) {
   const opts = parseRunArgs(argv);
@@ -147,9 +157,7 @@ export async function run(argv, early = null) {
   const result = await program.exited;
   hint?.record(program.threadsStarted() > 0);
   program.dispose();
-  // a Liftoff + tiering compile: keep what tiered up during the run for the next one
-  const kept = await compiled.keepTieredUp?.();
-  if (kept && process.env.SPINDLE_DEBUG) process.stderr.write(`[spindle] code cache at exit: ${kept}\n`);
+  if (compiled.wantsTurboFanCode) makeTurboFanCode(opts.wasm, opts.codeCache);
   if (result.trap) process.stderr.write(`spindle: ${result.trap}\n`);
   return result.exitCode;
 }

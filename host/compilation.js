@@ -6,7 +6,7 @@
 import { codeSectionSize } from './module-info.js';
 import { isNode } from './platform/current.js';
 import { moveWaitsIntoCalls } from './liftoff-wait-calls.js';
-import { inlinesWasmCalls, liftoffLosesWaitValues, tierFlagsFor, usesLiftoff, wasmTiersFor } from './wasm-tiers.js';
+import { inlinesWasmCalls, liftoffLosesWaitValues, tierFlagsFor, turbofanTiers, usesLiftoff, wasmTiersFor } from './wasm-tiers.js';
 
 export const COMPILATION_MODES = ['auto', 'eager', 'lazy'];
 
@@ -58,29 +58,11 @@ export function chooseCompilation(mode) {
   return checkCompilationMode(mode) === 'auto' ? 'eager' : mode;
 }
 
-// Code worth keeping between runs: an eager compile's. TurboFan's is there once it resolves; a
-// Liftoff + tiering compile has TurboFan code only for the functions that tiered up during the
-// run, kept at its end (keepTieredUp). A lazy compile has none.
-const cacheable = (chosen) => chosen === 'eager';
-
-// Runs `job` with `compileFlags` set, after the compilations before it: the flags are
-// process-wide and V8 reads them while an asynchronous compilation runs, so compilations take
-// turns, and V8 stamps serialized code with the hash of the flags of that moment.
-function withCompileFlags(v8, compileFlags, job) {
-  const turn = lastCompile.then(async () => {
-    for (const flag of compileFlags) v8.setFlagsFromString(flag);
-    // Node 24 does not count V8's background compilation as work of its event loop: with nothing
-    // else pending the process exited 0 before an eager compile resolved (docs/HOST.md).
-    const holdEventLoop = setInterval(() => {}, 1 << 30);
-    try {
-      return await job();
-    } finally {
-      clearInterval(holdEventLoop);
-      for (const flag of flagsAfterCompile()) v8.setFlagsFromString(flag);
-    }
-  });
-  lastCompile = turn.catch(() => {});
-  return turn;
+// What the debug line says where the module compiles without the cache.
+function notCachedReason(asked, chosen, wantsTurboFanCode) {
+  if (!asked || process.env.SPINDLE_CODE_CACHE === '0') return 'off';
+  if (chosen !== 'eager') return 'off: not an eager TurboFan compile';
+  return wantsTurboFanCode ? 'miss: Liftoff + tiering now, TurboFan code to be made after the run' : 'off: not an eager TurboFan compile';
 }
 
 /**
@@ -89,7 +71,9 @@ function withCompileFlags(v8, compileFlags, job) {
  * reason for it; in a browser the page cannot set V8's flags, so the browser's own choice runs
  * and compilation and tiers are 'browser'. `codeCache`, in Node: true or a directory to keep
  * TurboFan's code in between runs (host/code-cache/; true: its default directory), false for
- * none; the result's codeCache says what it did. SPINDLE_CODE_CACHE=0 turns it off.
+ * none; the result's codeCache says what it did, and its wantsTurboFanCode whether the module
+ * ran Liftoff code that the cache could hold TurboFan's code for (cli/turbofan-code.js makes it).
+ * SPINDLE_CODE_CACHE=0 turns it off.
  */
 export async function compileModule(bytes, mode, codeCache = false) {
   const chosen = chooseCompilation(mode);
@@ -97,6 +81,8 @@ export async function compileModule(bytes, mode, codeCache = false) {
     return { module: await WebAssembly.compile(bytes), compilation: 'browser', tiers: 'browser', tiersReason: 'the browser\'s own flags', codeCache: 'off' };
   }
   const v8 = await nodeV8();
+  // The flags are process-wide and V8 reads them while an asynchronous compilation runs, so
+  // compilations take turns.
   let { tiers, reason } = wasmTiersFor(codeSectionSize(bytes));
   if (usesLiftoff(tiers) && liftoffLosesWaitValues()) {
     try {
@@ -106,19 +92,37 @@ export async function compileModule(bytes, mode, codeCache = false) {
       [tiers, reason] = ['optimized', `${reason}; its waits could not be moved into calls, so TurboFan only`];
     }
   }
+  const wanted = Boolean(codeCache) && process.env.SPINDLE_CODE_CACHE !== '0' && chosen === 'eager';
+  const cache = wanted ? await import('./code-cache/compile-cached.js') : null;
+  const dir = typeof codeCache === 'string' ? codeCache : undefined;
+  const settingOf = (compileFlags) => `${process.version} ${process.arch} ${compileFlags.join(' ')}`;
+  // A module big enough for Liftoff + tiering runs TurboFan's code where the cache has it: made
+  // once, after a run, by a process of its own (cli/turbofan-code.js), so no run waits for it.
+  let wantsTurboFanCode = false;
+  if (cache && tiers === 'tiered' && !process.env.SPINDLE_WASM_TIERS) {
+    const turbofan = turbofanTiers();
+    if (cache.hasCode(bytes, { dir, setting: settingOf(flagsForCompile(tierFlagsFor(turbofan), chosen)) })) {
+      [tiers, reason] = [turbofan, `${reason}, but its TurboFan code is cached: TurboFan`];
+    } else wantsTurboFanCode = true;
+  }
   const tierFlags = tierFlagsFor(tiers);
   const compileFlags = flagsForCompile(tierFlags, chosen);
-  const wanted = Boolean(codeCache) && process.env.SPINDLE_CODE_CACHE !== '0';
-  const cached = wanted && cacheable(chosen) ? await import('./code-cache/compile-cached.js') : null;
-  const { module, cache, keepTieredUp } = await withCompileFlags(v8, compileFlags, async () => {
-    if (chosen === 'lazy') lazyTierFlags = tierFlags; // its functions compile later, under these
-    if (!cached) return { module: await WebAssembly.compile(bytes), cache: wanted ? 'off: not an eager compile' : 'off' };
-    const dir = typeof codeCache === 'string' ? codeCache : undefined;
-    const setting = `${process.version} ${process.arch} ${compileFlags.join(' ')}`;
-    return cached.compileCached(bytes, { dir, setting, tiered: usesLiftoff(tiers) });
+  const cached = cache && !usesLiftoff(tiers) ? cache : null;
+  const turn = lastCompile.then(async () => {
+    for (const flag of compileFlags) v8.setFlagsFromString(flag);
+    // Node 24 does not count V8's background compilation as work of its event loop: with nothing
+    // else pending the process exited 0 before an eager compile resolved (docs/HOST.md).
+    const holdEventLoop = setInterval(() => {}, 1 << 30);
+    try {
+      if (!cached) return { module: await WebAssembly.compile(bytes), cache: notCachedReason(Boolean(codeCache), chosen, wantsTurboFanCode) };
+      return await cached.compileCached(bytes, { dir, setting: settingOf(compileFlags) });
+    } finally {
+      clearInterval(holdEventLoop);
+      if (chosen === 'lazy') lazyTierFlags = tierFlags;
+      for (const flag of flagsAfterCompile()) v8.setFlagsFromString(flag);
+    }
   });
-  const compiled = { module, compilation: chosen, tiers, tiersReason: reason, codeCache: cache };
-  // At the end of a run: serialize what tiered up, under the compile's flags again.
-  if (keepTieredUp) compiled.keepTieredUp = () => withCompileFlags(v8, compileFlags, async () => keepTieredUp());
-  return compiled;
+  lastCompile = turn.catch(() => {});
+  const { module, cache: did } = await turn;
+  return { module, compilation: chosen, tiers, tiersReason: reason, codeCache: did, wantsTurboFanCode };
 }

@@ -98,7 +98,7 @@ describe('compiled-code cache', { skip: !hasAddon && 'no code-cache addon for th
     assert.match(r.stderr, /\[spindle\] code cache: off\n/);
     const env0 = await exec(spindle, ['run', `--code-cache=${dir}`, hello], { env: { ...process.env, SPINDLE_DEBUG: '1', SPINDLE_CODE_CACHE: '0' } });
     assert.match(env0.stderr, /\[spindle\] code cache: off\n/);
-    assert.equal((await runHello(dir, '--compile=lazy')).cache, 'off: not an eager compile');
+    assert.equal((await runHello(dir, '--compile=lazy')).cache, 'off: not an eager TurboFan compile');
     const bad = await exec(spindle, ['run', '--code-cache=', hello]);
     assert.equal(bad.code, 1);
     assert.match(bad.stderr, /--code-cache=: expected on, off or a directory/);
