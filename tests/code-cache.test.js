@@ -3,7 +3,7 @@
 // trust (damaged, cut short, made under other V8 flags, in a directory others may write) is never
 // handed to V8: the module compiles as without a cache and the program's output is the same.
 import assert from 'node:assert/strict';
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -78,6 +78,29 @@ describe('compiled-code cache', { skip: !hasAddon && 'no code-cache addon for th
       assert.equal((await runHello(dir)).cache, 'hit');
     });
   }
+
+  it('runs a big module on Liftoff once, then the TurboFan code made after that run (Node 22, 24)',
+    { skip: Number(process.versions.node.split('.')[0]) < 22 && 'Node 20 compiles every module with TurboFan' }, async () => {
+      const dir = freshDir();
+      const big = join(out, 'iostream.wasm');
+      writeFileSync(join(out, 'iostream.cpp'), '#include <iostream>\nint main() { std::cout << "hello from iostream" << std::endl; }\n');
+      const built = await exec(spindle, ['c++', '-O2', join(out, 'iostream.cpp'), '-o', big]);
+      assert.equal(built.code, 0, built.stderr);
+      const runBig = async () => {
+        const r = await exec(spindle, ['run', `--code-cache=${dir}`, big], { env: { ...process.env, SPINDLE_DEBUG: '1' } });
+        assert.equal(r.stdout, 'hello from iostream\n', r.stderr);
+        return { tiers: /V8 tiers: (\S+)/.exec(r.stderr)?.[1], cache: /\[spindle\] code cache: (.*)/.exec(r.stderr)?.[1] };
+      };
+      assert.deepEqual(await runBig(), { tiers: 'tiered', cache: 'miss: Liftoff + tiering now, TurboFan code to be made after the run' });
+      // the run has ended; its TurboFan code comes from a process of its own
+      for (let waited = 0; existsSync(dir) && cacheFiles(dir).length === 0; waited += 100) {
+        assert.ok(waited < 60000, 'no TurboFan code stored within 60 s of the run');
+        await new Promise((done) => setTimeout(done, 100));
+      }
+      const second = await runBig();
+      assert.match(second.tiers, /^optimized/);
+      assert.equal(second.cache, 'hit');
+    });
 
   it('does not use a directory others may write, or one that is a file', async () => {
     const open = freshDir();
