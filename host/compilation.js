@@ -58,21 +58,15 @@ export function chooseCompilation(mode) {
   return checkCompilationMode(mode) === 'auto' ? 'eager' : mode;
 }
 
-// What the debug line says where the module compiles without the cache.
-function notCachedReason(asked, chosen, wantsTurboFanCode) {
-  if (!asked || process.env.SPINDLE_CODE_CACHE === '0') return 'off';
-  if (chosen !== 'eager') return 'off: not an eager TurboFan compile';
-  return wantsTurboFanCode ? 'miss: Liftoff + tiering now, TurboFan code to be made after the run' : 'off: not an eager TurboFan compile';
-}
-
 /**
  * Compiles `bytes` in the chosen mode. Returns { module, compilation, tiers, tiersReason,
  * codeCache }: compilation 'eager' or 'lazy' and tiers a WASM_TIERS entry in Node, with the
  * reason for it; in a browser the page cannot set V8's flags, so the browser's own choice runs
  * and compilation and tiers are 'browser'. `codeCache`, in Node: true or a directory to keep
  * TurboFan's code in between runs (host/code-cache/; true: its default directory), false for
- * none; the result's codeCache says what it did, and its wantsTurboFanCode whether the module
- * ran Liftoff code that the cache could hold TurboFan's code for (cli/turbofan-code.js makes it).
+ * none; the result's codeCache says what it did. Where the module runs Liftoff code whose
+ * TurboFan code the cache could hold, turbofanCodeToMake is set: a file to hand to
+ * host/code-cache/make-turbofan-code.js, which makes that code (`spindle run` starts it).
  * SPINDLE_CODE_CACHE=0 turns it off.
  */
 export async function compileModule(bytes, mode, codeCache = false) {
@@ -92,18 +86,21 @@ export async function compileModule(bytes, mode, codeCache = false) {
       [tiers, reason] = ['optimized', `${reason}; its waits could not be moved into calls, so TurboFan only`];
     }
   }
-  const wanted = Boolean(codeCache) && process.env.SPINDLE_CODE_CACHE !== '0' && chosen === 'eager';
-  const cache = wanted ? await import('./code-cache/compile-cached.js') : null;
+  const wanted = Boolean(codeCache) && process.env.SPINDLE_CODE_CACHE !== '0';
+  const cache = wanted && chosen === 'eager' ? await import('./code-cache/compile-cached.js') : null;
   const dir = typeof codeCache === 'string' ? codeCache : undefined;
   const settingOf = (compileFlags) => `${process.version} ${process.arch} ${compileFlags.join(' ')}`;
   // A module big enough for Liftoff + tiering runs TurboFan's code where the cache has it: made
-  // once, after a run, by a process of its own (cli/turbofan-code.js), so no run waits for it.
-  let wantsTurboFanCode = false;
+  // once, after a run, by a process of its own (host/code-cache/make-turbofan-code.js), so no run
+  // waits for it.
+  let notCached = wanted ? 'off: not an eager TurboFan compile' : 'off';
+  let turbofanCodeToMake;
   if (cache && tiers === 'tiered' && !process.env.SPINDLE_WASM_TIERS) {
     const turbofan = turbofanTiers();
-    if (cache.hasCode(bytes, { dir, setting: settingOf(flagsForCompile(tierFlagsFor(turbofan), chosen)) })) {
-      [tiers, reason] = [turbofan, `${reason}, but its TurboFan code is cached: TurboFan`];
-    } else wantsTurboFanCode = true;
+    const found = cache.turbofanCode(bytes, { dir, setting: settingOf(flagsForCompile(tierFlagsFor(turbofan), chosen)) });
+    if (found.cached) [tiers, reason] = [turbofan, `${reason}, but its TurboFan code is cached: TurboFan`];
+    else if (found.marker) [notCached, turbofanCodeToMake] = ['miss: Liftoff + tiering now, TurboFan code to be made after the run', found.marker];
+    else notCached = `miss: ${found.why}`;
   }
   const tierFlags = tierFlagsFor(tiers);
   const compileFlags = flagsForCompile(tierFlags, chosen);
@@ -114,7 +111,7 @@ export async function compileModule(bytes, mode, codeCache = false) {
     // else pending the process exited 0 before an eager compile resolved (docs/HOST.md).
     const holdEventLoop = setInterval(() => {}, 1 << 30);
     try {
-      if (!cached) return { module: await WebAssembly.compile(bytes), cache: notCachedReason(Boolean(codeCache), chosen, wantsTurboFanCode) };
+      if (!cached) return { module: await WebAssembly.compile(bytes), cache: notCached };
       return await cached.compileCached(bytes, { dir, setting: settingOf(compileFlags) });
     } finally {
       clearInterval(holdEventLoop);
@@ -124,5 +121,5 @@ export async function compileModule(bytes, mode, codeCache = false) {
   });
   lastCompile = turn.catch(() => {});
   const { module, cache: did } = await turn;
-  return { module, compilation: chosen, tiers, tiersReason: reason, codeCache: did, wantsTurboFanCode };
+  return { module, compilation: chosen, tiers, tiersReason: reason, codeCache: did, turbofanCodeToMake };
 }
