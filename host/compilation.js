@@ -6,7 +6,7 @@
 import { codeSectionSize } from './module-info.js';
 import { isNode } from './platform/current.js';
 import { moveWaitsIntoCalls } from './liftoff-wait-calls.js';
-import { inlinesWasmCalls, liftoffLosesWaitValues, tierFlagsFor, usesLiftoff, wasmTiersFor } from './wasm-tiers.js';
+import { inlinesWasmCalls, liftoffLosesWaitValues, tierFlagsFor, turbofanTiers, usesLiftoff, wasmTiersFor } from './wasm-tiers.js';
 
 export const COMPILATION_MODES = ['auto', 'eager', 'lazy'];
 
@@ -58,17 +58,16 @@ export function chooseCompilation(mode) {
   return checkCompilationMode(mode) === 'auto' ? 'eager' : mode;
 }
 
-// Code worth keeping between runs: an eager compile by TurboFan alone. V8 does not serialize
-// Liftoff code, and a lazy compile has none yet.
-const cacheable = (tiers, chosen) => chosen === 'eager' && !usesLiftoff(tiers);
-
 /**
  * Compiles `bytes` in the chosen mode. Returns { module, compilation, tiers, tiersReason,
  * codeCache }: compilation 'eager' or 'lazy' and tiers a WASM_TIERS entry in Node, with the
  * reason for it; in a browser the page cannot set V8's flags, so the browser's own choice runs
  * and compilation and tiers are 'browser'. `codeCache`, in Node: true or a directory to keep
  * TurboFan's code in between runs (host/code-cache/; true: its default directory), false for
- * none; the result's codeCache says what it did. SPINDLE_CODE_CACHE=0 turns it off.
+ * none; the result's codeCache says what it did. Where the module runs Liftoff code whose
+ * TurboFan code the cache could hold, turbofanCodeToMake is set: a file to hand to
+ * host/code-cache/make-turbofan-code.js, which makes that code (`spindle run` starts it).
+ * SPINDLE_CODE_CACHE=0 turns it off.
  */
 export async function compileModule(bytes, mode, codeCache = false) {
   const chosen = chooseCompilation(mode);
@@ -87,19 +86,33 @@ export async function compileModule(bytes, mode, codeCache = false) {
       [tiers, reason] = ['optimized', `${reason}; its waits could not be moved into calls, so TurboFan only`];
     }
   }
+  const wanted = Boolean(codeCache) && process.env.SPINDLE_CODE_CACHE !== '0';
+  const cache = wanted && chosen === 'eager' ? await import('./code-cache/compile-cached.js') : null;
+  const dir = typeof codeCache === 'string' ? codeCache : undefined;
+  const settingOf = (compileFlags) => `${process.version} ${process.arch} ${compileFlags.join(' ')}`;
+  // A module big enough for Liftoff + tiering runs TurboFan's code where the cache has it: made
+  // once, after a run, by a process of its own (host/code-cache/make-turbofan-code.js), so no run
+  // waits for it.
+  let notCached = wanted ? 'off: not an eager TurboFan compile' : 'off';
+  let turbofanCodeToMake;
+  if (cache && tiers === 'tiered' && !process.env.SPINDLE_WASM_TIERS) {
+    const turbofan = turbofanTiers();
+    const found = cache.turbofanCode(bytes, { dir, setting: settingOf(flagsForCompile(tierFlagsFor(turbofan), chosen)) });
+    if (found.cached) [tiers, reason] = [turbofan, `${reason}, but its TurboFan code is cached: TurboFan`];
+    else if (found.marker) [notCached, turbofanCodeToMake] = ['miss: Liftoff + tiering now, TurboFan code to be made after the run', found.marker];
+    else notCached = `miss: ${found.why}`;
+  }
   const tierFlags = tierFlagsFor(tiers);
   const compileFlags = flagsForCompile(tierFlags, chosen);
-  const wanted = Boolean(codeCache) && process.env.SPINDLE_CODE_CACHE !== '0';
-  const cached = wanted && cacheable(tiers, chosen) ? await import('./code-cache/compile-cached.js') : null;
+  const cached = cache && !usesLiftoff(tiers) ? cache : null;
   const turn = lastCompile.then(async () => {
     for (const flag of compileFlags) v8.setFlagsFromString(flag);
     // Node 24 does not count V8's background compilation as work of its event loop: with nothing
     // else pending the process exited 0 before an eager compile resolved (docs/HOST.md).
     const holdEventLoop = setInterval(() => {}, 1 << 30);
     try {
-      if (!cached) return { module: await WebAssembly.compile(bytes), cache: wanted ? 'off: not an eager TurboFan compile' : 'off' };
-      const dir = typeof codeCache === 'string' ? codeCache : undefined;
-      return await cached.compileCached(bytes, { dir, setting: `${process.version} ${process.arch} ${compileFlags.join(' ')}` });
+      if (!cached) return { module: await WebAssembly.compile(bytes), cache: notCached };
+      return await cached.compileCached(bytes, { dir, setting: settingOf(compileFlags) });
     } finally {
       clearInterval(holdEventLoop);
       if (chosen === 'lazy') lazyTierFlags = tierFlags;
@@ -107,6 +120,6 @@ export async function compileModule(bytes, mode, codeCache = false) {
     }
   });
   lastCompile = turn.catch(() => {});
-  const { module, cache } = await turn;
-  return { module, compilation: chosen, tiers, tiersReason: reason, codeCache: cache };
+  const { module, cache: did } = await turn;
+  return { module, compilation: chosen, tiers, tiersReason: reason, codeCache: did, turbofanCodeToMake };
 }

@@ -15,7 +15,7 @@ import { instantiate, runMain } from './thread-setup.js';
 
 /**
  * Compiles wasm bytes (or fetches a URL) into { module, memoryLimits, preload, compilation,
- * tiers, tiersReason, codeCache }; options.compilation: 'auto' (default), 'eager' or 'lazy'
+ * tiers, tiersReason, codeCache, keepTieredUp? }; options.compilation: 'auto' (default), 'eager' or 'lazy'
  * (host/compilation.js); options.codeCache: true or a directory to keep compiled code in between
  * runs, in Node (host/code-cache/; off by default).
  */
@@ -35,8 +35,7 @@ export async function compile(source, options = {}) {
   // spindle cc --preload-file's files: kept as a view of these bytes, so they are never copied
   // before they go into the program's memory (host/files/preload.js).
   const preload = customSection(bytes, PRELOAD_SECTION);
-  const { module, compilation, tiers, tiersReason, codeCache } = await compileModule(bytes, options.compilation, options.codeCache);
-  return { module, memoryLimits, preload, compilation, tiers, tiersReason, codeCache };
+  return { ...await compileModule(bytes, options.compilation, options.codeCache), memoryLimits, preload };
 }
 
 function ioConfig(options) {

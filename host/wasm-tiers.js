@@ -38,6 +38,9 @@ export const usesLiftoff = (tiers) => WASM_TIERS[tiers].includes('--liftoff');
 // under it; C++ with iostream (372 KiB), Rust with rayon (270 KiB) over it (docs/HOST.md).
 export const TURBOFAN_CODE_LIMIT = 128 * 1024;
 
+/** The TurboFan-only WASM_TIERS entry for a Node version: without wasm inlining where V8 inlines. */
+export const turbofanTiers = (nodeVersion = process.versions.node) => (inlinesWasmCalls(nodeVersion) ? 'optimized-no-inlining' : 'optimized');
+
 const kib = (bytes) => `${Math.round(bytes / 1024)} KiB`;
 
 /**
@@ -63,8 +66,7 @@ export function wasmTiersFor(codeBytes, nodeVersion = process.versions.node) {
   if (major(nodeVersion) <= 20) return { tiers: 'optimized', reason: `${node}: TurboFan only at every size` };
   const size = `${kib(codeBytes)} of code`;
   if (codeBytes >= TURBOFAN_CODE_LIMIT) return { tiers: 'tiered', reason: `${node}, ${size} (from ${kib(TURBOFAN_CODE_LIMIT)}): Liftoff + tiering` };
-  const tiers = inlinesWasmCalls(nodeVersion) ? 'optimized-no-inlining' : 'optimized';
-  return { tiers, reason: `${node}, ${size} (under ${kib(TURBOFAN_CODE_LIMIT)}): TurboFan only` };
+  return { tiers: turbofanTiers(nodeVersion), reason: `${node}, ${size} (under ${kib(TURBOFAN_CODE_LIMIT)}): TurboFan only` };
 }
 
 /** Whether this Node's Liftoff needs each wait moved into a call (host/liftoff-wait-calls.js). */

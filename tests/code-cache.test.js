@@ -79,6 +79,30 @@ describe('compiled-code cache', { skip: !hasAddon && 'no code-cache addon for th
     });
   }
 
+  it('runs a big module on Liftoff once, then the TurboFan code made after that run (Node 22, 24)',
+    { skip: Number(process.versions.node.split('.')[0]) < 22 && 'Node 20 compiles every module with TurboFan' }, async () => {
+      const dir = freshDir();
+      const big = join(out, 'iostream.wasm');
+      writeFileSync(join(out, 'iostream.cpp'), '#include <iostream>\nint main() { std::cout << "hello from iostream" << std::endl; }\n');
+      const built = await exec(spindle, ['c++', '-O2', join(out, 'iostream.cpp'), '-o', big]);
+      assert.equal(built.code, 0, built.stderr);
+      const runBig = async () => {
+        const r = await exec(spindle, ['run', `--code-cache=${dir}`, big], { env: { ...process.env, SPINDLE_DEBUG: '1' } });
+        assert.equal(r.stdout, 'hello from iostream\n', r.stderr);
+        return { tiers: /V8 tiers: (\S+)/.exec(r.stderr)?.[1], cache: /\[spindle\] code cache: (.*)/.exec(r.stderr)?.[1] };
+      };
+      assert.deepEqual(await runBig(), { tiers: 'tiered', cache: 'miss: Liftoff + tiering now, TurboFan code to be made after the run' });
+      // the run has ended; its TurboFan code comes from a process of its own
+      const making = () => readdirSync(dir).filter((n) => n.endsWith('.making'));
+      for (let waited = 0; cacheFiles(dir).length === 0 || making().length > 0; waited += 100) {
+        assert.ok(waited < 60000, 'no TurboFan code stored within 60 s of the run');
+        await new Promise((done) => setTimeout(done, 100));
+      }
+      const second = await runBig();
+      assert.match(second.tiers, /^optimized/);
+      assert.equal(second.cache, 'hit');
+    });
+
   it('does not use a directory others may write, or one that is a file', async () => {
     const open = freshDir();
     mkdirSync(open, { mode: 0o777 });

@@ -1,6 +1,8 @@
 // A compile that reuses machine code from an earlier run (docs/HOST.md, "Compiled-code cache").
 // Called by host/compilation.js while the compile's V8 flags are set, because V8 stamps its code
 // with a hash of every flag and refuses code stamped under other flags.
+import { existsSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { codeCacheAddon } from './addon.js';
 import { cacheKey, defaultCacheDir, readCode, unusableReason, writeCode } from './store.js';
 
@@ -13,6 +15,35 @@ const V8_HEADER_BYTES = 16;
 function currentHeader(addon) {
   const code = addon.serialize(new WebAssembly.Module(PROBE));
   return code ? code.subarray(0, V8_HEADER_BYTES) : null;
+}
+
+/** How long a run's making of a module's TurboFan code keeps others from starting it again. */
+export const MAKING_MS = 2 * 60 * 1000;
+
+/** Whether `marker` says a process is making its module's TurboFan code now (a dead one's goes stale). */
+export function beingMade(marker) {
+  try {
+    return Date.now() - statSync(marker).mtimeMs < MAKING_MS;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * For a module that runs Liftoff code: whether the cache in `dir` has its TurboFan code under
+ * `setting` (a file, checked later by compileCached). { cached: true }; else { cached: false,
+ * marker } where it may be made (host/code-cache/make-turbofan-code.js, with that marker), or
+ * { cached: false, why } where not (it is being made, or the cache is off).
+ */
+export function turbofanCode(wire, { dir = defaultCacheDir(), setting }) {
+  const { addon, why } = codeCacheAddon();
+  if (!addon) return { cached: false, why };
+  const unusable = unusableReason(dir);
+  if (unusable) return { cached: false, why: unusable };
+  const key = cacheKey(addon.sha256, wire, setting);
+  if (existsSync(join(dir, `${key}.code`))) return { cached: true };
+  const marker = join(dir, `${key}.making`);
+  return beingMade(marker) ? { cached: false, why: 'its TurboFan code is being made' } : { cached: false, marker };
 }
 
 /**

@@ -1,0 +1,34 @@
+// `node host/code-cache/make-turbofan-code.js MODULE.wasm CACHE_DIR|'' MARKER`: compiles a
+// module with TurboFan only and stores its code in the compiled-code cache (docs/HOST.md,
+// "Compiled-code cache"). `spindle run` starts it, detached, after a run of a module big enough
+// for Liftoff + tiering, so that later runs load TurboFan's code instead of running Liftoff's,
+// and no run waits for the compile. At the lowest priority: it must not slow the runs that go on
+// meanwhile. MARKER, a file it holds while it compiles, keeps runs from starting the compile twice.
+import { closeSync, openSync, readFileSync, rmSync, utimesSync } from 'node:fs';
+import { setPriority } from 'node:os';
+import { compileModule } from '../compilation.js';
+import { turbofanTiers } from '../wasm-tiers.js';
+import { beingMade } from './compile-cached.js';
+
+/** Takes `marker` for this process; false where another process holds it. */
+function claim(marker) {
+  try {
+    closeSync(openSync(marker, 'wx', 0o600));
+    return true;
+  } catch (err) {
+    if (err.code !== 'EEXIST' || beingMade(marker)) return false;
+    utimesSync(marker, new Date(), new Date()); // a dead maker's
+    return true;
+  }
+}
+
+const [file, dir, marker] = process.argv.slice(2);
+if (claim(marker)) {
+  try { setPriority(19); } catch { /* the compile runs anyway */ }
+  process.env.SPINDLE_WASM_TIERS = turbofanTiers();
+  try {
+    await compileModule(readFileSync(file), 'eager', dir || true);
+  } finally {
+    rmSync(marker, { force: true });
+  }
+}
