@@ -371,9 +371,15 @@ export class OpfsBackend {
     }
     file.unwritten = null; // (an empty file: what OPFS has is right)
     if (file.opens > 0) return 0; // opened again while its bytes were written out
-    this.#letGo(file);
-    if (file.sah) {
-      try { file.flush(); } finally { file.sah.close(); file.sah = null; }
+    // The handle is closed before the file is let go: from then on another worker may take the
+    // path and open its own handle, which OPFS refuses while this one is open (flush() alone can
+    // take milliseconds; an open that came in meanwhile was EBUSY: docs/OPFS.md)
+    try {
+      if (file.sah) {
+        try { file.flush(); } finally { file.sah.close(); file.sah = null; }
+      }
+    } finally {
+      this.#letGo(file);
     }
     return 0;
   }
