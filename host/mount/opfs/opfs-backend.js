@@ -187,7 +187,8 @@ export class OpfsBackend {
         const statAt = statOut();
         const rel = path();
         const o = await this.open(rel, flags);
-        if (o === FORWARDED) return this.#toHolder(rel, req); // taken by another worker meanwhile
+        // taken by another worker meanwhile; if that one let go of it already, open it here after all
+        if (o === FORWARDED) return (await this.#toHolder(rel, req)) ?? this.#dispatch(view, req);
         view.setBigUint64(req + REQ.HANDLE, ioHandle((this.tag << ID_BITS) | BigInt(o.id), this.w), true);
         // a file just truncated by O_TRUNC was modified now: no getFile() round trip for its time
         this.writeStat(view, statAt, await this.statOpen(o, o.truncatedAt));
