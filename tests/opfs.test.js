@@ -183,7 +183,8 @@ open g/h: 0|readdir g/h: 40 entries, 40 distinct; 40 files; dir b? false|: 0|rea
 open new n: 0|write n: 3|stat n on worker 1: 0|  size: 3|  in OPFS: 0|close n: 0|  in OPFS: 3
 open new m: 0|rename m -> m2 (open, in memory): 0|write m2: 5|close m2: 0|  m2 in OPFS: 5|unlink m2: 0
 open new p: 0|write p: 6|close p: 0|open p right after: 0|read p: 6|  bytes: closed|close p again: 0|rename p -> p2 right after: 0
-open new q on worker 1: 0|write q: 1|close q: 0|unlink q right after: 0|open q after: ENOENT|  p2 in OPFS: 6`;
+open new q on worker 1: 0|write q: 1|close q: 0|unlink q right after: 0|open q after: ENOENT|  p2 in OPFS: 6
+open r: 0|close r: 0|  r held while its handle closed: true|  r held after: false`;
         assert.deepEqual(r.log, expected.replaceAll('\n', '|').split('|'));
       } finally {
         await b.close();

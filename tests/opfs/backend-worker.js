@@ -155,6 +155,15 @@ self.onmessage = async (e) => {
     await show('unlink q right after', OP.UNLINK, { path: 'q' });
     await open('open q after', 'q', 0);
     log.push(`  p2 in OPFS: ${await inOpfs('p2')}`);
+    // A file's last close lets go of its path only once its handle is closed: a worker that took
+    // the path sooner opened a second handle while this one was open, EBUSY (threads_append.c)
+    const hr = await open('open r', 'r', O_RDWR | O_CREAT);
+    const sah = backends[0].files.get('r').sah;
+    const closeHandle = sah.close.bind(sah);
+    let heldWhileClosing = null;
+    sah.close = () => { heldWhileClosing = backends[0].owners.holderOf('r') === 0; closeHandle(); };
+    await show('close r', OP.CLOSE, { handle: hr });
+    log.push(`  r held while its handle closed: ${heldWhileClosing}`, `  r held after: ${backends[0].owners.holderOf('r') >= 0}`);
     self.postMessage({ log });
   } catch (err) {
     self.postMessage({ error: `${err.stack}`, log });

@@ -187,7 +187,8 @@ export class OpfsBackend {
         const statAt = statOut();
         const rel = path();
         const o = await this.open(rel, flags);
-        if (o === FORWARDED) return this.#toHolder(rel, req); // taken by another worker meanwhile
+        // taken by another worker meanwhile; if that one let go of it already, open it here after all
+        if (o === FORWARDED) return (await this.#toHolder(rel, req)) ?? this.#dispatch(view, req);
         view.setBigUint64(req + REQ.HANDLE, ioHandle((this.tag << ID_BITS) | BigInt(o.id), this.w), true);
         // a file just truncated by O_TRUNC was modified now: no getFile() round trip for its time
         this.writeStat(view, statAt, await this.statOpen(o, o.truncatedAt));
@@ -371,9 +372,15 @@ export class OpfsBackend {
     }
     file.unwritten = null; // (an empty file: what OPFS has is right)
     if (file.opens > 0) return 0; // opened again while its bytes were written out
-    this.#letGo(file);
-    if (file.sah) {
-      try { file.flush(); } finally { file.sah.close(); file.sah = null; }
+    // The handle is closed before the file is let go: from then on another worker may take the
+    // path and open its own handle, which OPFS refuses while this one is open (flush() alone can
+    // take milliseconds; an open that came in meanwhile was EBUSY: docs/OPFS.md)
+    try {
+      if (file.sah) {
+        try { file.flush(); } finally { file.sah.close(); file.sah = null; }
+      }
+    } finally {
+      this.#letGo(file);
     }
     return 0;
   }

@@ -17,13 +17,16 @@ static void *appender(void *arg)
 {
     int t = (int)(intptr_t)arg;
     int log = open("log", O_WRONLY | O_APPEND);
+    if (log < 0) /* (a failure says why; a run that passes prints nothing here) */
+        printf("thread %d: open log: %s\n", t, errno_name(errno));
     char own[32];
     snprintf(own, sizeof own, "own-%d", t);
     int mine = open(own, O_RDWR | O_CREAT | O_TRUNC, 0644);
     for (uint32_t i = 0; i < RECORDS; i++) {
         struct record r = {(uint32_t)t, i, (uint32_t)t * 7919u + i, 0};
-        if (write(log, &r, sizeof r) != (ssize_t)sizeof r)
-            printf("short append\n");
+        ssize_t put = write(log, &r, sizeof r);
+        if (put != (ssize_t)sizeof r)
+            printf("short append: %zd (%s)\n", put, put < 0 ? errno_name(errno) : "0");
         char line[32];
         int len = snprintf(line, sizeof line, "%d:%u\n", t, i);
         write(mine, line, (size_t)len);
