@@ -140,8 +140,9 @@ self.onmessage = async (e) => {
     await show('close m2', OP.CLOSE, { handle: hm });
     log.push(`  m2 in OPFS: ${await inOpfs('m2')}`);
     await show('unlink m2', OP.UNLINK, { path: 'm2' });
-    // a closed file's handle is closed after the close's answer (docs/OPFS.md): meanwhile it can be
-    // opened again (the handle is kept), unlinked or renamed, from its worker or another
+    // right after a file's last close (its handle is closed before the close is answered, and its
+    // path let go after that: docs/OPFS.md) it can be opened again, unlinked or renamed, from its
+    // worker or another
     const hp = await open('open new p', 'p', O_RDWR | O_CREAT | O_EXCL);
     await show('write p', OP.PWRITE, { handle: hp, len: put('closed'), offset: 0 });
     await show('close p', OP.CLOSE, { handle: hp });
