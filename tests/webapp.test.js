@@ -53,10 +53,11 @@ after(() => { if (work) rmSync(work, { recursive: true, force: true }); });
 describe('the spindle-host npm package', () => {
   it('holds an exports map, types and only the host\'s run-time files', async () => {
     const files = (await run('tar', ['tzf', tarball], work)).trim().split('\n').map((f) => f.replace(/^package\//, ''));
-    for (const file of ['package.json', 'index.js', 'index.d.ts', 'thread-worker.js', 'platform/browser-workers.js', 'mount/opfs/opfs-worker.js']) {
+    for (const file of ['package.json', 'index.js', 'index.d.ts', 'thread-worker.js', 'platform/browser-workers.js', 'mount/opfs/opfs-worker.js',
+      'code-cache/compile-cached.js']) {
       assert.ok(files.includes(file), `${file} is missing from the tarball`);
     }
-    const stray = files.filter((f) => /^browser\/|test|bench|\.(c|h|html)$/.test(f));
+    const stray = files.filter((f) => /^browser\/|test|bench|\.(c|cpp|h|html)$/.test(f));
     assert.deepEqual(stray, [], 'the tarball holds files that are not the host\'s');
     const pkg = JSON.parse(readFileSync(join(project, 'node_modules', 'spindle-host', 'package.json'), 'utf8'));
     assert.deepEqual(pkg.exports['.'], { types: './index.d.ts', default: './index.js' });
