@@ -95,9 +95,11 @@ export async function compileModule(bytes, mode, codeCache = false) {
   // waits for it.
   let notCached = wanted ? 'off: not an eager TurboFan compile' : 'off';
   let turbofanCodeToMake;
+  let entry = null; // the cache entry of TurboFan's code, once looked up (it hashes the whole module)
   if (cache && tiers === 'tiered' && !process.env.SPINDLE_WASM_TIERS) {
     const turbofan = turbofanTiers();
-    const found = cache.turbofanCode(bytes, { dir, setting: settingOf(flagsForCompile(tierFlagsFor(turbofan), chosen)) });
+    entry = cache.cacheEntry(bytes, { dir, setting: settingOf(flagsForCompile(tierFlagsFor(turbofan), chosen)) });
+    const found = cache.turbofanCode(entry);
     if (found.cached) [tiers, reason] = [turbofan, `${reason}, but its TurboFan code is cached: TurboFan`];
     else if (found.marker) [notCached, turbofanCodeToMake] = ['miss: Liftoff + tiering now, TurboFan code to be made after the run', found.marker];
     else notCached = `miss: ${found.why}`;
@@ -105,6 +107,8 @@ export async function compileModule(bytes, mode, codeCache = false) {
   const tierFlags = tierFlagsFor(tiers);
   const compileFlags = flagsForCompile(tierFlags, chosen);
   const cached = cache && !usesLiftoff(tiers) ? cache : null;
+  // a module whose TurboFan code was found above compiles with those very flags: the same entry
+  if (cached) entry ??= cached.cacheEntry(bytes, { dir, setting: settingOf(compileFlags) });
   const turn = lastCompile.then(async () => {
     for (const flag of compileFlags) v8.setFlagsFromString(flag);
     // Node 24 does not count V8's background compilation as work of its event loop: with nothing
@@ -112,7 +116,7 @@ export async function compileModule(bytes, mode, codeCache = false) {
     const holdEventLoop = setInterval(() => {}, 1 << 30);
     try {
       if (!cached) return { module: await WebAssembly.compile(bytes), cache: notCached };
-      return await cached.compileCached(bytes, { dir, setting: settingOf(compileFlags) });
+      return await cached.compileCached(bytes, entry);
     } finally {
       clearInterval(holdEventLoop);
       if (chosen === 'lazy') lazyTierFlags = tierFlags;

@@ -30,34 +30,38 @@ export function beingMade(marker) {
 }
 
 /**
- * For a module that runs Liftoff code: whether the cache in `dir` has its TurboFan code under
- * `setting` (a file, checked later by compileCached). { cached: true }; else { cached: false,
- * marker } where it may be made (host/code-cache/make-turbofan-code.js, with that marker), or
- * { cached: false, why } where not (it is being made, or the cache is off).
+ * The cache entry for `wire` compiled under `setting` (a string naming Node and the V8 flags) in
+ * `dir` (default: defaultCacheDir()): { addon, dir, key }, or { why } where there is no cache.
+ * Its key hashes the whole wire bytes, so a compile asks once and passes the entry on.
  */
-export function turbofanCode(wire, { dir = defaultCacheDir(), setting }) {
+export function cacheEntry(wire, { dir = defaultCacheDir(), setting }) {
   const { addon, why } = codeCacheAddon();
-  if (!addon) return { cached: false, why };
+  if (!addon) return { why };
   const unusable = unusableReason(dir);
-  if (unusable) return { cached: false, why: unusable };
-  const key = cacheKey(addon.sha256, wire, setting);
+  if (unusable) return { why: unusable };
+  return { addon, dir, key: cacheKey(addon.sha256, wire, setting) };
+}
+
+/**
+ * For a module that runs Liftoff code, and its entry under TurboFan's setting: whether the cache
+ * has its TurboFan code (a file, checked later by compileCached). { cached: true }; else
+ * { cached: false, marker } where it may be made (host/code-cache/make-turbofan-code.js, with
+ * that marker), or { cached: false, why } where not (it is being made, or the cache is off).
+ */
+export function turbofanCode({ dir, key, why }) {
+  if (!key) return { cached: false, why };
   if (existsSync(join(dir, `${key}.code`))) return { cached: true };
   const marker = join(dir, `${key}.making`);
   return beingMade(marker) ? { cached: false, why: 'its TurboFan code is being made' } : { cached: false, marker };
 }
 
 /**
- * Compiles `wire` eagerly with cached code where the cache has code V8 will take, else compiles
- * it and stores its code. `setting` names what else the code depends on (Node, the V8 flags),
- * `dir` is the cache directory (default: defaultCacheDir()). Returns { module, cache }, cache one of 'hit', 'stored' or
- * 'off: WHY' (compiled as without a cache).
+ * Compiles `wire` eagerly with cached code where its cache entry (cacheEntry) has code V8 will
+ * take, else compiles it and stores its code. Returns { module, cache }, cache one of 'hit',
+ * 'stored' or 'off: WHY' (compiled as without a cache).
  */
-export async function compileCached(wire, { dir = defaultCacheDir(), setting }) {
-  const { addon, why } = codeCacheAddon();
-  if (!addon) return { module: await WebAssembly.compile(wire), cache: `off: ${why}` };
-  const unusable = unusableReason(dir);
-  if (unusable) return { module: await WebAssembly.compile(wire), cache: `off: ${unusable}` };
-  const key = cacheKey(addon.sha256, wire, setting);
+export async function compileCached(wire, { addon, dir, key, why }) {
+  if (!key) return { module: await WebAssembly.compile(wire), cache: `off: ${why}` };
   const header = currentHeader(addon);
   const code = readCode(addon.sha256, dir, key);
   if (code && header && Buffer.compare(code.subarray(0, V8_HEADER_BYTES), header) === 0) {
