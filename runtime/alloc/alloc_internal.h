@@ -41,7 +41,8 @@
 /* A function that runs once per thread or when memory runs out. */
 #define COLD_PATH __attribute__((cold)) BUILT_FOR_SIZE
 
-enum span_kind { SPAN_FREE = 0, SPAN_SMALL, SPAN_LARGE, SPAN_META };
+/* SPAN_RESERVE: a run a heap cuts its spans from without the pool lock (pool_carve) */
+enum span_kind { SPAN_FREE = 0, SPAN_SMALL, SPAN_LARGE, SPAN_META, SPAN_RESERVE };
 
 /* Bit 0 of span.xfree: the owner detached this full span from its class list and
  * waits to be told (through heap.notified) when another thread frees into it. */
@@ -87,6 +88,8 @@ struct heap {
     size_t net_bytes;
     struct span *spare;              /* empty spans kept for reuse (linked by next) */
     size_t spare_units;
+    struct span *reserve;            /* units its new spans are cut from (pool_carve) */
+    size_t reserve_refills;          /* how many reserves it took: each is larger */
     struct heap *next_all;           /* every heap ever made (for stats) */
     struct heap *next_abandoned;
     atomic_bool abandoned;           /* its thread exited and nobody adopted it yet */
@@ -172,8 +175,15 @@ static inline void see_memory(const void *end) { (void)end; }
 /* page_pool.c: units for spans, under one lock (slow paths only). */
 struct span *pool_alloc(size_t units, size_t align_units, enum span_kind kind);
 void pool_free(struct span *s);
+void pool_free_list(struct span *list); /* spans linked by next, in one lock */
 bool pool_resize(struct span *s, size_t units);
 void *pool_meta_alloc(size_t size);
+/* A heap's reserve: give the rest of *reserve back and take a new one of `units` units (false
+ * and *reserve NULL if memory is out); cut `units` off the front of a reserve as a span of
+ * `kind`, without the pool lock (NULL if it is smaller; the reserve itself if it is exactly
+ * that size, which then is no reserve any more). Only the reserve's owner cuts it. */
+bool pool_refill_reserve(struct span **reserve, size_t units);
+struct span *pool_carve(struct span *r, size_t units, enum span_kind kind);
 void pool_lock(void);
 void pool_unlock(void);
 struct alloc_pool_stats {

@@ -33,15 +33,24 @@ static size_t lock_count; /* written under the lock */
 /* Spin, then yield: blocking waits are not allowed on a browser main thread. */
 void pool_lock(void)
 {
+    /* Descriptors live in the spans: memory another thread grew must be in this thread's
+     * view before they are read or written here or by the caller (see_memory). The view is
+     * brought up to date before the lock is taken: in V8 that refresh (a memory.grow(0))
+     * took 0.1-3 ms with 16 threads running, and each thread's first page after a growth
+     * paid it inside the one lock that every thread's first pages go through, so 16 threads
+     * waited for each other's refreshes (docs/ALLOCATOR.md, "The pool lock"). */
+#if defined(__wasm__)
+    char *grown_to = __atomic_load_n(&limit, __ATOMIC_RELAXED);
+    if (grown_to)
+        see_memory(grown_to);
+#endif
     for (unsigned spins = 0; atomic_exchange_explicit(&lock_word, 1, memory_order_acquire);) {
         while (atomic_load_explicit(&lock_word, memory_order_relaxed))
             if (++spins % 64 == 0)
                 sched_yield();
     }
     lock_count++;
-    /* Descriptors live in the spans: memory another thread grew must be in this thread's
-     * view before they are read or written here or by the caller (see_memory). */
-    if (limit)
+    if (limit) /* grown again since the look above: rare */
         see_memory(limit);
 }
 
@@ -52,11 +61,17 @@ static size_t unit_index(const char *p) { return ((uintptr_t)p - alloc_map_base)
 static void map_set(char *unit, struct span *s) { alloc_map[unit_index(unit)] = s; }
 
 /* Span covering a unit, or NULL where the pool has nothing (before the start, in the
- * wilderness, or in a gap that another memory.grow user took). */
+ * wilderness, or in a gap that another memory.grow user took). Acquire: the first unit of a
+ * heap's reserve changes hands without the lock (pool_carve), and a neighbour looked up
+ * here must come with its descriptor. */
 static struct span *map_get(char *unit)
 {
-    return unit < pool_start || unit >= top ? NULL : alloc_map[unit_index(unit)];
+    return unit < pool_start || unit >= top ? NULL : __atomic_load_n(&alloc_map[unit_index(unit)], __ATOMIC_ACQUIRE);
 }
+
+/* Whether a neighbour is free to merge with. Its kind is read atomically: a reserve's owner
+ * turns the reserve's last piece into a span without the lock (pool_carve). */
+static bool is_free(const struct span *s) { return s && __atomic_load_n(&s->kind, __ATOMIC_RELAXED) == SPAN_FREE; }
 
 static char *span_end(const struct span *s) { return s->start + (s->units << UNIT_SHIFT); }
 
@@ -155,7 +170,7 @@ static void release_locked(struct span *s)
 {
     s->kind = SPAN_FREE;
     struct span *p = map_get(s->start - UNIT_SIZE);
-    if (p && p->kind == SPAN_FREE) {
+    if (is_free(p)) {
         bin_remove(p);
         s->start = p->start;
         s->units += p->units;
@@ -165,7 +180,7 @@ static void release_locked(struct span *s)
         return;
     }
     struct span *n = map_get(span_end(s));
-    if (n && n->kind == SPAN_FREE) {
+    if (is_free(n)) {
         bin_remove(n);
         n->start = s->start;
         n->units += s->units;
@@ -302,13 +317,12 @@ void spindle_alloc_debug_check(size_t *free_bytes, size_t *largest_free)
 #define CHECK(where) ((void)0)
 #endif
 
-struct span *pool_alloc(size_t units, size_t align_units, enum span_kind kind)
+static struct span *alloc_locked(size_t units, size_t align_units, enum span_kind kind)
 {
     units += !units;
     if (units > (SIZE_MAX >> UNIT_SHIFT) / 2 || align_units > (SIZE_MAX >> UNIT_SHIFT) / 2)
         return NULL;
     size_t want = units + align_units - 1;
-    pool_lock();
     struct span *s = NULL;
     if (init_locked()) {
         s = take_free(want);
@@ -332,20 +346,96 @@ struct span *pool_alloc(size_t units, size_t align_units, enum span_kind kind)
         if (new_peak || kind == SPAN_LARGE)
             alloc_note_peak_locked(large_bytes);
     }
+    return s;
+}
+
+struct span *pool_alloc(size_t units, size_t align_units, enum span_kind kind)
+{
+    pool_lock();
+    struct span *s = alloc_locked(units, align_units, kind);
     CHECK("alloc");
     pool_unlock();
     return s;
 }
 
-void pool_free(struct span *s)
+static void free_locked(struct span *s)
 {
-    pool_lock();
     span_bytes -= s->units << UNIT_SHIFT;
     if (s->kind == SPAN_LARGE)
         large_bytes -= (s->units << UNIT_SHIFT) - SPAN_DESC_SIZE;
     release_locked(s);
+}
+
+void pool_free(struct span *s)
+{
+    pool_lock();
+    free_locked(s);
     CHECK("free");
     pool_unlock();
+}
+
+void pool_free_list(struct span *list)
+{
+    if (!list)
+        return;
+    pool_lock();
+    for (struct span *s = list, *next; s; s = next) {
+        next = s->next;
+        free_locked(s);
+    }
+    CHECK("free");
+    pool_unlock();
+}
+
+/* Reserves. A heap takes a run of units (a SPAN_RESERVE span, in use as far as the pool
+ * knows) in one lock and cuts its spans from the front of it without the lock: with many
+ * threads starting at once, taking the lock once per size class, each time with a page fault
+ * on the new span's descriptor inside it, serialised their first pages (docs/ALLOCATOR.md,
+ * "Reserves"). The pool, under its lock, looks into a reserve only as the neighbour of a span
+ * it releases or resizes: through the map entry of the reserve's first unit (which points to
+ * the reserve, or to the span just cut from it, published after its descriptor) or of its
+ * last unit (the reserve's own descriptor, which stays put). Both are in use, so it never
+ * merges with them. Debug builds cut under the lock, so that the invariant checker, which
+ * walks every span, never sees a cut half made. */
+bool pool_refill_reserve(struct span **reserve, size_t units)
+{
+    pool_lock();
+    if (*reserve) /* the rest of the old one: the pool can merge it with its neighbours */
+        free_locked(*reserve);
+    *reserve = alloc_locked(units, 1, SPAN_RESERVE);
+    CHECK("refill");
+    pool_unlock();
+    return *reserve != NULL;
+}
+
+struct span *pool_carve(struct span *r, size_t units, enum span_kind kind)
+{
+    if (!r || r->units < units)
+        return NULL;
+#ifdef SPINDLE_ALLOC_DEBUG
+    pool_lock();
+#endif
+    struct span *f = r;
+    if (r->units == units) { /* the last piece: the reserve itself becomes the span */
+        __atomic_store_n(&r->kind, (uint8_t)kind, __ATOMIC_RELAXED);
+        if (kind == SPAN_SMALL) /* its ends are mapped already */
+            for (char *u = r->start + UNIT_SIZE; u < span_end(r) - UNIT_SIZE; u += UNIT_SIZE)
+                map_set(u, r);
+    } else {
+        char *front = r->start;
+        f = desc_make(front, units, kind);
+        r->start += units << UNIT_SHIFT;
+        r->units -= units;
+        map_set(r->start, r);
+        for (char *u = front + UNIT_SIZE; u < span_end(f); u += UNIT_SIZE)
+            map_set(u, f);
+        __atomic_store_n(&alloc_map[unit_index(front)], f, __ATOMIC_RELEASE);
+    }
+#ifdef SPINDLE_ALLOC_DEBUG
+    CHECK("carve");
+    pool_unlock();
+#endif
+    return f;
 }
 
 /* Resize a large span where it lies: shrink by giving the tail back, grow into a free
@@ -373,7 +463,7 @@ bool pool_resize(struct span *s, size_t units)
             ok = p == end;
             if (p && !ok) /* another memory.grow user left a gap: give back what we took */
                 release_locked(desc_make(p, more, SPAN_FREE));
-        } else if (n && n->kind == SPAN_FREE && n->units >= more) {
+        } else if (is_free(n) && n->units >= more) {
             bin_remove(n);
             if (n->units > more) {
                 split_front(n, more); /* absorbed below; n keeps the rest */

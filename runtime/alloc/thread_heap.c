@@ -120,17 +120,21 @@ static bool take_notified(struct heap *from, struct heap *into)
 
 /* Leave an unlisted span detached, so the next remote free reports it; returns it to the
  * pool instead if it is (or becomes) empty. */
-static void detach_or_release(struct span *s)
+static bool detach_or_empty(struct span *s)
 {
     for (;;) {
         collect(s);
-        if (!s->used) {
-            pool_free(s);
-            return;
-        }
+        if (!s->used)
+            return true; /* the caller gives it back */
         if (mark_detached(s))
-            return;
+            return false;
     }
+}
+
+static void detach_or_release(struct span *s)
+{
+    if (detach_or_empty(s))
+        pool_free(s);
 }
 
 /* Take `a` off the abandoned list (NULL: the first one with notified spans) to work on
@@ -204,16 +208,47 @@ static void retire(struct heap *h, struct span *s)
 static bool release_spares(struct heap *h)
 {
     bool any = h->spare != NULL;
-    for (struct span *s = h->spare, *next; s; s = next) {
-        next = s->next;
-        pool_free(s);
-    }
+    pool_free_list(h->spare); /* linked by next */
     h->spare = NULL;
     h->spare_units = 0;
     return any;
 }
 
-/* A new span for class c: a spare of its size, else (unless spares_only) one from the pool. */
+/* Reserves start at 8 units (128 KiB) and double with each refill up to 64 (1 MiB): a thread
+ * that allocates little holds little, and one that allocates much takes the pool lock a few
+ * times for its first pages, not once per size class. Untouched units cost address space, not
+ * RAM. Spans larger than half the largest reserve come from the pool directly. */
+#define RESERVE_UNITS_FIRST 8
+#define RESERVE_UNITS_MAX 64
+
+/* Units for a new span of `units` units: cut from the heap's reserve, refilled when short. */
+static struct span *span_units(struct heap *h, size_t units)
+{
+    if (units > RESERVE_UNITS_MAX / 2)
+        return pool_alloc(units, 1, SPAN_SMALL);
+    struct span *s = pool_carve(h->reserve, units, SPAN_SMALL);
+    if (!s) {
+        size_t shift = h->reserve_refills < 3 ? h->reserve_refills : 3;
+        size_t want = (size_t)RESERVE_UNITS_FIRST << shift;
+        if (!pool_refill_reserve(&h->reserve, want > units ? want : units))
+            return pool_alloc(units, 1, SPAN_SMALL); /* short of memory: no more than needed */
+        h->reserve_refills++;
+        s = pool_carve(h->reserve, units, SPAN_SMALL);
+    }
+    if (s == h->reserve)
+        h->reserve = NULL;
+    return s;
+}
+
+static void release_reserve(struct heap *h)
+{
+    if (h->reserve)
+        pool_free(h->reserve);
+    h->reserve = NULL;
+}
+
+/* A new span for class c: a spare of its size, else (unless spares_only) one from the
+ * reserve or the pool. */
 static struct span *span_new(struct heap *h, unsigned c, bool spares_only)
 {
     size_t bs = class_size(c), units = class_units(bs);
@@ -223,7 +258,7 @@ static struct span *span_new(struct heap *h, unsigned c, bool spares_only)
     if (s) {
         *pp = s->next;
         h->spare_units -= units;
-    } else if (spares_only || !(s = pool_alloc(units, 1, SPAN_SMALL))) {
+    } else if (spares_only || !(s = span_units(h, units))) {
         return NULL;
     }
     s->free = NULL;
@@ -238,11 +273,12 @@ static struct span *span_new(struct heap *h, unsigned c, bool spares_only)
     return s;
 }
 
-/* Out of memory: give back the empty spans this heap keeps one per class, so the pool
- * can coalesce them into the larger run the caller needs. */
+/* Out of memory: give back the empty spans this heap keeps one per class, and its reserve,
+ * so the pool can coalesce them into the larger run the caller needs. */
 COLD_PATH bool heap_trim(struct heap *h)
 {
-    bool any = release_spares(h);
+    bool any = release_spares(h) || h->reserve;
+    release_reserve(h);
     for (unsigned c = 1; c < NUM_CLASSES; c++)
         for (struct span *s = h->cur[c], *next; s != &alloc_empty_span && s; s = next) {
             next = s->next;
@@ -347,15 +383,28 @@ COLD_PATH static void heap_abandon(void *arg)
     struct heap *h = arg;
     if (alloc_tls_heap == h)
         alloc_tls_heap = NULL;
-    release_spares(h);
+    /* what goes back to the pool goes in one lock: threads that end together would
+     * otherwise queue for it once per size class */
+    struct span *empty = h->spare;
+    h->spare = NULL;
+    h->spare_units = 0;
+    if (h->reserve) {
+        h->reserve->next = empty;
+        empty = h->reserve;
+        h->reserve = NULL;
+    }
     take_notified(h, h);
     for (unsigned c = 1; c < NUM_CLASSES; c++) {
         struct span *s;
         while ((s = h->cur[c]) != &alloc_empty_span) {
             list_remove(h, s);
-            detach_or_release(s);
+            if (detach_or_empty(s)) {
+                s->next = empty;
+                empty = s;
+            }
         }
     }
+    pool_free_list(empty);
     atomic_store_explicit(&h->abandoned, true, memory_order_relaxed);
     pool_lock();
     h->next_abandoned = abandoned;
