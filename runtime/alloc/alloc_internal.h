@@ -177,7 +177,7 @@ struct span *pool_alloc(size_t units, size_t align_units, enum span_kind kind);
 void pool_free(struct span *s);
 void pool_free_list(struct span *list); /* spans linked by next, in one lock */
 bool pool_resize(struct span *s, size_t units);
-void *pool_meta_alloc(size_t size);
+void *pool_meta_alloc_locked(size_t size); /* zeroed; the caller holds the pool lock */
 /* A heap's reserve: give the rest of *reserve back and take a new one of `units` units (false
  * and *reserve NULL if memory is out); cut `units` off the front of a reserve as a span of
  * `kind`, without the pool lock (NULL if it is smaller; the reserve itself if it is exactly

@@ -490,13 +490,7 @@ bool pool_resize(struct span *s, size_t units)
     return ok;
 }
 
-void *pool_meta_alloc(size_t size)
-{
-    pool_lock();
-    void *p = init_locked() ? meta_alloc_locked(size) : NULL;
-    pool_unlock();
-    return p;
-}
+void *pool_meta_alloc_locked(size_t size) { return init_locked() ? meta_alloc_locked(size) : NULL; }
 
 void pool_stats_locked(struct alloc_pool_stats *out)
 {

@@ -421,25 +421,22 @@ COLD_PATH static struct heap *heap_acquire(void)
      * took 20-140 us in V8 (more with other threads running), which pool_lock's own
      * see_memory made every thread that needed a page wait for. */
     see_all_memory();
+    /* one lock: threads that start together queue for it */
     pool_lock();
     struct heap *h = abandoned;
     if (h) {
         abandoned = h->next_abandoned;
         atomic_fetch_sub_explicit(&abandoned_count, 1, memory_order_relaxed);
         atomic_store_explicit(&h->abandoned, false, memory_order_relaxed);
-    }
-    pool_unlock();
-    if (!h) {
-        h = pool_meta_alloc(sizeof *h);
-        if (!h)
-            return NULL;
+    } else if ((h = pool_meta_alloc_locked(sizeof *h))) {
         for (unsigned c = 0; c < NUM_CLASSES; c++)
             h->cur[c] = &alloc_empty_span;
-        pool_lock();
         h->next_all = all_heaps;
         all_heaps = h;
-        pool_unlock();
     }
+    pool_unlock();
+    if (!h)
+        return NULL;
     alloc_tls_heap = h;
     take_notified(h, h);
     int st = 0;
