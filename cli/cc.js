@@ -3,9 +3,9 @@
 // --fatal-warnings (a wrong import signature is otherwise only a warning, then a trap), and links
 // the selected Spindle runtime components. Every other argument goes to clang unchanged, so
 // Makefiles and CMake can use it as CC/CXX.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { wantsDebugInfo } from './debug-info.js';
 import { probeStartupBytes, startupBytes, tooSmall } from './memory-minimum.js';
 import { parseSize, readOption } from './options.js';
@@ -304,5 +304,21 @@ export async function compile(args, { cxx }) {
     dropCustomSections(outputPath(opts.clangArgs), metadataSections.filter((s) => !(opts.keepNames && s === 'name')));
   }
   if (r.status === 0 && opts.preload.length) appendPreloadSection(outputPath(opts.clangArgs), preloadEntries);
+  if (r.status === 0 && linking && !opts.bare) prefillCodeCache(outputPath(opts.clangArgs));
   return r.status ?? 1;
+}
+
+// The module's compiled code goes into the cache now, by a detached process at the lowest
+// priority, so that its first `spindle run` with this Node finds it (host/code-cache/prefill.js;
+// docs/HOST.md, "Compiled-code cache"). SPINDLE_CODE_CACHE=0 turns the cache off, as for runs;
+// SPINDLE_CODE_CACHE_PREFILL=0 only this (scripts/test.sh: the suites link hundreds of modules).
+function prefillCodeCache(output) {
+  if (process.env.SPINDLE_CODE_CACHE === '0' || process.env.SPINDLE_CODE_CACHE_PREFILL === '0') return;
+  try {
+    if (readFileSync(output).subarray(0, 4).toString('latin1') !== '\0asm') return;
+  } catch {
+    return;
+  }
+  const script = join(root, 'host', 'code-cache', 'prefill.js');
+  spawn(process.execPath, [script, resolve(output)], { detached: true, stdio: 'ignore' }).unref();
 }

@@ -14,6 +14,9 @@ cd "$root"
 # code another checkout or an earlier suite left in ~/.cache, and the cache itself is exercised.
 SPINDLE_CODE_CACHE_DIR=$(mktemp -d "${TMPDIR:-/tmp}/spindle-test-code-cache.XXXXXX")
 export SPINDLE_CODE_CACHE_DIR
+# `spindle cc` would fill it after every link, in the background, for hundreds of test modules:
+# tests/code-cache.test.js turns that on where it checks it.
+export SPINDLE_CODE_CACHE_PREFILL=0
 trap 'rm -rf "$SPINDLE_CODE_CACHE_DIR"' EXIT
 # Test files run one at a time: each uses both cores itself. A test that hangs fails after 20
 # minutes (60 with SPINDLE_TEST_LONG=1) instead of holding CI until its own limit.

@@ -3,7 +3,7 @@
 // trust (damaged, cut short, made under other V8 flags, in a directory others may write) is never
 // handed to V8: the module compiles as without a cache and the program's output is the same.
 import assert from 'node:assert/strict';
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -49,6 +49,25 @@ describe('compiled-code cache', { skip: !hasAddon && 'no code-cache addon for th
     assert.equal(statSync(dir).mode & 0o777, 0o700);
     const [file] = cacheFiles(dir);
     assert.equal(statSync(file).mode & 0o777, 0o600);
+  });
+
+  it('spindle cc puts a linked module\'s code in the cache, so its first run finds it', async () => {
+    const dir = freshDir();
+    const wasm = join(out, 'prefilled.wasm');
+    const link = (env) => exec(spindle, ['cc', '-O2', join(out, 'hello.c'), '-o', wasm],
+      { env: { ...process.env, SPINDLE_CODE_CACHE_DIR: dir, SPINDLE_CODE_CACHE_PREFILL: '1', ...env } });
+    const stored = () => existsSync(dir) && cacheFiles(dir).length > 0;
+    let r = await link({ SPINDLE_CODE_CACHE: '0' });
+    assert.equal(r.code, 0, r.stderr);
+    await new Promise((done) => setTimeout(done, 3000)); // no compile started: nothing comes
+    assert.equal(stored(), false, 'SPINDLE_CODE_CACHE=0 still filled the cache');
+    r = await link({});
+    assert.equal(r.code, 0, r.stderr);
+    for (let waited = 0; !stored() && waited < 60000; waited += 200) await new Promise((done) => setTimeout(done, 200));
+    assert.ok(stored(), 'no code in the cache a minute after the link');
+    const first = await exec(spindle, ['run', `--code-cache=${dir}`, wasm], { env: { ...process.env, SPINDLE_DEBUG: '1' } });
+    assert.match(first.stderr, /\[spindle\] code cache: hit/);
+    assert.equal(first.stdout, 'hello from the cache\n');
   });
 
   it('the loaded code is TurboFan\'s, compiled before its first call', async () => {

@@ -6,6 +6,7 @@
 // meanwhile. MARKER, a file it holds while it compiles, keeps runs from starting the compile twice.
 import { closeSync, openSync, readFileSync, rmSync, utimesSync } from 'node:fs';
 import { setPriority } from 'node:os';
+import { pathToFileURL } from 'node:url';
 import { compileModule } from '../compilation.js';
 import { turbofanTiers } from '../wasm-tiers.js';
 import { beingMade } from './compile-cached.js';
@@ -22,13 +23,20 @@ function claim(marker) {
   }
 }
 
-const [file, dir, marker] = process.argv.slice(2);
-if (claim(marker)) {
+/** Compiles `bytes` with TurboFan only and stores the code in `dir` ('' for the default), unless
+ * another process holds `marker`. */
+export async function makeTurbofanCode(bytes, dir, marker) {
+  if (!claim(marker)) return;
   try { setPriority(19); } catch { /* the compile runs anyway */ }
   process.env.SPINDLE_WASM_TIERS = turbofanTiers();
   try {
-    await compileModule(readFileSync(file), 'eager', dir || true);
+    await compileModule(bytes, 'eager', dir || true);
   } finally {
     rmSync(marker, { force: true });
   }
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const [file, dir, marker] = process.argv.slice(2);
+  await makeTurbofanCode(readFileSync(file), dir, marker);
 }
