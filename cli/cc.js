@@ -310,9 +310,9 @@ export async function compile(args, { cxx }) {
 
 // The module's compiled code goes into the cache now, by a detached process at the lowest
 // priority, so that its first `spindle run` with this Node finds it (host/code-cache/prefill.js;
-// docs/HOST.md, "Compiled-code cache"). SPINDLE_CODE_CACHE=0 turns the cache off, as for runs;
+// docs/HOST.md, "Compiled-code cache"); spindle cargo's linker too. SPINDLE_CODE_CACHE=0 turns the cache off, as for runs;
 // SPINDLE_CODE_CACHE_PREFILL=0 only this (scripts/test.sh: the suites link hundreds of modules).
-function prefillCodeCache(output) {
+export function prefillCodeCache(output) {
   if (process.env.SPINDLE_CODE_CACHE === '0' || process.env.SPINDLE_CODE_CACHE_PREFILL === '0') return;
   try {
     if (readFileSync(output).subarray(0, 4).toString('latin1') !== '\0asm') return;

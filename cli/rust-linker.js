@@ -11,7 +11,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, renameSync, rmSync } from 'node:fs';
 
 import { fileURLToPath } from 'node:url';
-import { moduleLinkerFlags, runtimeLinkArgs } from './cc.js';
+import { moduleLinkerFlags, prefillCodeCache, runtimeLinkArgs } from './cc.js';
 import { appendPreloadSection, collectPreload } from './preload-files.js';
 import { componentArchive } from './runtime-lib.js';
 import { addStackCheck, stackCheckWanted } from './stack-check.js';
@@ -123,6 +123,7 @@ export async function linkRust(args, settings) {
   // drops the DWARF, whose code offsets no longer hold; --no-stack-check keeps it.
   if (stackCheckWanted(settings)) addStackCheck(out);
   if (settings.preload?.length) appendPreloadSection(out, collectPreload(settings.preload, '--preload-file'));
+  if (!settings.bare) prefillCodeCache(out);
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
