@@ -66,12 +66,16 @@ static void map_set(char *unit, struct span *s) { alloc_map[unit_index(unit)] = 
  * here must come with its descriptor. */
 static struct span *map_get(char *unit)
 {
-    return unit < pool_start || unit >= top ? NULL : __atomic_load_n(&alloc_map[unit_index(unit)], __ATOMIC_ACQUIRE);
+    return unit < pool_start || unit >= top ? NULL
+                                            : __atomic_load_n(&alloc_map[unit_index(unit)], __ATOMIC_ACQUIRE);
 }
 
 /* Whether a neighbour is free to merge with. Its kind is read atomically: a reserve's owner
  * turns the reserve's last piece into a span without the lock (pool_carve). */
-static bool is_free(const struct span *s) { return s && __atomic_load_n(&s->kind, __ATOMIC_RELAXED) == SPAN_FREE; }
+static bool is_free(const struct span *s)
+{
+    return s && __atomic_load_n(&s->kind, __ATOMIC_RELAXED) == SPAN_FREE;
+}
 
 static char *span_end(const struct span *s) { return s->start + (s->units << UNIT_SHIFT); }
 
