@@ -173,16 +173,20 @@ static inline void see_memory(const void *end) { (void)end; }
 #endif
 
 /* page_pool.c: units for spans, under one lock (slow paths only). */
-struct span *pool_alloc(size_t units, size_t align_units, enum span_kind kind);
+/* A span of `units` units at a multiple of `align_units` units, for `kind`; `back` (NULL: none)
+ * goes back to the pool first, in the same lock (a heap's old reserve as it takes a new one). */
+struct span *pool_take(struct span *back, size_t units, size_t align_units, enum span_kind kind);
+static inline struct span *pool_alloc(size_t units, size_t align_units, enum span_kind kind)
+{
+    return pool_take(NULL, units, align_units, kind);
+}
 void pool_free(struct span *s);
 void pool_free_list(struct span *list); /* spans linked by next, in one lock */
 bool pool_resize(struct span *s, size_t units);
 void *pool_meta_alloc_locked(size_t size); /* zeroed; the caller holds the pool lock */
-/* A heap's reserve: give the rest of *reserve back and take a new one of `units` units (false
- * and *reserve NULL if memory is out); cut `units` off the front of a reserve as a span of
- * `kind`, without the pool lock (NULL if it is smaller; the reserve itself if it is exactly
- * that size, which then is no reserve any more). Only the reserve's owner cuts it. */
-bool pool_refill_reserve(struct span **reserve, size_t units);
+/* Cuts `units` off the front of a heap's reserve (a SPAN_RESERVE span from pool_take) as a span
+ * of `kind`, without the pool lock: NULL if the reserve is smaller; the reserve itself if it is
+ * exactly that size, which then is no reserve any more. Only the reserve's owner cuts it. */
 struct span *pool_carve(struct span *r, size_t units, enum span_kind kind);
 void pool_lock(void);
 void pool_unlock(void);

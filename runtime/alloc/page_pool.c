@@ -40,9 +40,7 @@ void pool_lock(void)
      * paid it inside the one lock that every thread's first pages go through, so 16 threads
      * waited for each other's refreshes (docs/ALLOCATOR.md, "The pool lock"). */
 #if defined(__wasm__)
-    char *grown_to = __atomic_load_n(&limit, __ATOMIC_RELAXED);
-    if (grown_to)
-        see_memory(grown_to);
+    see_memory(__atomic_load_n(&limit, __ATOMIC_RELAXED));
 #endif
     for (unsigned spins = 0; atomic_exchange_explicit(&lock_word, 1, memory_order_acquire);) {
         while (atomic_load_explicit(&lock_word, memory_order_relaxed))
@@ -353,9 +351,13 @@ static struct span *alloc_locked(size_t units, size_t align_units, enum span_kin
     return s;
 }
 
-struct span *pool_alloc(size_t units, size_t align_units, enum span_kind kind)
+static void free_locked(struct span *s);
+
+struct span *pool_take(struct span *back, size_t units, size_t align_units, enum span_kind kind)
 {
     pool_lock();
+    if (back) /* the rest of a heap's old reserve: the pool can merge it with its neighbours */
+        free_locked(back);
     struct span *s = alloc_locked(units, align_units, kind);
     CHECK("alloc");
     pool_unlock();
@@ -401,17 +403,6 @@ void pool_free_list(struct span *list)
  * last unit (the reserve's own descriptor, which stays put). Both are in use, so it never
  * merges with them. Debug builds cut under the lock, so that the invariant checker, which
  * walks every span, never sees a cut half made. */
-bool pool_refill_reserve(struct span **reserve, size_t units)
-{
-    pool_lock();
-    if (*reserve) /* the rest of the old one: the pool can merge it with its neighbours */
-        free_locked(*reserve);
-    *reserve = alloc_locked(units, 1, SPAN_RESERVE);
-    CHECK("refill");
-    pool_unlock();
-    return *reserve != NULL;
-}
-
 struct span *pool_carve(struct span *r, size_t units, enum span_kind kind)
 {
     if (!r || r->units < units)
@@ -422,18 +413,17 @@ struct span *pool_carve(struct span *r, size_t units, enum span_kind kind)
     struct span *f = r;
     if (r->units == units) { /* the last piece: the reserve itself becomes the span */
         __atomic_store_n(&r->kind, (uint8_t)kind, __ATOMIC_RELAXED);
-        if (kind == SPAN_SMALL) /* its ends are mapped already */
-            for (char *u = r->start + UNIT_SIZE; u < span_end(r) - UNIT_SIZE; u += UNIT_SIZE)
-                map_set(u, r);
     } else {
-        char *front = r->start;
-        f = desc_make(front, units, kind);
+        f = desc_make(r->start, units, kind);
         r->start += units << UNIT_SHIFT;
         r->units -= units;
         map_set(r->start, r);
-        for (char *u = front + UNIT_SIZE; u < span_end(f); u += UNIT_SIZE)
-            map_set(u, f);
-        __atomic_store_n(&alloc_map[unit_index(front)], f, __ATOMIC_RELEASE);
+    }
+    /* every unit of the span (a small span's blocks are found through any of them), the first
+     * one last: it is the one a neighbour's release may be reading */
+    for (char *u = span_end(f); u > f->start;) {
+        u -= UNIT_SIZE;
+        __atomic_store_n(&alloc_map[unit_index(u)], f, __ATOMIC_RELEASE);
     }
 #ifdef SPINDLE_ALLOC_DEBUG
     CHECK("carve");

@@ -120,7 +120,7 @@ static bool take_notified(struct heap *from, struct heap *into)
 
 /* Leave an unlisted span detached, so the next remote free reports it; returns it to the
  * pool instead if it is (or becomes) empty. */
-static bool detach_or_empty(struct span *s)
+__attribute__((noinline)) static bool detach_or_empty(struct span *s)
 {
     for (;;) {
         collect(s);
@@ -230,7 +230,8 @@ static struct span *span_units(struct heap *h, size_t units)
     if (!s) {
         size_t shift = h->reserve_refills < 3 ? h->reserve_refills : 3;
         size_t want = (size_t)RESERVE_UNITS_FIRST << shift;
-        if (!pool_refill_reserve(&h->reserve, want > units ? want : units))
+        h->reserve = pool_take(h->reserve, want > units ? want : units, 1, SPAN_RESERVE);
+        if (!h->reserve)
             return pool_alloc(units, 1, SPAN_SMALL); /* short of memory: no more than needed */
         h->reserve_refills++;
         s = pool_carve(h->reserve, units, SPAN_SMALL);
