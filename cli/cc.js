@@ -4,7 +4,7 @@
 // the selected Spindle runtime components. Every other argument goes to clang unchanged, so
 // Makefiles and CMake can use it as CC/CXX.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { wantsDebugInfo } from './debug-info.js';
 import { probeStartupBytes, startupBytes, tooSmall } from './memory-minimum.js';
@@ -298,13 +298,16 @@ export async function compile(args, { cxx }) {
     const stderr = r.stderr.toString();
     process.stderr.write(stderr + (r.status !== 0 && exceptionsOffHint(stderr, opts.clangArgs) || ''));
   }
-  if (linking) checkMaxMemory(opts, r.status === 0, isCxx ? clangxx : clang, argv);
-  if (r.status === 0 && linking && stackCheckWanted(opts)) addStackCheck(outputPath(opts.clangArgs));
-  if (r.status === 0 && linking && !wantsDebugInfo(opts.clangArgs)) {
-    dropCustomSections(outputPath(opts.clangArgs), metadataSections.filter((s) => !(opts.keepNames && s === 'name')));
+  // What follows reads and rewrites the module: not where it went to no file (-o /dev/null).
+  const output = outputPath(opts.clangArgs);
+  const linked = r.status === 0 && linking && isPlainFile(output);
+  if (linking && (linked || r.status !== 0)) checkMaxMemory(opts, linked, isCxx ? clangxx : clang, argv);
+  if (linked && stackCheckWanted(opts)) addStackCheck(output);
+  if (linked && !wantsDebugInfo(opts.clangArgs)) {
+    dropCustomSections(output, metadataSections.filter((s) => !(opts.keepNames && s === 'name')));
   }
-  if (r.status === 0 && opts.preload.length) appendPreloadSection(outputPath(opts.clangArgs), preloadEntries);
-  if (r.status === 0 && linking && !opts.bare) prefillCodeCache(outputPath(opts.clangArgs));
+  if (linked && opts.preload.length) appendPreloadSection(output, preloadEntries);
+  if (linked && !opts.bare) prefillCodeCache(output);
   return r.status ?? 1;
 }
 
@@ -312,10 +315,21 @@ export async function compile(args, { cxx }) {
 // priority, so that its first `spindle run` with this Node finds it (host/code-cache/prefill.js;
 // docs/HOST.md, "Compiled-code cache"); spindle cargo's linker too. SPINDLE_CODE_CACHE=0 turns the cache off, as for runs;
 // SPINDLE_CODE_CACHE_PREFILL=0 only this (scripts/test.sh: the suites link hundreds of modules).
+const isPlainFile = (path) => {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+};
+
 export function prefillCodeCache(output) {
   if (process.env.SPINDLE_CODE_CACHE === '0' || process.env.SPINDLE_CODE_CACHE_PREFILL === '0') return;
   try {
-    if (readFileSync(output).subarray(0, 4).toString('latin1') !== '\0asm') return;
+    const magic = Buffer.alloc(4);
+    const fd = openSync(output, 'r');
+    try { readSync(fd, magic, 0, 4, 0); } finally { closeSync(fd); }
+    if (magic.toString('latin1') !== '\0asm') return;
   } catch {
     return;
   }

@@ -27,6 +27,12 @@ describe('spindle cc', () => {
     assert.equal(run.stdout, 'hi 42 4.0\n');
   });
 
+  it('links to -o /dev/null, as build checks do, without reading the module back', async () => {
+    const r = await exec(spindle, ['cc', '-O2', join(src, 'parts_main.c'), join(src, 'parts_lib.c'), `-I${join(src, 'include')}`,
+      '-DGREETING="hi"', '-lm', '-o', '/dev/null']);
+    assert.equal(r.code, 0, r.stderr);
+  });
+
   it('works as CC for make', async () => {
     const r = await exec('make', ['-s', '-C', src, `OUT=${out}`, `CC=${spindle} cc`, '-B']);
     assert.equal(r.code, 0, r.stderr);
