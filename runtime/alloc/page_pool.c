@@ -417,7 +417,9 @@ struct span *pool_carve(struct span *r, size_t units, enum span_kind kind)
         f = desc_make(r->start, units, kind);
         r->start += units << UNIT_SHIFT;
         r->units -= units;
-        map_set(r->start, r);
+        /* atomic: with one unit left this is also the reserve's last unit, whose entry the
+         * span after the reserve reads as its neighbour when it is released */
+        __atomic_store_n(&alloc_map[unit_index(r->start)], r, __ATOMIC_RELEASE);
     }
     /* every unit of the span (a small span's blocks are found through any of them), the first
      * one last: it is the one a neighbour's release may be reading */

@@ -66,6 +66,8 @@ step "build TSan" $CC "${COMMON[@]}" "${PREFIXED[@]}" -O1 -fsanitize=thread "$T/
     -o "$OUT/stress_tsan" -lpthread
 step "stress 2 threads (TSan)" env TSAN_OPTIONS=halt_on_error=1 "$OUT/stress_tsan" 2 20000 4
 step "stress 4 threads (TSan)" env TSAN_OPTIONS=halt_on_error=1 "$OUT/stress_tsan" 4 10000 5
+# 8 threads: reserves cut while neighbours are released (found a race on a reserve's last unit)
+step "stress 8 threads (TSan)" env TSAN_OPTIONS=halt_on_error=1 "$OUT/stress_tsan" 8 6000 31
 step "stress 8 threads (TSan)" env TSAN_OPTIONS=halt_on_error=1 "$OUT/stress_tsan" 8 4000 6
 
 # 5. the allocator as the malloc of a whole process (glibc and pthread internals included)
