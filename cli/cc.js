@@ -4,7 +4,7 @@
 // the selected Spindle runtime components. Every other argument goes to clang unchanged, so
 // Makefiles and CMake can use it as CC/CXX.
 import { spawn, spawnSync } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { wantsDebugInfo } from './debug-info.js';
 import { probeStartupBytes, startupBytes, tooSmall } from './memory-minimum.js';
@@ -311,10 +311,6 @@ export async function compile(args, { cxx }) {
   return r.status ?? 1;
 }
 
-// The module's compiled code goes into the cache now, by a detached process at the lowest
-// priority, so that its first `spindle run` with this Node finds it (host/code-cache/prefill.js;
-// docs/HOST.md, "Compiled-code cache"); spindle cargo's linker too. SPINDLE_CODE_CACHE=0 turns the cache off, as for runs;
-// SPINDLE_CODE_CACHE_PREFILL=0 only this (scripts/test.sh: the suites link hundreds of modules).
 const isPlainFile = (path) => {
   try {
     return statSync(path).isFile();
@@ -323,16 +319,13 @@ const isPlainFile = (path) => {
   }
 };
 
+// The module's compiled code goes into the cache now, by a detached process at the lowest
+// priority, so that its first `spindle run` with this Node finds it (host/code-cache/prefill.js;
+// docs/HOST.md, "Compiled-code cache"); spindle cargo's linker calls it too. The caller passes a
+// module it has just linked. SPINDLE_CODE_CACHE=0 turns the cache off, as for runs;
+// SPINDLE_CODE_CACHE_PREFILL=0 only this (scripts/test.sh: the suites link hundreds of modules).
 export function prefillCodeCache(output) {
   if (process.env.SPINDLE_CODE_CACHE === '0' || process.env.SPINDLE_CODE_CACHE_PREFILL === '0') return;
-  try {
-    const magic = Buffer.alloc(4);
-    const fd = openSync(output, 'r');
-    try { readSync(fd, magic, 0, 4, 0); } finally { closeSync(fd); }
-    if (magic.toString('latin1') !== '\0asm') return;
-  } catch {
-    return;
-  }
   const script = join(root, 'host', 'code-cache', 'prefill.js');
   spawn(process.execPath, [script, resolve(output)], { detached: true, stdio: 'ignore' }).unref();
 }
