@@ -11,7 +11,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { ERRNO as E, O } from '../host/abi/linux.js';
+import { DT, ERRNO as E, O } from '../host/abi/linux.js';
 import { listedEntries, mountAddon } from '../host/mount/hostdir/mount-addon.js';
 
 const root = join(import.meta.dirname, '..');
@@ -109,9 +109,9 @@ describe('host-directory mount addon', { skip: !addon && 'not built or not Linux
     assert.deepEqual(entries.map((e) => e.name.toString()), readdirSync(dir));
     for (const e of entries) {
       const st = lstatSync(join(dir, e.name.toString()), { bigint: true });
-      const wire = new DataView(e.st.wire.buffer, e.st.wire.byteOffset, 64); // (mount_wire.h's layout)
-      assert.deepEqual([e.st.ino, e.st.mode, wire.getBigInt64(24, true), wire.getBigInt64(48, true)], [st.ino, Number(st.mode), st.size, st.mtimeNs]);
-      assert.equal(e.st.isSymbolicLink(), st.isSymbolicLink());
+      const wire = new DataView(e.st.buffer, e.st.byteOffset, 64); // (mount_wire.h's layout)
+      assert.deepEqual([wire.getBigUint64(0, true), wire.getUint32(8, true), wire.getBigInt64(24, true), wire.getBigInt64(48, true)], [st.ino, Number(st.mode), st.size, st.mtimeNs]);
+      assert.equal(e.type, st.isSymbolicLink() ? DT.LNK : st.isDirectory() ? DT.DIR : DT.REG);
     }
   });
 

@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { AT, ERRNO, O } from '../host/abi/linux.js';
 import { OP, REQ } from '../host/abi/mount-request.js';
+import { readDirents } from '../host/abi/mount-wire.js';
 import { client, prepare } from '../host/mount/hostdir/hostdir.js';
 
 const REQUEST = 1024;
@@ -36,8 +37,8 @@ async function mounted(name, files) {
   const call = client(prepared.config, memory);
   const view = new DataView(memory.buffer);
   // one request: fields { op, flags, path, handle, ptr, len, offset }; its result (a BigInt)
-  const request = ({ op, flags = 0, path = '', handle = 0n, ptr = STAT_AT, len = 64, offset = 0n }) => {
-    const bytes = new TextEncoder().encode(path);
+  const request = ({ op, flags = 0, path = '', handle = 0n, ptr = STAT_AT, len = 64, offset = 0n, mode = 0 }) => {
+    const bytes = typeof path === 'string' ? new TextEncoder().encode(path) : path;
     new Uint8Array(memory.buffer).fill(0, 0, STAT_AT + 64);
     new Uint8Array(memory.buffer).set(bytes, PATH_AT);
     view.setInt32(REQUEST + REQ.OP, op, true);
@@ -48,11 +49,12 @@ async function mounted(name, files) {
     view.setBigInt64(REQUEST + REQ.OFFSET, offset, true);
     view.setUint32(REQUEST + REQ.PTR, ptr, true);
     view.setUint32(REQUEST + REQ.LEN, len, true);
+    view.setUint32(REQUEST + REQ.MODE, mode, true);
     call(view, REQUEST);
     return view.getBigInt64(REQUEST + REQ.RESULT, true);
   };
   // STAT of rel: { size, ino } or { errno }
-  const stat = (rel, flags = 0) => {
+  const stat = (rel, flags = 0) => { // (rel: a string, or the path's bytes)
     const result = Number(request({ op: OP.STAT, path: rel, flags }));
     if (result !== 0) return { errno: -result };
     return { size: Number(view.getBigInt64(STAT_AT + 24, true)), ino: view.getBigUint64(STAT_AT, true) };
@@ -66,7 +68,24 @@ async function mounted(name, files) {
   };
   // a call that changes the mount: mkdir of rel
   const mkdir = (rel) => assert.equal(request({ op: OP.MKDIR, path: rel, flags: 0 }), 0n);
-  return { host, outside, stat, list, mkdir, dispose: prepared.dispose };
+  // the names READDIR gives for directory rel, asking for at most `most` entries a call
+  const names = (rel, most) => {
+    assert.equal(request({ op: OP.OPEN, path: rel, flags: O.DIRECTORY }), 0n);
+    const handle = view.getBigUint64(REQUEST + REQ.HANDLE, true);
+    const out = [];
+    for (let cookie = 0n; ;) {
+      const got = Number(request({ op: OP.READDIR, handle, ptr: 16384, len: 32768, offset: cookie, mode: most }));
+      const entries = readDirents(view, 16384, got);
+      if (most) assert.ok(entries.length <= most, `${entries.length} entries for ${most}`);
+      if (!entries.length) break;
+      out.push(...entries.map((e) => Buffer.from(e.name).toString('latin1')));
+      cookie = entries.at(-1).next;
+    }
+    assert.equal(request({ op: OP.CLOSE, handle }), 0n);
+    return out;
+  };
+  const viewHandle = () => view.getBigUint64(REQUEST + REQ.HANDLE, true);
+  return { host, outside, stat, list, mkdir, names, request, viewHandle, dispose: prepared.dispose };
 }
 
 const openFds = () => readdirSync('/proc/self/fd').length;
@@ -139,6 +158,50 @@ describe('hostdir mount: what is kept between calls', { skip: process.platform !
     grow('c', 'grown');
     await new Promise((resolve) => setTimeout(resolve, 150));
     assert.equal(m.stat('d/c').size, 5);
+    m.dispose();
+  });
+
+  it('READDIR gives at most the entries asked for, and its cookies go on from there', async () => {
+    const files = Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`d/f${String(i).padStart(2, '0')}`, 'x']));
+    const m = await mounted('most', files);
+    const all = Object.keys(files).map((p) => p.slice(2)).sort();
+    for (const most of [0, 1, 3, 16, 40, 64]) assert.deepEqual(m.names('d', most), all, `at most ${most} a call`);
+    m.dispose();
+  });
+
+  it('a listing answers by the bytes of the name, as strcmp sorts them, and never a name that is not UTF-8', async () => {
+    // names of 8 bytes (no room for padding after them), prefixes of each other, and bytes from 0x80
+    const names = ['abcdefgh', 'abcdefg', 'abcdefghi', 'b', 'B', 'a b', '\u00e9t\u00e9'];
+    const m = await mounted('bytes', Object.fromEntries(names.map((n, i) => [`d/${n}`, 'x'.repeat(i + 1)])));
+    writeFileSync(Buffer.from(`${m.host}/d/raw\xff`, 'latin1'), 'raw');
+    assert.deepEqual(m.names('d', 0), [...names.map((n) => Buffer.from(n).toString('latin1')), 'raw\xff'].sort((a, b) => Buffer.compare(Buffer.from(a, 'latin1'), Buffer.from(b, 'latin1'))));
+    // each grown from outside right after the listing: the listing's size is the sign it was found
+    // there (a machine too busy to get there within 90 ms gets the host's)
+    const listed = performance.now();
+    m.list('d');
+    names.forEach((n, i) => writeFileSync(join(m.host, 'd', n), 'x'.repeat(i + 10)));
+    const sizes = names.map((n) => m.stat(`d/${n}`).size);
+    // (a name with a byte from 0x80 is always the host's: it checks the name is UTF-8)
+    const ascii = (n) => Buffer.from(n).every((byte) => byte < 0x80);
+    if (performance.now() - listed < 90) assert.deepEqual(sizes, names.map((n, i) => (ascii(n) ? i + 1 : i + 10)));
+    assert.deepEqual(names.map((n) => m.stat(`d/${n}`).size), names.map((n, i) => i + 10), 'then the host\'s');
+    assert.equal(m.stat('d/abcdefgh/x').errno, ERRNO.ENOTDIR);
+    // raw\xff is listed as its bytes, but a STAT of them is refused, listing or not
+    m.list('d');
+    assert.deepEqual(m.stat(Buffer.from('d/raw\xff', 'latin1')), { errno: ERRNO.EILSEQ });
+    m.dispose();
+  });
+
+  it('a listing of a directory moved away since it was opened is not kept', async () => {
+    const m = await mounted('listed-moved', { 'd/a': '1' });
+    assert.equal(m.request({ op: OP.OPEN, path: 'd', flags: O.DIRECTORY }), 0n);
+    const handle = m.viewHandle();
+    renameSync(join(m.host, 'd'), join(m.host, 'e'));
+    mkdirSync(join(m.host, 'd'));
+    writeFileSync(join(m.host, 'd/a'), 'four');
+    assert.ok(m.request({ op: OP.READDIR, handle, ptr: 16384, len: 32768 }) > 0n);
+    assert.equal(m.stat('d/a').size, 4, 'the file now at d/a, not the listing\'s');
+    m.request({ op: OP.CLOSE, handle });
     m.dispose();
   });
 

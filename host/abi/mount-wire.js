@@ -8,7 +8,7 @@ export const STAT = { INO: 0, MODE: 8, NLINK: 16, SIZE: 24, BLOCKS: 32, ATIME_NS
 
 /**
  * Writes a stat at ptr. st: { ino, mode, nlink, size, blocks, atimeNs, mtimeNs, ctimeNs }, numbers
- * or BigInts (the times in nanoseconds).
+ * or BigInts (the times in nanoseconds; blocks 0 where the host has none).
  */
 export function writeStat(view, ptr, st) {
   view.setBigUint64(ptr + STAT.INO, BigInt(st.ino), true);
@@ -16,7 +16,7 @@ export function writeStat(view, ptr, st) {
   view.setUint32(ptr + STAT.MODE + 4, 0, true);
   view.setBigUint64(ptr + STAT.NLINK, BigInt(st.nlink), true);
   view.setBigInt64(ptr + STAT.SIZE, BigInt(st.size), true);
-  view.setBigInt64(ptr + STAT.BLOCKS, BigInt(st.blocks), true);
+  view.setBigInt64(ptr + STAT.BLOCKS, BigInt(st.blocks ?? 0), true);
   view.setBigInt64(ptr + STAT.ATIME_NS, BigInt(st.atimeNs), true);
   view.setBigInt64(ptr + STAT.MTIME_NS, BigInt(st.mtimeNs), true);
   view.setBigInt64(ptr + STAT.CTIME_NS, BigInt(st.ctimeNs), true);
@@ -48,6 +48,23 @@ export function writeDirent(view, ptr, { next, ino, type, name }) {
   view.setUint32(ptr + DIRENT.NAME_LEN + 2, 0, true);
   new Uint8Array(view.buffer, view.byteOffset + ptr + DIRENT.BYTES, name.length).set(name);
   return direntBytes(name.length);
+}
+
+/**
+ * Writes one entry at `at` of `out` (bytes of linear memory) from bytes the host already holds
+ * (a listing): its ino is the 8 bytes at inoAt in `from` (-1: 0), its name the nameLength bytes
+ * at nameAt; returns the bytes it took. Byte by byte: names are short, and a view per entry
+ * would cost more than the copy.
+ */
+export function writeDirentFrom(out, at, next, type, from, inoAt, nameAt, nameLength) {
+  out.fill(0, at, at + DIRENT.BYTES);
+  for (let i = 0; i < 4; i++) out[at + DIRENT.NEXT_COOKIE + i] = (next >>> (8 * i)) & 0xff; // (an index: below 2^32)
+  for (let i = 0; inoAt >= 0 && i < 8; i++) out[at + DIRENT.INO + i] = from[inoAt + i];
+  out[at + DIRENT.TYPE] = type;
+  out[at + DIRENT.NAME_LEN] = nameLength & 0xff;
+  out[at + DIRENT.NAME_LEN + 1] = nameLength >>> 8;
+  for (let i = 0; i < nameLength; i++) out[at + DIRENT.BYTES + i] = from[nameAt + i];
+  return direntBytes(nameLength);
 }
 
 /** Reads the entries of a READDIR answer of `bytes` bytes at ptr: [{ next, ino, type, name }]. */

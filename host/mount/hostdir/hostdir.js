@@ -20,17 +20,19 @@ import { createHandleTable, HandleError, HandleTable } from '../handle-table.js'
 import { DirCache } from './dir-cache.js';
 import { ListedStats, mayChange } from './listed-stats.js';
 import { fdPath, hasProcFd } from './proc-fd.js';
-import { addonWanted, decided, listedEntries, mountAddon, WireStat } from './mount-addon.js';
+import { addonWanted, decided, entryStarts, hasStatAt, mountAddon, nameAt, nameLengthAt, packListing, statAt as entryStatAt, typeAt } from './mount-addon.js';
 import { createMailboxes, failWorker, submit } from '../mailbox.js';
 import { AT, ERRNO as E, DT, O, UTIME } from '../../abi/linux.js';
 import { FOLLOW, FOLLOW_OPS, FSYNC_DATASYNC, ioHandle, ioHandleParts, ioWorkerOf, inMemory, MAX_IO_WORKERS, memoryBytes, OP, REQ, setResult } from '../../abi/mount-request.js';
-import { cookieAfter, direntBytes, indexFrom, STAT as WIRE_STAT, writeDirent, writeStat as writeWireStat } from '../../abi/mount-wire.js';
+import { cookieAfter, direntBytes, indexFrom, STAT as WIRE_STAT, writeDirentFrom, writeStat as writeWireStat } from '../../abi/mount-wire.js';
 import { checkMountOptions, symlinkLeaves } from './hostdir-options.js';
 import { checkHostDirsApart } from './hostdir-overlap.js';
 import { quotaCounter } from './quota.js';
 
-class Errno extends Error {
-  constructor(code) { super(`errno ${code}`); this.errno = code; }
+// (not an Error: a thrown Error records the stack, which cost a STAT that found nothing (ENOENT)
+// 5 us, more than its system calls; this is caught in `call` and never leaves the backend)
+class Errno {
+  constructor(code) { this.errno = code; }
 }
 const fail = (code) => { throw new Errno(code); };
 // Node's error codes are Linux's names (the protocol's numbering, whatever the host OS)
@@ -326,12 +328,7 @@ function inlineClient(config, ioWorker) {
   const creating = () => { if (quota?.full()) fail(E.ENOSPC); };
 
   // a node:fs BigIntStats
-  // (no copy when blocks is there, as on Linux: a stat call is a few microseconds)
-  // (a listing's stat from the addon is already in the protocol's bytes: mount-addon.js)
-  const writeStat = (view, ptr, st) => {
-    if (st instanceof WireStat) new Uint8Array(view.buffer, view.byteOffset + ptr, st.wire.length).set(st.wire);
-    else writeWireStat(view, ptr, st.blocks === undefined ? { ...st, blocks: 0 } : st);
-  };
+  const writeStat = writeWireStat;
 
   function times(view, req, current) {
     const t = [0, 1].map((i) => {
@@ -344,8 +341,8 @@ function inlineClient(config, ioWorker) {
     return t;
   }
 
-  function readdirInto(view, handle, fd, cookie, ptr, len) {
-    if (!memoryBytes(view, ptr, len)) fail(E.EFAULT);
+  function readdirInto(view, handle, fd, cookie, ptr, len, most) {
+    const out = memoryBytes(view, ptr, len) ?? fail(E.EFAULT);
     let list = dirs.get(handle);
     if (!list || cookie === 0n) {
       const dir = hasProcFd ? fdPath(fd) : paths.get(handle);
@@ -353,34 +350,27 @@ function inlineClient(config, ioWorker) {
       const from = listed.listing();
       const opened = relOf.get(handle);
       const here = opened !== undefined && hasProcFd && readlinkSync(fdPath(fd)) === (opened === '' ? root : `${root}/${opened}`);
-      const rel = here ? opened : undefined;
       // d_ino must be what stat reports (st_ino), which a Dirent does not carry: one lstat each,
       // once per listing. An entry removed meanwhile keeps ino 0.
       // names as the host's bytes: one that is not UTF-8 is listed as it is (opening it gives EILSEQ)
-      list = listing(dir, fd).map(({ name, type, st }) => {
-        if (st && rel !== undefined) keepListed(rel, name, st, from);
-        return { name, ino: st ? st.ino : 0n, type };
-      });
+      const buf = listing(dir, fd);
+      list = { buf, starts: entryStarts(buf) };
+      if (here) listed.keep(opened, buf, list.starts, from);
       dirs.set(handle, list);
     }
+    const { buf, starts } = list;
     let at = 0;
-    for (let i = indexFrom(cookie); i < list.length; i++) {
-      const e = list[i];
-      const name = e.name; // (bytes: readdirSync and the addon both give Buffers)
-      if (at + direntBytes(name.length) > len) {
+    const end = most > 0 ? Math.min(starts.length, indexFrom(cookie) + most) : starts.length;
+    for (let i = indexFrom(cookie); i < end; i++) {
+      const e = starts[i];
+      const nameLength = nameLengthAt(buf, e);
+      if (at + direntBytes(nameLength) > len) {
         if (at === 0) fail(E.EINVAL);
         break;
       }
-      at += writeDirent(view, ptr + at, { next: cookieAfter(i), ino: e.ino, type: e.type, name });
+      at += writeDirentFrom(out, at, cookieAfter(i), typeAt(buf, e), buf, hasStatAt(buf, e) ? entryStatAt(e) : -1, nameAt(e), nameLength);
     }
     return at;
-  }
-
-  // a listed entry's stat, for the STAT that may follow (listed-stats.js); names are UTF-8 there
-  function keepListed(rel, nameBytes, st, from) {
-    let name;
-    try { name = decoder.decode(nameBytes); } catch { return; }
-    listed.keep(rel === '' ? name : `${rel}/${name}`, st, from);
   }
 
   // The addon's confined calls (mount-addon.js): a result, or null where the careful node:fs
@@ -398,20 +388,21 @@ function inlineClient(config, ioWorker) {
     const fd = p && decided(addon.open(p, hostFlags(flags), mode & PERMISSIONS, view, at));
     return fd === null ? null : fd < 0 ? fail(-fd) : fd;
   }
-  // a listing with each entry's lstat: one addon call, or readdir and an lstat each
+  // a listing with each entry's lstat (mount-addon.js's Buffer): one addon call, or readdir and an lstat each
   function listing(dirPath, fd) {
     if (addon) {
       const buf = addon.list(fd);
-      return typeof buf === 'number' ? fail(-buf) : listedEntries(buf);
+      return typeof buf === 'number' ? fail(-buf) : buf;
     }
     const prefix = Buffer.from(`${dirPath}/`);
-    return readdirSync(dirPath, { withFileTypes: true, encoding: 'buffer' }).map((e) => {
+    const entries = readdirSync(dirPath, { withFileTypes: true, encoding: 'buffer' }).map((e) => {
       let st = null;
       try {
         st = lstatSync(Buffer.concat([prefix, e.name]), { bigint: true });
       } catch { /* gone since */ }
       return { name: e.name, type: e.isDirectory() ? DT.DIR : e.isSymbolicLink() ? DT.LNK : e.isFile() ? DT.REG : DT.UNKNOWN, st };
     });
+    return packListing(entries.sort((a, b) => Buffer.compare(a.name, b.name))); // (strcmp's order, as the addon's)
   }
 
   function dispatch(view, req, op, flags) {
@@ -509,14 +500,15 @@ function inlineClient(config, ioWorker) {
         return 0;
       });
       case OP.FSYNC: return withFd((fd) => (flags & FSYNC_DATASYNC ? fdatasyncSync : fsyncSync)(fd) ?? 0);
-      case OP.READDIR: return withFd((fd) => readdirInto(view, handle(), fd, offset, ptr, len));
+      case OP.READDIR: return withFd((fd) => readdirInto(view, handle(), fd, offset, ptr, len, mode));
       case OP.STAT: {
         // (the root through its /proc magic link needs stat; names were resolved already)
-        const rel = path();
         const follow = !(flags & AT.SYMLINK_NOFOLLOW);
         const statAt = statOut();
-        const kept = listed.take(rel, follow);
-        if (kept) return writeStat(view, statAt, kept) ?? 0;
+        const pathAt = view.getUint32(req + REQ.PATH, true);
+        const pathLength = view.getUint32(req + REQ.PATH_LEN, true);
+        if (inMemory(view, pathAt, pathLength) && listed.take(view, pathAt, pathLength, follow, statAt)) return 0;
+        const rel = path();
         if (statNative(rel, follow, view, statAt)) return 0;
         const st = confined(rel, follow, (r) =>
           inParent(split(r).dir, (at) => {

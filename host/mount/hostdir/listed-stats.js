@@ -9,18 +9,47 @@
 //   value from before its lstats;
 // - a final symlink is never answered for a STAT that follows it (lstat is not stat there).
 // So only a change made by another process within TTL_MS of the listing can be missed.
+//
+// A listing is kept as the Buffer it came in (mount-addon.js's layout, sorted by name), and a
+// STAT finds its entry by the path's bytes, by a binary search: nothing is decoded or hashed per
+// entry, which would cost a walk more than the system calls the listing saves.
 import { O } from '../../abi/linux.js';
 import { OP } from '../../abi/mount-request.js';
+import { hasStatAt, nameAt, nameLengthAt, statAt as entryStatAt } from './mount-addon.js';
 
 const TTL_MS = 100;
 const MAX_KEPT = 8192; // entries per thread; beyond, the older listings are dropped
 const READ_ONLY = new Set([OP.CLOSE, OP.PREAD, OP.FSTAT, OP.FSYNC, OP.READDIR, OP.STAT, OP.READLINK]);
+const SLASH = 0x2f;
+const STAT_BYTES = 64;
+const MODE = 8; // st_mode's offset in the protocol's stat
+const S_IFMT = 0o170000;
+const S_IFLNK = 0o120000;
+const encoder = new TextEncoder();
 
 /** Whether a request (op, flags) may change what a stat of the mount reports. */
 export const mayChange = (op, flags) => !READ_ONLY.has(op) && (op !== OP.OPEN || (flags & (O.CREAT | O.TRUNC)) !== 0);
 
+// Whether the n bytes at `from` in bytes (a Uint8Array) equal those at `at` in memory (a DataView)
+function sameBytes(bytes, from, view, at, n) {
+  for (let i = 0; i < n; i++) if (bytes[from + i] !== view.getUint8(at + i)) return false;
+  return true;
+}
+
+// strcmp's order of the name of `length` bytes at `from` in bytes against the n bytes at `at` in
+// memory: < 0, 0 or > 0
+function compareName(bytes, from, length, view, at, n) {
+  const common = Math.min(length, n);
+  for (let i = 0; i < common; i++) {
+    const d = bytes[from + i] - view.getUint8(at + i);
+    if (d !== 0) return d;
+  }
+  return length - n;
+}
+
 export class ListedStats {
-  #kept = new Map(); // relative path -> { st, at, changes }
+  #listings = []; // newest last: { dir (its relative path's bytes), buf, starts, taken, at, changes }
+  #kept = 0; // entries in #listings
 
   /** changes: Int32Array of the mount's shared counter of changing calls. */
   constructor(changes) {
@@ -37,20 +66,69 @@ export class ListedStats {
     return { at: performance.now(), changes: Atomics.load(this.changes, 0) };
   }
 
-  /** Keeps st (a node:fs BigIntStats) of the entry at relative path rel, from listing `from`. */
-  keep(rel, st, from) {
-    if (this.#kept.size >= MAX_KEPT) this.#kept.clear();
-    this.#kept.set(rel, { st, ...from });
+  /** Keeps the listing of directory rel (its Buffer and entryStarts), taken as `from` said. */
+  keep(rel, buf, starts, from) {
+    const dir = encoder.encode(rel);
+    this.#drop((l) => l.dir.length === dir.length && l.dir.every((byte, i) => byte === dir[i]));
+    while (this.#listings.length && this.#kept + starts.length > MAX_KEPT) this.#drop((l) => l === this.#listings[0]);
+    if (starts.length > MAX_KEPT) return;
+    const stats = new DataView(buf.buffer, buf.byteOffset, buf.length);
+    this.#listings.push({ dir, buf, stats, starts, taken: new Uint8Array(starts.length), ...from });
+    this.#kept += starts.length;
   }
 
-  /** The stat of rel from a listing, if still good for a STAT (follow: of a final symlink's target); once. */
-  take(rel, follow) {
-    if (this.#kept.size === 0) return null;
-    const e = this.#kept.get(rel);
-    if (e === undefined) return null;
-    this.#kept.delete(rel);
-    if (e.changes !== Atomics.load(this.changes, 0) || performance.now() - e.at > TTL_MS) return null;
-    if (follow && e.st.isSymbolicLink()) return null;
-    return e.st;
+  #drop(which) {
+    const i = this.#listings.findIndex(which);
+    if (i < 0) return;
+    this.#kept -= this.#listings[i].starts.length;
+    this.#listings.splice(i, 1);
+  }
+
+  /**
+   * Answers a STAT of the relative path in memory (`view`) at pathAt, pathLength bytes (checked
+   * to lie in it), from a listing still good for it (follow: of a final symlink's target):
+   * writes the stat's 64 protocol bytes at statAt and returns true; once. A name with a byte from
+   * 0x80 is left to the host, which checks it is UTF-8. (Bytes are read where they are: a view
+   * per call costs more than the search.)
+   */
+  take(view, pathAt, pathLength, follow, statAt) {
+    if (this.#kept === 0) return false;
+    let slash = pathLength - 1;
+    for (; slash >= 0; slash--) {
+      const byte = view.getUint8(pathAt + slash);
+      if (byte === SLASH) break;
+      if (byte >= 0x80) return false;
+    }
+    const dirLength = Math.max(slash, 0);
+    for (let l = this.#listings.length - 1; l >= 0; l--) {
+      const listing = this.#listings[l];
+      if (listing.dir.length === dirLength && sameBytes(listing.dir, 0, view, pathAt, dirLength)) {
+        return this.#takeFrom(listing, view, pathAt + slash + 1, pathLength - slash - 1, follow, statAt);
+      }
+    }
+    return false;
+  }
+
+  #takeFrom(listing, view, nameAtMemory, nameLength, follow, statAt) {
+    const { buf, stats, starts, taken } = listing;
+    let lo = 0;
+    let hi = starts.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      const at = starts[mid];
+      const order = compareName(buf, nameAt(at), nameLengthAt(buf, at), view, nameAtMemory, nameLength);
+      if (order < 0) lo = mid + 1;
+      else if (order > 0) hi = mid - 1;
+      else {
+        if (taken[mid] || !hasStatAt(buf, at)) return false;
+        taken[mid] = 1;
+        if (listing.changes !== Atomics.load(this.changes, 0) || performance.now() - listing.at > TTL_MS) return false;
+        const from = entryStatAt(at);
+        if (follow && (stats.getUint32(from + MODE, true) & S_IFMT) === S_IFLNK) return false;
+        for (let i = 0; i < STAT_BYTES; i += 4) view.setUint32(statAt + i, stats.getUint32(from + i, true), true);
+        return true;
+      }
+    }
+    return false;
   }
 }

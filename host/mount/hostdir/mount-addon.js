@@ -5,6 +5,7 @@
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { DT, ERRNO as E } from '../../abi/linux.js';
+import { STAT as WIRE_STAT, writeStat as writeWireStat } from '../../abi/mount-wire.js';
 
 const FILE = fileURLToPath(new URL('../../../.toolchain/mount-addon/mount_at.node', import.meta.url));
 
@@ -44,35 +45,49 @@ const CAREFUL = new Set([E.ELOOP, E.ENOTDIR, E.EINVAL, E.ENAMETOOLONG, E.ENOSYS,
 /** An addon result: >= 0 or the -errno that is the call's answer; null where node:fs decides. */
 export const decided = (result) => (result >= 0 || !CAREFUL.has(-result) ? result : null);
 
-const S_IFMT = 0o170000;
-const S_IFLNK = 0o120000;
-
-/** A listed entry's lstat: the protocol's 64-byte stat (`wire`, written by the addon), which a
- * STAT answered from the listing copies as it is. */
-export class WireStat {
-  constructor(wire, ino, mode) {
-    this.wire = wire;
-    this.ino = ino;
-    this.mode = mode;
-  }
-
-  isSymbolicLink() { return (this.mode & S_IFMT) === S_IFLNK; }
-}
-
-const STAT_BYTES = 64;
-const ENTRY_HEAD = 8 + STAT_BYTES;
+// A listing: list(fd)'s Buffer, whose layout the node:fs path also writes (packListing), so
+// that READDIR and the listed stats (listed-stats.js) read one format. Per entry, at a multiple
+// of 8: u8 type (DT_*), u8 stat taken, u16 name length, u32 0, the entry's lstat as the
+// protocol's 64-byte stat (mount_wire.h, zero if it could not be taken), the name and at least
+// one NUL, padded to 8. Entries are sorted by name as strcmp sorts (node:fs's order).
+const ENTRY_HEAD = 8 + WIRE_STAT.BYTES;
+const entryBytes = (nameLength) => ENTRY_HEAD + ((nameLength + 8) & ~7);
 const LISTED_TYPES = new Set([DT.REG, DT.DIR, DT.LNK]);
 
-/** The entries of list(fd)'s Buffer: [{ name (bytes), type (DT_*), st (a WireStat, null if it
- * could not be taken) }], in the addon's (node:fs's) order. */
-export function listedEntries(buf) {
-  const view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
-  const entries = [];
-  for (let at = 0; at < buf.length;) {
-    const nameLength = view.getUint16(at + 2, true);
-    const st = buf[at + 1] ? new WireStat(buf.subarray(at + 8, at + ENTRY_HEAD), view.getBigUint64(at + 8, true), view.getUint32(at + 16, true)) : null;
-    entries.push({ name: buf.subarray(at + ENTRY_HEAD, at + ENTRY_HEAD + nameLength), type: LISTED_TYPES.has(buf[at]) ? buf[at] : DT.UNKNOWN, st });
-    at += ENTRY_HEAD + ((nameLength + 7) & ~7);
-  }
-  return entries;
+/** Where each entry of a listing starts. */
+export function entryStarts(buf) {
+  const starts = [];
+  for (let at = 0; at + ENTRY_HEAD <= buf.length; at += entryBytes(nameLengthAt(buf, at))) starts.push(at);
+  return Uint32Array.from(starts);
 }
+export const nameLengthAt = (buf, at) => buf[at + 2] | (buf[at + 3] << 8);
+/** The entry's name: its bytes start at nameAt(at). */
+export const nameAt = (at) => at + ENTRY_HEAD;
+/** Its type: DT_REG, DT_DIR, DT_LNK or DT_UNKNOWN. */
+export const typeAt = (buf, at) => (LISTED_TYPES.has(buf[at]) ? buf[at] : DT.UNKNOWN);
+/** Whether its stat was taken; the stat's 64 bytes start at statAt(at). */
+export const hasStatAt = (buf, at) => buf[at + 1] !== 0;
+export const statAt = (at) => at + 8;
+
+/** The same Buffer from node:fs's entries, in their order: [{ name (bytes), type, st (BigIntStats or null) }]. */
+export function packListing(entries) {
+  const buf = Buffer.alloc(entries.reduce((n, e) => n + entryBytes(e.name.length), 0));
+  const view = new DataView(buf.buffer, buf.byteOffset, buf.length);
+  let at = 0;
+  for (const { name, type, st } of entries) {
+    buf[at] = type;
+    buf[at + 1] = st ? 1 : 0;
+    view.setUint16(at + 2, name.length, true);
+    if (st) writeWireStat(view, statAt(at), st);
+    buf.set(name, nameAt(at));
+    at += entryBytes(name.length);
+  }
+  return buf;
+}
+
+/** A listing's entries as objects, for tests: [{ name (bytes), type, st (the stat's 64 bytes, or null) }]. */
+export const listedEntries = (buf) => Array.from(entryStarts(buf), (at) => ({
+  name: buf.subarray(nameAt(at), nameAt(at) + nameLengthAt(buf, at)),
+  type: typeAt(buf, at),
+  st: hasStatAt(buf, at) ? buf.subarray(statAt(at), statAt(at) + WIRE_STAT.BYTES) : null,
+}));

@@ -213,7 +213,7 @@ export class OpfsBackend {
         file.flush();
         return 0;
       }
-      case OP.READDIR: return this.readdir(view, open(), Number(offset), ptr, len);
+      case OP.READDIR: return this.readdir(view, open(), Number(offset), ptr, len, view.getUint32(req + REQ.MODE, true));
       case OP.STAT: this.writeStat(view, statOut(), await this.statPath(path())); return 0;
       case OP.MKDIR: return this.mkdir(path());
       case OP.UNLINK: return this.unlink(path(), (flags & AT.REMOVEDIR) !== 0);
@@ -516,7 +516,7 @@ export class OpfsBackend {
     });
   }
 
-  async readdir(view, o, cookie, ptr, len) {
+  async readdir(view, o, cookie, ptr, len, most) {
     this.bytes(ptr, len); // (EFAULT first, as the Node backend)
     if (o.kind !== 'dir') throw new Errno(E.ENOTDIR);
     if (indexFrom(cookie) === 0 || !o.entries) {
@@ -527,8 +527,9 @@ export class OpfsBackend {
     }
     const base = o.path === '' ? '' : `${o.path}/`;
     let i = indexFrom(cookie);
+    const end = most > 0 ? Math.min(o.entries.length, i + most) : o.entries.length;
     let at = 0;
-    for (; i < o.entries.length; i++) {
+    for (; i < end; i++) {
       const e = o.entries[i];
       const name = encoder.encode(e.name);
       if (at + direntBytes(name.length) > len) break;

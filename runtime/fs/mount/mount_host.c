@@ -191,7 +191,14 @@ static int h_futimens(void *ctx, uint64_t handle, const struct spindle_timespec 
 static int h_readdir(void *ctx, uint64_t handle, uint64_t cookie, struct spindle_dirent *out, int max)
 {
     _Alignas(8) uint8_t buf[4096];
-    int64_t got = handle_call(ctx, MOUNT_OP_READDIR, handle, buf, sizeof buf, (int64_t)cookie, 0);
+    struct mount_request r;
+    init(&r, ctx, MOUNT_OP_READDIR);
+    r.handle = handle;
+    r.ptr = (uint32_t)(uintptr_t)buf;
+    r.len = sizeof buf;
+    r.offset = (int64_t)cookie;
+    r.mode = (uint32_t)max; /* entries the host would write past these are thrown away here */
+    int64_t got = call(&r);
     if (got < 0)
         return (int)got;
     int n = 0;

@@ -49,7 +49,7 @@ struct mount_request {
     uint32_t ptr, len;
     uint32_t path, path_len;
     uint32_t path2, path2_len;
-    uint32_t mode;
+    uint32_t mode; /* READDIR: the most entries wanted (0: as many as fit) */
     uint32_t follow; /* OPEN, STAT, UTIMENS, CHMOD: where MOUNT_RESULT_FOLLOW's path goes (0: EXDEV) */
     int64_t times[4]; /* atime sec, nsec, mtime sec, nsec */
 };

@@ -69,8 +69,10 @@ static void fill_wire_stat(void *at, const struct stat *st) {
 }
 
 // a listed entry: u8 type (DT_*), u8 stat_ok, u16 name_len, u32 0, its lstat as the protocol's
-// stat (all zero if it could not be taken), the name padded to 8 bytes
+// stat (all zero if it could not be taken), the name and at least one NUL, padded to 8 bytes
 #define ENTRY_HEAD (8 + sizeof(struct mount_wire_stat))
+// (the NUL ends the name for strcmp when sorting)
+#define ENTRY_BYTES(name_len) (ENTRY_HEAD + (((name_len) + 8) & ~(size_t)7))
 
 // ---- argument helpers (a wrong argument is a JavaScript programming error: it throws) ----
 
@@ -176,7 +178,7 @@ static int grow(void **p, size_t *cap, size_t need, size_t unit) {
 
 static int add_entry(struct listing *l, int dirfd, const struct dirent *e) {
     size_t name_len = strlen(e->d_name);
-    size_t bytes = ENTRY_HEAD + ((name_len + 7) & ~(size_t)7);
+    size_t bytes = ENTRY_BYTES(name_len);
     if (grow((void **)&l->bytes, &l->size, l->used + bytes, 1) ||
         grow((void **)&l->starts, &l->cap, l->count + 1, sizeof(size_t)))
         return -ENOMEM;
@@ -244,7 +246,7 @@ static napi_value js_list(napi_env env, napi_callback_info info) {
             size_t start = l.starts[i];
             uint16_t n16;
             memcpy(&n16, l.bytes + start + 2, 2);
-            size_t bytes = ENTRY_HEAD + (((size_t)n16 + 7) & ~(size_t)7);
+            size_t bytes = ENTRY_BYTES((size_t)n16);
             memcpy(sorted + at, l.bytes + start, bytes);
             at += bytes;
         }
