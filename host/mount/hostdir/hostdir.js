@@ -24,7 +24,7 @@ import { addonWanted, decided, entryStarts, hasStatAt, mountAddon, nameAt, nameL
 import { createMailboxes, failWorker, submit } from '../mailbox.js';
 import { AT, ERRNO as E, DT, O, UTIME } from '../../abi/linux.js';
 import { FOLLOW, FOLLOW_OPS, FSYNC_DATASYNC, ioHandle, ioHandleParts, ioWorkerOf, inMemory, MAX_IO_WORKERS, memoryBytes, OP, REQ, setResult } from '../../abi/mount-request.js';
-import { cookieAfter, direntBytes, indexFrom, STAT as WIRE_STAT, writeDirentFrom, writeStat as writeWireStat } from '../../abi/mount-wire.js';
+import { cookieAfter, direntBytes, indexFrom, STAT as WIRE_STAT, writeDirentFrom, writeStat } from '../../abi/mount-wire.js';
 import { checkMountOptions, symlinkLeaves } from './hostdir-options.js';
 import { checkHostDirsApart } from './hostdir-overlap.js';
 import { quotaCounter } from './quota.js';
@@ -326,9 +326,6 @@ function inlineClient(config, ioWorker) {
 
   // A new name (directory, symlink, hard link) on a mount whose quota is used up: ENOSPC.
   const creating = () => { if (quota?.full()) fail(E.ENOSPC); };
-
-  // a node:fs BigIntStats
-  const writeStat = writeWireStat;
 
   function times(view, req, current) {
     const t = [0, 1].map((i) => {

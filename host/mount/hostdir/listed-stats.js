@@ -48,7 +48,7 @@ function compareName(bytes, from, length, view, at, n) {
 }
 
 export class ListedStats {
-  #listings = []; // newest last: { dir (its relative path's bytes), buf, starts, taken, at, changes }
+  #listings = []; // newest last: { dir (its relative path's bytes), buf, stats (a DataView of buf), starts, taken, at, changes }
   #kept = 0; // entries in #listings
 
   /** changes: Int32Array of the mount's shared counter of changing calls. */
