@@ -10,6 +10,7 @@ import { checkMountPaths } from '../host/mount/index.js';
 import { parseBrowserName, v8OnlyRefusal } from './browsers.js';
 import { parseSize, readOption } from './options.js';
 import { packPreloadFiles } from './preload-files.js';
+import { userEnv } from './js-compile-cache.js';
 import { runUsage } from './usage.js';
 import { mainRunsHere } from './main-thread-choice.js';
 import { threadHint } from './thread-hint.js';
@@ -74,7 +75,7 @@ export function parseRunArgs(argv) {
   if (i >= argv.length) throw new Error(`no module to run\n${runUsage}`);
   opts.wasm = argv[i];
   opts.args = [basename(argv[i]), ...argv.slice(i + 1)];
-  if (opts.inheritEnv) opts.env = { ...process.env, ...opts.env };
+  if (opts.inheritEnv) opts.env = { ...userEnv(), ...opts.env };
   if (opts.browser === 'firefox' && opts.compilation !== 'auto') throw new Error(v8OnlyRefusal(`--compile=${opts.compilation}`));
   checkMounts(opts);
   return opts;

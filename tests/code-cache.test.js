@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import module from 'node:module';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { pruneCache } from '../host/code-cache/store.js';
@@ -15,6 +16,7 @@ const root = join(import.meta.dirname, '..');
 const spindle = join(root, 'bin', 'spindle');
 const out = join(root, 'build', 'tests', 'code-cache');
 const hello = join(out, 'hello.wasm');
+const envWasm = join(out, 'env.wasm');
 const scratch = mkdtempSync(join(tmpdir(), 'spindle-code-cache-'));
 const hasAddon = Boolean(codeCacheAddon().addon);
 let dirs = 0;
@@ -34,6 +36,10 @@ describe('compiled-code cache', { skip: !hasAddon && 'no code-cache addon for th
     writeFileSync(join(out, 'hello.c'), '#include <stdio.h>\nint main(void) { puts("hello from the cache"); return 0; }\n');
     const r = await exec(spindle, ['cc', '-O2', join(out, 'hello.c'), '-o', hello]);
     assert.equal(r.code, 0, r.stderr);
+    writeFileSync(join(out, 'env.c'), '#include <stdio.h>\n#include <stdlib.h>\nint main(void) { const char *v = getenv("NODE_COMPILE_CACHE");\n' +
+      '  printf("NODE_COMPILE_CACHE %s\\n", v ? v : "unset"); return 0; }\n');
+    const e = await exec(spindle, ['cc', '-O2', join(out, 'env.c'), '-o', envWasm]);
+    assert.equal(e.code, 0, e.stderr);
   });
   after(() => rmSync(scratch, { recursive: true, force: true }));
 
@@ -145,6 +151,27 @@ describe('compiled-code cache', { skip: !hasAddon && 'no code-cache addon for th
     const bad = await exec(spindle, ['run', '--code-cache=', hello]);
     assert.equal(bad.code, 1);
     assert.match(bad.stderr, /--code-cache=: expected on, off or a directory/);
+  });
+
+  it('keeps Spindle\'s own compiled JavaScript in its js folder on Node 22 and later, never in a program\'s --env', async () => {
+    const withCache = typeof module.enableCompileCache === 'function';
+    const jsFiles = (dir) => (existsSync(join(dir, 'js')) ? readdirSync(join(dir, 'js'), { recursive: true }).length : 0);
+    const { NODE_COMPILE_CACHE: _user, ...env } = process.env;
+    const printEnv = (dir, extra = {}, ...options) => exec(spindle, ['run', '--env', ...options, envWasm], { env: { ...env, SPINDLE_CODE_CACHE_DIR: dir, ...extra } });
+    const dir = freshDir();
+    let r = await printEnv(dir);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout, 'NODE_COMPILE_CACHE unset\n');
+    assert.equal(jsFiles(dir) > 0, withCache, `${jsFiles(dir)} files on Node ${process.versions.node}`);
+    if (withCache) assert.equal(statSync(join(dir, 'js')).mode & 0o777, 0o700);
+    // a user's own NODE_COMPILE_CACHE decides, and reaches the program; off with the rest of the cache
+    for (const [extra, options] of [[{ NODE_COMPILE_CACHE: join(scratch, 'users-own') }, []], [{ SPINDLE_CODE_CACHE: '0' }, []], [{}, ['--code-cache=off']]]) {
+      const other = freshDir();
+      r = await printEnv(other, extra, ...options);
+      assert.equal(r.code, 0, r.stderr);
+      assert.equal(r.stdout, extra.NODE_COMPILE_CACHE ? `NODE_COMPILE_CACHE ${extra.NODE_COMPILE_CACHE}\n` : 'NODE_COMPILE_CACHE unset\n');
+      assert.equal(jsFiles(other), 0, JSON.stringify(extra));
+    }
   });
 
   it('keeps the most recently used files within its size limit', () => {
