@@ -19,8 +19,9 @@ export function enableJsCompileCache(env = process.env) {
   if (typeof module.enableCompileCache !== 'function' || env.SPINDLE_CODE_CACHE === '0') return;
   if (env[VARIABLE] !== undefined || env.NODE_DISABLE_COMPILE_CACHE !== undefined) return;
   try {
+    // (its parent too: whoever may write there may put another `js` in its place)
     const dir = join(defaultCacheDir(env), 'js');
-    if (unusableReason(dir)) return;
+    if (unusableReason(defaultCacheDir(env)) || unusableReason(dir)) return;
     const { directory } = module.enableCompileCache(dir);
     if (directory) env[VARIABLE] = setHere = directory;
   } catch { /* no cache: the modules compile as before */ }

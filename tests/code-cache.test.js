@@ -164,6 +164,13 @@ describe('compiled-code cache', { skip: !hasAddon && 'no code-cache addon for th
     assert.equal(r.stdout, 'NODE_COMPILE_CACHE unset\n');
     assert.equal(jsFiles(dir) > 0, withCache, `${jsFiles(dir)} files on Node ${process.versions.node}`);
     if (withCache) assert.equal(statSync(join(dir, 'js')).mode & 0o777, 0o700);
+    // not in a cache directory others may write
+    const open = freshDir();
+    mkdirSync(open, { mode: 0o777 });
+    chmodSync(open, 0o777);
+    r = await printEnv(open);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(jsFiles(open), 0);
     // a user's own NODE_COMPILE_CACHE decides, and reaches the program; off with the rest of the cache
     for (const [extra, options] of [[{ NODE_COMPILE_CACHE: join(scratch, 'users-own') }, []], [{ SPINDLE_CODE_CACHE: '0' }, []], [{}, ['--code-cache=off']]]) {
       const other = freshDir();
