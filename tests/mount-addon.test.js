@@ -63,6 +63,10 @@ describe('host-directory mount addon', { skip: !addon && 'not built or not Linux
     assert.equal(addon.close(fd), 0);
     assert.equal(addon.close(fd), -E.EBADF);
     const file = addon.open(join(dir, 'a/b/file'), O.RDONLY, 0, memory, 128);
+    memory.setBigInt64(512 + 24, -1n, true);
+    assert.equal(addon.fstat(file, memory, 512), 0);
+    assert.deepEqual(Buffer.from(memory.buffer, 512, 64), Buffer.from(memory.buffer, 128, 64), 'fstat writes what open wrote');
+    assert.equal(memory.getBigInt64(512 + 24, true), 12n);
     assert.equal(addon.pread(file, memory, 1000, 100, 7), 5);
     assert.equal(Buffer.from(memory.buffer, 1000, 5).toString(), 'bytes');
     assert.throws(() => addon.pread(file, memory, 4000, 100, 0), TypeError); // past the view's end
@@ -99,6 +103,9 @@ describe('host-directory mount addon', { skip: !addon && 'not built or not Linux
     assert.throws(() => addon.stat(join(dir, 'a/b/file'), false, new Uint8Array(64), 0), TypeError);
     assert.throws(() => addon.open(join(dir, 'a/b/file'), 'x', 0, memory, 0), TypeError);
     assert.throws(() => addon.list('3'), TypeError);
+    assert.throws(() => addon.fstat(0, memory, 4096 - 63), TypeError);
+    assert.throws(() => addon.fstat('0', memory, 0), TypeError);
+    assert.equal(addon.fstat(-1, memory, 0), -E.EBADF);
     assert.equal(addon.list(-1), -E.EBADF);
   });
 

@@ -379,6 +379,12 @@ function inlineClient(config, ioWorker) {
     const r = p && decided(addon.stat(p, follow, view, at));
     return r === null ? false : r === 0 || fail(-r);
   }
+  // the fd's stat, written at `at`: 0
+  function fstatInto(view, at, fd) {
+    if (!addon?.fstat) return writeStat(view, at, fstatSync(fd, { bigint: true })) ?? 0; // (an addon built before it had none)
+    const r = addon.fstat(fd, view, at);
+    return r === 0 ? 0 : fail(-r);
+  }
   // (with a quota, creating and truncating keep their node:fs path: quota.js counts them there)
   function openNative(rel, flags, mode, view, at) {
     const p = quota && flags & (O.CREAT | O.TRUNC) ? null : addonPath(rel);
@@ -459,7 +465,7 @@ function inlineClient(config, ioWorker) {
         }));
         let added;
         try {
-          if (quick === null) writeStat(view, statAt, fstatSync(fd, { bigint: true }));
+          if (quick === null) fstatInto(view, statAt, fd);
           added = table.add(fd);
         } catch (err) {
           closeFd(fd);
@@ -488,7 +494,7 @@ function inlineClient(config, ioWorker) {
         const write = () => writeSync(fd, bytes(), 0, len, at);
         return quota ? quota.write(fd, at, len, write) : write();
       });
-      case OP.FSTAT: return withFd((fd) => writeStat(view, statOut(), fstatSync(fd, { bigint: true })) ?? 0);
+      case OP.FSTAT: return withFd((fd) => fstatInto(view, statOut(), fd));
       case OP.FTRUNCATE: return withFd((fd) => {
         const length = position();
         const truncate = () => ftruncateSync(fd, length);
