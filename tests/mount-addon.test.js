@@ -90,6 +90,45 @@ describe('host-directory mount addon', { skip: !addon && 'not built or not Linux
     assert.equal(addon.open(join(dir, 'a/inside'), O.RDONLY | O.DIRECTORY, 0, memory, 0) < 0, true);
   });
 
+  it('changes names in a path\'s parent, never through a symlink, never following a final one', () => {
+    const at = (p) => join(dir, p);
+    assert.equal(addon.mkdir(at('a/b/made'), 0o750), 0);
+    assert.equal(lstatSync(at('a/b/made')).mode & 0o777, 0o750 & ~process.umask());
+    assert.equal(addon.mkdir(at('a/b/made'), 0o755), -E.EEXIST);
+    assert.equal(addon.rename(at('a/b/made'), at('a/moved')), 0);
+    assert.ok(lstatSync(at('a/moved')).isDirectory());
+    assert.equal(addon.unlink(at('a/moved'), false), -E.EISDIR);
+    assert.equal(addon.unlink(at('a/moved'), true), 0);
+    writeFileSync(at('a/b/f1'), 'x');
+    assert.equal(addon.link(at('a/b/f1'), at('a/b/f2')), 0);
+    assert.equal(lstatSync(at('a/b/f2')).nlink, 2);
+    assert.equal(addon.unlink(at('a/b/f1'), false), 0);
+    assert.equal(addon.unlink(at('a/b/f2'), false), 0);
+    assert.equal(addon.unlink(at('a/b/f2'), false), -E.ENOENT);
+    // a symlink on the way: ELOOP, or ENOTDIR where it is the parent itself (both send the call
+    // the careful way, which decides); a final one is the link itself
+    const refused = (r) => [-E.ELOOP, -E.ENOTDIR].includes(r);
+    assert.equal(addon.mkdir(at('a/inside/x'), 0o755), -E.ENOTDIR);
+    assert.equal(addon.mkdir(at('a/inside/b/x'), 0o755), -E.ELOOP);
+    assert.ok(refused(addon.unlink(at('abs/passwd'), false)));
+    assert.ok(refused(addon.rename(at('a/b/file'), at('to-root/a/b/x'))));
+    assert.ok(refused(addon.link(at('abs/passwd'), at('a/b/x'))));
+    assert.ok(existsSync(at('a/b/file')));
+    symlinkSync('/etc/passwd', at('a/b/out'));
+    assert.equal(addon.link(at('a/b/out'), at('a/b/out2')), 0);
+    assert.equal(lstatSync(at('a/b/out2')).isSymbolicLink(), true, 'linked the symlink, not /etc/passwd');
+    assert.equal(addon.rename(at('a/b/out2'), at('a/b/out3')), 0);
+    assert.equal(lstatSync(at('a/b/out3')).isSymbolicLink(), true);
+    assert.equal(addon.unlink(at('a/b/out3'), false), 0);
+    assert.equal(addon.unlink(at('a/b/out'), false), 0);
+    assert.ok(existsSync('/etc/passwd'));
+    // only plain absolute paths, and never the root's own parent
+    for (const p of ['a/b/x', `${dir}/a/../x`, `${dir}/a/b/`, '/', '/x', '']) assert.equal(addon.unlink(p, false), -E.EINVAL, p);
+    assert.throws(() => addon.unlink(at('a/b/x')), TypeError);
+    assert.throws(() => addon.mkdir(at('a/b/x'), 'rwx'), TypeError);
+    assert.throws(() => addon.rename(at('a/b/x')), TypeError);
+  });
+
   it('takes only absolute paths of plain components', () => {
     for (const path of ['a/b/file', `${dir}/a/../a/b/file`, `${dir}/./a/b/file`, `${dir}//a/b/file`, `${dir}/a/b/file/`,
       `${dir}/a/b/file\0x`, '']) {

@@ -372,7 +372,8 @@ function inlineClient(config, ioWorker) {
 
   // The addon's confined calls (mount-addon.js): a result, or null where the careful node:fs
   // path must resolve and decide (a symlink on the way, the root itself, a path it does not take).
-  const addonPath = (rel) => (addon && rel !== '' && root !== '/' ? `${root}/${rel}` : null);
+  // (the root is its own path: real, so without a symlink, and the kernel refuses one put there since)
+  const addonPath = (rel) => (addon && root !== '/' ? (rel === '' ? root : `${root}/${rel}`) : null);
   // (each writes the stat into the program's memory at `at`, checked by the caller)
   function statNative(rel, follow, view, at) {
     const p = addonPath(rel);
@@ -384,6 +385,16 @@ function inlineClient(config, ioWorker) {
     if (!addon?.fstat) return writeStat(view, at, fstatSync(fd, { bigint: true })) ?? 0; // (an addon built before it had none)
     const r = addon.fstat(fd, view, at);
     return r === 0 ? 0 : fail(-r);
+  }
+  // A name changed through the addon, `change(...host paths)`: true once done, its errno thrown
+  // where that is the answer, false where the careful path must decide (or the addon, built
+  // before these calls, has none). With a quota, names made keep their node:fs path (creating()).
+  function changedNative(change, ...rels) {
+    const paths = rels.map(addonPath);
+    // (never the root: its parent is outside the mount, and the careful path answers EBUSY)
+    if (!addon?.rename || rels.includes('') || paths.some((p) => p === null)) return false;
+    const r = decided(change(...paths));
+    return r === null ? false : r === 0 || fail(-r);
   }
   // (with a quota, creating and truncating keep their node:fs path: quota.js counts them there)
   function openNative(rel, flags, mode, view, at) {
@@ -522,17 +533,28 @@ function inlineClient(config, ioWorker) {
         writeStat(view, statAt, st);
         return 0;
       }
-      case OP.MKDIR: confined(path(), false, (r) => inParent(r.dir, (at) => {
-        creating();
-        mkdirSync(at(r.name ?? fail(E.EEXIST)), mode & PERMISSIONS);
-      })); return 0;
-      case OP.UNLINK: confined(path(), false, (r) => inParent(r.dir, (at) => {
-        if (r.name === null) fail(E.EBUSY);
-        (flags & AT.REMOVEDIR ? rmdirSync : unlinkSync)(at(r.name));
-      })); return 0;
+      case OP.MKDIR: {
+        const rel = path();
+        if (!quota && changedNative((p) => addon.mkdir(p, mode & PERMISSIONS), rel)) return 0;
+        confined(rel, false, (r) => inParent(r.dir, (at) => {
+          creating();
+          mkdirSync(at(r.name ?? fail(E.EEXIST)), mode & PERMISSIONS);
+        })); return 0;
+      }
+      case OP.UNLINK: {
+        const rel = path();
+        if (changedNative((p) => addon.unlink(p, (flags & AT.REMOVEDIR) !== 0), rel)) return 0;
+        confined(rel, false, (r) => inParent(r.dir, (at) => {
+          if (r.name === null) fail(E.EBUSY);
+          (flags & AT.REMOVEDIR ? rmdirSync : unlinkSync)(at(r.name));
+        })); return 0;
+      }
       case OP.RENAME: case OP.LINK: {
         const follow = op === OP.LINK && (flags & AT.SYMLINK_FOLLOW) !== 0;
         const to = path2();
+        // (a link that follows a final symlink goes the careful way: the addon never follows one)
+        if (op === OP.RENAME && changedNative((a, b) => addon.rename(a, b), path(), to)) return 0;
+        if (op === OP.LINK && !follow && !quota && changedNative((a, b) => addon.link(a, b), path(), to)) return 0;
         const careful = { fast: false }; // two paths: resolved carefully
         confined(path(), follow, (a) => confined(to, false, (b) => inParent(a.dir, (atA) => inParent(b.dir, (atB) => {
           if (a.name === null || b.name === null) fail(E.EBUSY);

@@ -3,6 +3,10 @@
 //   open(path, flags, mode, view, at)  openat2 with RESOLVE_NO_SYMLINKS: the fd, or -errno
 //   stat(path, follow, view, at)       the same with O_PATH|O_NOFOLLOW, fstat, close: 0 or
 //                                      -errno (ELOOP for a final symlink when `follow`)
+//   fstat(fd, view, at)            fstat into the program's memory: 0 or -errno
+//   unlink(path, directory), mkdir(path, mode), rename(from, to), link(from, to)
+//                                  the *at call in each path's parent, opened as open opens:
+//                                  0 or -errno (a final name is never followed)
 //   list(dirfd)                    a directory's entries, each with its fstatat, in one Buffer
 //   pread(fd, view, at, len, offset)   read straight into the program's memory: bytes, or -errno
 //   adopt(fd), close(fd)           a dup of an fd node:fs opened, which the closing worker thread
@@ -26,6 +30,7 @@
 #include <node_api.h>
 #include <sched.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -170,6 +175,94 @@ static napi_value js_fstat(napi_env env, napi_callback_info info) {
     fill_wire_stat(out, &st);
     return int_value(env, 0);
 }
+
+// ---- names changed in a directory: unlink, mkdir, rename, link ----
+
+// The parent of `path` (checked as open_plain checks a path), opened O_PATH: its fd, or -errno;
+// *name is then path's last component.
+static int open_parent(char *path, const char **name) {
+    if (!plain_path(path)) return -EINVAL;
+    char *slash = strrchr(path, '/');
+    if (slash == path) return -EINVAL; // "/" or "/x": no mount's root is /
+    *slash = 0;
+    int fd = open_plain(path, O_PATH | O_DIRECTORY, 0);
+    *slash = '/';
+    *name = slash + 1;
+    return fd;
+}
+
+// The paths in argv[0..n), each with its parent opened: 0, or -errno (every fd closed then)
+static int parents_of(napi_env env, napi_value *argv, size_t n, char paths[][PATH_MAX], int *fds, const char **names) {
+    for (size_t i = 0; i < n; i++) fds[i] = -1;
+    int err = 0;
+    for (size_t i = 0; i < n && !err; i++) {
+        err = arg_path(env, argv[i], paths[i]);
+        if (!err) {
+            fds[i] = open_parent(paths[i], &names[i]);
+            if (fds[i] < 0) err = fds[i];
+        }
+    }
+    if (err)
+        for (size_t i = 0; i < n; i++)
+            if (fds[i] >= 0) close(fds[i]);
+    return err;
+}
+
+// unlink(path, directory): unlinkat in path's parent (AT_REMOVEDIR for a directory): 0 or -errno
+static napi_value js_unlink(napi_env env, napi_callback_info info) {
+    size_t argc = 2;
+    napi_value argv[2];
+    napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
+    bool directory = false;
+    if (argc != 2 || napi_get_value_bool(env, argv[1], &directory) != napi_ok) return type_error(env, "unlink(path, directory)");
+    char paths[1][PATH_MAX];
+    int fd;
+    const char *name;
+    int err = parents_of(env, argv, 1, paths, &fd, &name);
+    if (err) return int_value(env, err);
+    err = unlinkat(fd, name, directory ? AT_REMOVEDIR : 0) == 0 ? 0 : -errno;
+    close(fd);
+    return int_value(env, err);
+}
+
+// mkdir(path, mode): mkdirat in path's parent: 0 or -errno
+static napi_value js_mkdir(napi_env env, napi_callback_info info) {
+    size_t argc = 2;
+    napi_value argv[2];
+    napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
+    uint32_t mode;
+    if (argc != 2 || napi_get_value_uint32(env, argv[1], &mode) != napi_ok) return type_error(env, "mkdir(path, mode)");
+    char paths[1][PATH_MAX];
+    int fd;
+    const char *name;
+    int err = parents_of(env, argv, 1, paths, &fd, &name);
+    if (err) return int_value(env, err);
+    err = mkdirat(fd, name, mode & 0777) == 0 ? 0 : -errno;
+    close(fd);
+    return int_value(env, err);
+}
+
+// rename(from, to) and link(from, to) (a hard link to `from` itself, never a symlink's target):
+// renameat / linkat between the two parents: 0 or -errno
+static napi_value two_names(napi_env env, napi_callback_info info, bool link) {
+    size_t argc = 2;
+    napi_value argv[2];
+    napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
+    if (argc != 2) return type_error(env, link ? "link(from, to)" : "rename(from, to)");
+    char paths[2][PATH_MAX];
+    int fds[2];
+    const char *names[2];
+    int err = parents_of(env, argv, 2, paths, fds, names);
+    if (err) return int_value(env, err);
+    int rc = link ? linkat(fds[0], names[0], fds[1], names[1], 0) : renameat(fds[0], names[0], fds[1], names[1]);
+    err = rc == 0 ? 0 : -errno;
+    close(fds[0]);
+    close(fds[1]);
+    return int_value(env, err);
+}
+
+static napi_value js_rename(napi_env env, napi_callback_info info) { return two_names(env, info, false); }
+static napi_value js_link(napi_env env, napi_callback_info info) { return two_names(env, info, true); }
 
 // ---- list(dirfd) ----
 
@@ -358,6 +451,10 @@ NAPI_MODULE_INIT(/* napi_env env, napi_value exports */) {
         {"open", NULL, js_open, NULL, NULL, NULL, napi_enumerable, NULL},
         {"stat", NULL, js_stat, NULL, NULL, NULL, napi_enumerable, NULL},
         {"fstat", NULL, js_fstat, NULL, NULL, NULL, napi_enumerable, NULL},
+        {"unlink", NULL, js_unlink, NULL, NULL, NULL, napi_enumerable, NULL},
+        {"mkdir", NULL, js_mkdir, NULL, NULL, NULL, napi_enumerable, NULL},
+        {"rename", NULL, js_rename, NULL, NULL, NULL, napi_enumerable, NULL},
+        {"link", NULL, js_link, NULL, NULL, NULL, napi_enumerable, NULL},
         {"list", NULL, js_list, NULL, NULL, NULL, napi_enumerable, NULL},
         {"pread", NULL, js_pread, NULL, NULL, NULL, napi_enumerable, NULL},
         {"adopt", NULL, js_adopt, NULL, NULL, NULL, napi_enumerable, NULL},
