@@ -145,14 +145,12 @@ int mount_rename(struct walk *from, struct walk *to)
         rc = mount_check_moved_dir(from, to);
     if (rc < 0)
         return rc;
-    /* a file's rename leaves every directory chain as it was, so the searchable chain that
-     * mount_permission.c remembers (only where modes are checked) stays good: a loop of
-     * renames in one directory then stats nothing above it */
-    struct spindle_stat st;
-    bool file = m->check_modes && m->ops->stat(m->ctx, from->rel, SPINDLE_AT_SYMLINK_NOFOLLOW, &st) == 0 &&
-                (st.mode & SPINDLE_S_IFMT) == SPINDLE_S_IFREG;
+    /* only a directory's rename changes a directory chain, so the searchable chain that
+     * mount_permission.c remembers (only where modes are checked) survives a file's: a loop
+     * of renames in one directory then stats nothing above it */
+    bool dir = !m->check_modes || is_dir_at(m, from->rel);
     rc = m->ops->rename(m->ctx, from->rel, to->rel);
-    if (!file)
+    if (dir)
         mount_modes_changed(m);
     return rc;
 }

@@ -208,39 +208,29 @@ static int parents_of(napi_env env, napi_value *argv, size_t n, char paths[][PAT
     return err;
 }
 
-// unlink(path, directory): unlinkat in path's parent (AT_REMOVEDIR for a directory): 0 or -errno
-static napi_value js_unlink(napi_env env, napi_callback_info info) {
+// unlink(path, directory) and mkdir(path, mode): unlinkat (AT_REMOVEDIR for a directory) or
+// mkdirat in path's parent: 0 or -errno
+static napi_value one_name(napi_env env, napi_callback_info info, bool make) {
     size_t argc = 2;
     napi_value argv[2];
     napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
     bool directory = false;
-    if (argc != 2 || napi_get_value_bool(env, argv[1], &directory) != napi_ok) return type_error(env, "unlink(path, directory)");
+    uint32_t mode = 0;
+    if (argc != 2 || (make ? napi_get_value_uint32(env, argv[1], &mode) : napi_get_value_bool(env, argv[1], &directory)) != napi_ok)
+        return type_error(env, make ? "mkdir(path, mode)" : "unlink(path, directory)");
     char paths[1][PATH_MAX];
     int fd;
     const char *name;
     int err = parents_of(env, argv, 1, paths, &fd, &name);
     if (err) return int_value(env, err);
-    err = unlinkat(fd, name, directory ? AT_REMOVEDIR : 0) == 0 ? 0 : -errno;
+    int rc = make ? mkdirat(fd, name, mode & 0777) : unlinkat(fd, name, directory ? AT_REMOVEDIR : 0);
+    err = rc == 0 ? 0 : -errno;
     close(fd);
     return int_value(env, err);
 }
 
-// mkdir(path, mode): mkdirat in path's parent: 0 or -errno
-static napi_value js_mkdir(napi_env env, napi_callback_info info) {
-    size_t argc = 2;
-    napi_value argv[2];
-    napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
-    uint32_t mode;
-    if (argc != 2 || napi_get_value_uint32(env, argv[1], &mode) != napi_ok) return type_error(env, "mkdir(path, mode)");
-    char paths[1][PATH_MAX];
-    int fd;
-    const char *name;
-    int err = parents_of(env, argv, 1, paths, &fd, &name);
-    if (err) return int_value(env, err);
-    err = mkdirat(fd, name, mode & 0777) == 0 ? 0 : -errno;
-    close(fd);
-    return int_value(env, err);
-}
+static napi_value js_unlink(napi_env env, napi_callback_info info) { return one_name(env, info, false); }
+static napi_value js_mkdir(napi_env env, napi_callback_info info) { return one_name(env, info, true); }
 
 // rename(from, to) and link(from, to) (a hard link to `from` itself, never a symlink's target):
 // renameat / linkat between the two parents: 0 or -errno
