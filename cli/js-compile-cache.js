@@ -8,7 +8,9 @@ import { join } from 'node:path';
 import { defaultCacheDir, unusableReason } from '../host/code-cache/store.js';
 
 const VARIABLE = 'NODE_COMPILE_CACHE';
-let setHere = null;
+// beside it, the same directory: NODE_COMPILE_CACHE is then Spindle's, also in a spindle that
+// another one started (spindle cargo's runs, the bench's), and a program's --env leaves both out
+const OURS = 'SPINDLE_JS_COMPILE_CACHE';
 
 /**
  * Turns the cache on in this thread, and for the workers and Node processes it starts (through
@@ -17,19 +19,19 @@ let setHere = null;
  */
 export function enableJsCompileCache(env = process.env) {
   if (typeof module.enableCompileCache !== 'function' || env.SPINDLE_CODE_CACHE === '0') return;
-  if (env[VARIABLE] !== undefined || env.NODE_DISABLE_COMPILE_CACHE !== undefined) return;
+  if (env[VARIABLE] !== undefined || env.NODE_DISABLE_COMPILE_CACHE !== undefined) return; // (Node did as it says)
   try {
     // (its parent too: whoever may write there may put another `js` in its place)
     const dir = join(defaultCacheDir(env), 'js');
     if (unusableReason(defaultCacheDir(env)) || unusableReason(dir)) return;
     const { directory } = module.enableCompileCache(dir);
-    if (directory) env[VARIABLE] = setHere = directory;
+    if (directory) env[VARIABLE] = env[OURS] = directory;
   } catch { /* no cache: the modules compile as before */ }
 }
 
-/** process.env as the user gave it: without the variable set above (for `spindle run --env`). */
+/** process.env as the user gave it: without the variables set above (for `spindle run --env`). */
 export function userEnv(env = process.env) {
-  if (setHere === null || env[VARIABLE] !== setHere) return { ...env };
-  const { [VARIABLE]: _ours, ...rest } = env;
+  const { [OURS]: ours, ...rest } = env;
+  if (ours !== undefined && rest[VARIABLE] === ours) delete rest[VARIABLE];
   return rest;
 }

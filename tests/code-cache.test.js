@@ -164,6 +164,9 @@ describe('compiled-code cache', { skip: !hasAddon && 'no code-cache addon for th
     assert.equal(r.stdout, 'NODE_COMPILE_CACHE unset\n');
     assert.equal(jsFiles(dir) > 0, withCache, `${jsFiles(dir)} files on Node ${process.versions.node}`);
     if (withCache) assert.equal(statSync(join(dir, 'js')).mode & 0o777, 0o700);
+    // nor in a program that a spindle started by another one runs (which inherits both variables)
+    r = await printEnv(dir, { NODE_COMPILE_CACHE: join(dir, 'js'), SPINDLE_JS_COMPILE_CACHE: join(dir, 'js') });
+    assert.equal(r.stdout, 'NODE_COMPILE_CACHE unset\n', r.stderr);
     // not in a cache directory others may write
     const open = freshDir();
     mkdirSync(open, { mode: 0o777 });
