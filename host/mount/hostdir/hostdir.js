@@ -371,7 +371,7 @@ function inlineClient(config, ioWorker) {
   }
 
   // The addon's confined calls (mount-addon.js): a result, or null where the careful node:fs
-  // path must resolve and decide (a symlink on the way, the root itself, a path it does not take).
+  // path must resolve and decide (a symlink on the way, a path it does not take).
   // (the root is its own path: real, so without a symlink, and the kernel refuses one put there since)
   const addonPath = (rel) => (addon && root !== '/' ? (rel === '' ? root : `${root}/${rel}`) : null);
   // (each writes the stat into the program's memory at `at`, checked by the caller)
