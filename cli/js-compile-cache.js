@@ -22,8 +22,9 @@ export function enableJsCompileCache(env = process.env) {
   if (env[VARIABLE] !== undefined || env.NODE_DISABLE_COMPILE_CACHE !== undefined) return; // (Node did as it says)
   try {
     // (its parent too: whoever may write there may put another `js` in its place)
-    const dir = join(defaultCacheDir(env), 'js');
-    if (unusableReason(defaultCacheDir(env)) || unusableReason(dir)) return;
+    const parent = defaultCacheDir(env);
+    const dir = join(parent, 'js');
+    if (unusableReason(parent) || unusableReason(dir)) return;
     const { directory } = module.enableCompileCache(dir);
     if (directory) env[VARIABLE] = env[OURS] = directory;
   } catch { /* no cache: the modules compile as before */ }

@@ -374,11 +374,13 @@ function inlineClient(config, ioWorker) {
   // path must resolve and decide (a symlink on the way, a path it does not take).
   // (the root is its own path: real, so without a symlink, and the kernel refuses one put there since)
   const addonPath = (rel) => (addon && root !== '/' ? (rel === '' ? root : `${root}/${rel}`) : null);
+  // a decided() result of 0 or -errno: true once done, its errno thrown; null: false (careful path)
+  const doneByAddon = (r) => (r === null ? false : r === 0 || fail(-r));
   // (each writes the stat into the program's memory at `at`, checked by the caller)
   function statNative(rel, follow, view, at) {
     const p = addonPath(rel);
     const r = p && decided(addon.stat(p, follow, view, at));
-    return r === null ? false : r === 0 || fail(-r);
+    return doneByAddon(r);
   }
   // the fd's stat, written at `at`: 0
   function fstatInto(view, at, fd) {
@@ -394,7 +396,7 @@ function inlineClient(config, ioWorker) {
     // (never the root: its parent is outside the mount, and the careful path answers EBUSY)
     if (!addon?.rename || rels.includes('') || paths.some((p) => p === null)) return false;
     const r = decided(change(...paths));
-    return r === null ? false : r === 0 || fail(-r);
+    return doneByAddon(r);
   }
   // (with a quota, creating and truncating keep their node:fs path: quota.js counts them there)
   function openNative(rel, flags, mode, view, at) {
