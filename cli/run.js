@@ -142,13 +142,13 @@ export async function run(argv, early = null) {
   // where this module started threads last time, its first thread's worker boots from now on
   const hint = here ? threadHint(opts.wasm, opts.codeCache) : null;
   const earlyThreadWorker = hint?.expected ? await startEarlyWorker({ lifeline: true }) : null;
-  const [{ compile, createProgram }, { needsFilesService }] = await Promise.all([import('../host/index.js'), import('../host/program.js')]);
+  const { compile, createProgram } = await import('../host/index.js');
   const bytes = readFileSync(opts.wasm);
   await earlyWorker?.loaded;
   const compiled = await compile(bytes, { compilation: opts.compilation, codeCache: opts.codeCache });
   const program = await createProgram(compiled, { args: opts.args, env: opts.env, poolSize: opts.poolSize, maxThreads: opts.maxThreads,
     waitForPool: opts.waitForPool, preload: opts.preloadBytes, mounts: opts.mounts, earlyWorker, earlyThreadWorker, mainThread: here ? 'here' : 'worker',
-    files: needsFilesService(compiled, { preload: opts.preloadBytes }) });
+    files: false });
   if (process.env.SPINDLE_DEBUG) {
     process.stderr.write(`[spindle] compilation: ${compiled.compilation} (--compile=${opts.compilation}), ` +
       `V8 tiers: ${compiled.tiers} (${compiled.tiersReason})\n[spindle] code cache: ${compiled.codeCache}\n` +

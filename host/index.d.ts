@@ -226,8 +226,10 @@ export function compile(source: Uint8Array | ArrayBuffer | string | URL, options
 /** Runs a compiled program to its end, threads as workers; the calling thread never blocks. */
 export function runProgram(program: CompiledProgram, options?: RunOptions): Promise<RunResult>;
 /**
- * Prepares a program without running it: memory, workers, the files API and any preloaded files.
- * Rejects if preloading fails.
+ * Prepares a program without running it: memory, workers and the files API. Rejects if the
+ * preloaded files' images are malformed; the C main's thread puts them in before any of the
+ * program's code, and a step that fails there ends the program (exit code 134, its `trap` says
+ * which step).
  */
 export function createProgram(program: CompiledProgram, options?: CreateOptions): Promise<Program>;
 /** compile + runProgram (options.compilation goes to compile). */

@@ -2,11 +2,11 @@
 // starts the C main on a worker and waits for the program's end. It runs on the host's main
 // thread (Node's, or the page's) and never runs wasm itself, so it never blocks.
 import { BROKEN_PIPE_EXIT, createControl, FATE, HEADER, SLOT, slotIndex } from './control.js';
-import { customSection, importedMemory, usesJsFs } from './module-info.js';
+import { customSection, importedMemory, importsFromSpindle, usesJsFs } from './module-info.js';
 import { checkCompilationMode, compileModule } from './compilation.js';
 import { stdinBytesBuffer } from './platform/stdin-bytes.js';
 import { createFilesClient } from './files/client.js';
-import { applyPreload, PRELOAD_SECTION, preloadSection } from './files/preload.js';
+import { PRELOAD_SECTION, preloadSection, preloadSteps } from './files/preload.js';
 import { prepareMounts } from './mount/index.js';
 import { isNode, loadPlatform } from './platform/current.js';
 import { loadThreadWorkers } from './platform/thread-workers.js';
@@ -50,15 +50,12 @@ function ioConfig(options) {
   return io;
 }
 
-/** Whether a run (not a created program, which offers the files API) needs the files service: only to preload. */
-export const needsFilesService = (compiled, options) => Boolean(options.preload) || Boolean(preloadSection(compiled));
-
 /**
  * Runs a compiled program to its end. Resolves with { exitCode, trap } where trap is the
  * message of a trap that ended it (exitCode 134) or undefined.
  */
 export async function runProgram(compiled, options = {}) {
-  const program = await createProgram(compiled, { ...options, files: needsFilesService(compiled, options) });
+  const program = await createProgram(compiled, { ...options, files: false });
   program.start();
   const result = await program.exited;
   program.dispose();
@@ -92,14 +89,25 @@ export async function createProgram(compiled, options = {}) {
   // The files API's service thread (host/files): started by a constructor when asked for.
   const files = createFilesClient({ module, memory, enabled: options.files ?? true });
   if (files.mailbox) base.files = { mailbox: files.mailbox };
-  else if (options.preload || preloadSection(compiled)) {
-    throw new Error(options.files === false ? 'preloaded files need the files API (files: false was given)'
+  // Preloaded files (spindle cc --preload-file, options.preload): the C main's thread puts them
+  // in before the program's code, with no service thread (host/files/preload-serve.js). Checked
+  // here, so that a bad image fails before anything starts; only main's instance gets them.
+  const preload = [preloadSection(compiled), options.preload].filter(Boolean);
+  if (preload.length && !importsFromSpindle(module, 'files_preload_next')) {
+    throw new Error(importsFromSpindle(module, 'files_wait')
+      ? 'preloaded files need a module linked by this Spindle (link it again)'
       : 'preloaded files need a module built with spindle cc --fs=spindle or spindle cargo');
+  }
+  try {
+    preloadSteps(preload);
+  } catch (err) {
+    throw new Error(`preloading files failed: ${err.message}`, { cause: err });
   }
   // Mounts (host/mount, docs/MOUNTS.md): host directories (Node) or OPFS (browsers) in the tree.
   const mounts = await prepareMounts(options.mounts, { memory, maxThreads, module, jsfs });
   if (mounts.list.length) base.mounts = mounts.list;
-  if (mounts.preopens) base.wasiFiles = { table: (await import('./wasi-files.js')).createFdTable(mounts.list.length) };
+  const wasiFiles = mounts.preopens ? await import('./wasi-files.js') : null;
+  if (wasiFiles) base.wasiFiles = { table: wasiFiles.createFdTable(mounts.list.length) };
   // The files service's worker is kept after exit, so files can be read until dispose().
   const slotWorkers = new Map();
   const filesWorker = () => slotWorkers.get(files.serviceSlot());
@@ -163,7 +171,9 @@ export async function createProgram(compiled, options = {}) {
     const worker = early ? adoptEarly(early, onMessage, onError) : (watcher?.watched(create) ?? create());
     workers.push(worker);
     if (slot !== undefined) slotWorkers.set(slot, worker);
-    worker.post({ type: 'init', ...base, slot });
+    // (a view of the module's bytes is sent as a copy of its own bytes, not of the module's)
+    const mainOnly = slot === undefined ? { preload: preload.map((bytes) => bytes.slice()) } : {};
+    worker.post({ type: 'init', ...base, ...mainOnly, slot });
     return { worker, ready };
   }
 
@@ -252,10 +262,11 @@ export async function createProgram(compiled, options = {}) {
   // options.mainThread 'here' (Node): the C main runs on this thread, so no worker boots on the
   // way to main (docs/HOST.md, "Start-up"). While main is in wasm this thread reads no message,
   // so each thread's worker ends the process itself and starts its threads' workers
-  // (host/platform/own-end.js); runs that need this thread's services (the files API, mounts,
-  // a pool before main) or a host without the addon's exit take a worker for main.
+  // (host/platform/own-end.js); runs that need this thread's services (the files API, mounts
+  // served through its event loop, a pool before main) or a host without the addon's exit take
+  // a worker for main.
   const exitNow = options.mainThread === 'here' && isNode ? (await import('./platform/process-exit.js')).processExit() : null;
-  if (exitNow && !files.mailbox && !mounts.list.length && !options.waitForPool) {
+  if (exitNow && !files.mailbox && !mounts.servedHere && !options.waitForPool) {
     options.earlyWorker?.terminate();
     base.endsProcess = true;
     // a worker that dies while it boots is noticed by no event loop here while main is in wasm
@@ -273,7 +284,7 @@ export async function createProgram(compiled, options = {}) {
       onReport(msg, null);
     };
     try {
-      const instance = instantiate({ ...base, slot: undefined }, report, { platform });
+      const instance = instantiate({ ...base, slot: undefined, preload }, report, { platform, wasiFiles });
       return program(() => { if (!ending) runMain(control, instance, report); }, 'here');
     } catch (err) {
       end(`instantiation failed: ${err.message}`);
@@ -300,15 +311,6 @@ export async function createProgram(compiled, options = {}) {
   // service thread and holds main until start() (host_files.c): requests made before start()
   // are served, in order, before any of the program's code runs.
   startMain();
-  const created = program(() => files.releaseMain().catch(() => {}));
-  try {
-    const preload = [preloadSection(compiled), options.preload].filter(Boolean);
-    const links = new Set(); // a run's file replaces a module's link instead of writing through it
-    for (const bytes of preload) await applyPreload(files, bytes, links);
-  } catch (err) {
-    created.dispose();
-    throw new Error(`preloading files failed: ${err.message}`, { cause: err });
-  }
-  return created;
+  return program(() => files.releaseMain().catch(() => {}));
 }
 

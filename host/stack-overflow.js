@@ -2,6 +2,7 @@
 // the stack pointer (cli/stack-check.js, runtime/core/stack_check.c); a move below the
 // running thread's stack calls the `spindle.stack_overflow` import, which throws this.
 
+import { ProgramFailure } from './program-failure.js';
 import { trapWords } from './trap-text.js';
 
 // How to raise the limit, by what set the thread's stack size (runtime/core/stack_check.h): the
@@ -15,7 +16,7 @@ const raiseIt = [
 ];
 
 /** Thrown by the stack_overflow import; ends the program like a trap. */
-export class StackOverflow extends Error {
+export class StackOverflow extends ProgramFailure {
   constructor(stackBytes, stackKind) {
     // a thread's usable stack is a few bytes under the size asked for (alignment)
     super(`stack overflow (limit ${Math.round(stackBytes / 1024)} KiB, ${raiseIt[stackKind] ?? raiseIt[0]})`);
@@ -29,7 +30,7 @@ export function stackOverflow(stackBytes, stackKind) {
 
 /** What a thread's failure says after `thread N: `. */
 export function failureMessage(err) {
-  if (err instanceof StackOverflow) return err.message;
+  if (err instanceof ProgramFailure) return err.message;
   const words = trapWords(err); // the same words in V8 and SpiderMonkey
   return words ? `trap: ${words}` : String(err?.stack || err);
 }

@@ -1,5 +1,5 @@
 // spindle cc's output is lean unless asked: no DWARF or names without -g, names with
-// --keep-names, everything with -g; and the threaded hello world with files stays within 68 KiB
+// --keep-names, everything with -g; and the threaded hello world with files stays within 69 KiB
 // (61,248 B with the stack check, /dev, /proc, the files API and lock-free path walks;
 // docs/TOOLCHAIN.md, "Output size").
 import assert from 'node:assert/strict';
@@ -53,12 +53,12 @@ describe('spindle cc output size', () => {
     assert.ok(readFileSync(wasm).includes('spindle_fs_setlk'), 'a program calling fcntl lacks the record locks');
   });
 
-  it('keeps the threaded hello world with files within 68 KiB', async () => {
+  it('keeps the threaded hello world with files within 69 KiB', async () => {
     const wasm = await build('hello', [`-Wl,-Map=${join(out, 'hello.map')}`]);
     const size = readFileSync(wasm).length;
     const parts = sizesFromMap(readFileSync(join(out, 'hello.map'), 'utf8'));
     const detail = JSON.stringify(parts);
-    assert.ok(size <= 68 * 1024, `module is ${size} B: ${detail}`);
+    assert.ok(size <= 69 * 1024, `module is ${size} B: ${detail}`);
     for (const part of ['allocator', 'filesystem', 'WASI layer', 'libc']) assert.ok(parts[part]?.code > 0, `${part} missing: ${detail}`);
   });
 });

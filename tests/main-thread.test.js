@@ -4,7 +4,7 @@
 // with main in a worker (SPINDLE_MAIN_THREAD=worker): same status, stdout and stderr, on every
 // Node version the suite runs on (scripts/test.sh runs it on 22 and 24 too).
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
@@ -26,6 +26,7 @@ const cases = [
     /^spindle: thread main: stack overflow \(limit 1024 KiB, raise it with --stack-size\)\n/],
   ['bench/startup/hello_thread.c', 0, 'hello, world (a thread wrote a file)\n', /^$/],
 ];
+const mountProgram = 'tests/run/thread_writes_dir.c'; // built with the cases
 
 // A preload after which every thread worker exits at boot, before any of its code runs.
 const vanishAllWorkers = 'import{isMainThread}from"node:worker_threads";if(!isMainThread)process.exit(0)';
@@ -41,7 +42,7 @@ describe(`the C main on Node's main thread (Node ${process.versions.node})`, () 
   const wasm = {};
   before(async () => {
     mkdirSync(out, { recursive: true });
-    await Promise.all(cases.map(async ([src]) => {
+    await Promise.all([...cases.map(([src]) => src), mountProgram].map(async (src) => {
       const file = join(out, src.replace(/^.*\//, '').replace(/\.c$/, '.wasm'));
       const r = await exec(spindle, ['cc', '-O2', join(root, src), '-o', file]);
       assert.equal(r.code, 0, r.stderr);
@@ -60,6 +61,24 @@ describe(`the C main on Node's main thread (Node ${process.versions.node})`, () 
       const r = await exec('bash', ['-c', '"$@" | head -c 20 > /dev/null; echo "${PIPESTATUS[0]}"', 'run', spindle, 'run', file],
         { env, timeoutMs: 30000 });
       assert.equal(r.stdout, '141\n', `${where}: ${r.stderr}`);
+    }
+  });
+
+  // A host-directory mount is called from each thread itself, so it needs no event loop here.
+  it('--mount keeps main here: a thread writes into the host directory, main reads it back, an exit from a thread ends it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'spindle-main-mount-'));
+    try {
+      const env = { ...process.env, SPINDLE_DEBUG: '1' };
+      const r = runOf(await exec(spindle, ['run', `--mount=/data=${dir}`, wasm[mountProgram], '/data'], { env, timeoutMs: 30000 }));
+      assert.match(r.debug, /C main: on Node's main thread/);
+      assert.equal(r.code, 0, r.stderr);
+      assert.equal(r.stdout, 'main read: written by a thread\n');
+      assert.equal(readFileSync(join(dir, 'from-thread.txt'), 'utf8'), 'written by a thread\n');
+      const exited = runOf(await exec(spindle, ['run', `--mount=/data=${dir}`, wasm['tests/programs/exit_from_thread.c']], { env, timeoutMs: 30000 }));
+      assert.match(exited.debug, /C main: on Node's main thread/);
+      assert.equal(exited.code, 7, exited.stderr);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 

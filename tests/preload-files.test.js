@@ -102,6 +102,29 @@ describe('preloaded files', () => {
     assert.equal(r.stdout, `${line('/l/link', text('single file\n'))}\n${line('/l/target', text('target\n'))}\n`, r.stderr);
   });
 
+  // The C main's own thread puts them in (host/files/preload-serve.js): no service thread and no
+  // event loop needed, so main stays on Node's main thread.
+  it('run --preload keeps the C main on Node\'s main thread; in a worker it works the same', async () => {
+    for (const where of ['here', 'worker']) {
+      const env = { ...process.env, SPINDLE_DEBUG: '1', SPINDLE_MAIN_THREAD: where };
+      const r = await exec(spindle, ['run', `--preload=${single}@/assets/bin`, packed, 'sum', '/assets/bin', '/etc/single.txt'], { env });
+      assert.equal(r.code, 0, r.stderr);
+      assert.match(r.stderr, where === 'here' ? /C main: on Node's main thread/ : /C main: in a worker/);
+      assert.equal(r.stdout, `${line('/assets/bin', text('single file\n'))}\n${single_}\n`);
+    }
+  });
+
+  it('a step that fails in the tree ends the run with 134 and says which, before any of the program\'s code', async () => {
+    // the run's directory goes where the module preloaded a file
+    for (const where of ['here', 'worker']) {
+      const r = await exec(spindle, ['run', `--preload=${tree}@/etc/single.txt`, packed, 'sum', '/etc/single.txt'],
+        { env: { ...process.env, SPINDLE_MAIN_THREAD: where } });
+      assert.equal(r.code, 134, `${where}: ${r.stderr}`);
+      assert.equal(r.stdout, '');
+      assert.equal(r.stderr, 'spindle: thread main: preloading files failed: mkdir /etc/single.txt: it is there and not a directory\n');
+    }
+  });
+
   it('run --preload in Chromium', { skip: !browser }, async () => {
     assert.deepEqual(await probe(plain, { runFlags: ['--browser', ...runPreload], at: '/p' }), withSingle(expectTree('/p')));
   });

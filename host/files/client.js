@@ -4,7 +4,7 @@
 // thread never blocks. Writes are copied once, from the caller's bytes straight into the file's
 // chunks in linear memory; reads once, from the chunks into the Uint8Array returned.
 import { importsFromSpindle } from '../module-info.js';
-import { BOX, MAILBOX_BYTES, MODE_KEEP, OP, PATHS_AT, PATH_MAX, STATE, TIMES_AT } from './mailbox.js';
+import { BOX, MAILBOX_BYTES, MODE_KEEP, OP, PATHS_AT, PATH_MAX, splitNs, STATE, TIMES_AT } from './mailbox.js';
 import { piecesFit } from './pieces.js';
 
 const encoder = new TextEncoder();
@@ -18,7 +18,6 @@ const DT_TYPES = { 4: 'directory', 8: 'file', 10: 'symlink' };
 const SYSCALLS = { [OP.READ]: 'open', [OP.WRITE]: 'open', [OP.STAT]: 'stat', [OP.READDIR]: 'scandir',
   [OP.MKDIR]: 'mkdir', [OP.UNLINK]: 'unlink', [OP.RMDIR]: 'rmdir', [OP.RENAME]: 'rename', [OP.SYMLINK]: 'symlink',
   [OP.RESTORE_ATTRS]: 'lutimes' };
-const NS_PER_S = 1000000000n;
 
 /** An Error like Node's fs errors: code ('ENOENT'...), errno, syscall, path. */
 export function filesError(code, syscall, path, detail) {
@@ -45,12 +44,6 @@ function targetBytes(target, path) {
   }
   if (bytes.length >= PATH_MAX) throw filesError('ENAMETOOLONG', 'symlink', path);
   return bytes;
-}
-
-/** [seconds, nanoseconds 0..999999999] of a BigInt count of nanoseconds since 1970. */
-function splitNs(ns) {
-  const nsec = ((ns % NS_PER_S) + NS_PER_S) % NS_PER_S;
-  return [(ns - nsec) / NS_PER_S, nsec];
 }
 
 function toBytes(data) {

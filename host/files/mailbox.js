@@ -22,3 +22,10 @@ export const COPY_OUT = 2;
 export const RQ = { OP: 0, MODE: 4, SIZE: 8, PATH: 16, PATH2: 16 + PATH_MAX, TIMES: 16 + 2 * PATH_MAX };
 // spindle_fs_restore_attrs: leave the permission bits as they are (SPINDLE_MODE_KEEP)
 export const MODE_KEEP = 0xffffffff;
+
+const NS_PER_S = 1000000000n;
+/** [seconds, nanoseconds 0..999999999] of a BigInt count of nanoseconds since 1970. */
+export function splitNs(ns) {
+  const nsec = ((ns % NS_PER_S) + NS_PER_S) % NS_PER_S;
+  return [(ns - nsec) / NS_PER_S, nsec];
+}

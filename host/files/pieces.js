@@ -16,3 +16,16 @@ export function piecesFit(pieces, buffer) {
   }
   return total;
 }
+
+/**
+ * The list of `count` pieces at `list` in a module's memory as [ptr, len, ...], or null when the
+ * list or a piece does not lie inside it; total: their length in bytes.
+ */
+export function readPieces(memory, list, count) {
+  if (!(count >= 0) || !fitsIn(memory.buffer, list, count * 8)) return null;
+  const view = new DataView(memory.buffer);
+  const pieces = new Uint32Array(count * 2);
+  for (let i = 0; i < count * 2; i++) pieces[i] = view.getUint32(list + i * 4, true);
+  const total = piecesFit(pieces, memory.buffer);
+  return total < 0 ? null : { pieces, total };
+}

@@ -9,6 +9,8 @@
 //   directory made only to hold others: it keeps the load time), the path (UTF-8, absolute),
 //   then `size` bytes of content: a file's bytes, a symlink's target (none for a directory).
 // Directories come before what they hold. Version 1 (no times, no symlinks) is still read.
+import { MODE_KEEP, OP, PATH_MAX } from './mailbox.js';
+
 export const PRELOAD_SECTION = 'spindle.preload';
 export const KIND = { DIR: 1, FILE: 2, SYMLINK: 3 };
 export const NO_TIME = -(2n ** 63n);
@@ -91,27 +93,50 @@ export function preloadSection(compiled) {
 }
 
 /**
- * Puts the entries of packed preload bytes into the tree, with their modes and times, through
- * the files client (host/files/client.js); all requests are queued at once, in order. `links`
- * holds the paths of the links put in by earlier calls (a module's own preload before a run's)
- * and gets this call's.
+ * The steps that put the entries of packed preload images (a module's own first, then a run's)
+ * into the tree, as requests of the files service's kind ({ op, path, path2, mode, data, times,
+ * tolerate, isDir }; paths and link targets as bytes). runtime/wasi/host_files.c runs them on
+ * the C main's thread before any of the program's code (host/files/preload-steps.js serves them).
  */
-export async function applyPreload(files, bytes, links = new Set()) {
-  const { api } = files;
-  const entries = parsePreload(bytes);
-  const restore = (e) => e.times && files.restoreAttributes(e.path, e.kind === KIND.SYMLINK ? undefined : e.mode, e.times);
-  const made = entries.map((e) => {
-    // Owner rwx until the directory's own mode comes last, so a read-only one can be filled.
-    if (e.kind === KIND.DIR) return api.mkdir(e.path, { recursive: true, mode: e.times ? e.mode | 0o700 : e.mode });
-    if (e.kind === KIND.FILE) {
-      // A file replaces a link put there before; writing would go through it, into its target.
-      const unlinked = links.delete(e.path) ? api.unlink(e.path).catch(() => {}) : undefined;
-      return Promise.all([unlinked, api.writeFile(e.path, e.data, { mode: e.mode }), restore(e)]);
+export function preloadSteps(images) {
+  const encoder = new TextEncoder();
+  // a path (or a link's target) as the runtime's request takes it: under PATH_MAX with its NUL
+  const bytesOf = (text, what, path = text) => {
+    const bytes = typeof text === 'string' ? encoder.encode(text) : text;
+    if (bytes.length === 0 || bytes.includes(0) || bytes.length >= PATH_MAX) {
+      throw new Error(`${path}: the ${what} is empty, holds a NUL or is ${PATH_MAX} bytes or longer`);
     }
-    // A link replaces what a module's own preload put there (a directory stays: symlink fails).
-    links.add(e.path);
-    return Promise.all([api.unlink(e.path).catch(() => {}), api.symlink(e.data, e.path), restore(e)]);
-  });
-  // Directories' times last: putting something into a directory changes its mtime.
-  await Promise.all([...made, ...entries.filter((e) => e.kind === KIND.DIR).map(restore)]);
+    return bytes;
+  };
+  const links = new Set(); // links an earlier image put in: a file put there later replaces them
+  const steps = [];
+  const restore = (e, mode) => e.times && steps.push({ op: OP.RESTORE_ATTRS, path: bytesOf(e.path, 'path'), mode, times: e.times });
+  for (const bytes of images) {
+    const entries = parsePreload(bytes);
+    for (const e of entries) {
+      if (!e.path.startsWith('/')) throw new Error(`${e.path}: a preloaded path must be absolute`);
+      const path = bytesOf(e.path, 'path');
+      if (e.kind === KIND.DIR) {
+        // every level, as mkdir -p; owner rwx until the directory's own mode comes last, so a
+        // read-only one can be filled; the last level must end up a directory
+        const parts = e.path.split('/').filter(Boolean);
+        const mode = e.times ? e.mode | 0o700 : e.mode;
+        parts.forEach((_, i) => steps.push({ op: OP.MKDIR, path: encoder.encode(`/${parts.slice(0, i + 1).join('/')}`), mode, tolerate: 'EEXIST' }));
+        steps.push({ op: OP.STAT, path, isDir: true });
+      } else if (e.kind === KIND.FILE) {
+        // a write would go through a link put there before, into its target
+        if (links.delete(e.path)) steps.push({ op: OP.UNLINK, path, tolerate: 'any' });
+        steps.push({ op: OP.WRITE, path, mode: e.mode, data: e.data });
+        restore(e, e.mode);
+      } else {
+        // a link replaces what an earlier image put there (a directory stays: symlink fails)
+        links.add(e.path);
+        steps.push({ op: OP.UNLINK, path, tolerate: 'any' }, { op: OP.SYMLINK, path, path2: bytesOf(e.data, 'link target', e.path) });
+        restore(e, MODE_KEEP);
+      }
+    }
+    // directories' times last: putting something into a directory changes its mtime
+    for (const e of entries) if (e.kind === KIND.DIR) restore(e, e.mode);
+  }
+  return steps;
 }

@@ -1,17 +1,59 @@
 // The "spindle" imports files_* of runtime/wasi/host_files.c, on the worker that runs the hidden
 // service thread: wait for the coordinator's next request, copy a file's pieces out to a JS
-// buffer (reads) or have the coordinator copy into them (writes), and post each result.
+// buffer (reads) or have the coordinator copy into them (writes), and post each result. On the
+// C main's thread they also hand out the steps of the preloaded files (preload-serve.js).
 import { BOX, COPY_IN, COPY_OUT, MAILBOX_BYTES, OP, PATHS_AT, PATH_MAX, RQ, STATE, TIMES_AT } from './mailbox.js';
-import { fitsIn, piecesFit } from './pieces.js';
+import { fitsIn, readPieces } from './pieces.js';
+import { preloadServer } from './preload-serve.js';
+import { ProgramFailure } from '../program-failure.js';
 
 const decoder = new TextDecoder();
+const stub = () => 0;
+
+/** Writes a request into runtime/wasi's struct request at rq (paths as bytes, no NUL). */
+function requestWriter(memory) {
+  return (rq, { op, mode, size, path, path2, times }) => {
+    const view = new DataView(memory.buffer);
+    const mem = new Uint8Array(memory.buffer);
+    view.setInt32(rq + RQ.OP, op, true);
+    view.setUint32(rq + RQ.MODE, mode, true);
+    view.setBigInt64(rq + RQ.SIZE, BigInt(size), true);
+    mem.set(path, rq + RQ.PATH);
+    mem[rq + RQ.PATH + path.length] = 0;
+    mem.set(path2 ?? [], rq + RQ.PATH2);
+    mem[rq + RQ.PATH2 + (path2?.length ?? 0)] = 0;
+    times.forEach((value, i) => view.setBigInt64(rq + RQ.TIMES + i * 8, value, true));
+  };
+}
 
 export function filesImports(init, memory, post) {
-  const stub = () => 0;
-  if (!init.files) {
-    return { files_wanted: stub, files_unavailable: stub, files_wait: stub, files_pieces: stub,
-      files_stat: stub, files_entry: stub, files_done: stub };
-  }
+  // the C main's thread only; requests of the files API come after them (host_files.c)
+  const preload = init.preload?.length ? preloadServer(init.preload) : null;
+  const writeRequest = requestWriter(memory);
+  const service = init.files ? serviceImports(init, memory, post, writeRequest) : null;
+  const rqFits = (rq) => fitsIn(memory.buffer, rq, RQ.TIMES + 6 * 8);
+  return {
+    files_wanted: () => (service ? 1 : 0),
+    files_unavailable: (err) => {
+      if (preload?.active()) throw new ProgramFailure(`preloading files failed: the filesystem could not start (WASI error ${err})`, { frames: false });
+      service?.files_unavailable(err);
+    },
+    files_wait: service?.files_wait ?? stub,
+    files_preload_next: (rq) => {
+      rq >>>= 0; // (wasm's i32 arrives signed)
+      if (!preload || !rqFits(rq)) return 0; // a bad address: no step taken
+      return preload.next(writeRequest, rq);
+    },
+    files_stat: (mode, ...rest) => (preload?.active() ? preload.stat(mode) : service?.files_stat(mode, ...rest)),
+    files_entry: service?.files_entry ?? stub,
+    files_pieces: (list, count, direction) => (preload?.active()
+      ? preload.pieces(memory, list >>> 0, count, direction) : service?.files_pieces(list, count, direction)),
+    files_done: (result) => (preload?.active() ? preload.done(result) : service?.files_done(result)),
+  };
+}
+
+/** The service thread's imports (init.files: the program offers the files API). */
+function serviceImports(init, memory, post, writeRequest) {
   const box = new Int32Array(init.files.mailbox);
   const size64 = new BigInt64Array(init.files.mailbox, 0, 4);
   const boxBytes = new Uint8Array(init.files.mailbox, 0, MAILBOX_BYTES);
@@ -24,7 +66,6 @@ export function filesImports(init, memory, post) {
   }
 
   return {
-    files_wanted: () => 1,
     files_unavailable: (err) => post({ type: 'files-failed', message: `the file service thread could not start (error ${err})` }),
     files_wait: (rq) => {
       rq >>>= 0; // (wasm's i32 arrives signed)
@@ -36,19 +77,10 @@ export function filesImports(init, memory, post) {
         Atomics.wait(box, BOX.STATE, state);
       }
       Atomics.store(box, BOX.STATE, STATE.BUSY);
-      const view = new DataView(memory.buffer);
-      const mem = new Uint8Array(memory.buffer);
       const op = box[BOX.OP];
-      view.setInt32(rq + RQ.OP, op, true);
-      view.setUint32(rq + RQ.MODE, box[BOX.MODE], true);
-      view.setBigInt64(rq + RQ.SIZE, size64[BOX.SIZE64], true);
-      const pathLen = box[BOX.PATH_LEN];
-      const path2Len = box[BOX.PATH2_LEN];
-      mem.set(boxBytes.subarray(PATHS_AT, PATHS_AT + pathLen), rq + RQ.PATH);
-      mem[rq + RQ.PATH + pathLen] = 0;
-      mem.set(boxBytes.subarray(PATHS_AT + PATH_MAX, PATHS_AT + PATH_MAX + path2Len), rq + RQ.PATH2);
-      mem[rq + RQ.PATH2 + path2Len] = 0;
-      times64.forEach((value, i) => view.setBigInt64(rq + RQ.TIMES + i * 8, value, true));
+      writeRequest(rq, { op, mode: box[BOX.MODE], size: size64[BOX.SIZE64], times: times64,
+        path: boxBytes.subarray(PATHS_AT, PATHS_AT + box[BOX.PATH_LEN]),
+        path2: boxBytes.subarray(PATHS_AT + PATH_MAX, PATHS_AT + PATH_MAX + box[BOX.PATH2_LEN]) });
       // size: a write's bytes (they stay on the coordinator); at: how many were copied so far
       reply = { op, stat: null, entries: [], data: null, at: 0, size: Number(size64[BOX.SIZE64]) };
       return op;
@@ -72,12 +104,9 @@ export function filesImports(init, memory, post) {
       // a read copies out into the bytes its stat sized, a write in from the coordinator's
       const room = direction === COPY_OUT && reply?.op === OP.READ ? reply.data?.length
         : direction === COPY_IN && reply?.op === OP.WRITE ? reply.size : undefined;
-      if (room === undefined || !(count >= 0) || !fitsIn(memory.buffer, list, count * 8)) return;
-      const view = new DataView(memory.buffer);
-      const pieces = new Uint32Array(count * 2);
-      for (let i = 0; i < count * 2; i++) pieces[i] = view.getUint32(list + i * 4, true);
-      const bytes = piecesFit(pieces, memory.buffer);
-      if (bytes < 0 || reply.at + bytes > room) return;
+      const read = room === undefined ? null : readPieces(memory, list, count);
+      if (!read || reply.at + read.total > room) return;
+      const { pieces, total: bytes } = read;
       if (direction === COPY_OUT) {
         const mem = new Uint8Array(memory.buffer);
         for (let i = 0; i < pieces.length; i += 2) {

@@ -1,12 +1,15 @@
 // Mounts (docs/MOUNTS.md): the backend registry, the coordinator's preparation of the
 // `mounts` option, and the `spindle.mount_list` / `spindle.mount_call` imports of each thread.
-// A backend is { prepare(spec, ctx) -> { config, dispose?, checkModes? }, client(config, memory) -> call,
+// A backend is { prepare(spec, ctx) -> { config, dispose?, checkModes?, servedHere? }, client(config, memory) -> call,
 // checkTogether?(mounts) }: prepare runs on the coordinator before the workers start, client in
 // every thread worker, and call(view, request) performs one request synchronously (writing
 // result and outputs, not state); checkTogether (coordinator, after every prepare) may refuse a
 // combination of its mounts ([{ path, config }]) with an Error. checkModes: the host lets every
 // call through whatever the modes (a root process), so the module checks them itself (its WASI
-// preopens: host/wasi-files.js), unless the module is root too (linked --as-root).
+// preopens: host/wasi-files.js), unless the module is root too (linked --as-root). servedHere
+// (true unless a backend says false): the mount needs the coordinator's event loop while the
+// program runs (workers it started and watches), so the C main must not block this thread
+// (host/program.js).
 // The folder's layers (scripts/check-layers.js): this registry on top; one folder per backend
 // (hostdir/, opfs/; each starts at the file named after it), which never import each other; the
 // protocol pieces they share beside them (mailbox.js, handle-table.js), which import no backend.
@@ -70,8 +73,8 @@ export function moduleTakesMounts(module) {
 }
 
 /**
- * Coordinator: prepares every mount. Returns { list, dispose } where list (structured-cloneable)
- * goes to every thread worker as init.mounts.
+ * Coordinator: prepares every mount. Returns { list, preopens, servedHere, dispose } where list
+ * (structured-cloneable) goes to every thread worker as init.mounts.
  */
 export async function prepareMounts(specs = [], ctx) {
   if (!specs.length) return { list: [], dispose() {} };
@@ -93,6 +96,7 @@ export async function prepareMounts(specs = [], ctx) {
   await loadBackends();
   const list = [];
   const disposers = [];
+  let servedHere = false;
   try {
     for (let i = 0; i < specs.length; i++) {
       const kind = kindOf(specs[i]);
@@ -101,6 +105,7 @@ export async function prepareMounts(specs = [], ctx) {
       // mountId: the mount's handles carry it, so a handle of one mount is EBADF on another
       const prepared = await backend.prepare({ ...specs[i], path: paths[i], mountId: i }, ctx);
       if (prepared.dispose) disposers.push(prepared.dispose);
+      servedHere ||= prepared.servedHere !== false;
       list.push({ kind, path: paths[i], config: prepared.config, checkModes: Boolean(prepared.checkModes) && !programIsRoot });
     }
     // checks that need every mount of a kind at once (hostdir: no two host directories overlap)
@@ -109,7 +114,7 @@ export async function prepareMounts(specs = [], ctx) {
     disposers.forEach((d) => d());
     throw err;
   }
-  return { list, preopens, dispose() { disposers.forEach((d) => d()); } };
+  return { list, preopens, servedHere, dispose() { disposers.forEach((d) => d()); } };
 }
 
 /** A thread's call for one prepared mount (see the backend shape above). */

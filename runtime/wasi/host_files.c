@@ -1,14 +1,18 @@
 /* The host's file API (host/files, docs/FILES.md): a hidden service thread that
  * runs the host's file requests (read, write, readdir, stat, mkdir, unlink,
- * rmdir, rename, symlink, and restoring a preloaded file's mode and times) through the same spindle_fs_* calls, and so the same locks,
- * as the program's threads. It exists only when the host asks for it
- * (spindle.files_wanted), so programs that never use the API pay nothing.
+ * rmdir, rename, symlink, and restoring a file's mode and times) through the
+ * same spindle_fs_* calls, and so the same locks, as the program's threads. It
+ * exists only when the host asks for it (spindle.files_wanted), so programs
+ * that never use the API pay nothing.
  *
- * It starts from a constructor that runs before the program's own: the
- * constructor then waits until the host releases main, so the requests made
- * before start (and the preloaded files) are in the tree before any of the
- * program's code runs. After the program exits the host keeps this thread's
- * worker alive, so files can still be read until the program is disposed. */
+ * A constructor that runs before the program's own first puts the preloaded
+ * files in, on the C main's thread: the host hands it the same requests one at
+ * a time (files_preload_next), so no thread or host event loop is needed for
+ * them. Then, if the host wants the service, it starts the service thread and
+ * waits until the host releases main, so the requests made before start are
+ * in the tree before any of the program's code runs. After the program exits
+ * the host keeps the service thread's worker alive, so files can still be read
+ * until the program is disposed. */
 #include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -56,6 +60,9 @@ FILES_IMPORT(wanted) int32_t host_files_wanted(void);
 FILES_IMPORT(unavailable) void host_files_unavailable(int32_t err);
 /* Blocks until the next request, writes it into *rq and returns its op. */
 FILES_IMPORT(wait) int32_t host_files_wait(struct request *rq);
+/* The next step of putting the preloaded files in, written into *rq: its op, or 0 when there
+ * are no more (the host ends the run with a message if a step fails). */
+FILES_IMPORT(preload_next) int32_t host_files_preload_next(struct request *rq);
 /* The host copies into (SPINDLE_COPY_IN) or out of these pieces, in order. */
 FILES_IMPORT(pieces) void host_files_pieces(const struct piece *list, int32_t count, int32_t direction);
 FILES_IMPORT(stat)
@@ -64,6 +71,10 @@ void host_files_stat(uint32_t mode, int64_t size, int64_t ino, int64_t nlink, in
 FILES_IMPORT(entry) void host_files_entry(const char *name, int32_t len, int32_t type);
 /* Ends the request: a result >= 0 or -errno. */
 FILES_IMPORT(done) void host_files_done(int64_t result);
+
+/* The request being served: the preloaded files' steps on the C main's thread, then, once they
+ * are all in, the service thread's requests. */
+static struct request request;
 
 static pthread_mutex_t release_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t release_cond = PTHREAD_COND_INITIALIZER;
@@ -214,11 +225,10 @@ static int64_t serve_one(int op, const struct request *rq)
 static void *serve(void *unused)
 {
     (void)unused;
-    spindle_fs_thread_checks_no_permissions(); /* it acts for the host, not the program */
-    static struct request rq; /* one service thread */
+    spindle_fs_thread_acts_for_host(true); /* for good: it serves only the host */
     for (;;) {
-        int op = host_files_wait(&rq);
-        host_files_done(serve_one(op, &rq));
+        int op = host_files_wait(&request);
+        host_files_done(serve_one(op, &request));
     }
     return NULL;
 }
@@ -227,25 +237,29 @@ static void *serve(void *unused)
  * may read preloaded files). __wasi_init_tp has run, so threads work. */
 __attribute__((constructor(101))) static void start_files_service(void)
 {
-    if (!host_files_wanted())
+    int op = host_files_preload_next(&request);
+    bool wanted = host_files_wanted();
+    if (op == 0 && !wanted)
         return;
     /* The "/" preopen takes the first fd before this thread opens any. */
     int32_t err = wasi_fs_ready();
-    pthread_attr_t attr;
-    pthread_t thread;
-    if (err == WASI_ESUCCESS) {
+    spindle_fs_thread_acts_for_host(true); /* while it puts the preloaded files in */
+    for (; err == WASI_ESUCCESS && op != 0; op = host_files_preload_next(&request))
+        host_files_done(serve_one(op, &request));
+    spindle_fs_thread_acts_for_host(false);
+    if (err == WASI_ESUCCESS && wanted) {
+        pthread_attr_t attr;
+        pthread_t thread;
         pthread_attr_init(&attr);
         pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
         pthread_attr_setstacksize(&attr, 64 << 10);
-        err = pthread_create(&thread, &attr, serve, NULL);
+        err = pthread_create(&thread, &attr, serve, NULL) == 0 ? WASI_ESUCCESS : -1;
         pthread_attr_destroy(&attr);
-        if (err != 0)
-            err = -1;
     }
-    if (err != WASI_ESUCCESS) {
+    if (err != WASI_ESUCCESS)
         host_files_unavailable(err);
+    if (err != WASI_ESUCCESS || !wanted)
         return;
-    }
     pthread_mutex_lock(&release_lock);
     while (!main_released)
         pthread_cond_wait(&release_cond, &release_lock);

@@ -24,6 +24,7 @@ void files_stat(uint32_t mode, int64_t size, int64_t ino, int64_t nlink, int64_t
                 int64_t ctime);
 IMPORT("files_entry") void files_entry(const void *name, int32_t len, int32_t type);
 IMPORT("files_done") void files_done(int32_t result);
+IMPORT("files_preload_next") int32_t files_preload_next(void *request);
 
 /* runtime/fs/mount/mount_wire.h's struct mount_request, written out: a hostile module brings its own */
 struct request {
@@ -223,6 +224,10 @@ static int files(void)
     puts("files_entry: returned");
     files_done(0);
     puts("files_done: returned");
+    /* the preloaded files' steps were all taken before main (there were none): no step */
+    static char request[3 * 4096];
+    printf("files_preload_next (bad address): %d\n", (int)files_preload_next((void *)0xfffffff0u));
+    printf("files_preload_next (none left): %d\n", (int)files_preload_next(request));
     return 0;
 }
 

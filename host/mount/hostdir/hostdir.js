@@ -102,7 +102,8 @@ export async function prepare(spec, ctx = {}) {
   // root's calls pass whatever the modes: the module then checks them as for their owner
   const checkModes = process.geteuid?.() === 0;
   const n = Math.min(MAX_IO_WORKERS, Number(spec.ioWorkers) | 0);
-  if (n <= 0) return { config, dispose: closeLeftovers, checkModes };
+  // each thread calls the host itself: nothing of the mount runs on the coordinator's loop
+  if (n <= 0) return { config, dispose: closeLeftovers, checkModes, servedHere: false };
   const { Worker } = await import('node:worker_threads');
   const mailboxes = createMailboxes(n);
   let disposed = false;
@@ -121,6 +122,7 @@ export async function prepare(spec, ctx = {}) {
   return {
     config: { ...config, mailboxes, rr: new SharedArrayBuffer(4) },
     checkModes,
+    servedHere: true, // a dead I/O worker is heard of through this thread's event loop
     dispose() {
       disposed = true;
       Promise.all(workers.map((worker) => worker.terminate())).then(closeLeftovers);

@@ -9,7 +9,7 @@
 
 static _Thread_local bool acts_for_host;
 
-void spindle_fs_thread_checks_no_permissions(void) { acts_for_host = true; }
+void spindle_fs_thread_acts_for_host(bool acting) { acts_for_host = acting; }
 
 static int allowed(uint32_t bits, int want)
 {

@@ -148,10 +148,10 @@ struct spindle_dirent {
 /* Creates the root with /tmp and /home. Thread-safe and idempotent; every
  * other call requires it to have returned 0 first. */
 int spindle_fs_init(void);
-/* The calling thread acts for the host (the files API's service thread, which also writes
- * preloaded files): no permission is checked for it, so it can fill read-only directories
- * and files that the program then sees with their modes. */
-void spindle_fs_thread_checks_no_permissions(void);
+/* Whether the calling thread acts for the host (the files API's service thread, or the C
+ * main's while it puts the preloaded files in): no permission is checked for it then, so it
+ * can fill read-only directories and files that the program then sees with their modes. */
+void spindle_fs_thread_acts_for_host(bool acting);
 
 int spindle_fs_openat(int dirfd, const char *path, int flags, uint32_t mode);
 int spindle_fs_close(int fd);
