@@ -13,16 +13,29 @@ const VARIABLE = 'NODE_COMPILE_CACHE';
 const OURS = 'SPINDLE_JS_COMPILE_CACHE';
 
 /**
+ * What `--code-cache` says among a command's arguments, before they are parsed: 'off', a
+ * directory, or undefined (none, or `on`). The first one counts, wherever it is; a program's own
+ * argument that looks like it only moves or turns off this cache.
+ */
+export function codeCacheArgument(args) {
+  const at = args.findIndex((a) => a === '--code-cache' || a.startsWith('--code-cache='));
+  if (at < 0) return undefined;
+  const value = args[at] === '--code-cache' ? args[at + 1] : args[at].slice('--code-cache='.length);
+  return value === 'on' || !value ? undefined : value;
+}
+
+/**
  * Turns the cache on in this thread, and for the workers and Node processes it starts (through
- * NODE_COMPILE_CACHE, which they inherit). A user's own NODE_COMPILE_CACHE, or
+ * NODE_COMPILE_CACHE, which they inherit), in the `js` folder of `cacheDir` (`--code-cache=DIR`;
+ * by default the compiled-code cache's directory). A user's own NODE_COMPILE_CACHE, or
  * NODE_DISABLE_COMPILE_CACHE, decides instead. Never throws: it is only an optimization.
  */
-export function enableJsCompileCache(env = process.env) {
+export function enableJsCompileCache(env = process.env, cacheDir = undefined) {
   if (typeof module.enableCompileCache !== 'function' || env.SPINDLE_CODE_CACHE === '0') return;
   if (env[VARIABLE] !== undefined || env.NODE_DISABLE_COMPILE_CACHE !== undefined) return; // (Node did as it says)
   try {
     // (its parent too: whoever may write there may put another `js` in its place)
-    const parent = defaultCacheDir(env);
+    const parent = cacheDir ?? defaultCacheDir(env);
     const dir = join(parent, 'js');
     if (unusableReason(parent) || unusableReason(dir)) return;
     const { directory } = module.enableCompileCache(dir);

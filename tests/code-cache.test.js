@@ -174,6 +174,15 @@ describe('compiled-code cache', { skip: !hasAddon && 'no code-cache addon for th
     r = await printEnv(open);
     assert.equal(r.code, 0, r.stderr);
     assert.equal(jsFiles(open), 0);
+    // --code-cache=DIR (either spelling) moves it with the rest of the cache
+    for (const spelling of [(d) => [`--code-cache=${d}`], (d) => ['--code-cache', d]]) {
+      const moved = freshDir();
+      const unused = freshDir();
+      r = await printEnv(unused, {}, ...spelling(moved));
+      assert.equal(r.code, 0, r.stderr);
+      assert.equal(jsFiles(moved) > 0, withCache, `${jsFiles(moved)} files in the --code-cache directory`);
+      assert.equal(jsFiles(unused), 0);
+    }
     // a user's own NODE_COMPILE_CACHE decides, and reaches the program; off with the rest of the cache
     for (const [extra, options] of [[{ NODE_COMPILE_CACHE: join(scratch, 'users-own') }, []], [{ SPINDLE_CODE_CACHE: '0' }, []], [{}, ['--code-cache=off']]]) {
       const other = freshDir();
