@@ -3,7 +3,8 @@
 //   changes made from outside between two calls are seen at once, never an old directory, and
 //   never one moved outside the mount;
 // - the stats a listing took (host/mount/hostdir/listed-stats.js, "Stats from a listing"): used once,
-//   not after the program changed the mount, not after 100 ms, never a symlink's for stat().
+//   not after the program changed the mount, not after 100 ms, never a symlink's for stat(); and
+//   the names it lacks, ENOENT under the same rules.
 // The backend's requests are made in this process on a memory of their own, so the host's
 // directory can be changed between two requests exactly.
 import assert from 'node:assert/strict';
@@ -158,6 +159,46 @@ describe('hostdir mount: what is kept between calls', { skip: process.platform !
     grow('c', 'grown');
     await new Promise((resolve) => setTimeout(resolve, 150));
     assert.equal(m.stat('d/c').size, 5);
+    m.dispose();
+  });
+
+  it('a name a fresh listing lacks is ENOENT with no system call, below it too; not \'.\', \'..\', after a change or 100 ms', async () => {
+    const m = await mounted('absent', { 'd/a': '1', 'd/sub/b': '2' });
+    const made = (rel, text = 'x') => writeFileSync(join(m.host, rel), text);
+    // made from outside right after the listing: a fresh listing still says it is not there
+    // (a machine too busy to get there within 90 ms gets the host's answer)
+    const checkAbsent = (rel) => {
+      const listed = performance.now();
+      m.list('d');
+      made(rel);
+      const got = m.stat(rel);
+      if (performance.now() - listed < 90) assert.deepEqual(got, { errno: ERRNO.ENOENT }, rel);
+      assert.equal(m.stat(rel).errno === ERRNO.ENOENT, performance.now() - listed < 90, `${rel}: again, as long as it is fresh`);
+    };
+    checkAbsent('d/.gitignore');
+    // a path under a name the listing lacks: `.git/info/exclude` when `.git` is not there
+    mkdirSync(join(m.host, 'd', '.git', 'info'), { recursive: true });
+    rmSync(join(m.host, 'd', '.git'), { recursive: true });
+    const listed = performance.now();
+    m.list('d');
+    mkdirSync(join(m.host, 'd', '.git', 'info'), { recursive: true });
+    made('d/.git/info/exclude');
+    const below = m.stat('d/.git/info/exclude');
+    if (performance.now() - listed < 90) assert.deepEqual(below, { errno: ERRNO.ENOENT });
+    // what is listed is never ENOENT; '.' and '..', which no listing holds, are the host's to answer
+    m.list('d');
+    assert.equal(m.stat('d/sub').errno, undefined);
+    assert.equal(m.stat('d/sub/b').size, 1);
+    for (const rel of ['d/.', 'd/..', 'd/./a', 'd/../d/a']) assert.notEqual(m.stat(rel).errno, ERRNO.ENOENT, rel);
+    // a change by the program ends it at once, 100 ms too
+    m.list('d');
+    made('d/new-file');
+    m.mkdir('elsewhere');
+    assert.equal(m.stat('d/new-file').size, 1);
+    m.list('d');
+    made('d/late');
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    assert.equal(m.stat('d/late').size, 1);
     m.dispose();
   });
 

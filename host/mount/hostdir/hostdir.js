@@ -18,7 +18,7 @@ import {
 } from 'node:fs';
 import { createHandleTable, HandleError, HandleTable } from '../handle-table.js';
 import { DirCache } from './dir-cache.js';
-import { ListedStats, mayChange } from './listed-stats.js';
+import { ABSENT, ListedStats, mayChange, NOT_KEPT, TAKEN } from './listed-stats.js';
 import { fdPath, hasProcFd } from './proc-fd.js';
 import { addonWanted, decided, entryStarts, hasStatAt, mountAddon, nameAt, nameLengthAt, packListing, statAt as entryStatAt, typeAt } from './mount-addon.js';
 import { createMailboxes, failWorker, submit } from '../mailbox.js';
@@ -525,7 +525,9 @@ function inlineClient(config, ioWorker) {
         const statAt = statOut();
         const pathAt = view.getUint32(req + REQ.PATH, true);
         const pathLength = view.getUint32(req + REQ.PATH_LEN, true);
-        if (inMemory(view, pathAt, pathLength) && listed.take(view, pathAt, pathLength, follow, statAt)) return 0;
+        const kept = inMemory(view, pathAt, pathLength) ? listed.take(view, pathAt, pathLength, follow, statAt) : NOT_KEPT;
+        if (kept === TAKEN) return 0;
+        if (kept === ABSENT) fail(E.ENOENT);
         const rel = path();
         if (statNative(rel, follow, view, statAt)) return 0;
         const st = confined(rel, follow, (r) =>

@@ -7,7 +7,9 @@
 //   on any thread, makes every listing taken before it unusable: a shared counter (`changes`,
 //   an Int32Array on a SharedArrayBuffer) moves after such a call, and a listing remembers its
 //   value from before its lstats;
-// - a final symlink is never answered for a STAT that follows it (lstat is not stat there).
+// - a final symlink is never answered for a STAT that follows it (lstat is not stat there);
+// - a name that a listing of its directory (or of one above it) lacks is ENOENT, under the same
+//   two rules but as often as asked: a walk's probes for `.gitignore` in every directory.
 // So only a change made by another process within TTL_MS of the listing can be missed.
 //
 // A listing is kept as the Buffer it came in (mount-addon.js's layout, sorted by name), and a
@@ -21,6 +23,11 @@ const TTL_MS = 100;
 const MAX_KEPT = 8192; // entries per thread; beyond, the older listings are dropped
 const READ_ONLY = new Set([OP.CLOSE, OP.PREAD, OP.FSTAT, OP.FSYNC, OP.READDIR, OP.STAT, OP.READLINK]);
 const SLASH = 0x2f;
+const DOT = 0x2e;
+/** What take() did: wrote a kept stat, found the name missing, or left the STAT to the host. */
+export const TAKEN = 1;
+export const ABSENT = 2;
+export const NOT_KEPT = 0;
 const STAT_BYTES = 64;
 const MODE = 8; // st_mode's offset in the protocol's stat
 const S_IFMT = 0o170000;
@@ -45,6 +52,12 @@ function compareName(bytes, from, length, view, at, n) {
     if (d !== 0) return d;
   }
   return length - n;
+}
+
+// A name a listing could hold: not '', '.' or '..' (which no listing holds, and which are there)
+function listable(view, at, n) {
+  return n > 2 || (n === 1 && view.getUint8(at) !== DOT) ||
+    (n === 2 && !(view.getUint8(at) === DOT && view.getUint8(at + 1) === DOT));
 }
 
 export class ListedStats {
@@ -87,30 +100,51 @@ export class ListedStats {
   /**
    * Answers a STAT of the relative path in memory (`view`) at pathAt, pathLength bytes (checked
    * to lie in it), from a listing still good for it (follow: of a final symlink's target):
-   * writes the stat's 64 protocol bytes at statAt and returns true; once. A name with a byte from
-   * 0x80 is left to the host, which checks it is UTF-8. (Bytes are read where they are: a view
-   * per call costs more than the search.)
+   * TAKEN when it wrote the stat's 64 protocol bytes at statAt (once per entry); ABSENT when a
+   * listing of its directory, or of a directory above it, lacks the next name of the path (a
+   * `.gitignore` probe, `.git/info/exclude`): ENOENT with no system call; else NOT_KEPT. A path
+   * with a byte from 0x80 is left to the host, which checks it is UTF-8. (Bytes are read where
+   * they are: a view per call costs more than the search.)
    */
   take(view, pathAt, pathLength, follow, statAt) {
-    if (this.#kept === 0) return false;
-    let slash = pathLength - 1;
-    for (; slash >= 0; slash--) {
-      const byte = view.getUint8(pathAt + slash);
-      if (byte === SLASH) break;
-      if (byte >= 0x80) return false;
+    if (this.#kept === 0) return NOT_KEPT;
+    let slash = -1;
+    for (let i = 0; i < pathLength; i++) {
+      const byte = view.getUint8(pathAt + i);
+      if (byte >= 0x80) return NOT_KEPT;
+      if (byte === SLASH) slash = i;
     }
     const dirLength = Math.max(slash, 0);
     for (let l = this.#listings.length - 1; l >= 0; l--) {
       const listing = this.#listings[l];
-      if (listing.dir.length === dirLength && sameBytes(listing.dir, 0, view, pathAt, dirLength)) {
+      const { dir } = listing;
+      if (dir.length === dirLength && sameBytes(dir, 0, view, pathAt, dirLength)) {
         return this.#takeFrom(listing, view, pathAt + slash + 1, pathLength - slash - 1, follow, statAt);
       }
+      // a directory above: its listing may lack the path's next name
+      if (dir.length < dirLength && (dir.length === 0 || view.getUint8(pathAt + dir.length) === SLASH) &&
+        sameBytes(dir, 0, view, pathAt, dir.length)) {
+        const from = dir.length === 0 ? 0 : dir.length + 1;
+        let end = from;
+        while (view.getUint8(pathAt + end) !== SLASH) end++;
+        if (this.#lacks(listing, view, pathAt + from, end - from)) return ABSENT;
+      }
     }
-    return false;
+    return NOT_KEPT;
   }
 
-  #takeFrom(listing, view, nameAtMemory, nameLength, follow, statAt) {
-    const { buf, stats, starts, taken } = listing;
+  // Whether a listing still good lacks the name (searched already when `found` is given).
+  #lacks(listing, view, nameAtMemory, nameLength, found = this.#find(listing, view, nameAtMemory, nameLength)) {
+    return found < 0 && listable(view, nameAtMemory, nameLength) && this.#good(listing);
+  }
+
+  #good(listing) {
+    return listing.changes === Atomics.load(this.changes, 0) && performance.now() - listing.at <= TTL_MS;
+  }
+
+  // The index of the name among the listing's entries, or -1.
+  #find(listing, view, nameAtMemory, nameLength) {
+    const { buf, starts } = listing;
     let lo = 0;
     let hi = starts.length - 1;
     while (lo <= hi) {
@@ -119,16 +153,21 @@ export class ListedStats {
       const order = compareName(buf, nameAt(at), nameLengthAt(buf, at), view, nameAtMemory, nameLength);
       if (order < 0) lo = mid + 1;
       else if (order > 0) hi = mid - 1;
-      else {
-        if (taken[mid] || !hasStatAt(buf, at)) return false;
-        taken[mid] = 1;
-        if (listing.changes !== Atomics.load(this.changes, 0) || performance.now() - listing.at > TTL_MS) return false;
-        const from = entryStatAt(at);
-        if (follow && (stats.getUint32(from + MODE, true) & S_IFMT) === S_IFLNK) return false;
-        for (let i = 0; i < STAT_BYTES; i += 4) view.setUint32(statAt + i, stats.getUint32(from + i, true), true);
-        return true;
-      }
+      else return mid;
     }
-    return false;
+    return -1;
+  }
+
+  #takeFrom(listing, view, nameAtMemory, nameLength, follow, statAt) {
+    const i = this.#find(listing, view, nameAtMemory, nameLength);
+    if (i < 0) return this.#lacks(listing, view, nameAtMemory, nameLength, i) ? ABSENT : NOT_KEPT;
+    const { buf, stats, starts, taken } = listing;
+    if (taken[i] || !hasStatAt(buf, starts[i])) return NOT_KEPT;
+    taken[i] = 1;
+    if (!this.#good(listing)) return NOT_KEPT;
+    const from = entryStatAt(starts[i]);
+    if (follow && (stats.getUint32(from + MODE, true) & S_IFMT) === S_IFLNK) return NOT_KEPT;
+    for (let b = 0; b < STAT_BYTES; b += 4) view.setUint32(statAt + b, stats.getUint32(from + b, true), true);
+    return TAKEN;
   }
 }
