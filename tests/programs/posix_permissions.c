@@ -153,6 +153,39 @@ static void unsearchable_dir(void)
     rmdir(dir);
 }
 
+/* A walk's moves: into a child, to a sibling, back up, where a sibling and then an ancestor
+ * lose search permission between calls (a mount's memo of searchable directories must follow). */
+static void walk_moves(void)
+{
+    struct stat st;
+    mkdir(at("w"), 0755);
+    mkdir(at("w/a"), 0755);
+    mkdir(at("w/a/b"), 0755);
+    mkdir(at("w/c"), 0755);
+    close(open(at("w/a/b/f"), O_CREAT | O_WRONLY, 0644));
+    close(open(at("w/c/g"), O_CREAT | O_WRONLY, 0644));
+    report("stat(w/a/b/f)", stat(at("w/a/b/f"), &st));
+    report("stat(w/c/g), a sibling", stat(at("w/c/g"), &st));
+    report("stat(w/a), back up", stat(at("w/a"), &st));
+    report("chmod w/c 0644", chmod(at("w/c"), 0644));
+    report("stat(w/a/b/f) again", stat(at("w/a/b/f"), &st));
+    report("stat(w/c/g) without x on w/c", stat(at("w/c/g"), &st));
+    report("create w/c/h without x on w/c", opened(open(at("w/c/h"), O_CREAT | O_WRONLY, 0644)));
+    report("chmod w/a 0600", chmod(at("w/a"), 0600));
+    report("stat(w/a/b/f) without x on w/a", stat(at("w/a/b/f"), &st));
+    report("stat(w/a/b) without x on w/a", stat(at("w/a/b"), &st));
+    report("stat(w/a) itself", stat(at("w/a"), &st));
+    report("chmod w/a 0755", chmod(at("w/a"), 0755));
+    report("stat(w/a/b/f) with x again", stat(at("w/a/b/f"), &st));
+    chmod(at("w/c"), 0755);
+    unlink(at("w/a/b/f"));
+    unlink(at("w/c/g"));
+    rmdir(at("w/a/b"));
+    rmdir(at("w/a"));
+    rmdir(at("w/c"));
+    rmdir(at("w"));
+}
+
 static void devices_and_owners(void)
 {
     report("mknod(S_IFCHR)", mknod(at("dev"), S_IFCHR | 0644, (dev_t)0x103));
@@ -188,6 +221,7 @@ int main(int argc, char **argv)
     access_calls();
     read_only_dir();
     unsearchable_dir();
+    walk_moves();
     devices_and_owners();
     unlink(at("ro"));
     report("rmdir base", rmdir(base));

@@ -23,14 +23,22 @@ static int owner_may(int64_t mode, int want)
     return mode < 0 ? 0 : fs_owner_permission((uint32_t)mode, want);
 }
 
-static bool is_dir(int64_t mode) { return mode >= 0 && ((uint32_t)mode & SPINDLE_S_IFMT) == SPINDLE_S_IFDIR; }
+/* A directory known to be searchable whose mode was not read (a memo's ancestor). */
+#define SEARCHABLE_DIR (-2)
+
+static bool is_dir(int64_t mode)
+{
+    return mode == SEARCHABLE_DIR || (mode >= 0 && ((uint32_t)mode & SPINDLE_S_IFMT) == SPINDLE_S_IFDIR);
+}
 
 /* The last directory chain a thread found searchable (its parent path, and that directory's
- * mode), so that calls on names of one directory (a listing's stats, a loop over one file)
- * pay no stat per directory each time. It holds while this module changed no mode and removed
- * or renamed no directory in the mount (m->mode_changes: chmod, rmdir, rename) and for MEMO_NS
- * at most: a change made on the host by another process (or a symlink in the chain replaced by
- * this one) is seen within that time. */
+ * mode, or SEARCHABLE_DIR), so that calls on names of one directory (a listing's stats, a loop
+ * over one file) pay no stat per directory each time, and a call in a directory beside it or
+ * below it (a recursive walk) pays only for the directories the chain lacks. It holds while
+ * this module changed no mode and removed or renamed no directory in the mount
+ * (m->mode_changes: chmod, rmdir, rename) and for MEMO_NS after its oldest check at most: a
+ * change made on the host by another process (or a symlink in the chain replaced by this one)
+ * is seen within that time. */
 #define MEMO_NS 100000000 /* 100 ms */
 static _Thread_local struct {
     const struct fs_mount *mount;
@@ -41,10 +49,19 @@ static _Thread_local struct {
     char *path; /* SPINDLE_FS_PATH_MAX bytes, allocated on first use */
 } memo;
 
-static bool memo_holds(const struct fs_mount *m, const char *parent, size_t len, int64_t now)
+/* How much of parent (len bytes: empty, or names each followed by '/') the memo's chain
+ * covers: the bytes up to its last '/' that both share (0: the root alone); -1 if it holds no
+ * longer. */
+static ptrdiff_t memo_covers(const struct fs_mount *m, const char *parent, size_t len, int64_t now)
 {
-    return memo.mount == m && memo.len == len && memo.changes == atomic_load(&m->mode_changes) &&
-           now - memo.checked_ns < MEMO_NS && now >= memo.checked_ns && memcmp(memo.path, parent, len) == 0;
+    if (memo.mount != m || memo.changes != atomic_load(&m->mode_changes) ||
+        now - memo.checked_ns >= MEMO_NS || now < memo.checked_ns)
+        return -1;
+    size_t shared = len < memo.len ? len : memo.len, covered = 0;
+    for (size_t i = 0; i < shared && parent[i] == memo.path[i]; i++)
+        if (parent[i] == '/')
+            covered = i + 1;
+    return (ptrdiff_t)covered;
 }
 
 static void memo_keep(const struct fs_mount *m, uint_fast64_t changes, const char *parent, size_t len,
@@ -70,23 +87,37 @@ static int search_path(struct walk *w, int64_t *parent_mode)
     size_t limit = (size_t)(w->name - w->rel) < w->rel_len ? (size_t)(w->name - w->rel) : w->rel_len;
     int64_t now = fs_now_ns();
     uint_fast64_t changes = atomic_load(&m->mode_changes);
-    int64_t mode;
+    ptrdiff_t covered = memo_covers(m, w->rel, limit, now);
+    int64_t mode, checked_ns = now;
     int rc = 0;
-    if (memo_holds(m, w->rel, limit, now)) {
-        mode = memo.parent_mode;
+    size_t from = 0; /* the chain is checked up to here */
+    if (covered >= 0) {
+        from = (size_t)covered;
+        mode = from == memo.len ? memo.parent_mode : SEARCHABLE_DIR;
+        checked_ns = memo.checked_ns; /* the chain is as old as its oldest check */
     } else {
         mode = mode_at(m, "");
         rc = owner_may(mode, FS_MAY_EXEC);
-        for (size_t i = 0; rc == 0 && is_dir(mode) && i < limit; i++) {
-            if (w->rel[i] != '/')
-                continue;
-            w->rel[i] = '\0';
-            mode = mode_at(m, w->rel);
-            w->rel[i] = '/';
-            rc = is_dir(mode) ? owner_may(mode, FS_MAY_EXEC) : 0;
-        }
-        if (rc == 0 && is_dir(mode))
-            memo_keep(m, changes, w->rel, limit, mode, now);
+    }
+    for (size_t i = from; rc == 0 && is_dir(mode) && i < limit; i++) {
+        if (w->rel[i] != '/')
+            continue;
+        w->rel[i] = '\0';
+        mode = mode_at(m, w->rel);
+        w->rel[i] = '/';
+        rc = is_dir(mode) ? owner_may(mode, FS_MAY_EXEC) : 0;
+    }
+    bool same_chain = covered >= 0 && from == limit && limit == memo.len;
+    if (rc == 0 && is_dir(mode) && !same_chain)
+        memo_keep(m, changes, w->rel, limit, mode, checked_ns);
+    if (parent_mode != NULL && mode == SEARCHABLE_DIR) {
+        /* the directory the chain ends in, rel up to `from` (a '/' there), is a memo's
+         * ancestor: its mode is read now */
+        if (from > 0)
+            w->rel[from - 1] = '\0';
+        mode = mode_at(m, from > 0 ? w->rel : "");
+        if (from > 0)
+            w->rel[from - 1] = '/';
     }
     if (parent_mode != NULL)
         *parent_mode = is_dir(mode) ? mode : -1;
