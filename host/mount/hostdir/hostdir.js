@@ -527,7 +527,7 @@ function inlineClient(config, ioWorker) {
         const pathLength = view.getUint32(req + REQ.PATH_LEN, true);
         const kept = inMemory(view, pathAt, pathLength) ? listed.take(view, pathAt, pathLength, follow, statAt) : NOT_KEPT;
         if (kept === TAKEN) return 0;
-        if (kept === ABSENT) fail(E.ENOENT);
+        if (kept === ABSENT) return -E.ENOENT; // (returned, not thrown: a walk asks thousands of times)
         const rel = path();
         if (statNative(rel, follow, view, statAt)) return 0;
         const st = confined(rel, follow, (r) =>
