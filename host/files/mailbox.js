@@ -20,6 +20,7 @@ export const COPY_IN = 1;
 export const COPY_OUT = 2;
 // struct request
 export const RQ = { OP: 0, MODE: 4, SIZE: 8, PATH: 16, PATH2: 16 + PATH_MAX, TIMES: 16 + 2 * PATH_MAX };
+export const RQ_BYTES = RQ.TIMES + 6 * 8; // its three times: seconds and nanoseconds each
 // spindle_fs_restore_attrs: leave the permission bits as they are (SPINDLE_MODE_KEEP)
 export const MODE_KEEP = 0xffffffff;
 

@@ -2,7 +2,7 @@
 // service thread: wait for the coordinator's next request, copy a file's pieces out to a JS
 // buffer (reads) or have the coordinator copy into them (writes), and post each result. On the
 // C main's thread they also hand out the steps of the preloaded files (preload-serve.js).
-import { BOX, COPY_IN, COPY_OUT, MAILBOX_BYTES, OP, PATHS_AT, PATH_MAX, RQ, STATE, TIMES_AT } from './mailbox.js';
+import { BOX, COPY_IN, COPY_OUT, MAILBOX_BYTES, OP, PATHS_AT, PATH_MAX, RQ, RQ_BYTES, STATE, TIMES_AT } from './mailbox.js';
 import { fitsIn, readPieces } from './pieces.js';
 import { preloadServer } from './preload-serve.js';
 import { ProgramFailure } from '../program-failure.js';
@@ -31,7 +31,6 @@ export function filesImports(init, memory, post) {
   const preload = init.preload?.length ? preloadServer(init.preload) : null;
   const writeRequest = requestWriter(memory);
   const service = init.files ? serviceImports(init, memory, post, writeRequest) : null;
-  const rqFits = (rq) => fitsIn(memory.buffer, rq, RQ.TIMES + 6 * 8);
   return {
     files_wanted: () => (service ? 1 : 0),
     files_unavailable: (err) => {
@@ -41,7 +40,7 @@ export function filesImports(init, memory, post) {
     files_wait: service?.files_wait ?? stub,
     files_preload_next: (rq) => {
       rq >>>= 0; // (wasm's i32 arrives signed)
-      if (!preload || !rqFits(rq)) return 0; // a bad address: no step taken
+      if (!preload || !fitsIn(memory.buffer, rq, RQ_BYTES)) return 0; // a bad address: no step taken
       return preload.next(writeRequest, rq);
     },
     files_stat: (mode, ...rest) => (preload?.active() ? preload.stat(mode) : service?.files_stat(mode, ...rest)),
@@ -69,7 +68,7 @@ function serviceImports(init, memory, post, writeRequest) {
     files_unavailable: (err) => post({ type: 'files-failed', message: `the file service thread could not start (error ${err})` }),
     files_wait: (rq) => {
       rq >>>= 0; // (wasm's i32 arrives signed)
-      if (!fitsIn(memory.buffer, rq, RQ.TIMES + times64.byteLength)) return 0; // a bad address: no request taken
+      if (!fitsIn(memory.buffer, rq, RQ_BYTES)) return 0; // a bad address: no request taken
       if (!announced) { announced = true; Atomics.store(box, BOX.SERVICE_SLOT, init.slot + 1); }
       for (;;) {
         const state = Atomics.load(box, BOX.STATE);
