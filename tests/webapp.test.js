@@ -1,5 +1,5 @@
 // A web app ships Spindle with its usual tools (issue 23, item 6; docs/HOST.md, "A web app"):
-// - `npm pack host` gives the spindle-host package: an exports map, types, and only the host's
+// - `npm pack ./host` gives the spindle-host package: an exports map, types, and only the host's
 //   run-time files (no CLI page, tests, benchmarks or C);
 // - the tarball installs into a fresh project, where Node imports it by name and runs a program;
 // - Vite (the repository's pinned devDependency, so nothing is downloaded) builds tests/webapp/
@@ -40,7 +40,9 @@ before(async () => {
   work = mkdtempSync(join(tmpdir(), 'spindle-webapp-'));
   project = join(work, 'app');
   mkdirSync(project);
-  tarball = join(work, (await run('npm', ['pack', '--silent', '--pack-destination', work, join(root, 'host')], root)).trim());
+  // the documented command (README.md, docs/HOST.md), from the repository root: `./host` is the
+  // folder, where a bare `host` would be the registry's package of that name
+  tarball = join(work, (await run('npm', ['pack', './host', '--silent', '--pack-destination', work], root)).trim());
   writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'webapp', private: true, type: 'module' }));
   // the package has no dependencies, so the install needs no registry
   await run('npm', ['install', '--offline', '--no-audit', '--no-fund', '--loglevel=error', tarball], project);
