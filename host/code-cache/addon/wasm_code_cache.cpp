@@ -84,9 +84,20 @@ void on_streaming(const FunctionCallbackInfo<Value>& info) {
         isolate, "WebAssembly.compileStreaming is used by Spindle's code cache in this process").ToLocalChecked()));
     return;
   }
+#if V8_MAJOR_VERSION >= 14
+  // V8 14 (Node 26) asks for the cached code inside Finish, after it has every wire byte; a
+  // header V8 does not accept makes it compile the wire bytes instead, as before.
+  if (job->code_size > 0) streaming->SetHasCompiledModuleBytes();
+  streaming->OnBytesReceived(job->wire.get(), job->wire_size);
+  const PendingCompile* cached = job.get();
+  streaming->Finish([cached](v8::WasmStreaming::ModuleCachingInterface& cache) {
+    cache.SetCachedCompiledModuleBytes(v8::MemorySpan<const uint8_t>(cached->code.get(), cached->code_size));
+  });
+#else
   bool has_code = job->code_size > 0 && streaming->SetCompiledModuleBytes(job->code.get(), job->code_size);
   streaming->OnBytesReceived(job->wire.get(), job->wire_size);
   streaming->Finish(has_code);
+#endif
   // V8 has copied or used both buffers by the end of Finish (it deserializes or starts compiling
   // from its own copy of the wire bytes), so they may go now.
 }
