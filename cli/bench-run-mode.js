@@ -6,7 +6,8 @@
 // Chromium and Firefox with their defaults (Liftoff or the baseline compiler first). Either way every run also
 // records its wall time from spawn to exit (cli/bench.js), so the report shows what the user
 // waits for beside what the program measures inside itself.
-import { chooseCompilation } from '../host/compilation.js';
+import { processTiers } from '../host/wasm-tiers.js';
+import { CLI_NODE_FLAGS } from './v8-start.js';
 
 /** The run mode of `opts` (parseBenchArgs): the extra `spindle run` flags and the browser's launch. */
 export function benchRunMode(opts) {
@@ -24,7 +25,8 @@ export function benchRunMode(opts) {
  * mode (V8's tiers and Spindle's --compile policy) and what the wall time covers.
  */
 export function runModeWords(opts) {
-  const compile = `--compile=auto (${chooseCompilation()})`;
+  // what the runs' Node compiles (bin/spindle's flags), not this process
+  const compile = `--compile=auto (${processTiers(CLI_NODE_FLAGS).compilation})`;
   const pool = opts.asUser ? '' : ', workers started before main';
   // benchRunMode's choice, which the environment's wins over
   const tiers = process.env.SPINDLE_WASM_TIERS ?? (opts.asUser ? 'by Node version and code size' : 'optimized');

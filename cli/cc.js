@@ -16,6 +16,7 @@ import { dropCustomSections, metadataSections } from './strip-sections.js';
 import { addStackCheck, stackCheckLinkArgs, stackCheckWanted } from './stack-check.js';
 import { clang, clangxx, requireSetup, root, sysroot, target, toolchainDir } from './toolchain.js';
 import { ccUsage } from './usage.js';
+import { CLI_NODE_FLAGS } from './v8-start.js';
 
 const WASM_PAGE = 65536;
 const choices = {
@@ -327,5 +328,5 @@ const isPlainFile = (path) => {
 export function prefillCodeCache(output) {
   if (process.env.SPINDLE_CODE_CACHE === '0' || process.env.SPINDLE_CODE_CACHE_PREFILL === '0') return;
   const script = join(root, 'host', 'code-cache', 'prefill.js');
-  spawn(process.execPath, [script, resolve(output)], { detached: true, stdio: 'ignore' }).unref();
+  spawn(process.execPath, [...CLI_NODE_FLAGS, script, resolve(output)], { detached: true, stdio: 'ignore' }).unref();
 }

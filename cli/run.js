@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync, statSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { COMPILATION_MODES } from '../host/compilation.js';
+import { cachedCode, COMPILATION_MODES } from '../host/compilation.js';
 import { startEarlyWorker } from '../host/early-worker.js';
 import { checkMountPaths } from '../host/mount/index.js';
 import { parseBrowserName, v8OnlyRefusal } from './browsers.js';
@@ -14,6 +14,7 @@ import { userEnv } from './js-compile-cache.js';
 import { runUsage } from './usage.js';
 import { mainRunsHere } from './main-thread-choice.js';
 import { threadHint } from './thread-hint.js';
+import { CLI_NODE_FLAGS, startAgain, v8StartFor } from './v8-start.js';
 
 const options = {
   // `--browser` alone is Chromium; `--browser=firefox` (only with =: a module may be named firefox)
@@ -119,12 +120,13 @@ function checkMounts(opts) {
 }
 
 // A module that ran Liftoff code: its TurboFan code is made for the next run by a process that
-// outlives this one (host/code-cache/make-turbofan-code.js). Started after the run: started
-// before it, the compile took the run's CPU (SQLite's first run 80-125 ms longer).
+// outlives this one (host/code-cache/make-turbofan-code.js), started with the V8 flags of the
+// runs that will use it. Started after the run: started before it, the compile took the run's
+// CPU (SQLite's first run 80-125 ms longer).
 function makeTurboFanCode(wasm, codeCache, marker) {
   const script = fileURLToPath(new URL('../host/code-cache/make-turbofan-code.js', import.meta.url));
   const dir = typeof codeCache === 'string' ? codeCache : '';
-  spawn(process.execPath, [script, resolve(wasm), dir, marker], { detached: true, stdio: 'ignore' }).unref();
+  spawn(process.execPath, [...CLI_NODE_FLAGS, script, resolve(wasm), dir, marker], { detached: true, stdio: 'ignore' }).unref();
 }
 
 /** Runs `spindle run argv`; `early` is the main thread's worker if cli/main.js started it. */
@@ -133,18 +135,25 @@ export async function run(argv, early = null) {
   if (opts.help) { process.stdout.write(runUsage); return 0; }
   if (opts.preload.length) opts.preloadBytes = packPreloadFiles(opts.preload, '--preload');
   if (opts.browser) return (await import('./run-browser.js')).runInBrowser(opts);
+  // V8's flags are this process's: a run that needs others runs in a Node started with them
+  // (cli/v8-start.js)
+  const bytes = readFileSync(opts.wasm);
+  const start = await v8StartFor(opts, bytes, (wire) => cachedCode(wire, opts.codeCache));
+  if (start) {
+    early?.terminate();
+    if (process.env.SPINDLE_DEBUG) process.stderr.write(`[spindle] V8 flags: a Node started with ${start.flags.join(' ')} (${start.reason})\n`);
+    const code = await startAgain(start.flags);
+    if (start.turbofanMarker) makeTurboFanCode(opts.wasm, opts.codeCache, start.turbofanMarker);
+    return code;
+  }
   // The C main runs on this thread where it can (cli/main-thread-choice.js). Else its worker
-  // boots while the rest of the host loads and the module is read (docs/HOST.md, "Start-up");
-  // the compile waits for its modules, because V8's flags, which the compile changes, make a
-  // worker that is still loading take twice as long.
+  // boots while the rest of the host loads (docs/HOST.md, "Start-up").
   const here = !early && mainRunsHere(argv);
   const earlyWorker = here ? null : early ?? await startEarlyWorker();
   // where this module started threads last time, its first thread's worker boots from now on
   const hint = here ? threadHint(opts.wasm, opts.codeCache) : null;
   const earlyThreadWorker = hint?.expected ? await startEarlyWorker({ lifeline: true }) : null;
   const { compile, createProgram } = await import('../host/index.js');
-  const bytes = readFileSync(opts.wasm);
-  await earlyWorker?.loaded;
   const compiled = await compile(bytes, { compilation: opts.compilation, codeCache: opts.codeCache });
   const program = await createProgram(compiled, { args: opts.args, env: opts.env, poolSize: opts.poolSize, maxThreads: opts.maxThreads,
     waitForPool: opts.waitForPool, preload: opts.preloadBytes, mounts: opts.mounts, earlyWorker, earlyThreadWorker, mainThread: here ? 'here' : 'worker',
@@ -159,7 +168,6 @@ export async function run(argv, early = null) {
   const result = await program.exited;
   hint?.record(program.threadsStarted() > 0);
   program.dispose();
-  if (compiled.turbofanCodeToMake) makeTurboFanCode(opts.wasm, opts.codeCache, compiled.turbofanCodeToMake);
   if (result.trap) process.stderr.write(`spindle: ${result.trap}\n`);
   return result.exitCode;
 }

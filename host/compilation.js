@@ -6,39 +6,11 @@
 import { codeSectionSize } from './module-info.js';
 import { isNode } from './platform/current.js';
 import { moveWaitsIntoCalls } from './liftoff-wait-calls.js';
-import { inlinesWasmCalls, liftoffLosesWaitValues, tierFlagsFor, turbofanTiers, usesLiftoff, wasmTiersFor } from './wasm-tiers.js';
+import { liftoffLosesWaitValues, processTiers, startFlagsFor, usesLiftoff } from './wasm-tiers.js';
 
 export const COMPILATION_MODES = ['auto', 'eager', 'lazy'];
 
-let v8Module = null;
 let lastCompile = Promise.resolve();
-// The compiler flags a lazy module was compiled under (its functions compile later, under the
-// flags of that moment, so they stay set); null while no lazy module exists.
-let lazyTierFlags = null;
-
-// The V8 flags the host sets while it compiles, all on when V8 starts; in this order, because
-// --no-liftoff implies --no-wasm-dynamic-tiering, so turning tiering back on needs Liftoff on.
-// - liftoff, wasm-tier-up, wasm-dynamic-tiering: which compilers, per Node version
-//   (host/wasm-tiers.js).
-// - wasm-lazy-compilation: when functions compile, the mode chosen below.
-// - wasm-inlining, where V8 inlines by default: `optimized-no-inlining` turns it off.
-// A function, not a constant: this module also loads in browsers, which have no `process`.
-const hostFlags = () => ['liftoff', 'wasm-tier-up', 'wasm-dynamic-tiering', 'wasm-lazy-compilation',
-  ...(inlinesWasmCalls() ? ['wasm-inlining'] : [])];
-const startFlag = (name) => ([...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)]
-  .includes(`--no-${name}`) ? `--no-${name}` : `--${name}`);
-
-// Once a lazy module exists its compiler flags stay set. Otherwise every flag goes back to how
-// the process started: while any V8 flag differs, V8 refuses Node's built-in code cache, and
-// each worker started then took twice as long (21 -> 43 ms, docs/HOST.md "Start-up").
-function flagsAfterCompile() {
-  const lazyFlag = startFlag('wasm-lazy-compilation');
-  return lazyTierFlags ? [...lazyTierFlags, lazyFlag] : hostFlags().map(startFlag);
-}
-
-const nodeV8 = async () => (v8Module ??= await import('node:v8'));
-const flagsForCompile = (tierFlags, mode) => [...tierFlags,
-  mode === 'eager' ? '--no-wasm-lazy-compilation' : '--wasm-lazy-compilation'];
 
 /** Throws a clear error unless `mode` is one of COMPILATION_MODES (undefined: 'auto'). */
 export function checkCompilationMode(mode = 'auto') {
@@ -49,81 +21,91 @@ export function checkCompilationMode(mode = 'auto') {
 }
 
 /**
- * 'eager' or 'lazy' for `mode` ('auto' by default). auto is eager at every size: it keeps
- * compilation out of the program's run, and it lets the host put V8's flags back after the
- * compile, which makes every worker start faster than lazily compiled code allows
- * (docs/HOST.md, "Start-up").
+ * 'eager' or 'lazy' for `mode` ('auto' by default): auto is what this process's V8 flags say
+ * (host/wasm-tiers.js, processTiers), eager under `spindle`'s own (cli/v8-start.js).
  */
 export function chooseCompilation(mode) {
-  return checkCompilationMode(mode) === 'auto' ? 'eager' : mode;
+  return checkCompilationMode(mode) === 'auto' ? processTiers().compilation : mode;
 }
 
 /**
- * Compiles `bytes` in the chosen mode. Returns { module, compilation, tiers, tiersReason,
- * codeCache }: compilation 'eager' or 'lazy' and tiers a WASM_TIERS entry in Node, with the
- * reason for it; in a browser the page cannot set V8's flags, so the browser's own choice runs
- * and compilation and tiers are 'browser'. `codeCache`, in Node: true or a directory to keep
- * TurboFan's code in between runs (host/code-cache/; true: its default directory), false for
- * none; the result's codeCache says what it did. Where the module runs Liftoff code whose
- * TurboFan code the cache could hold, turbofanCodeToMake is set: a file to hand to
- * host/code-cache/make-turbofan-code.js, which makes that code (`spindle run` starts it).
- * SPINDLE_CODE_CACHE=0 turns it off.
+ * Compiles `bytes` under the V8 flags this process was started with: the host never changes
+ * them (Node 26's V8 aborts when they change under a compiled module), so `mode` 'eager' or
+ * 'lazy' must be what the process runs (host/wasm-tiers.js, processTiers; `spindle run` starts
+ * Node with the flags its options ask for, cli/v8-start.js) and 'auto' takes what it is.
+ * Returns { module, compilation, tiers, tiersReason, codeCache }: in Node, compilation 'eager'
+ * or 'lazy' and tiers a WASM_TIERS entry; in a browser the page cannot set V8's flags, so the
+ * browser's own choice runs and compilation and tiers are 'browser'. `codeCache`, in Node: true
+ * or a directory to keep TurboFan's code in between runs (host/code-cache/; true: its default
+ * directory), false for none; the result's codeCache says what it did. SPINDLE_CODE_CACHE=0
+ * turns it off.
  */
 export async function compileModule(bytes, mode, codeCache = false) {
-  const chosen = chooseCompilation(mode);
+  checkCompilationMode(mode);
   if (!isNode) {
     return { module: await WebAssembly.compile(bytes), compilation: 'browser', tiers: 'browser', tiersReason: 'the browser\'s own flags', codeCache: 'off' };
   }
-  const v8 = await nodeV8();
-  // The flags are process-wide and V8 reads them while an asynchronous compilation runs, so
-  // compilations take turns.
-  let { tiers, reason } = wasmTiersFor(codeSectionSize(bytes));
+  const { tiers, compilation } = processTiers();
+  if (mode !== undefined && mode !== 'auto' && mode !== compilation) {
+    throw new Error(`compilation: '${mode}' needs Node started with ${mode === 'eager' ? '--no-wasm-lazy-compilation' : '--wasm-lazy-compilation'} ` +
+      `(this one compiles ${compilation === 'eager' ? 'eagerly' : 'lazily'}; V8's flags cannot change while a process runs)`);
+  }
+  let reason = flagsReason();
   if (usesLiftoff(tiers) && liftoffLosesWaitValues()) {
     try {
       bytes = moveWaitsIntoCalls(bytes);
-    } catch {
-      // a module the pass cannot read: TurboFan compiles its waits right
-      [tiers, reason] = ['optimized', `${reason}; its waits could not be moved into calls, so TurboFan only`];
+    } catch (err) {
+      throw new Error(`compilation: Node ${process.versions.node}'s Liftoff loses values across waits, and this module's waits ` +
+        `could not be moved into calls (${err.message}): start Node with --no-liftoff`);
     }
+    reason += '; waits moved into calls for Node 20\'s Liftoff';
   }
   const wanted = Boolean(codeCache) && process.env.SPINDLE_CODE_CACHE !== '0';
-  const cache = wanted && chosen === 'eager' ? await import('./code-cache/compile-cached.js') : null;
-  const dir = typeof codeCache === 'string' ? codeCache : undefined;
-  const settingOf = (compileFlags) => `${process.version} ${process.arch} ${compileFlags.join(' ')}`;
-  // A module big enough for Liftoff + tiering runs TurboFan's code where the cache has it: made
-  // once, after a run, by a process of its own (host/code-cache/make-turbofan-code.js), so no run
-  // waits for it.
-  let notCached = wanted ? 'off: not an eager TurboFan compile' : 'off';
-  let turbofanCodeToMake;
-  let entry = null; // the cache entry of TurboFan's code, once looked up (it hashes the whole module)
-  if (cache && tiers === 'tiered' && !process.env.SPINDLE_WASM_TIERS) {
-    const turbofan = turbofanTiers();
-    entry = cache.cacheEntry(bytes, { dir, setting: settingOf(flagsForCompile(tierFlagsFor(turbofan), chosen)) });
-    const found = cache.turbofanCode(entry);
-    if (found.cached) [tiers, reason] = [turbofan, `${reason}, but its TurboFan code is cached: TurboFan`];
-    else if (found.marker) [notCached, turbofanCodeToMake] = ['miss: Liftoff + tiering now, TurboFan code to be made after the run', found.marker];
-    else notCached = `miss: ${found.why}`;
-  }
-  const tierFlags = tierFlagsFor(tiers);
-  const compileFlags = flagsForCompile(tierFlags, chosen);
-  const cached = cache && !usesLiftoff(tiers) ? cache : null;
-  // a module whose TurboFan code was found above compiles with those very flags: the same entry
-  if (cached) entry ??= cached.cacheEntry(bytes, { dir, setting: settingOf(compileFlags) });
+  const cache = wanted ? await cacheForProcess() : null;
+  const entry = cache ? cacheEntryHere(cache, bytes, codeCache) : null;
   const turn = lastCompile.then(async () => {
-    for (const flag of compileFlags) v8.setFlagsFromString(flag);
     // Node 24 does not count V8's background compilation as work of its event loop: with nothing
     // else pending the process exited 0 before an eager compile resolved (docs/HOST.md).
     const holdEventLoop = setInterval(() => {}, 1 << 30);
     try {
-      if (!cached) return { module: await WebAssembly.compile(bytes), cache: notCached };
-      return await cached.compileCached(bytes, entry);
+      if (!cache) return { module: await WebAssembly.compile(bytes), cache: wanted ? 'off: not an eager TurboFan compile' : 'off' };
+      return await cache.compileCached(bytes, entry);
     } finally {
       clearInterval(holdEventLoop);
-      if (chosen === 'lazy') lazyTierFlags = tierFlags;
-      for (const flag of flagsAfterCompile()) v8.setFlagsFromString(flag);
     }
   });
   lastCompile = turn.catch(() => {});
   const { module, cache: did } = await turn;
-  return { module, compilation: chosen, tiers, tiersReason: reason, codeCache: did, turbofanCodeToMake };
+  return { module, compilation, tiers, tiersReason: reason, codeCache: did };
+}
+
+// The cache holds what an eager TurboFan compile made: TurboFan's code for every function.
+// Null in a process that compiles otherwise.
+async function cacheForProcess() {
+  const { tiers, compilation } = processTiers();
+  return compilation === 'eager' && !usesLiftoff(tiers) ? import('./code-cache/compile-cached.js') : null;
+}
+
+// The entry of `bytes` for this process's flags: code made under other flags is another entry.
+function cacheEntryHere(cache, bytes, codeCache) {
+  const { tiers, compilation } = processTiers();
+  const setting = `${process.version} ${process.arch} ${startFlagsFor(tiers, compilation).join(' ')}`;
+  return cache.cacheEntry(bytes, { dir: typeof codeCache === 'string' ? codeCache : undefined, setting });
+}
+
+/**
+ * What the compiled-code cache holds of `bytes` for this process (`codeCache` as for
+ * compileModule): { cached: true }, { cached: false, marker } where its code may be made
+ * (host/code-cache/make-turbofan-code.js), { cached: false, why }, or null where this process
+ * keeps no code in the cache.
+ */
+export async function cachedCode(bytes, codeCache) {
+  const cache = codeCache && process.env.SPINDLE_CODE_CACHE !== '0' ? await cacheForProcess() : null;
+  return cache ? cache.turbofanCode(cacheEntryHere(cache, bytes, codeCache)) : null;
+}
+
+/** Where this process's compilers come from: the flags Node was started with, or V8's defaults. */
+function flagsReason() {
+  const given = process.execArgv.filter((a) => /^--(no-)?(liftoff|wasm[-_](dynamic[-_]tiering|tier[-_]up|inlining|lazy[-_]compilation))\b/.test(a));
+  return given.length ? `Node ${process.versions.node} started with ${given.join(' ')}` : `Node ${process.versions.node}: V8's defaults`;
 }

@@ -1,14 +1,15 @@
-// When V8 compiles a module's functions (host/compilation.js): the host API's `compilation`
-// option and `spindle run --compile` are honoured, checked with V8's own view of a function
-// (compiled before its first call or not), `auto` is eager, the compilers are chosen by code
-// size (host/wasm-tiers.js), and V8's flags are put back after an eager compile (not after a
-// lazy one, whose functions compile later under them).
+// When V8 compiles a module's functions (host/compilation.js): under the flags the process was
+// started with, never changed while it runs (Node 26's V8 aborts when they change under a
+// module); eager in `spindle`'s own Node (cli/v8-start.js), lazy under V8's defaults; a mode the
+// process was not started with is refused by the host API and run in a Node of its own by
+// `spindle run --compile`. Checked with V8's own view of a function (compiled before its first
+// call or not, and by which compiler).
 import assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
+import { CLI_V8_FLAGS } from '../cli/v8-start.js';
 import { compile } from '../host/index.js';
-import { TURBOFAN_CODE_LIMIT, usesLiftoff, wasmTiersFor } from '../host/wasm-tiers.js';
 import { exec } from './lib/exec.js';
 
 const root = join(import.meta.dirname, '..');
@@ -16,13 +17,10 @@ const spindle = join(root, 'bin', 'spindle');
 const probe = join(root, 'tests', 'compilation', 'probe.mjs');
 const out = join(root, 'build', 'tests', 'compilation');
 const hello = join(out, 'hello.wasm');
-// Function bodies of the probe's modules (tests/lib/probe-module.js) under and over the code
-// size that decides the compilers on Node 22 and 24; this Node's choice for each.
-const bigBody = TURBOFAN_CODE_LIMIT;
-const tiersOf = (nops) => wasmTiersFor(nops).tiers;
 
-const probeLines = async (...modules) => {
-  const r = await exec(process.execPath, ['--allow-natives-syntax', probe, ...modules]);
+// The probe's lines in a Node started with V8 flags `flags`.
+const probeLines = async (flags, ...modules) => {
+  const r = await exec(process.execPath, ['--allow-natives-syntax', ...flags, probe, ...modules]);
   assert.equal(r.code, 0, r.stderr);
   return r.stdout.trim().split('\n');
 };
@@ -35,30 +33,30 @@ describe('compilation mode', () => {
     assert.equal(r.code, 0, r.stderr);
   });
 
-  it('compiles every function before the first call with eager, none with lazy', async () => {
-    assert.deepEqual(await probeLines('eager:10', 'lazy:11', 'eager:12'),
-      [`eager compiled ${tiersOf(10)}`, `lazy uncompiled ${tiersOf(11)}`, `eager compiled ${tiersOf(12)}`]);
+  it('compiles every function with TurboFan before the first call in spindle\'s Node, none under V8\'s defaults', async () => {
+    assert.deepEqual(await probeLines(CLI_V8_FLAGS, '-:10', 'auto:11', 'eager:12', 'plain:13'),
+      ['eager compiled optimized', 'eager compiled optimized', 'eager compiled optimized', 'plain optimized']);
+    assert.deepEqual(await probeLines([], '-:10', 'lazy:11', 'plain:12'), ['lazy uncompiled tiered', 'lazy uncompiled tiered', 'plain liftoff']);
   });
 
-  it('auto (the default) is eager for small and big modules, and picks their compilers by code size', async () => {
-    assert.deepEqual(await probeLines('-:10', 'auto:13', `-:${bigBody}`),
-      [`eager compiled ${tiersOf(10)}`, `eager compiled ${tiersOf(13)}`, `eager compiled ${tiersOf(bigBody)}`]);
-    if (!process.env.SPINDLE_WASM_TIERS) {
-      const node = Number(process.versions.node.split('.')[0]);
-      assert.notEqual(tiersOf(10), 'tiered'); // TurboFan for small modules on every version
-      assert.equal(tiersOf(bigBody), node <= 20 ? 'optimized' : 'tiered');
+  it('refuses a mode the process was not started with, naming the flag, and changes no V8 flag', async () => {
+    assert.deepEqual(await probeLines(CLI_V8_FLAGS, 'lazy:10', 'plain:11'), [
+      "refused: compilation: 'lazy' needs Node started with --wasm-lazy-compilation (this one compiles eagerly; V8's flags cannot change while a process runs)",
+      'plain optimized']);
+    assert.deepEqual(await probeLines([], 'eager:10', 'plain:11'), [
+      "refused: compilation: 'eager' needs Node started with --no-wasm-lazy-compilation (this one compiles lazily; V8's flags cannot change while a process runs)",
+      'plain liftoff']);
+    for (const dir of ['host', 'cli']) {
+      const r = await exec('grep', ['-rln', 'setFlagsFromString', join(root, dir)]);
+      assert.equal(r.stdout, '', `${dir}/ changes V8's flags while a process runs`);
     }
   });
 
-  it('puts V8\'s flags back after an eager compile, and keeps the tier flags once a lazy module exists', async () => {
-    // once a lazy module exists, later modules get its compilers: a small one's TurboFan only;
-    // a big one's TurboFan on Node 20, Liftoff and tiering (the process's own) on 22 and 24
-    const plainAfter = (nops) => (usesLiftoff(tiersOf(nops)) ? 'plain liftoff' : 'plain optimized');
-    assert.deepEqual(await probeLines('eager:10', 'plain:11', 'lazy:12', 'plain:13', 'eager:14', 'plain:15'),
-      [`eager compiled ${tiersOf(10)}`, 'plain liftoff', `lazy uncompiled ${tiersOf(12)}`, plainAfter(12),
-        `eager compiled ${tiersOf(14)}`, plainAfter(12)]);
-    assert.deepEqual(await probeLines(`lazy:${bigBody}`, 'plain:13'),
-      [`lazy uncompiled ${tiersOf(bigBody)}`, plainAfter(bigBody)]);
+  it('bin/spindle starts Node with the CLI\'s V8 flags, and this Node takes them', async () => {
+    const shebang = readFileSync(spindle, 'utf8').split('\n')[0];
+    assert.equal(shebang, `#!/usr/bin/env -S node --stack-size=3904 ${CLI_V8_FLAGS.join(' ')}`);
+    const r = await exec(process.execPath, [...CLI_V8_FLAGS, '-e', '0']);
+    assert.deepEqual([r.code, r.stderr], [0, '']);
   });
 
   it('refuses an unknown mode with a clear message', async () => {
@@ -69,12 +67,14 @@ describe('compilation mode', () => {
     assert.doesNotMatch(r.stderr, /\n\s+at /);
   });
 
-  it('spindle run --compile names the mode under SPINDLE_DEBUG and runs the program', async () => {
+  it('spindle run --compile names the mode under SPINDLE_DEBUG and runs the program, lazy in a Node started so', async () => {
     for (const [flag, mode] of [[[], 'eager'], [['--compile=lazy'], 'lazy'], [['--compile', 'eager'], 'eager']]) {
       const r = await exec(spindle, ['run', ...flag, hello], { env: { ...process.env, SPINDLE_DEBUG: '1' } });
       assert.equal(r.code, 0, r.stderr);
       assert.equal(r.stdout, 'hello\n');
-      assert.match(r.stderr, new RegExp(`\\[spindle\\] compilation: ${mode} \\(.*\\), V8 tiers: ${tiersOf(0)} \\(.+\\)\n`));
+      assert.match(r.stderr, new RegExp(`\\[spindle\\] compilation: ${mode} \\(.*\\), V8 tiers: optimized \\(.+\\)\n`));
+      const again = /\[spindle\] V8 flags: a Node started with (.*) \((.*)\)\n/.exec(r.stderr);
+      assert.deepEqual(again?.slice(1), mode === 'lazy' ? ['--no-liftoff --no-wasm-dynamic-tiering --wasm-lazy-compilation', '--compile=lazy'] : undefined);
     }
   });
 

@@ -1,13 +1,14 @@
-// The compilers the host picks for the Node running this suite (host/wasm-tiers.js), checked on
-// that Node: scripts/test.sh runs this file on the system's Node 20 and again on the Node LTS
-// versions setup installs. V8 is asked which compiler made the code a first call ran, for a
-// module under and one over the code size that decides on Node 22 and 24, and the wake-up that
-// Node 20's Liftoff lost (host/liftoff-wait-calls.js) is tried under this Node's choice.
+// The compilers a Node process runs (host/wasm-tiers.js), checked on the Node running this
+// suite: scripts/test.sh runs this file on every Node it tests. The flags are given when Node
+// starts and never changed while it runs; V8 is asked which compiler made the code a first call
+// ran under each WASM_TIERS entry, and the wake-up that Node 20's Liftoff lost
+// (host/liftoff-wait-calls.js) is tried under each way `spindle run` compiles.
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
-import { liftoffLosesWaitValues, tierFlagsFor, TURBOFAN_CODE_LIMIT, WASM_TIERS, wasmTiersFor } from '../host/wasm-tiers.js';
+import { CLI_NODE_FLAGS } from '../cli/v8-start.js';
+import { inlinesWasmCalls, liftoffLosesWaitValues, processTiers, startFlagsFor, tierFlagsFor, WASM_TIERS } from '../host/wasm-tiers.js';
 import { exec } from './lib/exec.js';
 
 const root = join(import.meta.dirname, '..');
@@ -21,55 +22,43 @@ const expectedCompilers = {
   tiered: /^liftoff then liftoff$/,
   background: /^(liftoff|turbofan) then turbofan$/,
   'optimized-no-inlining': /^turbofan then turbofan$/,
+  'liftoff-only': /^liftoff then liftoff$/,
 };
 
 describe(`compilers on Node ${process.versions.node}`, () => {
-  it('Node 20 runs TurboFan code by default; Node 22 and 24 TurboFan below the code size, Liftoff and tiering from it', () => {
-    if (!process.env.SPINDLE_WASM_TIERS) {
-      const tiersAt = (version, codeBytes) => wasmTiersFor(codeBytes, version).tiers;
-      const [small, big] = [TURBOFAN_CODE_LIMIT - 1, TURBOFAN_CODE_LIMIT];
-      assert.deepEqual([tiersAt('20.20.2', small), tiersAt('20.20.2', big)], ['optimized', 'optimized']);
-      assert.deepEqual([tiersAt('22.20.0', small), tiersAt('22.20.0', big)], ['optimized', 'tiered']);
-      assert.deepEqual([tiersAt('24.19.0', small), tiersAt('24.19.0', big)], ['optimized-no-inlining', 'tiered']);
-      assert.match(wasmTiersFor(60 * 1024, '24.19.0').reason, /^Node 24, 60 KiB of code \(under \d+ KiB\): TurboFan only$/);
-      assert.match(wasmTiersFor(400 * 1024, '22.20.0').reason, /^Node 22, 400 KiB of code \(from \d+ KiB\): Liftoff \+ tiering$/);
+  it('reads the compilers and the compile mode from the flags Node was started with', () => {
+    assert.deepEqual(processTiers([], '26.12.1'), { tiers: 'tiered', compilation: 'lazy' });
+    assert.deepEqual(processTiers(CLI_NODE_FLAGS, '26.12.1'), { tiers: 'optimized', compilation: 'eager' });
+    assert.deepEqual(processTiers([...CLI_NODE_FLAGS, '--no-wasm-inlining'], '24.19.0'), { tiers: 'optimized-no-inlining', compilation: 'eager' });
+    assert.deepEqual(processTiers([...CLI_NODE_FLAGS, '--no-wasm-inlining'], '22.20.0'), { tiers: 'optimized', compilation: 'eager' });
+    assert.deepEqual(processTiers(['--no_liftoff', '--liftoff=true', '--wasm-lazy-compilation=false'], '20.20.2'), { tiers: 'tiered', compilation: 'eager' });
+    assert.deepEqual(processTiers(['--wasm-tier-up', '--no-wasm-dynamic-tiering']), { tiers: 'background', compilation: 'lazy' });
+    assert.deepEqual(processTiers(['--no-wasm-tier-up', '--no-wasm-dynamic-tiering']).tiers, 'liftoff-only');
+    for (const tiers of Object.keys(WASM_TIERS)) {
+      for (const compilation of ['eager', 'lazy']) {
+        const expected = tiers === 'optimized-no-inlining' && !inlinesWasmCalls() ? 'optimized' : tiers;
+        assert.deepEqual(processTiers(startFlagsFor(tiers, compilation)), { tiers: expected, compilation }, `${tiers} ${compilation}`);
+      }
     }
     assert.equal(liftoffLosesWaitValues('20.20.2'), true);
     assert.equal(liftoffLosesWaitValues('22.20.0'), false);
-    assert.equal(liftoffLosesWaitValues('24.19.0'), false);
+    assert.equal(liftoffLosesWaitValues('26.12.1'), false);
   });
 
-  it('turns wasm inlining off only where V8 inlines by default (Node 24)', () => {
+  it('turns wasm inlining off only where V8 inlines by default (Node 24 and later)', () => {
     const inliningOff = (version) => tierFlagsFor('optimized-no-inlining', version).includes('--no-wasm-inlining');
-    assert.deepEqual(['20.20.2', '22.20.0', '24.19.0'].map(inliningOff), [false, false, true]);
+    assert.deepEqual(['20.20.2', '22.20.0', '24.19.0', '26.12.1'].map(inliningOff), [false, false, true, true]);
     assert.deepEqual(tierFlagsFor('optimized', '24.19.0'), WASM_TIERS.optimized);
   });
 
-  it('says SPINDLE_WASM_TIERS overrides the choice, and refuses an unknown entry', () => {
-    const asked = process.env.SPINDLE_WASM_TIERS;
-    try {
-      process.env.SPINDLE_WASM_TIERS = 'tiered';
-      assert.deepEqual(wasmTiersFor(0, '20.20.2'), { tiers: 'tiered', reason: 'SPINDLE_WASM_TIERS=tiered' });
-      process.env.SPINDLE_WASM_TIERS = 'fast';
-      assert.throws(() => wasmTiersFor(0), /SPINDLE_WASM_TIERS=fast: expected optimized or tiered or/);
-    } finally {
-      if (asked === undefined) delete process.env.SPINDLE_WASM_TIERS;
-      else process.env.SPINDLE_WASM_TIERS = asked;
-    }
-  });
-
-  // This Node's choice for a small and a big module, and every entry asked for with
-  // SPINDLE_WASM_TIERS (the probe's small module).
-  const cases = [['small'], ['big'], ...Object.keys(WASM_TIERS).map((tiers) => ['small', tiers])];
-  for (const [size, tiers] of cases) {
+  // Every entry, in a Node started with its flags (the probe's small module), eager and lazy.
+  for (const tiers of Object.keys(WASM_TIERS)) {
     for (const mode of ['lazy', 'eager']) {
-      const whose = tiers ?? `this Node's choice for a ${size} module`;
-      it(`a first call, and the code after it, come from ${whose}'s compilers (${mode})`, async () => {
-        const env = tiers ? { ...process.env, SPINDLE_WASM_TIERS: tiers } : process.env;
-        const r = await exec(process.execPath, ['--allow-natives-syntax', probe, mode, size], { env });
+      it(`a first call, and the code after it, come from ${tiers}'s compilers (${mode})`, async () => {
+        const r = await exec(process.execPath, ['--allow-natives-syntax', ...startFlagsFor(tiers, mode), probe, mode]);
         assert.equal(r.code, 0, r.stderr);
         const [compilers, reported] = r.stdout.trim().split('\n');
-        const expected = tiers ?? wasmTiersFor(size === 'big' ? TURBOFAN_CODE_LIMIT : 0).tiers;
+        const expected = processTiers(startFlagsFor(tiers, mode)).tiers;
         assert.equal(reported, `tiers ${expected}`);
         assert.match(compilers, expectedCompilers[expected]);
       });

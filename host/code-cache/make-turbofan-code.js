@@ -1,6 +1,6 @@
-// `node host/code-cache/make-turbofan-code.js MODULE.wasm CACHE_DIR|'' MARKER`: compiles a
-// module with TurboFan only and stores its code in the compiled-code cache (docs/HOST.md,
-// "Compiled-code cache"). `spindle run` starts it, detached, after a run of a module big enough
+// `node FLAGS host/code-cache/make-turbofan-code.js MODULE.wasm CACHE_DIR|'' MARKER`, FLAGS
+// those of `spindle`'s runs (cli/v8-start.js, CLI_NODE_FLAGS): compiles a module with TurboFan
+// only and stores its code in the compiled-code cache (docs/HOST.md, "Compiled-code cache"). `spindle run` starts it, detached, after a run of a module big enough
 // for Liftoff + tiering, so that later runs load TurboFan's code instead of running Liftoff's,
 // and no run waits for the compile. At the lowest priority: it must not slow the runs that go on
 // meanwhile. MARKER, a file it holds while it compiles, keeps runs from starting the compile twice.
@@ -8,7 +8,6 @@ import { closeSync, openSync, readFileSync, rmSync, utimesSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { compileModule } from '../compilation.js';
-import { turbofanTiers } from '../wasm-tiers.js';
 import { beingMade } from './compile-cached.js';
 
 /** Takes `marker` for this process; false where another process holds it. */
@@ -23,12 +22,11 @@ function claim(marker) {
   }
 }
 
-/** Compiles `bytes` with TurboFan only and stores the code in `dir` ('' for the default), unless
- * another process holds `marker`. */
+/** Compiles `bytes` under this process's flags (TurboFan only, eagerly) and stores the code in
+ * `dir` ('' for the default), unless another process holds `marker`. */
 export async function makeTurbofanCode(bytes, dir, marker) {
   if (!claim(marker)) return;
   try { setPriority(19); } catch { /* the compile runs anyway */ }
-  process.env.SPINDLE_WASM_TIERS = turbofanTiers();
   try {
     await compileModule(bytes, 'eager', dir || true);
   } finally {

@@ -1,9 +1,10 @@
 // Run with node --allow-natives-syntax: compiles small wasm modules through the host API in the
 // modes given as arguments (MODE:NOPS, NOPS the size of the one function's body) and prints, per
 // module, the mode the host reports, whether V8 has compiled the function before its first call
-// and the compilers the host chose: e.g. `lazy uncompiled tiered` or `eager compiled optimized`. MODE `plain` compiles with WebAssembly.compile
-// itself, under the V8 flags the host left, and prints which compiler V8 used at the first call:
-// `plain liftoff` (V8's defaults) or `plain optimized` (the host's tier flags still set). MODE
+// and the compilers the host reports: e.g. `lazy uncompiled tiered` or `eager compiled optimized`,
+// or `refused: WHY`. MODE `plain` compiles with WebAssembly.compile itself, under this process's
+// V8 flags, and prints which compiler V8 used at the first call: `plain liftoff` or `plain
+// optimized`. MODE
 // `cached` compiles eagerly with the code cache in $PROBE_CODE_CACHE and prints what the cache
 // did, the function's state and its compiler at the first call: e.g. `hit compiled optimized`.
 import { compile } from '../../host/index.js';
@@ -15,7 +16,10 @@ const isLiftoff = new Function('f', 'return %IsLiftoffFunction(f)');
 for (const arg of process.argv.slice(2)) {
   const [mode, nops] = arg.split(':');
   if (mode === 'plain') {
+    // (Node 24 and later exit during an eager compile unless something holds the event loop)
+    const hold = setInterval(() => {}, 1 << 30);
     const { exports } = await WebAssembly.instantiate(await WebAssembly.compile(moduleWithBody(Number(nops))), imports);
+    clearInterval(hold);
     exports.f();
     console.log(`plain ${isLiftoff(exports.f) ? 'liftoff' : 'optimized'}`);
     continue;
@@ -29,7 +33,13 @@ for (const arg of process.argv.slice(2)) {
     continue;
   }
   // Distinct bytes per module: V8 hands out one compiled module per identical bytes in a process.
-  const compiled = await compile(moduleWithBody(Number(nops)), mode === '-' ? {} : { compilation: mode });
+  let compiled;
+  try {
+    compiled = await compile(moduleWithBody(Number(nops)), mode === '-' ? {} : { compilation: mode });
+  } catch (err) {
+    console.log(`refused: ${err.message}`);
+    continue;
+  }
   const { exports } = await WebAssembly.instantiate(compiled.module, imports);
   const state = isUncompiled(exports.f) ? 'uncompiled' : 'compiled';
   if (exports.f() !== 7) throw new Error('the probe function returned a wrong value');

@@ -1,6 +1,6 @@
-// Run with node --allow-natives-syntax PROBE MODE SIZE: compiles a one-function module through
-// the host API (so the host's compiler flags for this Node are set), `small` or `big` (its code
-// section over the size from which Node 22 and 24 choose Liftoff + tiering), calls the function
+// Run with node --allow-natives-syntax FLAGS PROBE MODE SIZE: compiles a one-function module
+// through the host API under this Node's flags, `small` or `big` (its code section at the size
+// from which `spindle run` may choose Liftoff + tiering), calls the function
 // once and prints which V8 compiler produced the code it ran, then which one holds its code once
 // any background re-compile is done, without further calls: `liftoff then liftoff` (dynamic
 // tiering: a function run once stays in Liftoff), `turbofan then turbofan`, or `liftoff then

@@ -87,12 +87,18 @@ void on_streaming(const FunctionCallbackInfo<Value>& info) {
 #if V8_MAJOR_VERSION >= 14
   // V8 14 (Node 26) asks for the cached code inside Finish, after it has every wire byte; a
   // header V8 does not accept makes it compile the wire bytes instead, as before.
-  if (job->code_size > 0) streaming->SetHasCompiledModuleBytes();
+  // Without code V8 takes no callback (it compiles while the bytes stream in).
+  const bool has_code = job->code_size > 0;
+  if (has_code) streaming->SetHasCompiledModuleBytes();
   streaming->OnBytesReceived(job->wire.get(), job->wire_size);
   const PendingCompile* cached = job.get();
-  streaming->Finish([cached](v8::WasmStreaming::ModuleCachingInterface& cache) {
-    cache.SetCachedCompiledModuleBytes(v8::MemorySpan<const uint8_t>(cached->code.get(), cached->code_size));
-  });
+  if (!has_code) {
+    streaming->Finish({});
+  } else {
+    streaming->Finish([cached](v8::WasmStreaming::ModuleCachingInterface& cache) {
+      cache.SetCachedCompiledModuleBytes(v8::MemorySpan<const uint8_t>(cached->code.get(), cached->code_size));
+    });
+  }
 #else
   bool has_code = job->code_size > 0 && streaming->SetCompiledModuleBytes(job->code.get(), job->code_size);
   streaming->OnBytesReceived(job->wire.get(), job->wire_size);
