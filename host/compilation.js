@@ -1,9 +1,9 @@
-// How V8 compiles a module in Node (docs/HOST.md, "Compilation"). With which compilers depends
-// on the Node version and the module's code size (host/wasm-tiers.js): where Liftoff runs on
-// Node 20, each wait is first moved into a call of its own (host/liftoff-wait-calls.js). Eagerly (the default), all functions compile on V8's background threads,
-// in parallel, before main starts; lazily, each on the thread that first calls it, inside the
-// program's run (a short file program's time 3-4x longer).
-import { codeSectionSize } from './module-info.js';
+// How V8 compiles a module in Node (docs/HOST.md, "Compilation"): with the compilers and in the
+// mode of the V8 flags the process was started with (host/wasm-tiers.js, processTiers), which
+// nothing here changes. Where Liftoff runs on Node 20, each wait is first moved into a call of
+// its own (host/liftoff-wait-calls.js). Eagerly (`spindle`'s default), all functions compile on
+// V8's background threads, in parallel, before main starts; lazily, each on the thread that
+// first calls it, inside the program's run (a short file program's time 3-4x longer).
 import { isNode } from './platform/current.js';
 import { moveWaitsIntoCalls } from './liftoff-wait-calls.js';
 import { liftoffLosesWaitValues, processTiers, startFlagsFor, usesLiftoff } from './wasm-tiers.js';

@@ -107,28 +107,28 @@ describe('compiled-code cache', { skip: !hasAddon && 'no code-cache addon for th
   }
 
   it('runs a big module on Liftoff once, in a Node started for it, then the TurboFan code made after that run', async () => {
-      const dir = freshDir();
-      const big = join(out, 'iostream.wasm');
-      writeFileSync(join(out, 'iostream.cpp'), '#include <iostream>\nint main() { std::cout << "hello from iostream" << std::endl; }\n');
-      const built = await exec(spindle, ['c++', '-O2', join(out, 'iostream.cpp'), '-o', big]);
-      assert.equal(built.code, 0, built.stderr);
-      const runBig = async () => {
-        const r = await exec(spindle, ['run', `--code-cache=${dir}`, big], { env: { ...process.env, SPINDLE_DEBUG: '1' } });
-        assert.equal(r.stdout, 'hello from iostream\n', r.stderr);
-        return { tiers: /V8 tiers: (\S+)/.exec(r.stderr)?.[1], cache: /\[spindle\] code cache: (.*)/.exec(r.stderr)?.[1],
-          started: /\[spindle\] V8 flags: (.*)/.exec(r.stderr)?.[1] };
-      };
-      const first = await runBig();
-      assert.deepEqual([first.tiers, first.cache], ['tiered', 'off: not an eager TurboFan compile']);
-      assert.match(first.started, /^a Node started with --liftoff --wasm-dynamic-tiering --wasm-lazy-compilation \(\d+ KiB of code \(from 128 KiB\), its TurboFan code not cached: Liftoff \+ tiering\)$/);
-      // the run has ended; its TurboFan code comes from a process of its own
-      const making = () => readdirSync(dir).filter((n) => n.endsWith('.making'));
-      for (let waited = 0; cacheFiles(dir).length === 0 || making().length > 0; waited += 100) {
-        assert.ok(waited < 60000, 'no TurboFan code stored within 60 s of the run');
-        await new Promise((done) => setTimeout(done, 100));
-      }
-      assert.deepEqual(await runBig(), { tiers: 'optimized', cache: 'hit', started: undefined });
-    });
+    const dir = freshDir();
+    const big = join(out, 'iostream.wasm');
+    writeFileSync(join(out, 'iostream.cpp'), '#include <iostream>\nint main() { std::cout << "hello from iostream" << std::endl; }\n');
+    const built = await exec(spindle, ['c++', '-O2', join(out, 'iostream.cpp'), '-o', big]);
+    assert.equal(built.code, 0, built.stderr);
+    const runBig = async () => {
+      const r = await exec(spindle, ['run', `--code-cache=${dir}`, big], { env: { ...process.env, SPINDLE_DEBUG: '1' } });
+      assert.equal(r.stdout, 'hello from iostream\n', r.stderr);
+      return { tiers: /V8 tiers: (\S+)/.exec(r.stderr)?.[1], cache: /\[spindle\] code cache: (.*)/.exec(r.stderr)?.[1],
+        started: /\[spindle\] V8 flags: (.*)/.exec(r.stderr)?.[1] };
+    };
+    const first = await runBig();
+    assert.deepEqual([first.tiers, first.cache], ['tiered', 'off: not an eager TurboFan compile']);
+    assert.match(first.started, /^a Node started with --liftoff --wasm-dynamic-tiering --wasm-lazy-compilation \(\d+ KiB of code \(from 128 KiB\), its TurboFan code not cached: Liftoff \+ tiering\)$/);
+    // the run has ended; its TurboFan code comes from a process of its own
+    const making = () => readdirSync(dir).filter((n) => n.endsWith('.making'));
+    for (let waited = 0; cacheFiles(dir).length === 0 || making().length > 0; waited += 100) {
+      assert.ok(waited < 60000, 'no TurboFan code stored within 60 s of the run');
+      await new Promise((done) => setTimeout(done, 100));
+    }
+    assert.deepEqual(await runBig(), { tiers: 'optimized', cache: 'hit', started: undefined });
+  });
 
   it('does not use a directory others may write, or one that is a file', async () => {
     const open = freshDir();
