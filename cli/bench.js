@@ -17,7 +17,7 @@ import { parseBrowserNames, requireBrowser } from './browsers.js';
 import { chromiumPath } from './chromium.js';
 import { firefoxPath } from './firefox.js';
 import { onInterrupt } from './interrupt.js';
-import { MAIN_STACK_FLAG } from './main-stack.js';
+import { CLI_NODE_FLAGS } from './v8-start.js';
 import { isCurrentNode, rerunWithNode } from './node-binary.js';
 import { readOption } from './options.js';
 import { clang, root } from './toolchain.js';
@@ -348,7 +348,7 @@ async function runProgram(job, session, runMode) {
     return parseResult(r.stdout);
   }
   if (job.host === 'node') {
-    const r = await collect(process.execPath, [MAIN_STACK_FLAG, join(root, 'bin', 'spindle'), 'run', ...runMode.runFlags, job.binary, ...job.args]);
+    const r = await collect(process.execPath, [...CLI_NODE_FLAGS, join(root, 'bin', 'spindle'), 'run', ...runMode.runFlags, job.binary, ...job.args]);
     if (r.code !== 0) throw new Error(`exit ${r.code}: ${r.stderr}`);
     return parseResult(r.stdout);
   }

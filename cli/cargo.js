@@ -12,6 +12,7 @@ import { settingsArg } from './rust-linker.js';
 import { parseMount } from './run.js';
 import { llvmAr, requireSetup, root, rustToolchain, target } from './toolchain.js';
 import { cargoUsage as usage } from './usage.js';
+import { CLI_NODE_FLAGS } from './v8-start.js';
 
 const TARGET_ENV = target.toUpperCase().replace(/-/g, '_');
 const TARGET_CC_ENV = target.replace(/-/g, '_');
@@ -65,7 +66,7 @@ export function cargoEnv({ settings, runner }, env = process.env) {
     CARGO_BUILD_TARGET: target,
     [`CARGO_TARGET_${TARGET_ENV}_LINKER`]: join(root, 'cli', 'rust-linker.js'),
     [`CARGO_TARGET_${TARGET_ENV}_RUSTFLAGS`]: rustflags,
-    [`CARGO_TARGET_${TARGET_ENV}_RUNNER`]: [process.execPath, spindle, 'run', ...runner].join(' '),
+    [`CARGO_TARGET_${TARGET_ENV}_RUNNER`]: [process.execPath, ...CLI_NODE_FLAGS, spindle, 'run', ...runner].join(' '),
     // The cc crate: C and C++ of dependencies compiled by spindle cc for the same runtime.
     [`CC_${TARGET_CC_ENV}`]: `${spindle}-cc`,
     [`CXX_${TARGET_CC_ENV}`]: `${spindle}-c++`,

@@ -6,7 +6,7 @@ import { realpathSync } from 'node:fs';
 import { constants } from 'node:os';
 import { join } from 'node:path';
 import { onInterrupt } from './interrupt.js';
-import { MAIN_STACK_FLAG } from './main-stack.js';
+import { CLI_NODE_FLAGS } from './v8-start.js';
 import { root } from './toolchain.js';
 
 /** True when `nodeBin` is the Node running now; throws a clear error if it is no Node at all. */
@@ -24,7 +24,7 @@ export function isCurrentNode(nodeBin) {
 /** Runs `spindle ...argv` with `nodeBin`, output passed through; resolves with its exit status. */
 export function rerunWithNode(nodeBin, argv) {
   return new Promise((resolve, reject) => {
-    const child = spawn(nodeBin, [MAIN_STACK_FLAG, join(root, 'bin', 'spindle'), ...argv], { stdio: 'inherit' });
+    const child = spawn(nodeBin, [...CLI_NODE_FLAGS, join(root, 'bin', 'spindle'), ...argv], { stdio: 'inherit' });
     const forget = onInterrupt(() => child.kill('SIGTERM'));
     child.on('error', reject);
     child.on('close', (code, signal) => {

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { exec } from './lib/exec.js';
-import { MAIN_STACK_FLAG } from '../cli/main-stack.js';
+import { CLI_NODE_FLAGS } from '../cli/v8-start.js';
 
 const root = join(import.meta.dirname, '..');
 const spindle = join(root, 'bin', 'spindle');
@@ -95,7 +95,7 @@ describe(`the C main on Node's main thread (Node ${process.versions.node})`, () 
   // hear of it, does not run while that thread is in wasm (host/platform/lifelines.js).
   // (--code-cache=off: no thread hint either, so the first thread's worker starts on demand)
   const bootDeath = (preload, file, runArgs = []) => exec(process.execPath,
-    [MAIN_STACK_FLAG, '--import', `data:text/javascript,${preload}`, spindle, 'run', '--code-cache=off', ...runArgs, file],
+    [...CLI_NODE_FLAGS, '--import', `data:text/javascript,${preload}`, spindle, 'run', '--code-cache=off', ...runArgs, file],
     { env: { ...process.env, SPINDLE_DEBUG: '1' }, timeoutMs: 20000 });
   const vanished = /^spindle: worker failed: worker exited before the program ended\n$/;
   // preloads: every thread worker exits at boot; or all but the first to boot (a scratch dir counts)
@@ -199,7 +199,7 @@ describe('the first thread\'s worker started early', () => {
     cache = mkdtempSync(join(tmpdir(), 'spindle-thread-hint-'));
   });
   const run = async (args, preload = null) => runOf(await exec(process.execPath,
-    [MAIN_STACK_FLAG, ...(preload ? ['--import', `data:text/javascript,${preload}`] : []), spindle, 'run', `--code-cache=${cache}`, file, ...args],
+    [...CLI_NODE_FLAGS, ...(preload ? ['--import', `data:text/javascript,${preload}`] : []), spindle, 'run', `--code-cache=${cache}`, file, ...args],
     { env: { ...process.env, SPINDLE_DEBUG: '1' }, timeoutMs: 20000 }));
   const early = /first thread's worker: started early/;
 

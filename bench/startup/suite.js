@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { MAIN_STACK_FLAG } from '../../cli/main-stack.js';
+import { CLI_NODE_FLAGS } from '../../cli/v8-start.js';
 import { clang } from '../../cli/toolchain.js';
 import { exec } from '../../tests/lib/exec.js';
 import { target } from '../targets.js';
@@ -48,7 +48,7 @@ async function timeOne(variant, programs, i, cache) {
   const nativeFile = join(tmpfs, `spindle-startup-${process.pid}.txt`);
   const spindleRun = (cacheDir) => [process.execPath,
     // as bin/spindle starts Node (its main thread then runs the C main)
-    [MAIN_STACK_FLAG, join(root, 'bin', 'spindle'), 'run', `--code-cache=${cacheDir}`, programs[i].spindle]];
+    [...CLI_NODE_FLAGS, join(root, 'bin', 'spindle'), 'run', `--code-cache=${cacheDir}`, programs[i].spindle]];
   const fresh = join(cache, `first-${variant.id}-${i}-${performance.now()}`);
   const [cmd, args] = {
     spindle: spindleRun(join(cache, 'kept')),
