@@ -120,7 +120,7 @@ describe('spindle bench --quick', () => {
   });
 
   it('--node-bin runs the job on that Node (setup\'s current LTS), and refuses what is no Node', async () => {
-    const [lts] = readFileSync(join(root, 'scripts', 'versions.env'), 'utf8').match(/^EXTRA_NODE_VERSIONS="([^ "]+)/m).slice(1);
+    const [lts] = readFileSync(join(root, 'scripts', 'versions.env'), 'utf8').match(/^NODE_LTS_VERSION=(\S+)/m).slice(1);
     const ltsOut = join(out, 'node-lts');
     const r = await exec(join(root, 'bin', 'spindle'), ['bench', '--quick', '--only=^math$', '--variants=^wasm$', '--threads=1',
       `--node-bin=${join(root, '.toolchain', `node-${lts}`, 'bin', 'node')}`, `--out=${ltsOut}`], { timeoutMs: 5 * 60 * 1000 });

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
+import { nodeTooOld } from '../cli/node-version.js';
 import { CLI_NODE_FLAGS } from '../cli/v8-start.js';
 import { inlinesWasmCalls, liftoffLosesWaitValues, processTiers, startFlagsFor, tierFlagsFor, WASM_TIERS } from '../host/wasm-tiers.js';
 import { exec } from './lib/exec.js';
@@ -43,6 +44,14 @@ describe(`compilers on Node ${process.versions.node}`, () => {
     assert.equal(liftoffLosesWaitValues('20.20.2'), true);
     assert.equal(liftoffLosesWaitValues('22.20.0'), false);
     assert.equal(liftoffLosesWaitValues('26.12.1'), false);
+  });
+
+  it('refuses a Node older than 20 with one line that says what to do', async () => {
+    assert.equal(nodeTooOld('18.20.4'), 'Node 18.20.4 is too old for Spindle: it runs on Node 22 or later (26.x is the active LTS); put a newer node first on PATH');
+    assert.deepEqual(['20.20.2', '22.20.0', '24.19.0', '26.12.1'].map((v) => nodeTooOld(v)), [null, null, null, null]);
+    // bin/spindle asks before it loads anything else: a Node reporting an old version is refused
+    const r = await exec(process.execPath, [...CLI_NODE_FLAGS, '--import', 'data:text/javascript,Object.defineProperty(process.versions,"node",{value:"18.0.0"})', spindle, 'run', 'x.wasm']);
+    assert.deepEqual([r.code, r.stdout, r.stderr], [1, '', `spindle: ${nodeTooOld('18.0.0')}\n`]);
   });
 
   it('turns wasm inlining off only where V8 inlines by default (Node 24 and later)', () => {
