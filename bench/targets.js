@@ -21,7 +21,7 @@ export function target({ label, op, limit, context }, measure, runCount) {
 export const verdictWord = (t) => t.unjudged ?? (t.met ? 'met' : 'NOT met');
 
 // The hosts that run wasm series, which the definitions below hold to their targets.
-const wasmHosts = new Set(['node', 'browser', 'firefox']);
+const wasmHosts = new Set(['node', 'browser', 'firefox', 'webkit']);
 
 // The speed-up of series `id` at `threads` threads against its own 1-thread time.
 const speedup = (ms, id, threads) => ms(id, 1) / ms(id, threads);

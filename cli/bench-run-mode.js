@@ -1,9 +1,9 @@
 // How `spindle bench` runs the wasm series, and the words its report uses for it. By default the
 // bench times optimized code: Node with V8's optimizing tier only (SPINDLE_WASM_TIERS=optimized)
 // and the pool's workers started before main (--wait-for-pool), Chromium with --no-liftoff,
-// Firefox without its wasm baseline compiler.
+// Firefox without its wasm baseline compiler, WebKit with JSC's optimizing JIT (OMG) at once.
 // `--as-user` runs them as a user does, with no such help: `spindle run` with default options,
-// Chromium and Firefox with their defaults (Liftoff or the baseline compiler first). Either way every run also
+// the browsers with their defaults (Liftoff, the baseline compiler or JSC's interpreter first). Either way every run also
 // records its wall time from spawn to exit (cli/bench.js), so the report shows what the user
 // waits for beside what the program measures inside itself.
 import { processTiers } from '../host/wasm-tiers.js';
@@ -35,12 +35,16 @@ export function runModeWords(opts) {
   // SpiderMonkey's counterpart of --no-liftoff is a preference (cli/firefox.js)
   const firefox = opts.asUser ? 'default preferences (baseline compiler first, then Ion)'
     : 'javascript.options.wasm_baselinejit=false (Ion code from the start)';
+  // and JSC's is two options (cli/webkit.js); its in-place interpreter is off either way
+  const webkit = opts.asUser ? 'JSC defaults but useWasmIPInt=false (wasm LLInt first, then BBQ and OMG)'
+    : 'JSC useWasmLLInt=false, OMG thresholds 0 (BBQ at a first call, OMG at once; JSC cannot run OMG alone)';
   const wall = 'wall: the run in an open browser, from handing it the module to its exit';
   return {
     node: `spindle run${opts.asUser ? ' with default options' : ' --wait-for-pool'} (${compile}), ` +
       `V8 tiers: ${tiers}; wall: spawn of \`spindle run\` to its exit`,
     browser: `Chromium, ${chromium}${pool}; ${wall}`,
     firefox: `Firefox, ${firefox}${pool}; ${wall}`,
+    webkit: `WebKit (WebKitGTK), ${webkit}${pool}; ${wall}`,
     native: 'clang -O2; wall: spawn to exit',
   };
 }

@@ -1,5 +1,5 @@
 // `spindle bench`: builds the experiments of bench/experiments.js that the run picks (mainJob),
-// runs each variant at each thread count in Node (and/or headless Chromium and Firefox, and natively),
+// runs each variant at each thread count in Node (and/or headless Chromium, Firefox and WebKit, and natively),
 // interleaving runs so machine noise spreads over all of them, and writes one results folder:
 // table.txt, results.json (every run's raw numbers and the machine), SVG charts and a
 // self-contained report.html.
@@ -16,6 +16,7 @@ import { BrowserSession } from './browser-session.js';
 import { parseBrowserNames, requireBrowser } from './browsers.js';
 import { chromiumPath } from './chromium.js';
 import { firefoxPath } from './firefox.js';
+import { webkitVersion } from './webkit.js';
 import { onInterrupt } from './interrupt.js';
 import { CLI_NODE_FLAGS } from './v8-start.js';
 import { isCurrentNode, rerunWithNode } from './node-binary.js';
@@ -132,15 +133,18 @@ function machine(browsers) {
   return {
     host: hostname(), cores: availableParallelism(), cpu: cpus()[0]?.model ?? 'unknown',
     memoryGiB: Math.round(totalmem() / 2 ** 30), node: process.version, chromium: browserVersion(chromiumPath),
-    ...(browsers.includes('firefox') ? { firefox: browserVersion(firefoxPath) } : {}), browsers, loadBefore: loadavg(),
+    ...(browsers.includes('firefox') ? { firefox: browserVersion(firefoxPath) } : {}),
+    ...(browsers.includes('webkit') ? { webkit: webkitVersion() } : {}), browsers, loadBefore: loadavg(),
   };
 }
 
-/** A wasm series' host in its label: "node", or the browser and its major version ("Firefox 153"). */
+/** A wasm series' host in its label: "node", or the browser and its major version ("Firefox 153", "WebKit 2.50"). */
 function hostLabel(host, m) {
   if (host === 'node') return host;
-  const version = versionNumber(host === 'firefox' ? m.firefox : m.chromium);
-  return `${hostTitle(host, m)}${version ? ` ${version.split('.')[0]}` : ''}`;
+  const version = versionNumber(host === 'firefox' ? m.firefox : host === 'webkit' ? m.webkit : m.chromium);
+  // WebKitGTK's releases are its minor versions (2.50)
+  const major = version?.split('.').slice(0, host === 'webkit' ? 2 : 1).join('.');
+  return `${hostTitle(host, m)}${major ? ` ${major}` : ''}`;
 }
 
 /** Writes table.txt, results.json, the SVG charts and report.html of `results` into `outDir`. */

@@ -1,4 +1,4 @@
-// Starts a headless browser (Chromium or Firefox, cli/browsers.js) for the CLI so that it never
+// Starts a headless browser (Chromium, Firefox or WebKit, cli/browsers.js) for the CLI so that it never
 // outlives it: through cli/browser-watchdog.js, which kills the browser's whole tree and removes its profile when the
 // CLI stops it, is interrupted (cli/interrupt.js) or dies in any other way.
 import { spawn } from 'node:child_process';
@@ -27,8 +27,10 @@ export function launchBrowser(browser, { url, showStderr = false, profilePrefix 
   const start = join(profile, 'start.html');
   const attribute = url.replaceAll('&', '&amp;').replaceAll('"', '&quot;');
   writeFileSync(start, `<!doctype html><meta http-equiv="refresh" content="0;url=${attribute}">`);
-  const child = spawn(process.execPath, [watchdog, ...(keptProfile ? ['--keep-profile'] : []), profile, browser.path, ...browser.args(profile), pathToFileURL(start).href],
-    { detached: true, stdio: ['pipe', 'pipe', showStderr ? 'inherit' : 'ignore'] });
+  // `browser.env`: what the browser's environment adds; `browser.xvfb`: it needs a display of its own
+  const flags = [...(keptProfile ? ['--keep-profile'] : []), ...(browser.xvfb ? ['--xvfb'] : [])];
+  const child = spawn(process.execPath, [watchdog, ...flags, profile, browser.path, ...browser.args(profile), pathToFileURL(start).href],
+    { detached: true, stdio: ['pipe', 'pipe', showStderr ? 'inherit' : 'ignore'], env: { ...process.env, ...browser.env?.(profile) } });
   const said = [];
   child.stdout.on('data', (c) => said.push(c));
   child.stdin.on('error', () => {}); // the watchdog may be gone already

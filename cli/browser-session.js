@@ -1,4 +1,4 @@
-// A headless browser (Chromium or Firefox) that runs Spindle modules one after another: a server on 127.0.0.1 with
+// A headless browser (Chromium, Firefox or WebKit) that runs Spindle modules one after another: a server on 127.0.0.1 with
 // cross-origin isolation serves the host, the modules and a job queue; each job's stdout/stderr
 // go to the sinks the caller gives. `spindle run --browser` runs one job, `spindle bench` many.
 // The server answers only the page of the browser it started (cli/local-server.js), and that
@@ -50,8 +50,9 @@ export class BrowserSession {
    * (`--no-liftoff`). Without it, a function entered once before tier-up (a benchmark's loop)
    * runs in baseline code to its end: wasm has no on-stack replacement. The benchmarks use it
    * so that Chromium, like Node, measures optimized code (docs/DESIGN.md); Firefox gets the
-   * same from SpiderMonkey's optimizing compiler alone. `jsFlags`: more V8 flags (spindle run
-   * --browser --compile=eager), Chromium only. `browser`: 'chromium' or 'firefox' (cli/browsers.js).
+   * same from SpiderMonkey's optimizing compiler alone, WebKit the nearest JSC has (OMG at once,
+   * cli/webkit.js). `jsFlags`: more V8 flags (spindle run --browser --compile=eager), Chromium
+   * only. `browser`: 'chromium', 'firefox' or 'webkit' (cli/browsers.js).
    */
   static async open({ browser = 'chromium', optimizedFromStart = false, jsFlags = [] } = {}) {
     const session = new BrowserSession();

@@ -5,6 +5,7 @@ import { seekHostFile, writeAllSync } from '../host/platform/node.js';
 import { readHostFdAt, truncateHostFd, writeHostFdAt } from '../host/platform/positioned-stdio.js';
 import { describeHostFd } from '../host/platform/stdio-info.js';
 import { BrowserSession } from './browser-session.js';
+import { refuseInBrowser } from './browsers.js';
 
 /**
  * Standard input of the CLI, handed out on request: up to `max` bytes, empty at end of input.
@@ -51,8 +52,11 @@ function terminalStdin() {
 }
 
 export async function runInBrowser(opts) {
+  // What this browser cannot do is refused before it starts: --compile outside Chromium, OPFS
+  // mounts in WebKitGTK (cli/browsers.js).
+  refuseInBrowser(opts.browser, opts);
   // A page cannot set V8's flags, so --compile reaches Chromium as --js-flags; auto keeps its
-  // defaults (lazy, with dynamic tiering, as a user's page gets). Firefox refused it (cli/run.js).
+  // defaults (lazy, with dynamic tiering, as a user's page gets).
   const jsFlags = opts.compilation === 'eager' ? ['--no-wasm-lazy-compilation'] : [];
   const session = await BrowserSession.open({ browser: opts.browser, jsFlags });
   try {

@@ -1,4 +1,4 @@
-// `spindle run [--browser[=chromium|firefox]] [options] app.wasm [args...]`: runs a module with
+// `spindle run [--browser[=chromium|firefox|webkit]] [options] app.wasm [args...]`: runs a module with
 // real threads in Node (default) or in a headless browser, and returns the program's exit code.
 import { spawn } from 'node:child_process';
 import { readFileSync, statSync } from 'node:fs';
@@ -77,7 +77,7 @@ export function parseRunArgs(argv) {
   opts.wasm = argv[i];
   opts.args = [basename(argv[i]), ...argv.slice(i + 1)];
   if (opts.inheritEnv) opts.env = { ...userEnv(), ...opts.env };
-  if (opts.browser === 'firefox' && opts.compilation !== 'auto') throw new Error(v8OnlyRefusal(`--compile=${opts.compilation}`));
+  if (opts.browser && opts.browser !== 'chromium' && opts.compilation !== 'auto') throw new Error(v8OnlyRefusal(`--compile=${opts.compilation}`, opts.browser));
   checkMounts(opts);
   return opts;
 }

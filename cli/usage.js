@@ -26,7 +26,9 @@ export const runUsage = `usage: spindle run [options] app.wasm [args...]
   Runs a module built by spindle cc in Node (default) or a headless browser, with the terminal's
   stdin, stdout and stderr; the exit status is the program's. Options (before app.wasm):
     --browser                  run in headless Chromium instead of Node
-    --browser=chromium|firefox run in that headless browser (Firefox: firefox-esr)
+    --browser=chromium|firefox|webkit
+                               run in that headless browser (Firefox: firefox-esr; WebKit:
+                               WebKitGTK's MiniBrowser under a private Xvfb, no OPFS mounts)
     --env                      pass the whole environment (none by default)
     --env=NAME=VALUE           set one variable (repeatable)
     --pool=N                   workers for threads (default max(4, cores)): started before main
@@ -37,6 +39,7 @@ export const runUsage = `usage: spindle run [options] app.wasm [args...]
                                next pthread_create fails with EAGAIN
     --compile=auto|eager|lazy  V8 compiles every function before main (eager) or each at its first
                                call (lazy); auto (default) is eager (docs/HOST.md); V8 only
+                               (Node, Chromium)
     --code-cache=on|off|DIR    keep V8's optimized code between runs (on, the default: in
                                ~/.cache/spindle/code or $SPINDLE_CODE_CACHE_DIR), so a later run
                                of the same module starts without compiling; Node only
@@ -56,7 +59,8 @@ export const benchUsage = `usage: spindle bench [options]
   Builds and runs the scaling benchmarks with their baselines; prints a table and writes
   results.json, SVG charts and report.html into results/<date>-<host>/. Options:
     --node, --browser          where the wasm series run (default --node; --browser: Chromium)
-    --browser=chromium,firefox the browser series in each browser named (one or both),
+    --browser=chromium,firefox,webkit
+                               the browser series in each browser named (one or more),
                                interleaved; io-opfs and io-opfs-meta run in Chromium only
     (default: the key experiments with their baselines, threads 1, 2 and twice the cores,
      3 runs: minutes on 2 cores)
@@ -85,7 +89,7 @@ export const cargoUsage = `usage: spindle cargo [options] <cargo command> [cargo
   build options (as spindle cc): --malloc=spindle|dlmalloc|mimalloc --fs=spindle|js|none --host=spindle|wasi
       --max-memory=SIZE --initial-memory=SIZE --stack-size=SIZE --thread-stack-size=SIZE --preload-file=HOSTPATH[@/PATH]
       --as-root --keep-names --no-stack-check --bare
-  run options (as spindle run, for cargo run/test/bench): --browser[=chromium|firefox] --env[=NAME=VALUE]
+  run options (as spindle run, for cargo run/test/bench): --browser[=chromium|firefox|webkit] --env[=NAME=VALUE]
       --mount=/PATH=HOSTDIR[,symlinks=any][,quota=SIZE]|opfs[:SUBDIR] --preload=HOSTPATH[@/PATH]
       --pool=N --wait-for-pool --max-threads=N --compile=auto|eager|lazy
   --help: this text (cargo's own: cargo help <command>)

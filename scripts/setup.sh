@@ -25,6 +25,13 @@ case "$firefox_version" in
   *) echo "firefox-esr $firefox_version is installed; Spindle is tested with ESR $FIREFOX_ESR_MAJOR (scripts/versions.env)" >&2; false ;;
 esac
 
+step "WebKitGTK is $WEBKITGTK_SERIES"
+webkitgtk_version=$(dpkg-query -W -f='${Version}' libwebkit2gtk-4.1-0)
+case "$webkitgtk_version" in
+  "$WEBKITGTK_SERIES".*) ;;
+  *) echo "libwebkit2gtk-4.1-0 $webkitgtk_version is installed; Spindle is tested with WebKitGTK $WEBKITGTK_SERIES (scripts/versions.env)" >&2; false ;;
+esac
+
 step "Rust $RUST_TOOLCHAIN with target wasm32-wasip1-threads (threaded wasi-libc)"
 command -v rustup >/dev/null || { echo "rustup is required (https://rustup.rs)" >&2; false; }
 if ! rustup +"$RUST_TOOLCHAIN" target list --installed 2>/dev/null | grep -qx wasm32-wasip1-threads; then

@@ -71,11 +71,28 @@ describe('bench report: verdicts first', () => {
     assert.match(tableText(r), /\nran as: firefox: Firefox, javascript\.options\.wasm_baselinejit=false \(Ion code from the start\)/);
   });
 
+  it('holds WebKit\'s series to the targets and names its version (--browser=chromium,webkit)', () => {
+    const r = results();
+    const webkit = r.experiments[0].series.filter((s) => s.host === 'browser')
+      .map((s) => ({ ...s, id: s.id.replace('@browser', '@webkit'), host: 'webkit', label: s.label.replace('browser', 'WebKit 2.50') }));
+    r.experiments[0].series.push(...webkit);
+    r.machine = { ...r.machine, browsers: ['chromium', 'webkit'], chromium: 'Chromium 156.0.8078.108 built on Debian', webkit: 'WebKitGTK 2.50.6' };
+    assert.deepEqual(verdicts(r).map((t) => t.label.split(':')[0]), ['Node', 'Node', 'Chromium', 'Chromium', 'WebKit', 'WebKit']);
+    assert.match(html(r), /Node v20, Chromium 156\.0\.8078\.108 built on Debian, WebKitGTK 2\.50\.6\./);
+    const list = charts(r.experiments[0], r.machine);
+    assert.deepEqual(list.map((c) => c.name).filter((n) => !n.endsWith('-log.svg')),
+      ['malloc-reference.svg', 'malloc-reference-browser.svg', 'malloc-reference-webkit.svg']);
+    assert.match(list[4].svg, /stroke-dasharray="16 5"/);
+    r.options.runModes = runModeWords({ asUser: false });
+    assert.match(tableText(r), /\nran as: webkit: WebKit \(WebKitGTK\), JSC useWasmLLInt=false, OMG thresholds 0 \(BBQ at a first call, OMG at once/);
+  });
+
   it('reads --browser as one browser or a comma-separated list', () => {
     assert.deepEqual(parseBenchArgs(['--browser']).browsers, ['chromium']);
     assert.deepEqual(parseBenchArgs(['--browser=firefox,chromium,firefox']).browsers, ['firefox', 'chromium']);
     assert.deepEqual([parseBenchArgs([]).browsers, parseBenchArgs([]).node], [[], true]);
-    assert.throws(() => parseBenchArgs(['--browser=chromium,safari']), /^Error: --browser=safari: expected chromium or firefox$/);
+    assert.deepEqual(parseBenchArgs(['--browser=chromium,firefox,webkit']).browsers, ['chromium', 'firefox', 'webkit']);
+    assert.throws(() => parseBenchArgs(['--browser=chromium,safari']), /^Error: --browser=safari: expected chromium, firefox or webkit$/);
   });
 
   it('leaves out a target whose series did not run, and does not judge one that needs more cores', () => {

@@ -28,7 +28,7 @@ describe('spindle bench --quick', () => {
     for (const id of ['math', 'malloc-reference', 'fs-stdio-files', 'fs-new-files', 'io-hostdir', 'io-mount-calls', ...(browser ? ['io-opfs'] : [])]) {
       assert.ok(ids.includes(id), id);
     }
-    assert.deepEqual(Object.keys(results.options.runModes), ['node', 'browser', 'firefox', 'native']);
+    assert.deepEqual(Object.keys(results.options.runModes), ['node', 'browser', 'firefox', 'webkit', 'native']);
     // the verdicts open and close the table: every target met or NOT met, then the machine
     const table = r.stdout.slice(0, r.stdout.lastIndexOf('\nresults: '));
     const verdictBlock = (lines) => lines.slice(0, lines.findIndex((l) => /^machine: /.test(l)) + 1);

@@ -155,10 +155,15 @@ describe('options and help', () => {
       [['cc', '--malloc', 'tcmalloc', '-c', 'x.c'], /--malloc=tcmalloc: choose one of/],
       [['run', '--pool', '0', env], /--pool=0: expected a positive integer/],
       [['run', '--pool'], /--pool: give a number of workers/],
-      [['run', '--browser=yes', env], /--browser=yes: expected chromium or firefox/],
-      [['bench', '--browser=safari'], /--browser=safari: expected chromium or firefox/],
-      // V8's compilation modes are refused for Firefox, in one line
-      [['run', '--browser=firefox', '--compile=eager', env], /^spindle: --compile=eager sets V8's compiler, which only Node and Chromium have; .*\n$/]]) {
+      [['run', '--browser=yes', env], /--browser=yes: expected chromium, firefox or webkit/],
+      [['bench', '--browser=safari'], /--browser=safari: expected chromium, firefox or webkit/],
+      // V8's compilation modes are refused for Firefox and WebKit, in one line
+      [['run', '--browser=firefox', '--compile=eager', env], /^spindle: --compile=eager sets V8's compiler, which only Node and Chromium have; Firefox \(SpiderMonkey\) .*\n$/],
+      [['run', '--browser=webkit', '--compile=lazy', env],
+        /^spindle: --compile=lazy sets V8's compiler, which only Node and Chromium have; WebKit \(JavaScriptCore\) compiles wasm its own way \(leave the option out\)\n$/],
+      // an OPFS mount in WebKitGTK (no sync access handles there): one line, before any browser starts
+      [['run', '--browser=webkit', '--mount=/data=opfs', env],
+        /^spindle: --mount \/data=opfs: Linux WebKit \(WebKitGTK\) has no OPFS sync access handles, which OPFS mounts need; use --browser=chromium or firefox\n$/]]) {
       const bad = await exec(spindle, args);
       assert.equal(bad.code, 1, args.join(' '));
       assert.match(bad.stderr, message);
@@ -170,6 +175,12 @@ describe('options and help', () => {
     assert.equal(missing.code, 1);
     assert.match(missing.stderr, /^spindle: firefox not found at .*no-firefox: install it with `sudo apt-get install firefox-esr` \(or scripts\/setup\.sh\)/);
     assert.equal(missing.stderr.split('\n').length, 2);
+    for (const [variable, message] of [['SPINDLE_WEBKIT', /^spindle: webkit not found at .*no-webkit: install it with `sudo apt-get install libwebkit2gtk-4\.1-0` \(WebKitGTK's MiniBrowser; or scripts\/setup\.sh\), or set SPINDLE_WEBKIT to its path\n$/],
+      ['SPINDLE_XVFB', /^spindle: Xvfb \(which webkit runs under\) not found at .*no-xvfb: install it with `sudo apt-get install xvfb` \(or scripts\/setup\.sh\), or set SPINDLE_XVFB to its path\n$/]]) {
+      const none = await exec(spindle, ['run', '--browser=webkit', env], { env: { ...process.env, [variable]: join(out, variable === 'SPINDLE_XVFB' ? 'no-xvfb' : 'no-webkit') } });
+      assert.equal(none.code, 1);
+      assert.match(none.stderr, message);
+    }
   });
 
   it('prints each command\'s own usage with every Spindle flag', async () => {

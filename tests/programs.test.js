@@ -1,5 +1,6 @@
 // The foundation's end-to-end tests: every C/C++ program in tests/programs is built with
-// `spindle cc` and run with `spindle run` in Node and in headless Chromium; its stdout and exit
+// `spindle cc` and run with `spindle run` in Node and in headless Chromium (and a subset in
+// Firefox and WebKit, tests/lib/browsers.js); its stdout and exit
 // code must equal the same program built natively (or what its NAME.json expects). A spec with
 // "fsjs": true is also built with --fs=js (docs/JSFS.md) and must give the same results there;
 // "spindleFlags" go to `spindle cc` only, "cflags" to both compilers.
@@ -13,7 +14,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
-import { browserFlag, testBrowsers } from './lib/browsers.js';
+import { browserFlag, runBrowsers } from './lib/browsers.js';
 import { exec, inParallel } from './lib/exec.js';
 import { addonWanted, mountAddon } from '../host/mount/hostdir/mount-addon.js';
 
@@ -101,7 +102,7 @@ function runArgs(p, browser, fsJs) {
 
 // Each program in Node, and in each browser (named by its run option's value: the Chromium
 // modes stay `browser` as before), with the in-memory tree and with --fs=js.
-const modes = [[null, 'node'], ...testBrowsers.map((name) => [name, name === 'chromium' ? 'browser' : name])]
+const modes = [[null, 'node'], ...runBrowsers.map((name) => [name, name === 'chromium' ? 'browser' : name])]
   .flatMap(([browser, mode]) => [{ browser, name: mode }, { browser, name: `${mode} --fs=js`, fsJs: true }]);
 
 // Firefox runs a representative subset, for CI's time: every program there took 2.1x Chromium's
@@ -114,6 +115,13 @@ const firefoxSubset = new Set(['thread_create_join', 'condvar_queue', 'futex_par
   'exit_from_thread', 'posix_paths']);
 const inFirefox = (name) => process.env.SPINDLE_TEST_FIREFOX_ALL === '1' || firefoxSubset.has(name);
 
+// WebKit (WebKitGTK under Xvfb) runs Firefox's subset and setjmp_longjmp, which JSC's in-place
+// interpreter got wrong (cli/webkit.js turns it off). Every program passed there (docs/HOST.md,
+// "WebKit"); SPINDLE_TEST_WEBKIT_ALL=1 runs them all again.
+const webkitSubset = new Set([...firefoxSubset, 'setjmp_longjmp']);
+const inWebKit = (name) => process.env.SPINDLE_TEST_WEBKIT_ALL === '1' || webkitSubset.has(name);
+const inBrowser = (browser, name) => (browser === 'firefox' ? inFirefox(name) : browser === 'webkit' ? inWebKit(name) : true);
+
 describe('C/C++ programs under spindle run', { concurrency: Math.max(2, availableParallelism()) }, () => {
   before(async () => {
     mkdirSync(out, { recursive: true });
@@ -122,7 +130,7 @@ describe('C/C++ programs under spindle run', { concurrency: Math.max(2, availabl
 
   for (const p of programs) {
     for (const { browser, name: mode, fsJs = false } of modes) {
-      if ((fsJs && !p.spec.fsjs) || (browser === 'firefox' && !inFirefox(p.name))) continue;
+      if ((fsJs && !p.spec.fsjs) || (browser && !inBrowser(browser, p.name))) continue;
       const skip = (Boolean(browser) && !p.spec.browser) || (p.spec.mountAddon && !(addonWanted() && mountAddon()?.lseek) &&
         'needs the mount addon');
       it(`${mode}: ${p.name}`, { skip }, async () => {

@@ -1,13 +1,13 @@
 // How `spindle run` ends when the world around it does: a reader that closes stdout early
 // (the run ends as a native program killed by SIGPIPE), and signals to the CLI (no browser,
-// profile or worker is left behind). In Node and in headless Chromium.
+// profile or worker is left behind). In Node and in each browser (tests/lib/browsers.js's runBrowsers).
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
-import { browserFlag, browserTitle, testBrowsers } from './lib/browsers.js';
+import { browserFlag, browserTitle, runBrowsers } from './lib/browsers.js';
 import { exec } from './lib/exec.js';
 
 const root = join(import.meta.dirname, '..');
@@ -15,7 +15,7 @@ const spindle = join(root, 'bin', 'spindle');
 const src = join(root, 'tests', 'run');
 const out = join(root, 'build', 'tests', 'run');
 // Node, then each browser (tests/lib/browsers.js)
-const hosts = [{ flags: [], hostName: 'Node' }, ...testBrowsers.map((name) => ({ flags: [browserFlag(name)], hostName: browserTitle[name] }))];
+const hosts = [{ flags: [], hostName: 'Node' }, ...runBrowsers.map((name) => ({ flags: [browserFlag(name)], hostName: browserTitle[name] }))];
 
 async function build(name, fs = 'spindle') {
   const wasm = join(out, `${name}.${fs}.wasm`);
@@ -74,6 +74,23 @@ function processesNaming(text) {
   });
 }
 
+/** The process groups of `pids` (field 5 of /proc/PID/stat). */
+function groupsOf(pids) {
+  return new Set(pids.flatMap((pid) => {
+    try { return [readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ')[2]]; } catch { return []; }
+  }));
+}
+
+/** Pids of the live processes in any of `groups` (a zombie has ended: its parent just has not reaped it yet). */
+function processesIn(groups) {
+  return readdirSync('/proc').filter((p) => /^\d+$/.test(p)).filter((pid) => {
+    try {
+      const [state, , group] = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ');
+      return state !== 'Z' && groups.has(group);
+    } catch { return false; }
+  });
+}
+
 async function eventually(what, check, ms = 5000) {
   const until = Date.now() + ms;
   while (!check()) {
@@ -116,10 +133,14 @@ describe('signals to spindle run', () => {
         try {
           const { child, closed } = await startSpinning(['run', ...flags, wasm, '3'], temp);
           if (flags.length) assert.ok(processesNaming(temp).length > 1, 'the browser runs with its profile in TMPDIR');
+          // the browser's groups (and WebKit's Xvfb's): their processes need not name the
+          // profile (WebKit's web and network processes do not)
+          const groups = groupsOf(processesNaming(temp));
           child.kill(signal);
           const end = await closed;
           assert.equal(end.signal, signal, `the CLI dies of ${signal} (exit ${end.code})`);
           await eventually(`no process names ${temp}`, () => processesNaming(temp).length === 0);
+          await eventually('no process is left in the browser\'s process groups', () => processesIn(groups).length === 0);
           await eventually(`${temp} is empty`, () => readdirSync(temp).length === 0);
           await eventually(`no process runs ${wasm}`, () => processesNaming(wasm).length === 0);
         } finally {

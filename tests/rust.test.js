@@ -7,7 +7,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { basename, join } from 'node:path';
 import { before, describe, it } from 'node:test';
-import { browserFlag, browserTitle, testBrowsers } from './lib/browsers.js';
+import { browserFlag, browserTitle, runBrowsers, testBrowsers } from './lib/browsers.js';
 import { exec } from './lib/exec.js';
 import { sections } from '../host/module-info.js';
 
@@ -56,7 +56,7 @@ describe('spindle cargo: the link', () => {
     const plainEnv = { ...env, CARGO_TARGET_DIR: join(dir, 'target') };
     const plain = (args) => exec('bash', ['-c', 'cd "$0" && exec "$@"', dir, spindle, 'cargo', ...args], { env: plainEnv, timeoutMs: buildTimeoutMs });
     assert.equal(ok(await plain(['run', '--quiet', '--release']), 'cargo run'), 'Hello, world!\n');
-    for (const browser of testBrowsers) { // the runner's --browser=NAME reaches spindle run
+    for (const browser of runBrowsers) { // the runner's --browser=NAME reaches spindle run
       assert.equal(ok(await plain(['run', '--quiet', '--release', `--browser=${browser}`]), `cargo run --browser=${browser}`), 'Hello, world!\n');
     }
     mkdirSync(join(dir, 'assets'));

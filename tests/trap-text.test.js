@@ -1,17 +1,35 @@
-// Errors read the same in every engine (host/trap-text.js): SpiderMonkey's trap words and stack
-// frames map to V8's, checked on its own text and on real traps in Firefox against Chromium.
+// Errors read the same in every engine (host/trap-text.js): SpiderMonkey's and JavaScriptCore's
+// trap words and stack frames map to V8's, checked on their own text and on real traps in Firefox
+// (and WebKit, where tests/lib/browsers.js runs it) against Chromium.
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { failureMessage } from '../host/stack-overflow.js';
 import { wasmFrames } from '../host/trap-text.js';
-import { browserFlag, testBrowsers } from './lib/browsers.js';
+import { browserFlag, runBrowsers, testBrowsers } from './lib/browsers.js';
 import { exec } from './lib/exec.js';
 
 const root = join(import.meta.dirname, '..');
 const spindle = join(root, 'bin', 'spindle');
 const out = join(root, 'build', 'tests', 'trap-text');
+
+describe('trap text from JavaScriptCore', () => {
+  it('maps its trap words to V8\'s, without the JS call it names', () => {
+    for (const [jsc, v8] of [['Unreachable code should not be executed', 'unreachable'], ['Out of bounds memory access', 'memory access out of bounds'],
+      ['Division by zero', 'divide by zero'], ['call_indirect to a signature that does not match', 'null function or function signature mismatch']]) {
+      assert.equal(failureMessage(new WebAssembly.RuntimeError(`${jsc} (evaluating 'body()')`)), `trap: ${v8}`);
+      assert.equal(failureMessage(new WebAssembly.RuntimeError(jsc)), `trap: ${v8}`);
+    }
+    assert.equal(failureMessage(new RangeError('Maximum call stack size exceeded.')), 'trap: call stack exhausted');
+  });
+
+  it('writes its frames as V8 does', () => {
+    const stack = ['crash@trap.wasm:wasm-function[38]', 'main@trap.wasm:wasm-function[39]', '461@<?>:wasm-function[461]',
+      'body@http://127.0.0.1:4/SECRET/host/thread-worker.js:93:5'].join('\n');
+    assert.deepEqual(wasmFrames(stack), ['at trap.wasm.crash (wasm-function[38])', 'at trap.wasm.main (wasm-function[39])', 'at wasm-function[461]']);
+  });
+});
 
 describe('trap text from SpiderMonkey', () => {
   it('maps its trap words to V8\'s', () => {
@@ -35,15 +53,17 @@ describe('trap text from SpiderMonkey', () => {
   });
 });
 
+const programs = ['abort_main', 'trap_in_thread'];
+async function buildPrograms() {
+  mkdirSync(out, { recursive: true });
+  for (const name of programs) {
+    const r = await exec(spindle, ['cc', '-O2', '-pthread', '--keep-names', join(root, 'tests', 'programs', `${name}.c`), '-o', join(out, `${name}.wasm`)]);
+    assert.equal(r.code, 0, r.stderr);
+  }
+}
+
 describe('traps in Firefox read as in Chromium', { skip: !(testBrowsers.includes('firefox') && testBrowsers.includes('chromium')) }, () => {
-  const programs = ['abort_main', 'trap_in_thread'];
-  before(async () => {
-    mkdirSync(out, { recursive: true });
-    for (const name of programs) {
-      const r = await exec(spindle, ['cc', '-O2', '-pthread', '--keep-names', join(root, 'tests', 'programs', `${name}.c`), '-o', join(out, `${name}.wasm`)]);
-      assert.equal(r.code, 0, r.stderr);
-    }
-  });
+  before(buildPrograms);
 
   // V8 names the module in a frame's location, SpiderMonkey does not: compare without it
   const withoutModule = (text) => text.replace(/\(wasm:\/\/wasm\/[^:]+:wasm-function/g, '(wasm-function');
@@ -54,6 +74,22 @@ describe('traps in Firefox read as in Chromium', { skip: !(testBrowsers.includes
       assert.equal(firefox.code, chromium.code);
       assert.match(firefox.stderr, /^spindle: thread (main|1): trap: unreachable\\n {4}at \w+\.wasm\.(abort|crash) \(wasm-function\[/);
       assert.equal(firefox.stderr, withoutModule(chromium.stderr));
+    });
+  }
+});
+
+describe('traps in WebKit read as in Chromium', { skip: !(runBrowsers.includes('webkit') && runBrowsers.includes('chromium')) }, () => {
+  before(buildPrograms);
+
+  // V8 names the module in a frame's location and gives the code offset, JavaScriptCore neither
+  const withoutLocation = (text) => text.replace(/\(wasm:\/\/wasm\/[^:]+:(wasm-function\[\d+\]):0x[0-9a-f]+\)/g, '($1)');
+  for (const name of programs) {
+    it(name, async () => {
+      const [chromium, webkit] = await Promise.all(['chromium', 'webkit'].map((b) => exec(spindle, ['run', browserFlag(b), join(out, `${name}.wasm`)])));
+      assert.equal(webkit.code, 134);
+      assert.equal(webkit.code, chromium.code);
+      assert.match(webkit.stderr, /^spindle: thread (main|1): trap: unreachable\\n {4}at \w+\.wasm\.(abort|crash) \(wasm-function\[\d+\]\)/);
+      assert.equal(webkit.stderr, withoutLocation(chromium.stderr));
     });
   }
 });

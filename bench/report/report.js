@@ -98,8 +98,9 @@ function tableHtml(e, cores, machine, options) {
 }
 
 // Series styles: one colour per allocator or build (a native build of the same allocator shares
-// its colour), the host in the line: Node solid, Chromium dashed, Firefox dash-dotted, native dotted.
-const dashOf = { node: 'solid', browser: 'dashed', firefox: 'dashdot', native: 'dotted' };
+// its colour), the host in the line: Node solid, Chromium dashed, Firefox dash-dotted, WebKit
+// long-dashed, native dotted.
+const dashOf = { node: 'solid', browser: 'dashed', firefox: 'dashdot', webkit: 'longdash', native: 'dotted' };
 function styles(e) {
   const keys = [...new Set(e.series.map((s) => s.variant.replace(/^native-/, '')))];
   return new Map(e.series.map((s) => [s, { color: paletteColour(keys.indexOf(s.variant.replace(/^native-/, ''))), dash: dashOf[s.host] ?? 'solid' }]));
@@ -157,13 +158,13 @@ export function charts(e, machine) {
 
 /**
  * The versions of the browsers whose series are in `results`, as their `--version` lines say
- * (machine.chromium, machine.firefox); a run without browser series names none.
+ * (machine.chromium, machine.firefox, machine.webkit); a run without browser series names none.
  */
 export function browserVersions(results) {
   const m = results.machine;
   const hosts = new Set(results.experiments.flatMap((e) => e.series.map((s) => s.host)));
   const titles = [...hosts].map((h) => hostTitle(h, m));
-  return [titles.includes('Chromium') && m.chromium, titles.includes('Firefox') && m.firefox].filter(Boolean);
+  return [titles.includes('Chromium') && m.chromium, titles.includes('Firefox') && m.firefox, titles.includes('WebKit') && m.webkit].filter(Boolean);
 }
 
 export function html(results) {

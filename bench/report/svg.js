@@ -41,8 +41,8 @@ function frame(title, yLabel, ticks, y, xLabel) {
 }
 
 // Line styles: one hue per allocator or build, the host in the dash (Node solid, Chromium
-// dashed, Firefox dash-dotted, native dotted), so the series of one allocator read as a family.
-const dashes = { solid: '', dashed: ' stroke-dasharray="9 5"', dashdot: ' stroke-dasharray="9 4 2 4"', dotted: ' stroke-dasharray="2 4"' };
+// dashed, Firefox dash-dotted, WebKit long-dashed, native dotted), so the series of one allocator read as a family.
+const dashes = { solid: '', dashed: ' stroke-dasharray="9 5"', dashdot: ' stroke-dasharray="9 4 2 4"', longdash: ' stroke-dasharray="16 5"', dotted: ' stroke-dasharray="2 4"' };
 export const paletteColour = (i) => palette[i % palette.length];
 
 /** entries: [{ label, color, dash }] */
