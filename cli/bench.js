@@ -30,7 +30,7 @@ const options = {
   '--prebuilt': 'switch', // run build/bench as it is: no toolchain needed
   '--threads': 'thread counts', '--runs': 'a number of runs', '--only': 'a regex', '--variants': 'a regex',
   '--out': 'a folder', '--from': 'a results.json',
-  '--node-bin': 'a Node binary', // e.g. .toolchain/node-24.19.0/bin/node
+  '--node-bin': 'a Node binary', // e.g. .toolchain/node-26.12.1/bin/node
   '--as-user': 'switch', // the wasm runs as a user runs them (cli/bench-run-mode.js)
 };
 

@@ -80,7 +80,7 @@ export const benchUsage = `usage: spindle bench [options]
                                with their default flags, each run compiling the module anew as a
                                loaded page does (by default the bench times optimized code)
     --node-bin=PATH            run everything on this Node binary (e.g. setup's
-                               .toolchain/node-24.19.0/bin/node); results.json names its version
+                               .toolchain/node-26.12.1/bin/node); results.json names its version
     --help                     this text
 `;
 

@@ -12,4 +12,7 @@ for arg in "$@"; do
   if [[ $arg == --browser && -x $firefox ]]; then arg=--browser=chromium,firefox; fi
   args+=("$arg")
 done
-exec "$root/bin/spindle" bench "${args[@]}"
+# The main job runs on the active LTS that setup installs (bin/spindle runs on the node first on
+# PATH); --node-bin=PATH runs it on another.
+source "$root/scripts/versions.env"
+PATH="$root/.toolchain/node-$NODE_LTS_VERSION/bin:$PATH" exec "$root/bin/spindle" bench "${args[@]}"
