@@ -14,7 +14,7 @@ import { userEnv } from './js-compile-cache.js';
 import { runUsage } from './usage.js';
 import { mainRunsHere } from './main-thread-choice.js';
 import { threadHint } from './thread-hint.js';
-import { CLI_NODE_FLAGS, startAgain, v8StartFor } from './v8-start.js';
+import { CLI_NODE_FLAGS, followParent, startAgain, v8StartFor } from './v8-start.js';
 
 const options = {
   // `--browser` alone is Chromium; `--browser=firefox` (only with =: a module may be named firefox)
@@ -121,12 +121,13 @@ function checkMounts(opts) {
 
 // A module that ran Liftoff code: its TurboFan code is made for the next run by a process that
 // outlives this one (host/code-cache/make-turbofan-code.js), started with the V8 flags of the
-// runs that will use it. Started after the run: started before it, the compile took the run's
-// CPU (SQLite's first run 80-125 ms longer).
+// runs that will use it. It compiles once this process (the run, after execve) has ended:
+// started while the run went on, the compile took the run's CPU (SQLite's first run 80-125 ms
+// longer).
 function makeTurboFanCode(wasm, codeCache, marker) {
   const script = fileURLToPath(new URL('../host/code-cache/make-turbofan-code.js', import.meta.url));
   const dir = typeof codeCache === 'string' ? codeCache : '';
-  spawn(process.execPath, [...CLI_NODE_FLAGS, script, resolve(wasm), dir, marker], { detached: true, stdio: 'ignore' }).unref();
+  spawn(process.execPath, [...CLI_NODE_FLAGS, script, resolve(wasm), dir, marker, String(process.pid)], { detached: true, stdio: 'ignore' }).unref();
 }
 
 /** Runs `spindle run argv`; `early` is the main thread's worker if cli/main.js started it. */
@@ -142,13 +143,14 @@ export async function run(argv, early = null) {
   if (start) {
     early?.terminate();
     if (process.env.SPINDLE_DEBUG) process.stderr.write(`[spindle] V8 flags: a Node started with ${start.flags.join(' ')} (${start.reason})\n`);
-    const code = await startAgain(start.flags);
-    if (start.turbofanMarker) makeTurboFanCode(opts.wasm, opts.codeCache, start.turbofanMarker);
-    return code;
+    // a big module's TurboFan code, made once this run has ended (it waits for this pid)
+    const beforeExec = () => start.turbofanMarker && makeTurboFanCode(opts.wasm, opts.codeCache, start.turbofanMarker);
+    return startAgain(start.flags, { beforeExec });
   }
+  const mainInWorker = await followParent();
   // The C main runs on this thread where it can (cli/main-thread-choice.js). Else its worker
   // boots while the rest of the host loads (docs/HOST.md, "Start-up").
-  const here = !early && mainRunsHere(argv);
+  const here = !early && !mainInWorker && mainRunsHere(argv);
   const earlyWorker = here ? null : early ?? await startEarlyWorker();
   // where this module started threads last time, its first thread's worker boots from now on
   const hint = here ? threadHint(opts.wasm, opts.codeCache) : null;

@@ -21,6 +21,7 @@ export const CLI_NODE_FLAGS = [MAIN_STACK_FLAG, ...CLI_V8_FLAGS];
 
 // Set in a process this module started, so that it never starts another.
 const STARTED_AGAIN = 'SPINDLE_V8_STARTED';
+const LIFELINE_FD = 3;
 const WASM_FLAG = /^--(no-)?(liftoff|wasm[-_](dynamic[-_]tiering|tier[-_]up|inlining|lazy[-_]compilation))\b/;
 
 /**
@@ -56,14 +57,23 @@ export async function v8StartFor(opts, bytes, cachedCode, env = process.env) {
 }
 
 /**
- * Runs this very command again in a Node started with V8 flags `flags` (instead of this one's),
- * its stdin, stdout and stderr this one's; resolves with its exit code, or ends this process
- * with the signal that ended it. SIGINT, SIGTERM and SIGHUP sent to this process go to it.
+ * Runs this very command again in a Node started with V8 flags `flags` (instead of this one's).
+ * Where Node has process.execve (22.15 and later) the new Node replaces this process: same pid,
+ * stdio, signals and exit status, nothing left to follow; `beforeExec` runs first. Node 20
+ * spawns it instead, its stdin, stdout and stderr this one's, SIGINT, SIGTERM and SIGHUP passed
+ * on, and resolves with its exit code or ends this process with the signal that ended it.
  */
-export function startAgain(flags, env = process.env) {
+export function startAgain(flags, { beforeExec = () => {}, env = process.env } = {}) {
   const nodeFlags = [...process.execArgv.filter((a) => !WASM_FLAG.test(a)), ...flags];
-  const child = spawn(process.execPath, [...nodeFlags, process.argv[1], ...process.argv.slice(2)],
-    { stdio: 'inherit', env: { ...env, [STARTED_AGAIN]: '1' } });
+  const args = [...nodeFlags, process.argv[1], ...process.argv.slice(2)];
+  if (typeof process.execve === 'function') {
+    beforeExec();
+    process.execve(process.execPath, [process.execPath, ...args], { ...env, [STARTED_AGAIN]: '1' });
+  }
+  // fd 3: a pipe only this process holds open, so the run ends when this process dies, even of
+  // SIGKILL (followParent)
+  const child = spawn(process.execPath, args, { stdio: ['inherit', 'inherit', 'inherit', 'pipe'], env: { ...env, [STARTED_AGAIN]: 'spawned' } });
+  beforeExec();
   const forwarded = ['SIGINT', 'SIGTERM', 'SIGHUP'];
   const pass = (signal) => child.kill(signal);
   for (const signal of forwarded) process.on(signal, pass);
@@ -77,4 +87,26 @@ export function startAgain(flags, env = process.env) {
       } else resolve(code);
     });
   });
+}
+
+/**
+ * In a run that startAgain spawned (Node 20): follows the process that started it, which ends
+ * this one as soon as that one has gone (its end of the lifeline pipe closes), even of SIGKILL,
+ * as the one process the run was before would have. Node's main thread hears of that only from
+ * its event loop, so the C main must then run in a worker: returns true where it must.
+ */
+export async function followParent(env = process.env) {
+  if (env[STARTED_AGAIN] !== 'spawned') return false;
+  const { Socket } = await import('node:net');
+  let lifeline;
+  try {
+    lifeline = new Socket({ fd: LIFELINE_FD, readable: true, writable: false });
+  } catch {
+    return false; // started by hand with the variable set: no parent to follow
+  }
+  lifeline.on('error', () => {});
+  lifeline.on('close', () => process.kill(process.pid, 'SIGKILL'));
+  lifeline.resume();
+  lifeline.unref();
+  return true;
 }
