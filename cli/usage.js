@@ -38,8 +38,8 @@ export const runUsage = `usage: spindle run [options] app.wasm [args...]
     --max-threads=N            most threads alive at once, main excluded (default 1024); the
                                next pthread_create fails with EAGAIN
     --compile=auto|eager|lazy  V8 compiles every function before main (eager) or each at its first
-                               call (lazy); auto (default) is eager (docs/HOST.md); V8 only
-                               (Node, Chromium)
+                               call (lazy); auto (default) is eager; lazy runs in a Node started
+                               again with that V8 flag (docs/HOST.md); V8 only (Node, Chromium)
     --code-cache=on|off|DIR    keep V8's optimized code between runs (on, the default: in
                                ~/.cache/spindle/code or $SPINDLE_CODE_CACHE_DIR), so a later run
                                of the same module starts without compiling; Node only
