@@ -10,6 +10,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { ioExperiments } from './io/suites.js';
 import { napiExperiments } from './napi/suite.js';
+import { pageCacheExperiments } from './page-cache/suite.js';
 import { realExperiments } from './real/suites.js';
 import { rustExperiments } from './rust/suites.js';
 import { startupExperiments } from './startup/suite.js';
@@ -144,5 +145,7 @@ export function experiments({ root, quick, full = false }) {
   list.push(...rustExperiments({ quick })); // Rust: default build vs spindle cargo (bench/rust)
   list.push(...napiExperiments({ quick })); // a napi-rs addon under @napi-rs/wasm-runtime (bench/napi)
   list.push(...startupExperiments({ quick })); // start-up, whole process: bench/startup/suite.js
+  // a page's first and second run (Chromium's cached code) against Node: bench/page-cache/suite.js
+  list.push(...pageCacheExperiments({ quick }));
   return list.filter((e) => existsSync(join(root, e.source)));
 }

@@ -28,7 +28,10 @@ export function launchBrowser(browser, { url, showStderr = false, profilePrefix 
   const attribute = url.replaceAll('&', '&amp;').replaceAll('"', '&quot;');
   writeFileSync(start, `<!doctype html><meta http-equiv="refresh" content="0;url=${attribute}">`);
   // `browser.env`: what the browser's environment adds; `browser.xvfb`: it needs a display of its own
-  const flags = [...(keptProfile ? ['--keep-profile'] : []), ...(browser.xvfb ? ['--xvfb'] : [])];
+  // `browser.saveCachesTo`: where the profile's caches go back when the browser has ended
+  // (cli/chromium-code-cache.js), before the profile is removed
+  const flags = [...(keptProfile ? ['--keep-profile'] : []), ...(browser.xvfb ? ['--xvfb'] : []),
+    ...(browser.saveCachesTo ? [`--save-caches=${browser.saveCachesTo}`] : [])];
   const child = spawn(process.execPath, [watchdog, ...flags, profile, browser.path, ...browser.args(profile), pathToFileURL(start).href],
     { detached: true, stdio: ['pipe', 'pipe', showStderr ? 'inherit' : 'ignore'], env: { ...process.env, ...browser.env?.(profile) } });
   const said = [];

@@ -3,12 +3,17 @@
 // go to the sinks the caller gives. `spindle run --browser` runs one job, `spindle bench` many.
 // The server answers only the page of the browser it started (cli/local-server.js), and that
 // page only once: the first claim of a job gets a token that every later claim must carry.
-import { randomBytes } from 'node:crypto';
+// With a code cache (Chromium, cli/chromium-code-cache.js), a module is served from a URL named
+// by its bytes (/wasm/SHA-256.wasm, outside the secret path: the browser keys cached code by
+// URL) to a request that carries that token in a header, with headers that let Chromium keep
+// the response, and so the code it caches for it (docs/HOST.md, "Cached code in pages").
+import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join, normalize } from 'node:path';
 import { ERROR_HEADER, READER_GONE } from '../host/platform/browser.js';
 import { launchBrowser } from './browser-process.js';
 import { browserLaunch } from './browsers.js';
+import { awaitCodeCacheWrite, MODULE_PATH, modulePath, pagePorts, sha256Hex } from './chromium-code-cache.js';
 import { isolation, sendFile } from './isolated-server.js';
 import { startLocalServer } from './local-server.js';
 import { escapeControls } from './terminal-text.js';
@@ -37,13 +42,49 @@ function parseOutcome(bytes) {
   return Number.isInteger(outcome.exitCode) && outcome.exitCode >= 0 && trapOk ? outcome : null;
 }
 
+// How a module at its stable URL may be kept (serveModule)
+export const MODULE_CACHE_CONTROL = 'max-age=31536000, immutable';
+
+// The request header that carries the page's token to a module's stable URL
+export const PAGE_TOKEN_HEADER = 'spindle-page';
+
+/** Whether `given` (a header's value) is `token`, compared in constant time. */
+function sameToken(given, token) {
+  if (typeof given !== 'string' || !token) return false;
+  const a = Buffer.from(given);
+  const b = Buffer.from(token);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/**
+ * Answers a request for a module at its stable URL (`path`, /wasm/SHA-256.wasm): 403 unless it
+ * carries `token` (the page's) in the PAGE_TOKEN_HEADER header, 404 unless `bytesOf(sha)` gives
+ * the module's bytes (a job of it runs). Cacheable for a year and immutable (the URL names the
+ * bytes): Chromium takes cached code only with the HTTP cache's response it was made for, and a
+ * revalidated one (no-cache, answered 304) gave cached code to one more run only (docs/HOST.md,
+ * "Cached code in pages"). So a later run takes the bytes from the profile's HTTP cache, which
+ * is this user's alone, and no request reaches this check; one that does (a first run, an
+ * evicted entry, a revalidation of the ETag) is checked as ever. The isolation headers stay.
+ */
+export function serveModule(req, res, path, { token, bytesOf }) {
+  if (!sameToken(req.headers[PAGE_TOKEN_HEADER], token)) return res.writeHead(403, isolation).end();
+  const sha = MODULE_PATH.exec(path)?.[1];
+  const bytes = sha && bytesOf(sha);
+  if (!bytes || (req.method !== 'GET' && req.method !== 'HEAD')) return res.writeHead(404, isolation).end();
+  const headers = { ...isolation, 'Cache-Control': MODULE_CACHE_CONTROL, ETag: `"${sha}"` };
+  const validators = (req.headers['if-none-match'] ?? '').split(',').map((v) => v.trim());
+  if (validators.includes(`"${sha}"`)) return res.writeHead(304, headers).end();
+  res.writeHead(200, { ...headers, 'Content-Type': 'application/wasm', 'Content-Length': bytes.length });
+  return req.method === 'HEAD' ? res.end() : res.end(bytes);
+}
+
 // How long a job may wait for the page while none runs (a live page asks for its next job at
 // once): then the page never loaded, or died, and the run fails instead of hanging.
 const claimTimeoutS = Number(process.env.SPINDLE_PAGE_CLAIM_TIMEOUT_S) || 15;
 
 export class BrowserSession {
   #server; #browser; #jobs = []; #waitingPage = []; #running = new Map(); #nextId = 1;
-  #failed = null; #pageToken = null; #claimTimer = null;
+  #failed = null; #pageToken = null; #claimTimer = null; #codeCache = null; #shaOf = new Map();
 
   /**
    * `optimizedFromStart`: V8 compiles the whole module with its optimizing tier before it runs
@@ -52,16 +93,24 @@ export class BrowserSession {
    * so that Chromium, like Node, measures optimized code (docs/DESIGN.md); Firefox gets the
    * same from SpiderMonkey's optimizing compiler alone, WebKit the nearest JSC has (OMG at once,
    * cli/webkit.js). `jsFlags`: more V8 flags (spindle run --browser --compile=eager), Chromium
-   * only. `browser`: 'chromium', 'firefox' or 'webkit' (cli/browsers.js).
+   * only. `browser`: 'chromium', 'firefox' or 'webkit' (cli/browsers.js). `codeCache`: Chromium
+   * only, a per-user directory (cli/chromium-code-cache.js) whose caches the profile starts with
+   * and gives back to; modules then have stable URLs and the server asks for a stable port.
    */
-  static async open({ browser = 'chromium', optimizedFromStart = false, jsFlags = [] } = {}) {
+  static async open({ browser = 'chromium', optimizedFromStart = false, jsFlags = [], codeCache = null } = {}) {
     const session = new BrowserSession();
-    await session.#start(browserLaunch(browser, { optimizedFromStart, jsFlags }));
+    session.#codeCache = browser === 'chromium' ? codeCache : null;
+    await session.#start(browserLaunch(browser, { optimizedFromStart, jsFlags, profileCache: session.#codeCache }));
     return session;
   }
 
+  /** The origin of the page's server (its port is stable where the session keeps code). */
+  get origin() { return this.#server.origin; }
+
   async #start(launch) {
-    this.#server = await startLocalServer((req, res, path) => this.#route(req, res, path));
+    const cached = Boolean(this.#codeCache);
+    this.#server = await startLocalServer((req, res, path, open) => (open ? this.#serveModule(req, res, path) : this.#route(req, res, path)),
+      { openPath: (path) => cached && MODULE_PATH.test(path), ports: cached ? pagePorts() : [] });
     // Ended with its whole tree and profile however the CLI ends (cli/browser-process.js).
     this.#browser = launchBrowser(launch, { url: this.#server.url, showStderr: Boolean(process.env.SPINDLE_DEBUG) });
     this.#browser.exited.then((why) => { if (why) this.#fail(`browser run failed: ${why}`); });
@@ -86,6 +135,13 @@ export class BrowserSession {
     if (this.#jobs.length === 0 || busy) return;
     this.#claimTimer = setTimeout(() => this.#fail(`the browser's page did not start the run within ${claimTimeoutS} s` +
       ' (a slow machine can raise the limit with SPINDLE_PAGE_CLAIM_TIMEOUT_S)'), claimTimeoutS * 1000);
+  }
+
+  // A module at its stable URL (serveModule): to this page, while a job of that module runs
+  #serveModule(req, res, path) {
+    if (process.env.SPINDLE_DEBUG) process.stderr.write(`[spindle] ${req.method} ${path}\n`);
+    return serveModule(req, res, path, { token: this.#pageToken,
+      bytesOf: (sha) => [...this.#running.values()].find((j) => j.claimed && j.wasmSha === sha)?.wasm ?? null });
   }
 
   async #route(req, res, path) {
@@ -190,13 +246,23 @@ export class BrowserSession {
     const id = this.#nextId++;
     return new Promise((resolve, reject) => {
       const settled = () => { this.#running.delete(id); this.#watchClaims(); };
+      const wasm = freshCompile ? uniqueModule(readFileSync(wasmPath), `${process.pid}-${id}`) : readFileSync(wasmPath);
+      // a module whose code the browser may keep has a URL of its own bytes (a fresh compile's
+      // bytes are new each time: it keeps the job's URL, which nothing caches)
+      const wasmSha = this.#codeCache && !freshCompile ? sha256Hex(wasm) : null;
+      if (wasmSha) this.#shaOf.set(wasmPath, wasmSha);
       const job = {
-        wasm: freshCompile ? uniqueModule(readFileSync(wasmPath), `${process.pid}-${id}`) : readFileSync(wasmPath), write, readStdin, describeStdio, seekOutput, readStdioAt, writeStdioAt, truncateStdio, preload, claimed: false,
-        // URLs relative to the page (host/browser/run-page.js)
-        describe: { id, wasmUrl: `wasm/${id}`, preloadUrl: preload ? `preload/${id}` : undefined, options: { args, env, poolSize, maxThreads, waitForPool, mounts, stdioDescribed: Boolean(describeStdio) } },
+        wasm, wasmSha, write, readStdin, describeStdio, seekOutput, readStdioAt, writeStdioAt, truncateStdio, preload, claimed: false,
+        // URLs relative to the page (host/browser/run-page.js); the stable one, from the origin
+        describe: { id, wasmUrl: wasmSha ? modulePath(wasmSha) : `wasm/${id}`, preloadUrl: preload ? `preload/${id}` : undefined,
+          options: { args, env, poolSize, maxThreads, waitForPool, mounts, stdioDescribed: Boolean(describeStdio) } },
         fail: (err) => { settled(); reject(err); },
         finish: (outcome) => {
           settled();
+          if (process.env.SPINDLE_DEBUG && typeof outcome.compile === 'object' && outcome.compile) {
+            const { ms, codeCache } = outcome.compile;
+            process.stderr.write(`[spindle] page's compile: ${Number(ms).toFixed(1)} ms; code cache: ${escapeControls(String(codeCache))}\n`);
+          }
           if (outcome.error !== undefined) reject(new Error(escapeControls(outcome.error)));
           else if (outcome.crossOriginIsolated === false) reject(new Error('the page was not cross-origin isolated'));
           else resolve({ exitCode: outcome.exitCode, trap: outcome.trap == null ? undefined : escapeControls(outcome.trap) });
@@ -208,6 +274,17 @@ export class BrowserSession {
       else this.#jobs.push(job);
       this.#watchClaims();
     });
+  }
+
+  /**
+   * After a run of `wasmPath` in a session with a code cache: waits for V8's cached code of it to
+   * reach the profile (cli/chromium-code-cache.js, awaitCodeCacheWrite), so that closing the
+   * browser keeps it. Resolves { waitedMs, written }, or null without a code cache.
+   */
+  async awaitCodeCache(wasmPath) {
+    if (!this.#codeCache || this.#failed) return null;
+    this.#shaOf.set(wasmPath, this.#shaOf.get(wasmPath) ?? sha256Hex(readFileSync(wasmPath)));
+    return awaitCodeCacheWrite(this.#browser.profile, this.#codeCache, { sha256: this.#shaOf.get(wasmPath), port: this.#server.port });
   }
 
   async close() {

@@ -6,15 +6,20 @@
 // usage: node browser-watchdog.js [--keep-profile] [--xvfb] PROFILE_DIR BROWSER [ARGS...] (ARGS
 // name PROFILE_DIR); --keep-profile: a profile that outlives the browser (the tests' OPFS
 // durability checks), of which only the temporary files are removed; --xvfb: the browser gets a
-// display of its own (cli/xvfb.js), started before it and ended after it (WebKitGTK).
+// display of its own (cli/xvfb.js), started before it and ended after it (WebKitGTK);
+// --save-caches=DIR: the profile's HTTP and wasm code caches go back to DIR once the browser has
+// ended, before the profile is removed (cli/chromium-code-cache.js).
 import { spawn } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { saveProfileCache } from './chromium-code-cache.js';
 import { startXvfb } from './xvfb.js';
 
 const flags = [];
-while (['--keep-profile', '--xvfb'].includes(process.argv[2 + flags.length])) flags.push(process.argv[2 + flags.length]);
+const isFlag = (arg) => ['--keep-profile', '--xvfb'].includes(arg) || arg?.startsWith('--save-caches=');
+while (isFlag(process.argv[2 + flags.length])) flags.push(process.argv[2 + flags.length]);
 const keepProfile = flags.includes('--keep-profile');
+const saveCachesTo = flags.find((f) => f.startsWith('--save-caches='))?.slice('--save-caches='.length);
 const [profile, browserPath, ...args] = process.argv.slice(2 + flags.length);
 const KILL_WAIT_MS = 3000;
 
@@ -42,6 +47,9 @@ const temp = join(profile, 'tmp');
 mkdirSync(temp, { recursive: true });
 
 function removeProfile() {
+  if (saveCachesTo && browser) {
+    try { saveProfileCache(profile, saveCachesTo); } catch { /* the next run compiles anew */ }
+  }
   try { rmSync(keepProfile ? temp : profile, { recursive: true, force: true, maxRetries: 5 }); } catch { /* the CLI retries */ }
 }
 

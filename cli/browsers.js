@@ -3,6 +3,7 @@
 // JavaScriptCore, under a private Xvfb). Options that only V8 understands are refused for the
 // others, or mapped where a SpiderMonkey preference or a JSC option means the same.
 import { existsSync } from 'node:fs';
+import { loadProfileCache } from './chromium-code-cache.js';
 import { chromiumFlags, chromiumPath, v8FlagsSwitch } from './chromium.js';
 import { firefoxArgs, firefoxPath, optimizedFromStartPrefs, writeFirefoxProfile } from './firefox.js';
 import { optimizedFromStartOptions, webkitArgs, webkitEnv, webkitPackage, webkitPath } from './webkit.js';
@@ -62,11 +63,13 @@ export function refuseInBrowser(browser, { compilation = 'auto', mounts = [] } =
 
 /**
  * How to launch `name`: { name, path, profilePrefix, args(profile), prepareProfile(profile),
- * env?(profile), xvfb? }. `optimizedFromStart`: the module is compiled by the optimizing tier
+ * env?(profile), xvfb?, saveCachesTo? }. `optimizedFromStart`: the module is compiled by the optimizing tier
  * before it runs (V8's --no-liftoff; SpiderMonkey without its baseline compiler; JSC with OMG
- * only). `jsFlags`: more V8 flags, Chromium only.
+ * only). `jsFlags`: more V8 flags, Chromium only. `profileCache`: Chromium only, a directory
+ * whose HTTP and wasm code caches the fresh profile starts with and gives back to when the
+ * browser has ended (saveCachesTo; cli/chromium-code-cache.js).
  */
-export function browserLaunch(name, { optimizedFromStart = false, jsFlags = [] } = {}) {
+export function browserLaunch(name, { optimizedFromStart = false, jsFlags = [], profileCache = null } = {}) {
   requireBrowser(name);
   if (name !== 'chromium' && jsFlags.length) throw new Error(v8OnlyRefusal(jsFlags.join(' '), name));
   if (name === 'firefox') {
@@ -78,5 +81,6 @@ export function browserLaunch(name, { optimizedFromStart = false, jsFlags = [] }
     return { name, path: webkitPath, profilePrefix: 'spindle-webkit-', args: webkitArgs, prepareProfile: () => {}, env: (profile) => webkitEnv(profile, options), xvfb: true };
   }
   const flags = [...chromiumFlags, ...v8FlagsSwitch([...(optimizedFromStart ? ['--no-liftoff'] : []), ...jsFlags])];
-  return { name, path: chromiumPath, profilePrefix: 'spindle-chromium-', args: (profile) => [...flags, `--user-data-dir=${profile}`], prepareProfile: () => {} };
+  return { name, path: chromiumPath, profilePrefix: 'spindle-chromium-', args: (profile) => [...flags, `--user-data-dir=${profile}`],
+    prepareProfile: (profile) => { if (profileCache) loadProfileCache(profileCache, profile); }, saveCachesTo: profileCache };
 }

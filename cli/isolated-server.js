@@ -19,10 +19,13 @@ const types = { '.js': 'text/javascript', '.mjs': 'text/javascript', '.html': 't
   '.wasm': 'application/wasm', '.json': 'application/json' };
 const served = ['host/', 'bench/opfs/', 'bench/report/', 'tests/opfs/', 'build/'];
 
-/** Answers with the file at `path`, cross-origin isolated; 404 when there is no such file. */
-export function sendFile(res, path) {
+/**
+ * Answers with the file at `path`, cross-origin isolated; 404 when there is no such file.
+ * `headers`: more, or others (a static host's Cache-Control for hashed assets).
+ */
+export function sendFile(res, path, headers = {}) {
   if (!path || !existsSync(path) || !statSync(path).isFile()) return res.writeHead(404, isolation).end();
-  res.writeHead(200, { ...isolation, 'Content-Type': types[extname(path)] || 'application/octet-stream' });
+  res.writeHead(200, { ...isolation, 'Content-Type': types[extname(path)] || 'application/octet-stream', ...headers });
   return createReadStream(path).on('error', () => res.end()).pipe(res);
 }
 

@@ -5,6 +5,7 @@ import { seekHostFile, writeAllSync } from '../host/platform/node.js';
 import { readHostFdAt, truncateHostFd, writeHostFdAt } from '../host/platform/positioned-stdio.js';
 import { describeHostFd } from '../host/platform/stdio-info.js';
 import { BrowserSession } from './browser-session.js';
+import { openProfileCache } from './chromium-code-cache.js';
 import { refuseInBrowser } from './browsers.js';
 
 /**
@@ -58,7 +59,15 @@ export async function runInBrowser(opts) {
   // A page cannot set V8's flags, so --compile reaches Chromium as --js-flags; auto keeps its
   // defaults (lazy, with dynamic tiering, as a user's page gets).
   const jsFlags = opts.compilation === 'eager' ? ['--no-wasm-lazy-compilation'] : [];
-  const session = await BrowserSession.open({ browser: opts.browser, jsFlags });
+  // Chromium keeps a module's optimized code in the profile's caches, which a per-user directory
+  // keeps between runs (cli/chromium-code-cache.js; --code-cache=off, SPINDLE_CODE_CACHE=0: not)
+  const cache = opts.browser === 'chromium' ? openProfileCache(opts.codeCache) : { why: `off: ${opts.browser} is not Chromium` };
+  if (process.env.SPINDLE_DEBUG) process.stderr.write(`[spindle] page code cache: ${cache.dir ?? cache.why}\n`);
+  // V8 hands a module's optimized code to the cache two seconds after its last optimizing compile
+  // by default, which never happened in headless Chromium 156 (docs/HOST.md, "Cached code in
+  // pages"); with the timer off it does, each time 1,000 more bytes of it are made.
+  if (cache.dir) jsFlags.push('--wasm-caching-timeout-ms=0');
+  const session = await BrowserSession.open({ browser: opts.browser, jsFlags, codeCache: cache.dir ?? null });
   try {
     const result = await session.run(opts.wasm, {
       args: opts.args, env: opts.env, poolSize: opts.poolSize, maxThreads: opts.maxThreads, waitForPool: opts.waitForPool, preload: opts.preloadBytes, mounts: opts.mounts,
@@ -71,6 +80,10 @@ export async function runInBrowser(opts) {
       describeStdio: describeHostFd, // what the program's fstat and /proc/self/fd report
     });
     if (result.trap) process.stderr.write(`spindle: ${result.trap}\n`); // escaped by the session
+    const kept = await session.awaitCodeCache(opts.wasm);
+    if (kept && process.env.SPINDLE_DEBUG) {
+      process.stderr.write(`[spindle] page code cache: ${kept.written ? 'V8 stored code' : 'nothing stored'} (waited ${Math.round(kept.waitedMs)} ms), origin ${session.origin}\n`);
+    }
     return result.exitCode;
   } finally {
     await session.close();

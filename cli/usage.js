@@ -42,7 +42,9 @@ export const runUsage = `usage: spindle run [options] app.wasm [args...]
                                again with that V8 flag (docs/HOST.md); V8 only (Node, Chromium)
     --code-cache=on|off|DIR    keep V8's optimized code between runs (on, the default: in
                                ~/.cache/spindle/code or $SPINDLE_CODE_CACHE_DIR), so a later run
-                               of the same module starts without compiling; Node only
+                               of the same module starts without compiling; with --browser
+                               (Chromium), the code Chromium cached for the page, kept in
+                               .../chromium-profile (docs/HOST.md, "Cached code in pages")
     --preload=HOSTPATH[@/PATH] put a host file or directory into the tree before main (repeatable)
     --mount=/PATH=HOSTDIR[,symlinks=any][,quota=SIZE]
                                a host directory as /PATH, read and written in place (Node);

@@ -22,7 +22,9 @@ export interface CompiledProgram {
   tiersReason: string;
   /**
    * What the compiled-code cache did (docs/HOST.md, "Compiled-code cache"): 'hit' (machine code
-   * from an earlier run), 'stored' (compiled, and its code kept), or 'off' / 'off: WHY'.
+   * from an earlier run), 'stored' (compiled, and its code kept), or 'off' / 'off: WHY'. In a
+   * browser: 'browser: streamed from URL' where the browser may cache the code itself
+   * (docs/HOST.md, "Cached code in pages"), else 'off' / 'off: WHY'.
    */
   codeCache: string;
 }
@@ -221,8 +223,17 @@ export interface RunResult {
   trap?: string;
 }
 
-/** Compiles wasm bytes, or fetches and compiles a URL. */
-export function compile(source: Uint8Array | ArrayBuffer | string | URL, options?: CompileOptions): Promise<CompiledProgram>;
+/**
+ * A module: its bytes, a URL to fetch, or a fetch Response (or the promise fetch() returns, so
+ * that a page can send its own request headers). In a browser a URL or Response is compiled
+ * with WebAssembly.compileStreaming, so that the browser may keep the optimized code for the
+ * next visit (docs/HOST.md, "Cached code in pages": serve it as application/wasm from a URL
+ * that changes with its bytes, cacheable, with an ETag).
+ */
+export type ModuleSource = Uint8Array | ArrayBuffer | string | URL | Response | Promise<Response>;
+
+/** Compiles wasm bytes, or fetches and compiles a URL or a Response. */
+export function compile(source: ModuleSource, options?: CompileOptions): Promise<CompiledProgram>;
 /** Runs a compiled program to its end, threads as workers; the calling thread never blocks. */
 export function runProgram(program: CompiledProgram, options?: RunOptions): Promise<RunResult>;
 /**
@@ -233,7 +244,7 @@ export function runProgram(program: CompiledProgram, options?: RunOptions): Prom
  */
 export function createProgram(program: CompiledProgram, options?: CreateOptions): Promise<Program>;
 /** compile + runProgram (options.compilation goes to compile). */
-export function run(source: Uint8Array | ArrayBuffer | string | URL, options?: RunOptions & CompileOptions): Promise<RunResult>;
+export function run(source: ModuleSource, options?: RunOptions & CompileOptions): Promise<RunResult>;
 
 /** A thread worker started before its program (docs/HOST.md, "Start-up"). */
 export interface EarlyWorker {

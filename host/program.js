@@ -4,6 +4,7 @@
 import { BROKEN_PIPE_EXIT, createControl, FATE, HEADER, SLOT, slotIndex } from './control.js';
 import { customSection, importedMemory, importsFromSpindle, usesJsFs } from './module-info.js';
 import { checkCompilationMode, compileModule } from './compilation.js';
+import { compileFromResponse, isResponseSource } from './compile-streaming.js';
 import { stdinBytesBuffer } from './platform/stdin-bytes.js';
 import { createFilesClient } from './files/client.js';
 import { PRELOAD_SECTION, preloadSection, preloadSteps } from './files/preload.js';
@@ -14,28 +15,42 @@ import { trapReport } from './trap-text.js';
 import { instantiate, runMain } from './thread-setup.js';
 
 /**
- * Compiles wasm bytes (or fetches a URL) into { module, memoryLimits, preload, compilation,
+ * Compiles wasm bytes (or fetches a URL, or takes a fetch Response or a promise of one) into { module, memoryLimits, preload, compilation,
  * tiers, tiersReason, codeCache, keepTieredUp? }; options.compilation: 'auto' (default), 'eager' or 'lazy'
  * (host/compilation.js); options.codeCache: true or a directory to keep compiled code in between
  * runs, in Node (host/code-cache/; off by default).
  */
 export async function compile(source, options = {}) {
   checkCompilationMode(options.compilation);
+  const fetched = typeof source === 'string' || source instanceof URL || isResponseSource(source);
+  if (fetched && !isNode) {
+    // a page streams the module, so that the browser may keep its compiled code for the next
+    // visit (host/compile-streaming.js; docs/HOST.md, "Cached code in pages")
+    const { bytes, compiling, codeCache } = await compileFromResponse(source);
+    const parts = programParts(bytes);
+    return { module: await compiling, compilation: 'browser', tiers: 'browser', tiersReason: 'the browser\'s own flags', codeCache, ...parts };
+  }
   let bytes = source;
-  if (typeof source === 'string' || source instanceof URL) {
-    const res = await fetch(source);
-    if (!res.ok) throw new Error(`fetching ${source}: HTTP ${res.status}`);
+  if (fetched) {
+    const res = await (isResponseSource(source) ? source : fetch(source));
+    if (!(res instanceof Response)) throw new Error('compile: expected wasm bytes, a URL, a Response or a promise of one');
+    if (!res.ok) throw new Error(`fetching ${isResponseSource(source) ? res.url : source}: HTTP ${res.status}`);
     bytes = new Uint8Array(await res.arrayBuffer());
   }
   bytes = bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes);
+  const parts = programParts(bytes);
+  return { ...await compileModule(bytes, options.compilation, options.codeCache), ...parts };
+}
+
+/** What the host reads from a module's bytes: its imported memory's limits and its preload section. */
+function programParts(bytes) {
   const memoryLimits = importedMemory(bytes);
   if (!memoryLimits || !memoryLimits.shared) {
     throw new Error('the module must import a shared memory (build it with spindle cc)');
   }
   // spindle cc --preload-file's files: kept as a view of these bytes, so they are never copied
   // before they go into the program's memory (host/files/preload.js).
-  const preload = customSection(bytes, PRELOAD_SECTION);
-  return { ...await compileModule(bytes, options.compilation, options.codeCache), memoryLimits, preload };
+  return { memoryLimits, preload: customSection(bytes, PRELOAD_SECTION) };
 }
 
 function ioConfig(options) {

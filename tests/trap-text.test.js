@@ -66,7 +66,8 @@ describe('traps in Firefox read as in Chromium', { skip: !(testBrowsers.includes
   before(buildPrograms);
 
   // V8 names the module in a frame's location, SpiderMonkey does not: compare without it
-  const withoutModule = (text) => text.replace(/\(wasm:\/\/wasm\/[^:]+:wasm-function/g, '(wasm-function');
+  // (a page that streams its module from a URL names that URL: docs/HOST.md, "Cached code in pages")
+  const withoutModule = (text) => text.replace(/\((?:wasm:\/\/wasm\/[^:]+|https?:\/\/[^ ()]+?\.wasm):wasm-function/g, '(wasm-function');
   for (const name of programs) {
     it(name, async () => {
       const [chromium, firefox] = await Promise.all(['chromium', 'firefox'].map((b) => exec(spindle, ['run', browserFlag(b), join(out, `${name}.wasm`)])));
@@ -82,14 +83,17 @@ describe('traps in WebKit read as in Chromium', { skip: !(runBrowsers.includes('
   before(buildPrograms);
 
   // V8 names the module in a frame's location and gives the code offset, JavaScriptCore neither
-  const withoutLocation = (text) => text.replace(/\(wasm:\/\/wasm\/[^:]+:(wasm-function\[\d+\]):0x[0-9a-f]+\)/g, '($1)');
+  const withoutLocation = (text) => text.replace(/\((?:wasm:\/\/wasm\/[^:]+|https?:\/\/[^ ()]+?\.wasm):(wasm-function\[\d+\]):0x[0-9a-f]+\)/g, '($1)');
   for (const name of programs) {
     it(name, async () => {
       const [chromium, webkit] = await Promise.all(['chromium', 'webkit'].map((b) => exec(spindle, ['run', browserFlag(b), join(out, `${name}.wasm`)])));
       assert.equal(webkit.code, 134);
       assert.equal(webkit.code, chromium.code);
       assert.match(webkit.stderr, /^spindle: thread (main|1): trap: unreachable\\n {4}at \w+\.wasm\.(abort|crash) \(wasm-function\[\d+\]\)/);
-      assert.equal(webkit.stderr, withoutLocation(chromium.stderr));
+      // JavaScriptCore sometimes leaves out the names of the outer frames (seen for main and
+      // _start in 1 run of 4): compare those by function index
+      const unnamedBelowTop = (text) => text.replace(/(\\n {4}at [^\\]*?\\n)([\s\S]*)/, (all, top, rest) => top + rest.replace(/at \S+ \((wasm-function\[\d+\])\)/g, 'at $1'));
+      assert.equal(unnamedBelowTop(webkit.stderr), unnamedBelowTop(withoutLocation(chromium.stderr)));
     });
   }
 });

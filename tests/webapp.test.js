@@ -97,11 +97,18 @@ async function openBrowser(name, url) {
   return launchBrowser(firefoxPath, ['-headless', '-no-remote', '-profile', profile], { url, profilePrefix: 'spindle-firefox-' });
 }
 
-/** Serves the built app cross-origin isolated, opens it in `name`; resolves what the page posted. */
-async function runBuiltApp(dist, name) {
-  let report;
-  const posted = new Promise((resolve) => { report = resolve; });
+/**
+ * Serves the built app in `dist` cross-origin isolated, as a static host does: its hashed assets
+ * (Vite's assets/NAME-HASH.EXT) cacheable for a year and immutable, which lets Chromium keep a
+ * module's compiled code for the next visit (tests/webapp/README.md). Returns { url, served
+ * (the paths of the requests it answered), visit(name, open, settle?) (opens the page with
+ * `open(url)`, a started browser, and resolves what the page posted), close() }.
+ */
+async function serveBuiltApp(dist) {
+  const served = [];
+  let report = () => {};
   const server = await startLocalServer(async (req, res, path) => {
+    served.push(path);
     if (path === '/result' && req.method === 'POST') {
       const body = [];
       for await (const chunk of req) body.push(chunk);
@@ -109,20 +116,46 @@ async function runBuiltApp(dist, name) {
       return res.writeHead(204).end();
     }
     const file = join(dist, path === '/' ? 'index.html' : path);
-    return sendFile(res, file.startsWith(dist) ? file : null);
+    if (!file.startsWith(dist)) return sendFile(res, null);
+    return sendFile(res, file, path.startsWith('/assets/') ? { 'Cache-Control': 'public, max-age=31536000, immutable' } : {});
   });
-  const browser = await openBrowser(name, server.url);
-  let timer;
+  // `settle`: waited for after the page posted, before its browser is stopped
+  async function visit(name, open, settle = async () => {}) {
+    const posted = new Promise((resolve) => { report = resolve; });
+    const browser = await open(server.url);
+    let timer;
+    try {
+      const result = await Promise.race([
+        posted,
+        browser.exited.then((why) => ({ error: why })),
+        new Promise((resolve) => { timer = setTimeout(() => resolve({ error: `${name}: no result in 60 s` }), 60000); }),
+      ]);
+      await settle();
+      return result;
+    } finally {
+      clearTimeout(timer);
+      await browser.stop();
+    }
+  }
+  return { url: server.url, served, visit, close: server.close };
+}
+
+/** Serves the built app cross-origin isolated, opens it in `name`; resolves what the page posted. */
+async function runBuiltApp(dist, name) {
+  const app = await serveBuiltApp(dist);
   try {
-    return await Promise.race([
-      posted,
-      browser.exited.then((why) => ({ error: why })),
-      new Promise((resolve) => { timer = setTimeout(() => resolve({ error: `${name}: no result in 60 s` }), 60000); }),
-    ]);
+    return await app.visit(name, (url) => openBrowser(name, url));
   } finally {
-    clearTimeout(timer);
-    await browser.stop();
-    server.close();
+    app.close();
+  }
+}
+
+/** The entry files of a Chromium profile's wasm code cache. */
+function wasmCodeCacheEntries(profile) {
+  try {
+    return readdirSync(join(profile, 'Default', 'Code Cache', 'wasm')).filter((n) => /^[0-9a-f]{16}_\d$/.test(n));
+  } catch {
+    return [];
   }
 }
 
@@ -137,6 +170,35 @@ describe('a web app built by Vite with the package', { skip: skipBrowsers }, () 
     const assets = readdirSync(join(dist, 'assets'));
     for (const asset of [/^app-.*\.wasm$/, /^thread-worker-.*\.js$/, /^opfs-worker-.*\.js$/]) {
       assert.ok(assets.some((a) => asset.test(a)), `no ${asset} in ${assets.join(' ')}`);
+    }
+  });
+
+  // Chromium keeps a module's optimized code for the next visit when the page compiles it with
+  // WebAssembly.compileStreaming (the host does, for a URL) from a response it may keep (docs/HOST.md,
+  // "Cached code in pages"). The app's program is too short for V8 to optimize any of it in a
+  // user's browser, so this profile's V8 optimizes every function at its first call and caches at
+  // once (V8's flags, given here only); the same profile then visits the page again.
+  it('gets a second visit the code Chromium cached on the first, in one profile', { skip: existsSync(chromiumPath) ? false : `${chromiumPath} is not installed` }, async () => {
+    const { browserLaunch } = await import('../cli/browsers.js');
+    const profile = mkdtempSync(join(tmpdir(), 'spindle-webapp-profile-'));
+    const app = await serveBuiltApp(dist);
+    const launch = browserLaunch('chromium', { jsFlags: ['--wasm-tiering-budget=1', '--wasm-caching-timeout-ms=0'] });
+    const open = (url) => launchBrowser(launch, { url, keptProfile: profile });
+    const moduleRequests = () => app.served.filter((p) => /^\/assets\/app-.*\.wasm$/.test(p)).length;
+    try {
+      // (the code reaches the profile's cache a moment after V8 made it)
+      const cached = async () => {
+        for (let waited = 0; wasmCodeCacheEntries(profile).length === 0 && waited < 5000; waited += 100) await new Promise((r) => { setTimeout(r, 100); });
+      };
+      assert.deepEqual(await app.visit('chromium', open, cached), { output: expectedOutput, exitCode: 7, trap: null });
+      assert.equal(moduleRequests(), 1);
+      assert.ok(wasmCodeCacheEntries(profile).length > 0, 'the first visit left no code in the profile\'s wasm code cache');
+      assert.deepEqual(await app.visit('chromium', open), { output: expectedOutput, exitCode: 7, trap: null });
+      // the second visit's module came from the HTTP cache, the response the cached code belongs to
+      assert.equal(moduleRequests(), 1, 'the second visit fetched the module again');
+    } finally {
+      app.close();
+      rmSync(profile, { recursive: true, force: true });
     }
   });
 

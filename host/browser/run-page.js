@@ -2,8 +2,11 @@
 // server for jobs (job), runs each module with its arguments, and reports each outcome (exit)
 // until the server says there are no more. The page's main thread only coordinates: the C main
 // and every pthread run on workers, and their stdio goes to the server over io/. The server's
-// URLs are relative to this page (under the run's secret path); workers get them absolute.
-import { run } from '../index.js';
+// URLs are relative to this page (under the run's secret path); workers get them absolute. A
+// module whose code Chromium may keep comes from a stable URL outside the secret path, which the
+// server serves to a request that carries the page's token in a header (cli/browser-session.js);
+// it is compiled streaming (host/compile-streaming.js; docs/HOST.md, "Cached code in pages").
+import { compile, runProgram } from '../index.js';
 
 const here = (path) => new URL(path, document.baseURI).href;
 
@@ -12,14 +15,23 @@ async function post(path, outcome) {
 }
 
 let claimToken = null; // from the first claim; the server refuses claims without it after that
+// The last module stays referenced until the next job: V8 hands its optimized code to the
+// browser's cache only while the module lives, and the CLI waits for that after the program's
+// end (cli/chromium-code-cache.js, awaitCodeCacheWrite).
+const kept = { compiled: null };
 for (;;) {
   const job = await (await fetch(here(claimToken ? `job?page=${claimToken}` : 'job'))).json();
   claimToken = job.page;
   if (job.done) break;
+  kept.compiled = null;
   try {
     const preload = job.preloadUrl ? new Uint8Array(await (await fetch(here(job.preloadUrl))).arrayBuffer()) : undefined;
-    const { exitCode, trap } = await run(here(job.wasmUrl), { ...job.options, preload, stdioUrl: here(`io/${job.id}`) });
-    await post(`exit/${job.id}`, { exitCode, trap });
+    const started = performance.now();
+    const compiled = await compile(fetch(here(job.wasmUrl), { headers: { 'Spindle-Page': claimToken } }));
+    const compileInfo = { ms: performance.now() - started, codeCache: compiled.codeCache };
+    kept.compiled = compiled;
+    const { exitCode, trap } = await runProgram(compiled, { ...job.options, preload, stdioUrl: here(`io/${job.id}`) });
+    await post(`exit/${job.id}`, { exitCode, trap, compile: compileInfo });
   } catch (err) {
     // the message alone, one line, as `spindle run` prints it in Node
     await post(`exit/${job.id}`, { error: err instanceof Error ? err.message : String(err) });
