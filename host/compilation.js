@@ -21,14 +21,6 @@ export function checkCompilationMode(mode = 'auto') {
 }
 
 /**
- * 'eager' or 'lazy' for `mode` ('auto' by default): auto is what this process's V8 flags say
- * (host/wasm-tiers.js, processTiers), eager under `spindle`'s own (cli/v8-start.js).
- */
-export function chooseCompilation(mode) {
-  return checkCompilationMode(mode) === 'auto' ? processTiers().compilation : mode;
-}
-
-/**
  * Compiles `bytes` under the V8 flags this process was started with: the host never changes
  * them (Node 26's V8 aborts when they change under a compiled module), so `mode` 'eager' or
  * 'lazy' must be what the process runs (host/wasm-tiers.js, processTiers; `spindle run` starts

@@ -53,11 +53,14 @@ describe('bench report: verdicts first', () => {
     assert.match(html(r), /Node v20, Mozilla Firefox 153\.7\.0esr\./);
   });
 
+  // Chromium's series again as another browser's (host `host`, labelled `label`), as a bench with
+  // --browser=chromium,HOST gives them.
+  const addBrowserSeries = (r, host, label) => r.experiments[0].series.push(...r.experiments[0].series.filter((s) => s.host === 'browser')
+    .map((s) => ({ ...s, id: s.id.replace('@browser', `@${host}`), host, label: s.label.replace('browser', label) })));
+
   it('holds both browsers\' series to the targets and names both versions (--browser=chromium,firefox)', () => {
     const r = results();
-    const firefox = r.experiments[0].series.filter((s) => s.host === 'browser')
-      .map((s) => ({ ...s, id: s.id.replace('@browser', '@firefox'), host: 'firefox', label: s.label.replace('browser', 'Firefox 153') }));
-    r.experiments[0].series.push(...firefox);
+    addBrowserSeries(r, 'firefox', 'Firefox 153');
     r.machine = { ...r.machine, browsers: ['chromium', 'firefox'], chromium: 'Chromium 156.0.8078.108 built on Debian', firefox: 'Mozilla Firefox 153.7.0esr' };
     assert.deepEqual(verdicts(r).map((t) => t.label.split(':')[0]), ['Node', 'Node', 'Chromium', 'Chromium', 'Firefox', 'Firefox']);
     assert.match(html(r), /Node v20, Chromium 156\.0\.8078\.108 built on Debian, Mozilla Firefox 153\.7\.0esr\./);
@@ -73,9 +76,7 @@ describe('bench report: verdicts first', () => {
 
   it('holds WebKit\'s series to the targets and names its version (--browser=chromium,webkit)', () => {
     const r = results();
-    const webkit = r.experiments[0].series.filter((s) => s.host === 'browser')
-      .map((s) => ({ ...s, id: s.id.replace('@browser', '@webkit'), host: 'webkit', label: s.label.replace('browser', 'WebKit 2.50') }));
-    r.experiments[0].series.push(...webkit);
+    addBrowserSeries(r, 'webkit', 'WebKit 2.50');
     r.machine = { ...r.machine, browsers: ['chromium', 'webkit'], chromium: 'Chromium 156.0.8078.108 built on Debian', webkit: 'WebKitGTK 2.50.6' };
     assert.deepEqual(verdicts(r).map((t) => t.label.split(':')[0]), ['Node', 'Node', 'Chromium', 'Chromium', 'WebKit', 'WebKit']);
     assert.match(html(r), /Node v20, Chromium 156\.0\.8078\.108 built on Debian, WebKitGTK 2\.50\.6\./);
