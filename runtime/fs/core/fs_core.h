@@ -143,18 +143,12 @@ struct dir_data {
 };
 
 /* A file of a mount, open in this module (remote_file.c): shared by every description open on
- * the same backend file (same mount and backend ino), so its caches are coherent inside the
- * module. The caches are guarded by the inode's lock. */
+ * the same backend file (same mount and backend ino), so its read cache is coherent inside the
+ * module. The cache is guarded by the inode's lock. */
 struct remote_file {
     struct fs_mount *mount;
     uint64_t backend_ino;
     struct inode *hash_next; /* chain of the mount's table of open files */
-    /* write-coalescing buffer: dirty bytes [woff, woff+wlen) */
-    uint8_t *wbuf;
-    size_t wcap, wlen;
-    int64_t woff;
-    uint64_t whandle; /* a writable handle of an open description */
-    int werr;         /* a deferred flush failed: reported by fsync/close */
     /* read-ahead: clean bytes [roff, roff+rlen) */
     uint8_t *rbuf;
     size_t rcap, rlen;

@@ -136,20 +136,3 @@ void mount_check_modes(int id)
         mounts[id]->check_modes = true;
     pthread_mutex_unlock(&mount_lock);
 }
-
-int spindle_fs_mount_flush_all(void)
-{
-    int first = 0;
-    pthread_mutex_lock(&mount_lock);
-    int count = mount_count;
-    pthread_mutex_unlock(&mount_lock);
-    for (int i = 0; i < count; i++) {
-        int rc = remote_files_flush(mounts[i]);
-        if (rc < 0 && first == 0)
-            first = rc;
-    }
-    return first;
-}
-
-/* Normal exit (exit(), return from main) writes what is still buffered. */
-__attribute__((destructor)) static void flush_at_exit(void) { spindle_fs_mount_flush_all(); }

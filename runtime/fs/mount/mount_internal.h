@@ -54,11 +54,6 @@ int mount_check_moved_dir(struct walk *from, struct walk *to);
  * write of this module raced with it); changes_before is m->changes sampled before that open. */
 int remote_file_get(struct fs_mount *m, uint64_t handle, struct spindle_stat *st, bool truncated,
                     uint_fast64_t changes_before, struct inode **out);
-/* A file open here with buffered writes is written out, so that stat by path sees its size and
- * mtime as after a write on Linux. True if something was written (stat again). */
-bool remote_file_flush_if_open(struct fs_mount *m, const struct spindle_stat *st);
-/* Writes out every open file of m with buffered writes; 0 or the first error. */
-int remote_files_flush(struct fs_mount *m);
 
 /* ---- open directories of a mount (remote_dir.c) ---- */
 /* A directory just opened as a handle, at `rel` inside m. NULL if out of memory. */

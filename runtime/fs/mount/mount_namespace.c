@@ -59,11 +59,6 @@ int mount_stat(struct walk *w, struct spindle_stat *st)
         return rc;
     if (w->trailing_slash && (st->mode & SPINDLE_S_IFMT) != SPINDLE_S_IFDIR)
         return -SPINDLE_ENOTDIR;
-    if (remote_file_flush_if_open(m, st)) {
-        rc = m->ops->stat(m->ctx, w->rel, w->follow ? 0 : SPINDLE_AT_SYMLINK_NOFOLLOW, st);
-        if (rc < 0)
-            return rc;
-    }
     mount_fix_stat(m, st);
     return 0;
 }

@@ -1,16 +1,15 @@
 /* The open files of a mount (docs/MOUNTS.md, "Open files"): one INODE_REMOTE_FILE inode per
  * backend file open here (same mount and backend ino), shared by all its descriptions, each of
- * which holds its own backend handle. The inode holds a write-coalescing buffer and a
- * read-ahead buffer under its lock (lock order level 4: one non-directory inode lock,
- * innermost; the backend is called while holding it). The mount's table of open files has a
- * mutex that is a leaf: nothing else is taken while holding it. */
+ * which holds its own backend handle. Writes go through to the backend before they return (what
+ * write() returned for is in the host file, as on Linux); the inode holds a read-ahead buffer
+ * under its lock (lock order level 4: one non-directory inode lock, innermost; the backend is
+ * called while holding it). The mount's table of open files has a mutex that is a leaf:
+ * nothing else is taken while holding it. */
 #include "mount_internal.h"
 
 #include <string.h>
 
-#define SMALL_IO ((size_t)64 * 1024)  /* smaller writes are coalesced, smaller reads read ahead */
-#define WBUF_MIN ((size_t)64 * 1024)
-#define WBUF_MAX ((size_t)1024 * 1024)
+#define SMALL_IO ((size_t)64 * 1024)  /* smaller reads read ahead; smaller writev()s go in one call */
 #define READ_AHEAD ((size_t)256 * 1024)
 
 /* ---- the table of open files ---- */
@@ -79,11 +78,9 @@ int remote_file_get(struct fs_mount *m, uint64_t handle, struct spindle_stat *st
     if (found) { /* another description has it: refresh what the open told us */
         struct remote_file *r = &inode->u.remote_file;
         inode_write_lock(inode);
-        if (truncated)
-            r->wlen = 0; /* written before the truncation: gone either way */
         /* Another process's changes show at reopen; this module's own are
          * already in the inode, and newer than a stat that raced with them. */
-        if (truncated || (r->wlen == 0 && atomic_load(&m->changes) == changes_before))
+        if (truncated || atomic_load(&m->changes) == changes_before)
             inode->size = st->size;
         r->rlen = 0; /* each open rereads (close-to-open consistency) */
         inode_unlock(inode);
@@ -92,7 +89,7 @@ int remote_file_get(struct fs_mount *m, uint64_t handle, struct spindle_stat *st
     return 0;
 }
 
-/* The last reference (the last writable description wrote the buffer out): out of the table. */
+/* The last reference: out of the table. */
 static struct inode *free_file(struct inode *inode)
 {
     struct remote_file *r = &inode->u.remote_file;
@@ -106,7 +103,6 @@ static struct inode *free_file(struct inode *inode)
         }
     }
     pthread_mutex_unlock(&m->table_lock);
-    fs_free(r->wbuf);
     fs_free(r->rbuf);
     return NULL;
 }
@@ -152,29 +148,6 @@ static int64_t pread_full(struct fs_mount *m, uint64_t handle, uint8_t *buf, siz
     return pread_at_least(m, handle, buf, len, len, off);
 }
 
-/* Writes the dirty buffer out (caller holds the write lock). */
-static int flush_locked(struct inode *inode)
-{
-    struct remote_file *r = &inode->u.remote_file;
-    if (r->wlen == 0)
-        return 0;
-    int64_t n = pwrite_all(r->mount, r->whandle, r->wbuf, r->wlen, r->woff);
-    int rc = 0;
-    if (n < 0 || (size_t)n < r->wlen) {
-        rc = n < 0 ? (int)n : -SPINDLE_EIO;
-        r->werr = rc;
-    }
-    r->wlen = 0;
-    return rc;
-}
-
-static int take_werr(struct remote_file *r)
-{
-    int rc = r->werr;
-    r->werr = 0;
-    return rc;
-}
-
 static int ensure_cap(uint8_t **buf, size_t *cap, size_t need, size_t min, size_t max)
 {
     if (need <= *cap)
@@ -194,32 +167,13 @@ static int ensure_cap(uint8_t **buf, size_t *cap, size_t need, size_t min, size_
     return 0;
 }
 
-/* ---- open / close ---- */
+/* ---- close ---- */
 
-/* The description's last reference: write through, then close the handle. */
+/* The description's last reference: its backend handle is closed. */
 static void release_description(struct open_file *file)
 {
-    struct inode *inode = file->inode;
-    struct remote_file *r = &inode->u.remote_file;
-    if (open_file_writable(file)) {
-        inode_write_lock(inode);
-        flush_locked(inode);
-        inode_unlock(inode);
-    }
-    r->mount->ops->close(r->mount->ctx, file->handle);
-}
-
-/* close() of a writable fd: the data is in the backend when it returns. */
-static int close_fd(struct open_file *file)
-{
-    struct inode *inode = file->inode;
-    if (!open_file_writable(file))
-        return 0;
-    inode_write_lock(inode);
-    int rc = flush_locked(inode);
-    int deferred = take_werr(&inode->u.remote_file);
-    inode_unlock(inode);
-    return rc < 0 ? rc : deferred;
+    struct fs_mount *m = file->inode->u.remote_file.mount;
+    m->ops->close(m->ctx, file->handle);
 }
 
 /* ---- I/O on open files ---- */
@@ -229,10 +183,6 @@ static int64_t read_cached(struct inode *inode, uint64_t handle, uint8_t *dst, i
 {
     struct remote_file *r = &inode->u.remote_file;
     if (!(r->rlen > 0 && at >= r->roff && at + n <= r->roff + (int64_t)r->rlen)) {
-        /* refill; the dirty buffer first, or the cache could hold stale bytes */
-        int rc = r->wlen > 0 ? flush_locked(inode) : 0;
-        if (rc < 0)
-            return rc;
         r->rlen = 0;
         if (ensure_cap(&r->rbuf, &r->rcap, READ_AHEAD, READ_AHEAD, READ_AHEAD) == 0) {
             int64_t filled = pread_at_least(r->mount, handle, r->rbuf, (size_t)n, READ_AHEAD, at);
@@ -257,18 +207,14 @@ static int64_t remote_read(struct open_file *file, const struct spindle_iovec *i
     struct inode *inode = file->inode;
     struct remote_file *r = &inode->u.remote_file;
     int64_t done = 0, rc = 0;
-    /* Large reads with nothing dirty go straight into the caller's buffer under the shared
-     * lock (readers of one file run in parallel); others may fill the cache or flush, so
-     * they take the write lock. */
-    inode_read_lock(inode);
-    bool direct = r->wlen == 0 && total >= (int64_t)SMALL_IO;
-    if (!direct) {
-        inode_unlock(inode);
+    /* Large reads go straight into the caller's buffer under the shared lock (readers of one
+     * file run in parallel); small ones may fill the cache, so they take the write lock. */
+    bool direct = total >= (int64_t)SMALL_IO;
+    if (direct)
+        inode_read_lock(inode);
+    else
         inode_write_lock(inode);
-        if (r->wlen > 0 && offset < r->woff + (int64_t)r->wlen && r->woff < offset + total)
-            rc = flush_locked(inode);
-    }
-    for (int i = 0; rc == 0 && i < iovcnt; i++) {
+    for (int i = 0; i < iovcnt; i++) {
         int64_t at = offset + done;
         if (at >= inode->size)
             break;
@@ -290,6 +236,25 @@ static int64_t remote_read(struct open_file *file, const struct spindle_iovec *i
     return done > 0 ? done : rc;
 }
 
+/* A small writev() of several buffers, gathered so that it reaches the backend in one call (as
+ * one writev(2) would): the bytes, or NULL (one call per buffer then). */
+static uint8_t *gathered(const struct spindle_iovec *iov, int iovcnt, int64_t total)
+{
+    if (iovcnt < 2 || total >= (int64_t)SMALL_IO)
+        return NULL;
+    uint8_t *all = fs_malloc((size_t)total);
+    size_t at = 0;
+    for (int i = 0; all != NULL && i < iovcnt && at < (size_t)total; i++) {
+        size_t len = iov[i].len < (size_t)total - at ? iov[i].len : (size_t)total - at;
+        memcpy(all + at, iov[i].base, len);
+        at += len;
+    }
+    return all;
+}
+
+/* Every write reaches the backend before it returns: the bytes are in the host file (Node:
+ * the kernel's page cache; OPFS: the sync access handle) when write() returns, so a crash or a
+ * kill of the program keeps them, and other processes read them at once. */
 static int64_t remote_write(struct open_file *file, const struct spindle_iovec *iov, int iovcnt,
                             int64_t *offsetp, int64_t total)
 {
@@ -297,7 +262,12 @@ static int64_t remote_write(struct open_file *file, const struct spindle_iovec *
     struct remote_file *r = &inode->u.remote_file;
     struct fs_mount *m = r->mount;
     int status = atomic_load_explicit(&file->status, memory_order_relaxed);
-    bool sync = (status & SPINDLE_O_DSYNC) != 0; /* O_SYNC/O_DSYNC: durable when write returns */
+    uint8_t *all = gathered(iov, iovcnt, total);
+    struct spindle_iovec one = {all, (size_t)total};
+    if (all != NULL) {
+        iov = &one;
+        iovcnt = 1;
+    }
     inode_write_lock(inode);
     int64_t offset = *offsetp;
     if (status & SPINDLE_O_APPEND)
@@ -310,30 +280,7 @@ static int64_t remote_write(struct open_file *file, const struct spindle_iovec *
             len = (size_t)(total - done);
         if (len == 0)
             continue;
-        const uint8_t *src = iov[i].base;
-        int64_t at = offset + done;
-        int64_t n;
-        if (len < SMALL_IO && !sync) {
-            if (r->wlen > 0 && (at != r->woff + (int64_t)r->wlen || r->wlen + len > WBUF_MAX) &&
-                (rc = flush_locked(inode)) < 0)
-                break;
-            if (ensure_cap(&r->wbuf, &r->wcap, r->wlen + len, WBUF_MIN, WBUF_MAX) == 0) {
-                if (r->wlen == 0)
-                    r->woff = at;
-                memcpy(r->wbuf + r->wlen, src, len);
-                r->wlen += len;
-                r->whandle = file->handle;
-                n = (int64_t)len;
-            } else { /* no memory for a buffer: write through */
-                if ((rc = flush_locked(inode)) < 0)
-                    break;
-                n = pwrite_all(m, file->handle, src, len, at);
-            }
-        } else {
-            if ((rc = flush_locked(inode)) < 0)
-                break;
-            n = pwrite_all(m, file->handle, src, len, at);
-        }
+        int64_t n = pwrite_all(m, file->handle, iov[i].base, len, offset + done);
         if (n < 0) {
             rc = n;
             break;
@@ -347,12 +294,14 @@ static int64_t remote_write(struct open_file *file, const struct spindle_iovec *
             inode->size = offset + done;
         r->rlen = 0;
     }
-    if (sync && done > 0) {
-        int src = m->ops->fsync(m->ctx, file->handle, (status & SPINDLE_O_SYNC) != SPINDLE_O_SYNC);
-        if (src < 0)
-            r->werr = src; /* the bytes were written; the sync error is reported at fsync/close */
+    /* O_SYNC/O_DSYNC: durable when write returns; a failed sync fails the write, as on Linux */
+    if ((status & SPINDLE_O_DSYNC) && done > 0) {
+        int sync = m->ops->fsync(m->ctx, file->handle, (status & SPINDLE_O_SYNC) != SPINDLE_O_SYNC);
+        if (sync < 0)
+            rc = sync, done = 0;
     }
     inode_unlock(inode);
+    fs_free(all);
     return done > 0 ? done : rc;
 }
 
@@ -361,9 +310,7 @@ static int remote_fstat(struct open_file *file, struct spindle_stat *st)
     struct inode *inode = file->inode;
     struct fs_mount *m = inode->u.remote_file.mount;
     inode_write_lock(inode);
-    int rc = flush_locked(inode);
-    if (rc == 0)
-        rc = m->ops->fstat(m->ctx, file->handle, st);
+    int rc = m->ops->fstat(m->ctx, file->handle, st);
     if (rc == 0)
         inode->size = st->size; /* also picks up growth by others */
     inode_unlock(inode);
@@ -377,9 +324,7 @@ static int resize_locked(struct open_file *file, int64_t length)
 {
     struct inode *inode = file->inode;
     struct remote_file *r = &inode->u.remote_file;
-    int rc = flush_locked(inode);
-    if (rc == 0)
-        rc = r->mount->ops->ftruncate(r->mount->ctx, file->handle, length);
+    int rc = r->mount->ops->ftruncate(r->mount->ctx, file->handle, length);
     atomic_fetch_add(&r->mount->changes, 1); /* after the size changed: see remote_file_get */
     if (rc == 0)
         inode->size = length;
@@ -405,82 +350,20 @@ static int remote_fallocate(struct open_file *file, int64_t end)
 
 static int remote_fsync(struct open_file *file, int datasync)
 {
-    struct inode *inode = file->inode;
-    struct remote_file *r = &inode->u.remote_file;
-    inode_write_lock(inode);
-    int rc = flush_locked(inode);
-    int deferred = take_werr(r);
-    inode_unlock(inode);
-    if (rc == 0)
-        rc = deferred;
-    if (rc == 0)
-        rc = r->mount->ops->fsync(r->mount->ctx, file->handle, datasync);
-    return rc;
+    struct fs_mount *m = file->inode->u.remote_file.mount;
+    return m->ops->fsync(m->ctx, file->handle, datasync);
 }
 
 static int remote_futimens(struct open_file *file, const struct spindle_timespec times[2])
 {
-    struct inode *inode = file->inode;
-    struct remote_file *r = &inode->u.remote_file;
-    inode_write_lock(inode);
-    int rc = flush_locked(inode); /* a later flush would move mtime again */
-    if (rc == 0)
-        rc = r->mount->ops->futimens(r->mount->ctx, file->handle, times);
-    inode_unlock(inode);
-    return rc;
+    struct fs_mount *m = file->inode->u.remote_file.mount;
+    return m->ops->futimens(m->ctx, file->handle, times);
 }
 
 static int remote_fchmod(struct open_file *file, uint32_t mode)
 {
     struct fs_mount *m = file->inode->u.remote_file.mount;
     return m->ops->fchmod ? m->ops->fchmod(m->ctx, file->handle, mode) : -SPINDLE_EPERM;
-}
-
-/* ---- writing out buffered writes from outside ---- */
-
-bool remote_file_flush_if_open(struct fs_mount *m, const struct spindle_stat *st)
-{
-    if ((st->mode & SPINDLE_S_IFMT) != SPINDLE_S_IFREG)
-        return false;
-    pthread_mutex_lock(&m->table_lock);
-    struct inode *inode = table_find(m, st->ino);
-    pthread_mutex_unlock(&m->table_lock);
-    if (inode == NULL)
-        return false;
-    inode_write_lock(inode);
-    bool dirty = inode->u.remote_file.wlen > 0;
-    if (dirty)
-        flush_locked(inode);
-    inode_unlock(inode);
-    inode_unref(inode);
-    return dirty;
-}
-
-int remote_files_flush(struct fs_mount *m)
-{
-    int first = 0;
-    for (int b = 0; b < REMOTE_TABLE_SIZE; b++) {
-        for (;;) { /* one dirty inode at a time: the lock is a leaf */
-            struct inode *dirty = NULL;
-            pthread_mutex_lock(&m->table_lock);
-            for (struct inode *x = m->table[b]; x != NULL && dirty == NULL; x = x->u.remote_file.hash_next) {
-                /* wlen read without the inode lock only to pick candidates;
-                 * the flush below re-checks under it */
-                if (__atomic_load_n(&x->u.remote_file.wlen, __ATOMIC_RELAXED) > 0 && try_ref(x))
-                    dirty = x;
-            }
-            pthread_mutex_unlock(&m->table_lock);
-            if (dirty == NULL)
-                break;
-            inode_write_lock(dirty);
-            int rc = flush_locked(dirty);
-            inode_unlock(dirty);
-            inode_unref(dirty);
-            if (rc < 0 && first == 0)
-                first = rc;
-        }
-    }
-    return first;
 }
 
 const struct inode_ops remote_file_ops = {
@@ -494,7 +377,6 @@ const struct inode_ops remote_file_ops = {
     .sync = remote_fsync,
     .set_times = remote_futimens,
     .set_mode = remote_fchmod,
-    .close = close_fd,
     .release = release_description,
     .free = free_file,
 };

@@ -64,10 +64,6 @@ struct spindle_mount_backend {
  * -ENOSPC (more than SPINDLE_MOUNT_MAX mounts), ... */
 int spindle_fs_mount(const char *path, const struct spindle_mount_backend *ops, void *ctx);
 
-/* Writes every dirty write-coalescing buffer of every mount to its backend
- * (also done at normal exit). Returns 0 or the first error. */
-int spindle_fs_mount_flush_all(void);
-
 #ifdef __cplusplus
 }
 #endif
