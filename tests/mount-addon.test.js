@@ -71,7 +71,16 @@ describe('host-directory mount addon', { skip: !addon && 'not built or not Linux
     assert.equal(Buffer.from(memory.buffer, 1000, 5).toString(), 'bytes');
     assert.throws(() => addon.pread(file, memory, 4000, 100, 0), TypeError); // past the view's end
     assert.throws(() => addon.pread(file, memory, 0, 1, -1), TypeError);
+    assert.equal(addon.pwrite(file, memory, 1000, 5, 0), -E.EBADF, 'pwrite on a read-only fd');
     addon.close(file);
+    // pwrite: straight from the view, at the offset; bad spans are the caller's bug (TypeError)
+    const rw = addon.open(join(dir, 'a/b/new'), O.RDWR, 0, memory, 128);
+    Buffer.from(memory.buffer, 2000, 6).write('pwrite');
+    assert.equal(addon.pwrite(rw, memory, 2000, 6, 3), 6);
+    assert.deepEqual(readFileSync(join(dir, 'a/b/new')), Buffer.from('\0\0\0pwrite'));
+    assert.throws(() => addon.pwrite(rw, memory, 4090, 100, 0), TypeError);
+    assert.throws(() => addon.pwrite(rw, memory, 0, 1, -1), TypeError);
+    addon.close(rw);
     assert.equal(stat(join(dir, 'a/b/missing')).result, -E.ENOENT);
     assert.equal(stat(join(dir, 'a/b/file/x')).result, -E.ENOTDIR);
   });

@@ -1,10 +1,11 @@
 // What write() returned for is in the host file however the program ends (docs/MOUNTS.md,
 // "Durability"): tests/mount/programs/crash_writer.c writes 4 KiB records to a host-directory
 // mount, then is read from outside while it runs, or ends by a signal (SIGINT, SIGTERM, SIGHUP,
-// SIGKILL), abort(), a trap or _exit from a thread. The same program built for Linux gives the
-// answers each row must match.
+// SIGKILL), abort(), a trap or _exit from a thread. Then a full disk: fill_disk.c on a mount of a
+// small tmpfs (mounted here, as root). The same programs built for Linux give the answers each
+// case must match.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -121,5 +122,50 @@ describe('a mount keeps what write() returned for (host directory, Node)', () =>
 
   it('300 records from a second thread, then kill -9', async () => {
     await row('many-thread', ['wait', 'log', '300', 'thread'], kill('SIGKILL'));
+  });
+});
+
+// A tmpfs of `size` mounted on a fresh directory for fn(dir), unmounted after; null (and the
+// reason) where this machine cannot mount one (not root, no mount(8), a container without
+// CAP_SYS_ADMIN).
+async function onTmpfs(size, fn) {
+  const dir = mkdtempSync(join(tmpdir(), 'spindle-full-'));
+  const m = spawnSync('mount', ['-t', 'tmpfs', '-o', `size=${size}`, 'tmpfs', dir], { encoding: 'utf8' });
+  if (m.status !== 0) {
+    rmSync(dir, { recursive: true, force: true });
+    return { skipped: `cannot mount a tmpfs here (${(m.stderr || m.error?.message || '').trim()})` };
+  }
+  try {
+    return { result: await fn(dir) };
+  } finally {
+    spawnSync('umount', [dir]);
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+describe('a full disk under a mount', () => {
+  it('gives ENOSPC from the write that ran out, keeps the earlier bytes, and the run goes on', async (t) => {
+    const program = join(root, 'tests', 'mount', 'programs', 'fill_disk.c');
+    const fillWasm = join(out, 'fill_disk.wasm');
+    const fillNative = join(out, 'fill_disk.native');
+    const [w, n] = await Promise.all([
+      exec(spindle, ['cc', '-O2', program, '-o', fillWasm]),
+      exec('clang-22', ['-O2', program, '-o', fillNative]),
+    ]);
+    assert.equal(w.code, 0, w.stderr);
+    assert.equal(n.code, 0, n.stderr);
+    const runs = {};
+    for (const side of ['native', 'spindle']) {
+      const r = await onTmpfs('256k', (dir) => (side === 'native'
+        ? exec(fillNative, [dir])
+        : exec(spindle, ['run', `--mount=/d=${dir}`, fillWasm, '/d'])));
+      if (r.skipped) return t.skip(r.skipped);
+      assert.equal(r.result.code, 0, r.result.stderr);
+      runs[side] = r.result.stdout;
+    }
+    assert.match(runs.native, /then write gave -1, No space left on device/);
+    assert.match(runs.native, /records read back intact: (\d+) of \1\n/);
+    assert.match(runs.native, /write after space was freed: 1000/);
+    assert.equal(runs.spindle, runs.native);
   });
 });

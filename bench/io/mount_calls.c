@@ -4,6 +4,7 @@
  * and removes them; one `RESULT {json}` line:
  *   stat_us   one stat() of a file two levels deep (a/b/file), mean of STATS calls
  *   orc_us    open + 4 KiB read + close of that file, mean of OPENS rounds
+ *   write_us  one 1 KiB write() appending to a fresh file (WRITES of them, 20 MiB), mean
  *   walk_ms   a readdir + stat walk of WALK_DIRS x WALK_FILES files (opendir, readdir, stat of each
  *             entry by its path, as `find -ls` or `du` do), best of WALKS walks */
 #define _GNU_SOURCE
@@ -19,6 +20,7 @@
 
 #define STATS 20000
 #define OPENS 10000
+#define WRITES 20480
 #define WALK_DIRS 20
 #define WALK_FILES 100
 #define WALKS 5
@@ -147,6 +149,21 @@ int main(int argc, char **argv)
     }
     double orc_us = (now_seconds() - start) / OPENS * 1e6;
 
+    char log[512];
+    snprintf(log, sizeof log, "%s/log", base);
+    int wfd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (wfd < 0)
+        die(log);
+    char kib[1024];
+    memset(kib, 'w', sizeof kib);
+    start = now_seconds();
+    for (int i = 0; i < WRITES; i++)
+        errors += write(wfd, kib, sizeof kib) != (ssize_t)sizeof kib;
+    double write_us = (now_seconds() - start) / WRITES * 1e6;
+    errors += close(wfd) != 0;
+    errors += stat(log, &st) != 0 || st.st_size != (off_t)WRITES * (off_t)sizeof kib;
+    unlink(log);
+
     char top[512];
     snprintf(top, sizeof top, "%s/walk", base);
     double walk_ms = 1e9;
@@ -164,8 +181,8 @@ int main(int argc, char **argv)
     if (rmdir(base) != 0)
         die(base);
     printf("RESULT "
-           "{\"bench\":\"mount_calls\",\"stat_us\":%.3f,\"orc_us\":%.3f,\"walk_ms\":%.3f,\"walk_files\":%d,"
-           "\"errors\":%lld}\n",
-           stat_us, orc_us, walk_ms, WALK_DIRS * WALK_FILES, errors);
+           "{\"bench\":\"mount_calls\",\"stat_us\":%.3f,\"orc_us\":%.3f,\"write_us\":%.3f,\"walk_ms\":%.3f,"
+           "\"walk_files\":%d,\"errors\":%lld}\n",
+           stat_us, orc_us, write_us, walk_ms, WALK_DIRS * WALK_FILES, errors);
     return errors != 0;
 }

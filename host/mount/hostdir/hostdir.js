@@ -506,7 +506,12 @@ function inlineClient(config, ioWorker) {
       });
       case OP.PWRITE: return withFd((fd) => {
         const at = position();
-        const write = () => writeSync(fd, bytes(), 0, len, at);
+        const write = addon?.pwrite
+          ? () => {
+            const n = addon.pwrite(fd, view, inMemory(view, ptr, len) ? ptr : fail(E.EFAULT), len, at);
+            return n < 0 ? fail(-n) : n;
+          }
+          : () => writeSync(fd, bytes(), 0, len, at);
         return quota ? quota.write(fd, at, len, write) : write();
       });
       case OP.FSTAT: return withFd((fd) => fstatInto(view, statOut(), fd));

@@ -9,6 +9,7 @@
 //                                  0 or -errno (a final name is never followed)
 //   list(dirfd)                    a directory's entries, each with its fstatat, in one Buffer
 //   pread(fd, view, at, len, offset)   read straight into the program's memory: bytes, or -errno
+//   pwrite(fd, view, at, len, offset)  write straight from it: bytes, or -errno
 //   adopt(fd), close(fd)           a dup of an fd node:fs opened, which the closing worker thread
 //                                  need not have opened (node:fs warns then), and its close
 //   lseek(fd, offset, whence)      the host's lseek, for stdio that is a regular file (not a
@@ -356,26 +357,51 @@ static napi_value js_list(napi_env env, napi_callback_info info) {
     return result ? result : int_value(env, err);
 }
 
-// pread(fd, view, at, len, offset): bytes read into `view` at `at` (wholly inside it), or -errno
-static napi_value js_pread(napi_env env, napi_callback_info info) {
+// The arguments of pread and pwrite: (fd, view, at, len, offset), with [at, at + len) wholly
+// inside `view`; *mem points at byte `at`. False if any is wrong.
+static bool io_args(napi_env env, napi_callback_info info, int32_t *fd, char **mem, uint32_t *len, int64_t *offset) {
     size_t argc = 5;
     napi_value argv[5];
     napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
-    int32_t fd;
-    uint32_t at, len;
-    int64_t offset;
+    uint32_t at;
     size_t length = 0;
     void *data = NULL;
-    if (argc != 5 || napi_get_value_int32(env, argv[0], &fd) != napi_ok ||
+    if (argc != 5 || napi_get_value_int32(env, argv[0], fd) != napi_ok ||
         napi_get_dataview_info(env, argv[1], &length, &data, NULL, NULL) != napi_ok ||
-        napi_get_value_uint32(env, argv[2], &at) != napi_ok || napi_get_value_uint32(env, argv[3], &len) != napi_ok ||
-        napi_get_value_int64(env, argv[4], &offset) != napi_ok || !data || at > length || length - at < len ||
-        offset < 0)
-        return type_error(env, "pread(fd, view, at, len, offset)");
-    ssize_t n = pread(fd, (char *)data + at, len, offset);
+        napi_get_value_uint32(env, argv[2], &at) != napi_ok || napi_get_value_uint32(env, argv[3], len) != napi_ok ||
+        napi_get_value_int64(env, argv[4], offset) != napi_ok || !data || at > length || length - at < *len ||
+        *offset < 0)
+        return false;
+    *mem = (char *)data + at;
+    return true;
+}
+
+static napi_value count_value(napi_env env, ssize_t n) {
     napi_value v;
     napi_create_int64(env, n < 0 ? -errno : n, &v);
     return v;
+}
+
+// pread(fd, view, at, len, offset): bytes read into `view` at `at`, or -errno
+static napi_value js_pread(napi_env env, napi_callback_info info) {
+    int32_t fd;
+    char *mem;
+    uint32_t len;
+    int64_t offset;
+    if (!io_args(env, info, &fd, &mem, &len, &offset)) return type_error(env, "pread(fd, view, at, len, offset)");
+    return count_value(env, pread(fd, mem, len, offset));
+}
+
+// pwrite(fd, view, at, len, offset): bytes written from `view` at `at`, or -errno. Straight from
+// the program's memory: node:fs's writeSync cost a view object and its checks per call, and
+// every small write of a mount is now one such call (write-through).
+static napi_value js_pwrite(napi_env env, napi_callback_info info) {
+    int32_t fd;
+    char *mem;
+    uint32_t len;
+    int64_t offset;
+    if (!io_args(env, info, &fd, &mem, &len, &offset)) return type_error(env, "pwrite(fd, view, at, len, offset)");
+    return count_value(env, pwrite(fd, mem, len, offset));
 }
 
 // lseek(fd, offset, whence): the new offset, or -errno. For a stdio fd that is a regular file
@@ -447,6 +473,7 @@ NAPI_MODULE_INIT(/* napi_env env, napi_value exports */) {
         {"link", NULL, js_link, NULL, NULL, NULL, napi_enumerable, NULL},
         {"list", NULL, js_list, NULL, NULL, NULL, napi_enumerable, NULL},
         {"pread", NULL, js_pread, NULL, NULL, NULL, napi_enumerable, NULL},
+        {"pwrite", NULL, js_pwrite, NULL, NULL, NULL, napi_enumerable, NULL},
         {"adopt", NULL, js_adopt, NULL, NULL, NULL, napi_enumerable, NULL},
         {"close", NULL, js_close, NULL, NULL, NULL, napi_enumerable, NULL},
         {"lseek", NULL, js_lseek, NULL, NULL, NULL, napi_enumerable, NULL},
