@@ -4,6 +4,7 @@
 // launches it (cli/browser-process.js) on tests/lib/driver-page.html, which long-polls its
 // server for functions to call; the server is a serveIsolated(driverRoutes, { onPost: driverPost }).
 /* global document -- addScriptTag's function runs in the page */
+import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { launchBrowser } from '../../cli/browser-process.js';
 import { browserLaunch } from '../../cli/browsers.js';
@@ -36,7 +37,15 @@ export async function openDriven(browser, profile, baseUrl) {
   const id = nextChannel++;
   const channel = { calls: [], waiting: null, pending: new Map(), nextCall: 1 };
   channels.set(id, channel);
-  const launched = launchBrowser(browserLaunch(browser), { url: `${baseUrl}/driver?channel=${id}`, keptProfile: profile });
+  const launch = browserLaunch(browser);
+  // a driven page may open a tab of its own with window.open (tests/opfs-crash.test.js), as
+  // Playwright's Chromium lets it: Firefox's popup blocker would refuse it without a click
+  const prepareProfile = launch.prepareProfile;
+  launch.prepareProfile = (dir) => {
+    prepareProfile(dir);
+    if (browser === 'firefox') appendFileSync(join(dir, 'user.js'), 'user_pref("dom.disable_open_during_load", false);\n');
+  };
+  const launched = launchBrowser(launch, { url: `${baseUrl}/driver?channel=${id}`, keptProfile: profile });
   let ended = null;
   launched.exited.then((why) => { ended = why; for (const call of channel.pending.values()) call.reject(new Error(`${browser} ended: ${why}`)); });
 

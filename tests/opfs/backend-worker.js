@@ -126,8 +126,12 @@ self.onmessage = async (e) => {
     }
     log.push(`readdir g/h: ${seen.length} entries, ${new Set(seen).size} distinct; ${seen.filter((s) => s.startsWith('n')).length} files; dir b? ${seen.includes('b/8')}`);
     await show('readdir on a file', OP.READDIR, { handle: (await open('', 'f', 0)), len: 256 });
-    // a file created by its open keeps its bytes in memory, with no sync access handle, until close
+    // a file created by its open has no sync access handle until its first write, which is in
+    // OPFS when it returns; one closed empty never gets one
     const inOpfs = async (name) => (await (await (await mountRoot(e.data.subdir)).getFileHandle(name)).getFile()).size;
+    const hEmpty = await open('open new e', 'e', O_RDWR | O_CREAT | O_EXCL);
+    log.push(`  e has a handle: ${Boolean(backends[0].files.get('e').sah)}`);
+    await show('close e', OP.CLOSE, { handle: hEmpty });
     const hn = await open('open new n', 'n', O_RDWR | O_CREAT | O_EXCL);
     await show('write n', OP.PWRITE, { handle: hn, len: put('new'), offset: 0 });
     await show('stat n on worker 1', OP.STAT, { path: 'n', ptr: DATA + 4096 }, 1);

@@ -33,10 +33,6 @@ const ID_BITS = 40n;
 const ID_MASK = (1n << ID_BITS) - 1n;
 // Requests on a path that the worker holding the file serves (they open or stat it)
 const HOLDER_OPS = new Set([OP.OPEN, OP.STAT, OP.LINK, OP.READLINK, OP.UTIMENS, OP.CHMOD]);
-// A file created by its open (O_EXCL, or a name looked up first) keeps its bytes in memory up to
-// this size and gets its sync access handle only when it needs one: one created and closed empty
-// never does (in Firefox a handle on a new file costs ~40 ms to open and close: docs/OPFS.md 5b)
-const UNWRITTEN_LIMIT = 1 << 20;
 
 // OPFS keeps no modes: every file reads 0644, every directory 0755
 const permissionsOf = (st) => (st.dir ? 0o755 : 0o644);
@@ -53,7 +49,7 @@ class HeldFile {
     this.opens = 0;         // how many opens share it
     this.claimed = '';      // the path this worker holds it under in the owners table ('' none)
     this.detached = null;   // MemoryFile: the bytes of an unlinked file, now only here
-    this.unwritten = null;  // MemoryFile: the bytes of a new file not yet in OPFS (no handle yet)
+    this.unwritten = null;  // MemoryFile, empty: a new file with no handle yet (#openNew)
     this.pending = null;    // an unlink or rename in progress: requests wait for it (opfs-detach.js)
     this.settled = null;    // resolves `pending`'s wait once it is done
     this.moving = null;     // { from, to } of the rename it was detached for (to: null for an unlink)
@@ -321,6 +317,10 @@ export class OpfsBackend {
     if (flags & O.DIRECTORY) throw new Errno(E.ENOTDIR);
     this.#remember(rel, entry, ino);
     const file = new HeldFile(rel);
+    // A file its open created gets its sync access handle only at its first write or growth: one
+    // created and closed empty never does (in Firefox a handle on a new file costs ~40 ms to open
+    // and close: docs/OPFS.md 5b). No byte waits here for a handle: what write() returned for
+    // is in OPFS, whatever ends the page or the program next (tests/opfs-crash.test.js).
     if (writes && created) {
       file.fh = entry;
       file.unwritten = new MemoryFile();
@@ -402,7 +402,7 @@ export class OpfsBackend {
     if (!o) throw new Errno(E.EISDIR);
     await ready(o);
     const src = this.bytes(ptr, len);
-    if (at + len > UNWRITTEN_LIMIT) await this.#writeOut(o);
+    if (o.unwritten && len > 0) await this.#writeOut(o);
     const memory = o.detached ?? o.unwritten;
     if (memory) return memory.write(src, { at });
     try {
@@ -439,7 +439,7 @@ export class OpfsBackend {
     if (!o) throw new Errno(E.EISDIR);
     if (size < 0) throw new Errno(E.EINVAL);
     await ready(o);
-    if (size > UNWRITTEN_LIMIT) await this.#writeOut(o);
+    if (o.unwritten && size > 0) await this.#writeOut(o);
     const memory = o.detached ?? o.unwritten;
     if (memory) {
       memory.truncate(size);

@@ -1,7 +1,9 @@
-/* What a program's write() returned for survives how it ends (tests/mount-crash.test.js):
- *   crash_writer HOW FILE RECORDS [thread]
- * writes RECORDS records of 4 KiB with plain write() to FILE (created, truncated), from a second
- * thread with "thread", prints "written N" and then ends by HOW:
+/* What a program's write() returned for survives how it ends (tests/mount-crash.test.js,
+ * tests/opfs-crash.test.js):
+ *   crash_writer HOW FILE RECORDS [thread] [excl]
+ * writes RECORDS records of 4 KiB with plain write() to FILE (created, truncated; with "excl"
+ * removed first and created with O_EXCL, as mkstemp does), from a second thread with "thread",
+ * prints "written N" and then ends by HOW:
  *   wait   waits for the test's signal (SIGINT, SIGTERM, SIGHUP, SIGKILL) or its reading
  *   abort  abort()
  *   trap   a store far outside memory (a wasm trap; SIGSEGV natively)
@@ -20,6 +22,7 @@
 static const char *how;
 static const char *path;
 static int records;
+static int excl;
 
 static void say_written(int n)
 {
@@ -44,7 +47,9 @@ static void end_by(const char *way)
 static void *write_records(void *unused)
 {
     (void)unused;
-    int fd = open(path, O_CREAT | O_TRUNC | O_WRONLY, 0644);
+    if (excl)
+        unlink(path);
+    int fd = open(path, O_CREAT | (excl ? O_EXCL : O_TRUNC) | O_WRONLY, 0644);
     if (fd < 0) {
         perror("open");
         exit(1);
@@ -66,13 +71,18 @@ static void *write_records(void *unused)
 int main(int argc, char **argv)
 {
     if (argc < 4) {
-        fprintf(stderr, "usage: crash_writer wait|abort|trap|exit FILE RECORDS [thread]\n");
+        fprintf(stderr, "usage: crash_writer wait|abort|trap|exit FILE RECORDS [thread] [excl]\n");
         return 2;
     }
     how = argv[1];
     path = argv[2];
     records = atoi(argv[3]);
-    if (argc > 4 && strcmp(argv[4], "thread") == 0) {
+    int thread = 0;
+    for (int i = 4; i < argc; i++) {
+        thread |= strcmp(argv[i], "thread") == 0;
+        excl |= strcmp(argv[i], "excl") == 0;
+    }
+    if (thread) {
         pthread_t t;
         if (pthread_create(&t, NULL, write_records, NULL) != 0)
             return 1;
