@@ -157,6 +157,32 @@ describe('host-directory mount addon', { skip: !addon && 'not built or not Linux
     assert.equal(addon.list(-1), -E.EBADF);
   });
 
+  it('stats and opens a path read from the program\'s memory under the root (statIn, openIn)', () => {
+    const rootBytes = Buffer.from(dir);
+    const put = (at, text) => Buffer.from(memory.buffer, at, text.length).set(Buffer.from(text, 'latin1'));
+    put(3000, 'a/b/file');
+    assert.equal(addon.statIn(rootBytes, memory, 3000, 8, false, 64), 0);
+    assert.equal(Number(memory.getBigInt64(64 + 24, true)), 12);
+    const fd = addon.openIn(rootBytes, memory, 3000, 8, O.RDONLY, 0, 128);
+    assert.ok(fd >= 0, `openIn: ${fd}`);
+    assert.deepEqual(Buffer.from(memory.buffer, 128, 64), Buffer.from(memory.buffer, 64, 64), 'openIn writes what statIn wrote');
+    addon.close(fd);
+    assert.equal(addon.statIn(rootBytes, memory, 3000, 0, false, 64), 0, 'an empty path is the root');
+    assert.equal(memory.getUint32(64 + 8, true) & 0o170000, 0o040000);
+    // what the careful path must judge: EINVAL (a byte from 0x80, a NUL, "..", an empty name)
+    for (const text of ['a/b/fil\xe9', 'a/b\0/file', 'a/../a/b/file', 'a//b/file']) {
+      put(3000, text);
+      assert.equal(addon.statIn(rootBytes, memory, 3000, text.length, false, 64), -E.EINVAL, JSON.stringify(text));
+    }
+    put(3000, 'a/inside/file');
+    assert.equal(addon.statIn(rootBytes, memory, 3000, 13, false, 64), -E.ELOOP, 'never through a symlink');
+    assert.equal(addon.statIn(rootBytes, memory, 4090, 100, false, 64), -E.EFAULT, 'a path past the view');
+    assert.equal(addon.statIn(rootBytes, memory, 0, 5000, false, 64), -E.EFAULT);
+    assert.equal(addon.statIn(Buffer.alloc(5000, 'x'), memory, 3000, 8, false, 64), -E.ENAMETOOLONG);
+    assert.throws(() => addon.statIn(rootBytes, memory, 3000, 8, false, 4096 - 63), TypeError);
+    assert.throws(() => addon.openIn(rootBytes, memory, 3000, 8, 'x', 0, 0), TypeError);
+  });
+
   it('lists a directory with each entry\'s lstat, in node:fs\'s order', () => {
     const fd = addon.open(dir, O.RDONLY | O.DIRECTORY, 0, memory, 0);
     const entries = listedEntries(addon.list(fd));

@@ -376,12 +376,14 @@ function inlineClient(config, ioWorker) {
   // path must resolve and decide (a symlink on the way, a path it does not take).
   // (the root is its own path: real, so without a symlink, and the kernel refuses one put there since)
   const addonPath = (rel) => (addon && root !== '/' ? (rel === '' ? root : `${root}/${rel}`) : null);
+  // the root's bytes, for the addon's calls on a path read straight from the program's memory
+  // (statIn, openIn: no string made per call; an addon built before them has none)
+  const rootBytes = addon?.statIn && root !== '/' ? Buffer.from(root) : null;
   // a decided() result of 0 or -errno: true once done, its errno thrown; null: false (careful path)
   const doneByAddon = (r) => (r === null ? false : r === 0 || fail(-r));
   // (each writes the stat into the program's memory at `at`, checked by the caller)
-  function statNative(rel, follow, view, at) {
-    const p = addonPath(rel);
-    const r = p && decided(addon.stat(p, follow, view, at));
+  function statNative(pathAt, pathLength, follow, view, at) {
+    const r = rootBytes && decided(addon.statIn(rootBytes, view, pathAt, pathLength, follow, at));
     return doneByAddon(r);
   }
   // the fd's stat, written at `at`: 0
@@ -401,9 +403,9 @@ function inlineClient(config, ioWorker) {
     return doneByAddon(r);
   }
   // (with a quota, creating and truncating keep their node:fs path: quota.js counts them there)
-  function openNative(rel, flags, mode, view, at) {
-    const p = quota && flags & (O.CREAT | O.TRUNC) ? null : addonPath(rel);
-    const fd = p && decided(addon.open(p, hostFlags(flags), mode & PERMISSIONS, view, at));
+  function openNative(pathAt, pathLength, flags, mode, view, at) {
+    if (!rootBytes || (quota && flags & (O.CREAT | O.TRUNC))) return null;
+    const fd = decided(addon.openIn(rootBytes, view, pathAt, pathLength, hostFlags(flags), mode & PERMISSIONS, at));
     return fd === null ? null : fd < 0 ? fail(-fd) : fd;
   }
   // a listing with each entry's lstat (mount-addon.js's Buffer): one addon call, or readdir and an lstat each
@@ -448,8 +450,8 @@ function inlineClient(config, ioWorker) {
         const exclusive = (flags & O.CREAT) !== 0 && (flags & O.EXCL) !== 0;
         const userNoFollow = (flags & O.NOFOLLOW) !== 0 || exclusive;
         const statAt = statOut();
+        const quick = openNative(view.getUint32(req + REQ.PATH, true), view.getUint32(req + REQ.PATH_LEN, true), flags, mode, view, statAt);
         const rel = path();
-        const quick = openNative(rel, flags, mode, view, statAt);
         let opened = quick !== null ? `${root}/${rel}` : root;
         let openedRel = quick !== null ? rel : '';
         const fd = quick ?? own(confined(rel, !userNoFollow, (r) => {
@@ -533,8 +535,8 @@ function inlineClient(config, ioWorker) {
         const kept = inMemory(view, pathAt, pathLength) ? listed.take(view, pathAt, pathLength, follow, statAt) : NOT_KEPT;
         if (kept === TAKEN) return 0;
         if (kept === ABSENT) return -E.ENOENT; // (returned, not thrown: a walk asks thousands of times)
+        if (statNative(pathAt, pathLength, follow, view, statAt)) return 0;
         const rel = path();
-        if (statNative(rel, follow, view, statAt)) return 0;
         const st = confined(rel, follow, (r) =>
           inParent(split(r).dir, (at) => {
             const found = (r.name === null ? statSync : lstatSync)(at(r.name), { bigint: true });

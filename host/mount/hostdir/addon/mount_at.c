@@ -3,6 +3,9 @@
 //   open(path, flags, mode, view, at)  openat2 with RESOLVE_NO_SYMLINKS: the fd, or -errno
 //   stat(path, follow, view, at)       the same with O_PATH|O_NOFOLLOW, fstat, close: 0 or
 //                                      -errno (ELOOP for a final symlink when `follow`)
+//   openIn(root, view, pathAt, pathLength, flags, mode, at), statIn(root, view, pathAt,
+//   pathLength, follow, at)        the same on root + "/" + a path read from the program's
+//                                  memory (no string made; bytes from 0x80 give EINVAL: careful)
 //   fstat(fd, view, at)            fstat into the program's memory: 0 or -errno
 //   unlink(path, directory), mkdir(path, mode), rename(from, to), link(from, to)
 //                                  the *at call in each path's parent, opened as open opens:
@@ -102,6 +105,32 @@ static void *arg_stat_out(napi_env env, napi_value view, napi_value at) {
     return (char *)data + offset;
 }
 
+// A path made of the mount's root (a Buffer of its bytes) and a relative path the program sent,
+// read where it lies in its memory (`len` bytes at `at` of the DataView `view`): no JavaScript
+// string is made for it. 0, or -EINVAL for bytes the careful path must judge (from 0x80: UTF-8
+// is checked there; a NUL), -ENAMETOOLONG, -EFAULT outside the view.
+static int memory_path(napi_env env, napi_value root, napi_value view, napi_value at, napi_value len, char *buf) {
+    void *root_bytes = NULL, *data = NULL;
+    size_t root_len = 0, length = 0;
+    uint32_t offset, n;
+    if (napi_get_buffer_info(env, root, &root_bytes, &root_len) != napi_ok ||
+        napi_get_dataview_info(env, view, &length, &data, NULL, NULL) != napi_ok ||
+        napi_get_value_uint32(env, at, &offset) != napi_ok || napi_get_value_uint32(env, len, &n) != napi_ok)
+        return -EINVAL;
+    if (!data || offset > length || length - offset < n) return -EFAULT;
+    if (root_len + 1 + (size_t)n >= PATH_MAX - 1) return -ENAMETOOLONG;
+    memcpy(buf, root_bytes, root_len);
+    size_t at_byte = root_len;
+    if (n > 0) buf[at_byte++] = '/';
+    const unsigned char *rel = (const unsigned char *)data + offset;
+    for (uint32_t i = 0; i < n; i++) {
+        if (rel[i] == 0 || rel[i] >= 0x80) return -EINVAL;
+        buf[at_byte++] = (char)rel[i];
+    }
+    buf[at_byte] = 0;
+    return 0;
+}
+
 static napi_value int_value(napi_env env, int n) {
     napi_value v;
     napi_create_int32(env, n, &v);
@@ -111,6 +140,20 @@ static napi_value int_value(napi_env env, int n) {
 static napi_value type_error(napi_env env, const char *what) {
     napi_throw_type_error(env, NULL, what);
     return NULL;
+}
+
+// The fd of path opened (close-on-exec), its stat written at `out`; or -errno
+static int open_with_stat(const char *path, int flags, unsigned mode, void *out) {
+    int fd = open_plain(path, flags, mode);
+    if (fd < 0) return fd;
+    struct stat st;
+    if (fstat(fd, &st) != 0) {
+        int err = -errno;
+        close(fd);
+        return err;
+    }
+    fill_wire_stat(out, &st);
+    return fd;
 }
 
 // open(path, flags, mode, view, at): the new fd (close-on-exec), its stat written; or -errno
@@ -126,21 +169,40 @@ static napi_value js_open(napi_env env, napi_callback_info info) {
         napi_get_value_uint32(env, argv[2], &mode) != napi_ok)
         return type_error(env, "open(path, flags, mode, view, at)");
     int err = arg_path(env, argv[0], path);
-    if (err) return int_value(env, err);
-    int fd = open_plain(path, flags, mode);
-    if (fd < 0) return int_value(env, fd);
-    struct stat st;
-    if (fstat(fd, &st) != 0) {
-        err = -errno;
-        close(fd);
-        return int_value(env, err);
-    }
-    fill_wire_stat(out, &st);
-    return int_value(env, fd);
+    return int_value(env, err ? err : open_with_stat(path, flags, mode, out));
 }
 
-// stat(path, follow, view, at): 0 and the stat of what path names written (a final symlink
-// itself, or -ELOOP when `follow`: the caller resolves it); or -errno
+// openIn(root, view, pathAt, pathLength, flags, mode, at): open of root + "/" + the path in the
+// view (memory_path), as open
+static napi_value js_open_in(napi_env env, napi_callback_info info) {
+    size_t argc = 7;
+    napi_value argv[7];
+    napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
+    char path[PATH_MAX];
+    int32_t flags = 0;
+    uint32_t mode = 0;
+    void *out = argc == 7 ? arg_stat_out(env, argv[1], argv[6]) : NULL;
+    if (!out || napi_get_value_int32(env, argv[4], &flags) != napi_ok ||
+        napi_get_value_uint32(env, argv[5], &mode) != napi_ok)
+        return type_error(env, "openIn(root, view, pathAt, pathLength, flags, mode, at)");
+    int err = memory_path(env, argv[0], argv[1], argv[2], argv[3], path);
+    return int_value(env, err ? err : open_with_stat(path, flags, mode, out));
+}
+
+// The stat of what path names written at `out` (a final symlink itself, or -ELOOP when
+// `follow`: the caller resolves it): 0 or -errno
+static int stat_plain(const char *path, bool follow, void *out) {
+    int fd = open_plain(path, O_PATH, 0);
+    if (fd < 0) return fd;
+    struct stat st;
+    int err = fstat(fd, &st) == 0 ? 0 : -errno;
+    close(fd);
+    if (!err && follow && S_ISLNK(st.st_mode)) err = -ELOOP;
+    if (!err) fill_wire_stat(out, &st);
+    return err;
+}
+
+// stat(path, follow, view, at): stat_plain's answer, the stat written at `at` of `view`
 static napi_value js_stat(napi_env env, napi_callback_info info) {
     size_t argc = 4;
     napi_value argv[4];
@@ -151,15 +213,22 @@ static napi_value js_stat(napi_env env, napi_callback_info info) {
     if (!out || napi_get_value_bool(env, argv[1], &follow) != napi_ok)
         return type_error(env, "stat(path, follow, view, at)");
     int err = arg_path(env, argv[0], path);
-    if (err) return int_value(env, err);
-    int fd = open_plain(path, O_PATH, 0);
-    if (fd < 0) return int_value(env, fd);
-    struct stat st;
-    err = fstat(fd, &st) == 0 ? 0 : -errno;
-    close(fd);
-    if (!err && follow && S_ISLNK(st.st_mode)) err = -ELOOP;
-    if (!err) fill_wire_stat(out, &st);
-    return int_value(env, err);
+    return int_value(env, err ? err : stat_plain(path, follow, out));
+}
+
+// statIn(root, view, pathAt, pathLength, follow, at): stat of root + "/" + the path in the view
+// (memory_path), as stat
+static napi_value js_stat_in(napi_env env, napi_callback_info info) {
+    size_t argc = 6;
+    napi_value argv[6];
+    napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
+    char path[PATH_MAX];
+    bool follow = false;
+    void *out = argc == 6 ? arg_stat_out(env, argv[1], argv[5]) : NULL;
+    if (!out || napi_get_value_bool(env, argv[4], &follow) != napi_ok)
+        return type_error(env, "statIn(root, view, pathAt, pathLength, follow, at)");
+    int err = memory_path(env, argv[0], argv[1], argv[2], argv[3], path);
+    return int_value(env, err ? err : stat_plain(path, follow, out));
 }
 
 // fstat(fd, view, at): 0 and the fd's stat written, or -errno (node:fs's fstatSync with BigInts
@@ -466,6 +535,8 @@ NAPI_MODULE_INIT(/* napi_env env, napi_value exports */) {
     const napi_property_descriptor fns[] = {
         {"open", NULL, js_open, NULL, NULL, NULL, napi_enumerable, NULL},
         {"stat", NULL, js_stat, NULL, NULL, NULL, napi_enumerable, NULL},
+        {"openIn", NULL, js_open_in, NULL, NULL, NULL, napi_enumerable, NULL},
+        {"statIn", NULL, js_stat_in, NULL, NULL, NULL, napi_enumerable, NULL},
         {"fstat", NULL, js_fstat, NULL, NULL, NULL, napi_enumerable, NULL},
         {"unlink", NULL, js_unlink, NULL, NULL, NULL, napi_enumerable, NULL},
         {"mkdir", NULL, js_mkdir, NULL, NULL, NULL, napi_enumerable, NULL},
