@@ -162,7 +162,10 @@ export function ioExperiments({ quick }) {
             sidesTarget('1 MiB sequential reads: Spindle speed / raw OPFS speed', r.runs, speed('seq_read_1m'), '>=', 0.8,
               'why it can miss: each request also pays one hand-off to the OPFS I/O worker (an Atomics wake-up of ' +
               '~45 us beside the ~55 us read); read-ahead would hide it (docs/PERFORMANCE.md)'),
-            sidesTarget('4 KiB sequential writes: Spindle speed / raw OPFS speed', r.runs, speed('seq_write_4k'), '>=', 2),
+            sidesTarget('4 KiB sequential writes: Spindle speed / raw OPFS speed', r.runs, speed('seq_write_4k'), '>=', 2,
+              'set when small writes were coalesced in linear memory; since every write goes through before it returns ' +
+              '(so a closed page loses nothing: docs/MOUNTS.md, "Durability"), each 4 KiB write is one hand-off to the I/O ' +
+              'worker beside raw\'s own write, ~0.4x raw on two cores (docs/OPFS.md, third run)'),
             sidesTarget('2 threads reading 2 files: Spindle 2 threads / 1 thread', r.runs,
               (run) => run.spindle.read_2threads / run.spindle.read_1thread, '>=', 1.6,
               `raw OPFS in the same runs: ${rawSpeedup.toFixed(2)}x; the per-request hand-off to the I/O workers, ` +
