@@ -45,7 +45,13 @@ export const inMemory = (view, ptr, len) => ptr + len <= view.byteLength;
 
 /** Writes a request's result (a BigInt or a number: >= 0, or -errno). Not its state. */
 export function setResult(view, request, value) {
-  view.setBigInt64(request + REQ.RESULT, BigInt(value), true);
+  if (typeof value === 'number' && Number.isSafeInteger(value)) {
+    // two 32-bit halves: no BigInt made for the common answer (a count, 0 or -errno)
+    view.setUint32(request + REQ.RESULT, value >>> 0, true);
+    view.setInt32(request + REQ.RESULT + 4, Math.floor(value / 2 ** 32), true);
+  } else {
+    view.setBigInt64(request + REQ.RESULT, BigInt(value), true);
+  }
 }
 
 // Handles made by an I/O worker carry its index in their low 8 bits (so at most 255 workers):

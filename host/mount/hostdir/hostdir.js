@@ -427,11 +427,13 @@ function inlineClient(config, ioWorker) {
 
   function dispatch(view, req, op, flags) {
     // every field is read once: another thread of the module may change the request meanwhile
-    const sent = view.getBigUint64(req + REQ.HANDLE, true);
-    const handle = () => tableHandle(sent);
+    // (the 64-bit ones only by the ops that use them: a BigInt made per call costs a path call)
+    let sent;
+    const handle = () => tableHandle(sent ??= view.getBigUint64(req + REQ.HANDLE, true));
     // runs fn(fd) on the fd the handle names (EBADF if none); it stays open meanwhile
     const withFd = (fn) => table.use(handle(), fn);
-    const offset = view.getBigInt64(req + REQ.OFFSET, true);
+    let offsetSent;
+    const offset = () => (offsetSent ??= view.getBigInt64(req + REQ.OFFSET, true));
     const ptr = view.getUint32(req + REQ.PTR, true);
     const len = view.getUint32(req + REQ.LEN, true);
     const span = (at, n) => memoryBytes(view, at, n) ?? fail(E.EFAULT);
@@ -443,7 +445,10 @@ function inlineClient(config, ioWorker) {
     const statOut = () => (inMemory(view, ptr, WIRE_STAT.BYTES) ? ptr : fail(E.EFAULT)); // where a stat goes, checked first
     // an offset or length must be >= 0 (-1 would mean "the current position" to node:fs)
     followTo = FOLLOW_OPS.has(op) ? view.getUint32(req + REQ.FOLLOW, true) : 0;
-    const position = () => (offset < 0n ? fail(E.EINVAL) : offset > BigInt(Number.MAX_SAFE_INTEGER) ? fail(E.EFBIG) : Number(offset));
+    const position = () => {
+      const at = offset();
+      return at < 0n ? fail(E.EINVAL) : at > BigInt(Number.MAX_SAFE_INTEGER) ? fail(E.EFBIG) : Number(at);
+    };
     switch (op) {
       case OP.OPEN: {
         // O_CREAT|O_EXCL never follows a final symlink (Linux: EEXIST), like O_NOFOLLOW
@@ -525,7 +530,7 @@ function inlineClient(config, ioWorker) {
         return 0;
       });
       case OP.FSYNC: return withFd((fd) => (flags & FSYNC_DATASYNC ? fdatasyncSync : fsyncSync)(fd) ?? 0);
-      case OP.READDIR: return withFd((fd) => readdirInto(view, handle(), fd, offset, ptr, len, mode));
+      case OP.READDIR: return withFd((fd) => readdirInto(view, handle(), fd, offset(), ptr, len, mode));
       case OP.STAT: {
         // (the root through its /proc magic link needs stat; names were resolved already)
         const follow = !(flags & AT.SYMLINK_NOFOLLOW);
