@@ -15,31 +15,13 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { cc, opfsSuite, root, skip } from './opfs/harness.js';
+import { cc, openTab, opfsSuite, root, skip } from './opfs/harness.js';
 import { browserTitle, testBrowsers } from './lib/browsers.js';
 
 const RECORD = 4096;
 const { newProfile, openPage } = opfsSuite();
 
 // ---- what the test's page does (each function runs in the page: only its arguments reach it) ----
-
-/** Opens a tab on tests/opfs/crash-tab.html; resolves its index in the page's window.tabs. */
-function openTab(page) {
-  return page.evaluate(() => new Promise((resolve, reject) => {
-    window.tabs ??= [];
-    window.results ??= [];
-    const tab = window.open('tests/opfs/crash-tab.html');
-    if (!tab) { reject(new Error('window.open gave no tab (a popup blocker?)')); return; }
-    const i = window.tabs.push(tab) - 1;
-    const since = Date.now();
-    const check = () => {
-      if (tab.spindleReady) resolve(i);
-      else if (Date.now() - since > 30000) reject(new Error('the tab did not load in 30 s'));
-      else setTimeout(check, 20);
-    };
-    check();
-  }));
-}
 
 /** Starts crash_writer ARGS in tab i on an OPFS mount of `subdir` at /data; its result goes to window.results[i]. */
 function startWriter(page, i, wasm, args, subdir) {

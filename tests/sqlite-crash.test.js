@@ -17,34 +17,20 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { exec } from './lib/exec.js';
-import { buildProgram } from './real/build.js';
+import { buildCrashPrograms, checkNative, crashSeed as seed, dbFiles, median, parseCheck, planEnd, prng } from './real/sqlite-crash-trials.js';
 
 const root = join(import.meta.dirname, '..');
 const spindle = join(root, 'bin', 'spindle');
-const source = join(root, 'tests', 'real', 'sqlite_crash.c');
 const trials = process.env.SPINDLE_TEST_LONG === '1' ? 1000 : 100;
-const seed = process.env.SPINDLE_CRASH_SEED ? Number(process.env.SPINDLE_CRASH_SEED) : Date.now() % 1000000;
-const suffixes = ['', '-journal', '-wal', '-shm'];
 
 let scratch;
 let wasm;
 let native;
 before(async () => {
   scratch = mkdtempSync(join(tmpdir(), 'spindle-sqlite-crash-'));
-  [wasm, native] = await Promise.all([buildProgram('sqlite', { source }), buildProgram('sqlite', { source, target: 'native' })]);
+  ({ wasm, native } = await buildCrashPrograms());
 });
 after(() => rmSync(scratch, { recursive: true, force: true }));
-
-// mulberry32: small, seedable, the same sequence on every Node
-function prng(s) {
-  let a = s >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /**
  * Runs the writer on a mount of `dir` until `plan` kills it: { after: 'spawn'|'start', ms } or
@@ -101,33 +87,22 @@ function runWriter(dir, mode, plan) {
   });
 }
 
-function median(xs) {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length ? s[s.length >> 1] : NaN;
-}
-
 // Copies the database and whichever of its journal, WAL and shm files exist, as the kill left them.
 function snapshot(from, to) {
   mkdirSync(to);
   const present = [];
-  for (const s of suffixes) {
-    const f = join(from, `test.db${s}`);
+  for (const name of dbFiles) {
+    const f = join(from, name);
     if (!existsSync(f)) continue;
-    copyFileSync(f, join(to, `test.db${s}`));
-    present.push(`${s || 'db'}:${statSync(f).size}`);
+    copyFileSync(f, join(to, name));
+    present.push(`${name}:${statSync(f).size}`);
   }
   return present;
 }
 
 async function check(side, dir) {
-  const r = side === 'native'
-    ? await exec(native, ['check', join(dir, 'test.db')])
-    : await exec(process.execPath, [spindle, 'run', `--mount=/d=${dir}`, wasm, 'check', '/d/test.db']);
-  const lines = r.stdout.split('\n').filter(Boolean);
-  const m = /^check max (\d+) rows \d+ pages \d+$/.exec(lines.at(-1) ?? '');
-  assert.ok(r.code === 0 && m && lines.slice(0, -1).every((l) => l === 'integrity ok'),
-    `${side} check of ${dir} (exit ${r.code}):\n${r.stdout}\n${r.stderr}`);
-  return { max: Number(m[1]), lines };
+  if (side === 'native') return checkNative(native, dir);
+  return parseCheck(await exec(process.execPath, [spindle, 'run', `--mount=/d=${dir}`, wasm, 'check', '/d/test.db']), `spindle check of ${dir}`);
 }
 
 async function runTrials(t, mode, count, rand) {
@@ -138,12 +113,9 @@ async function runTrials(t, mode, count, rand) {
   let startMs = 400; // the latest time the writer took to open the database, to aim early kills at
   const t0 = performance.now();
   for (let i = 0; i < count; i++) {
-    const r = rand();
     // from spawn: aimed at the open, where the writer recovers from the last kill (Node and the
     // module take the first half); from "start": anywhere in the stream of commits
-    const plan = r < 0.15 ? { after: 'spawn', ms: Math.floor(startMs * (0.5 + 0.7 * rand())) }
-      : r < 0.6 ? { after: 'start', ms: Math.floor(rand() * 250) }
-        : { commits: 1 + Math.floor(rand() * 60) };
+    const plan = planEnd(rand, startMs);
     const what = `${mode} trial ${i} (seed ${seed}, plan ${JSON.stringify(plan)})`;
     const w = await runWriter(dir, mode, plan);
     assert.equal(w.signal, 'SIGKILL', `${what}: the writer ended by itself (exit ${w.code}):\n${w.stdout}\n${w.stderr}`);

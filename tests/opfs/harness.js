@@ -1,7 +1,8 @@
-// What the OPFS test files share (tests/opfs.test.js, tests/opfs-crash.test.js): the page server
-// (Firefox's pages are driven through it, tests/lib/page-driver.js), profile directories that
-// outlive a browser (so a killed browser's OPFS can be read back), pages with
-// bench/opfs/run-page.js, and the C programs built once per file for every browser.
+// What the OPFS test files share (tests/opfs.test.js, tests/opfs-crash.test.js,
+// tests/opfs-sqlite-crash.test.js): the page server (Firefox's pages are driven through it,
+// tests/lib/page-driver.js), profile directories that outlive a browser (so a killed browser's
+// OPFS can be read back), pages with bench/opfs/run-page.js, tabs with tests/opfs/crash-tab.html,
+// and the C programs built once per file for every browser.
 /* global window -- the functions given to page.evaluate run in the page */
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -36,6 +37,27 @@ export function cc(src, name, extra = []) {
 /** page.evaluate of bench/opfs/run-page.js's spindleRun: resolves { exitCode, trap, stdout, stderr } or { error }. */
 export function spindleRun(page, url, options) {
   return page.evaluate(([u, o]) => window.spindleRun(u, o), [url, options]);
+}
+
+/**
+ * Opens a tab on tests/opfs/crash-tab.html from the test's page; resolves its index in the page's
+ * window.tabs (tests/opfs-crash.test.js, tests/opfs-sqlite-crash.test.js).
+ */
+export function openTab(page) {
+  return page.evaluate(() => new Promise((resolve, reject) => {
+    window.tabs ??= [];
+    window.results ??= [];
+    const tab = window.open('tests/opfs/crash-tab.html');
+    if (!tab) { reject(new Error('window.open gave no tab (a popup blocker?)')); return; }
+    const i = window.tabs.push(tab) - 1;
+    const since = Date.now();
+    const check = () => {
+      if (tab.spindleReady) resolve(i);
+      else if (Date.now() - since > 30000) reject(new Error('the tab did not load in 30 s'));
+      else setTimeout(check, 20);
+    };
+    check();
+  }));
 }
 
 /**

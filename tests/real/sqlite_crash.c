@@ -52,21 +52,23 @@ static int payload(long long seq, int idx, unsigned char *buf)
     return len;
 }
 
-static void fail(sqlite3 *db, const char *what)
+// The errno of the last failed system call: an OPFS mount answers EBUSY to the open of a file
+// that a reloaded page's sync access handle still locks (tests/opfs-sqlite-crash.test.js retries).
+static void fail_with(sqlite3 *db, const char *what, const char *msg)
 {
-    printf("bad %s: %s\n", what, db ? sqlite3_errmsg(db) : "");
+    int e = db ? sqlite3_system_errno(db) : 0;
+    printf("bad %s: %s (errno %d: %s)\n", what, msg, e, e ? strerror(e) : "none");
     fflush(stdout);
     exit(1);
 }
 
+static void fail(sqlite3 *db, const char *what) { fail_with(db, what, db ? sqlite3_errmsg(db) : ""); }
+
 static void exec_or_die(sqlite3 *db, const char *sql)
 {
     char *err = NULL;
-    if (sqlite3_exec(db, sql, NULL, NULL, &err) != SQLITE_OK) {
-        printf("bad %s: %s\n", sql, err);
-        fflush(stdout);
-        exit(1);
-    }
+    if (sqlite3_exec(db, sql, NULL, NULL, &err) != SQLITE_OK)
+        fail_with(db, sql, err ? err : "");
 }
 
 static sqlite3 *open_db(const char *path)
