@@ -31,8 +31,11 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 
 // a stat through the addon: { result, size, mode } (the protocol's layout: size @24, mode @8)
 const memory = new DataView(new SharedArrayBuffer(4096));
+// the addon's calls on a whole host path: all of it as the root's bytes, no path from memory
+const statPath = (path, follow, view, at) => addon.statIn(Buffer.from(path), view, 0, 0, follow, at);
+const openPath = (path, flags, mode, view, at) => addon.openIn(Buffer.from(path), view, 0, 0, flags, mode, at);
 function stat(path, follow = false) {
-  const result = addon.stat(path, follow, memory, 64);
+  const result = statPath(path, follow, memory, 64);
   return { result, size: Number(memory.getBigInt64(64 + 24, true)), mode: memory.getUint32(64 + 8, true) };
 }
 
@@ -40,9 +43,9 @@ describe('host-directory mount addon', { skip: !addon && 'not built or not Linux
   it('loads on each Node version here, in the main thread and in worker threads', () => {
     const script = `import { Worker } from 'node:worker_threads';
       import { mountAddon } from ${JSON.stringify(join(root, 'host/mount/hostdir/mount-addon.js'))};
-      const here = (where) => console.log(where, typeof mountAddon()?.stat);
+      const here = (where) => console.log(where, typeof mountAddon()?.statIn);
       here('main');
-      const w = new Worker(${JSON.stringify(`import('${join(root, 'host/mount/hostdir/mount-addon.js')}').then((m) => console.log('worker', typeof m.mountAddon()?.stat))`)}, { eval: true });
+      const w = new Worker(${JSON.stringify(`import('${join(root, 'host/mount/hostdir/mount-addon.js')}').then((m) => console.log('worker', typeof m.mountAddon()?.statIn))`)}, { eval: true });
       w.on('exit', () => here('after'));`;
     const nodes = [process.execPath, ...readdirSync(join(root, '.toolchain')).filter((d) => d.startsWith('node-'))
       .map((d) => join(root, '.toolchain', d, 'bin/node')).filter(existsSync)];
@@ -57,12 +60,12 @@ describe('host-directory mount addon', { skip: !addon && 'not built or not Linux
     assert.equal(s.result, 0);
     assert.equal(s.size, 12);
     assert.equal(s.mode, lstatSync(join(dir, 'a/b/file')).mode);
-    const fd = addon.open(join(dir, 'a/b/new'), O.CREAT | O.RDWR, 0o600, memory, 128);
+    const fd = openPath(join(dir, 'a/b/new'), O.CREAT | O.RDWR, 0o600, memory, 128);
     assert.ok(fd >= 0, `open: ${fd}`);
     assert.equal(memory.getBigInt64(128 + 24, true), 0n);
     assert.equal(addon.close(fd), 0);
     assert.equal(addon.close(fd), -E.EBADF);
-    const file = addon.open(join(dir, 'a/b/file'), O.RDONLY, 0, memory, 128);
+    const file = openPath(join(dir, 'a/b/file'), O.RDONLY, 0, memory, 128);
     memory.setBigInt64(512 + 24, -1n, true);
     assert.equal(addon.fstat(file, memory, 512), 0);
     assert.deepEqual(Buffer.from(memory.buffer, 512, 64), Buffer.from(memory.buffer, 128, 64), 'fstat writes what open wrote');
@@ -74,7 +77,7 @@ describe('host-directory mount addon', { skip: !addon && 'not built or not Linux
     assert.equal(addon.pwrite(file, memory, 1000, 5, 0), -E.EBADF, 'pwrite on a read-only fd');
     addon.close(file);
     // pwrite: straight from the view, at the offset; bad spans are the caller's bug (TypeError)
-    const rw = addon.open(join(dir, 'a/b/new'), O.RDWR, 0, memory, 128);
+    const rw = openPath(join(dir, 'a/b/new'), O.RDWR, 0, memory, 128);
     Buffer.from(memory.buffer, 2000, 6).write('pwrite');
     assert.equal(addon.pwrite(rw, memory, 2000, 6, 3), 6);
     assert.deepEqual(readFileSync(join(dir, 'a/b/new')), Buffer.from('\0\0\0pwrite'));
@@ -95,8 +98,8 @@ describe('host-directory mount addon', { skip: !addon && 'not built or not Linux
     assert.equal(link.result, 0);
     assert.equal(link.mode & S_IFMT, S_IFLNK);
     assert.equal(stat(join(dir, 'abs'), true).result, -E.ELOOP);
-    assert.equal(addon.open(join(dir, 'abs'), O.RDONLY, 0, memory, 0), -E.ELOOP);
-    assert.equal(addon.open(join(dir, 'a/inside'), O.RDONLY | O.DIRECTORY, 0, memory, 0) < 0, true);
+    assert.equal(openPath(join(dir, 'abs'), O.RDONLY, 0, memory, 0), -E.ELOOP);
+    assert.equal(openPath(join(dir, 'a/inside'), O.RDONLY | O.DIRECTORY, 0, memory, 0) < 0, true);
   });
 
   it('changes names in a path\'s parent, never through a symlink, never following a final one', () => {
@@ -147,9 +150,9 @@ describe('host-directory mount addon', { skip: !addon && 'not built or not Linux
   });
 
   it('refuses bad arguments with a TypeError, never writing outside the view', () => {
-    assert.throws(() => addon.stat(join(dir, 'a/b/file'), false, memory, 4096 - 63), TypeError);
-    assert.throws(() => addon.stat(join(dir, 'a/b/file'), false, new Uint8Array(64), 0), TypeError);
-    assert.throws(() => addon.open(join(dir, 'a/b/file'), 'x', 0, memory, 0), TypeError);
+    assert.throws(() => statPath(join(dir, 'a/b/file'), false, memory, 4096 - 63), TypeError);
+    assert.throws(() => statPath(join(dir, 'a/b/file'), false, new Uint8Array(64), 0), TypeError);
+    assert.throws(() => openPath(join(dir, 'a/b/file'), 'x', 0, memory, 0), TypeError);
     assert.throws(() => addon.list('3'), TypeError);
     assert.throws(() => addon.fstat(0, memory, 4096 - 63), TypeError);
     assert.throws(() => addon.fstat('0', memory, 0), TypeError);
@@ -184,7 +187,7 @@ describe('host-directory mount addon', { skip: !addon && 'not built or not Linux
   });
 
   it('lists a directory with each entry\'s lstat, in node:fs\'s order', () => {
-    const fd = addon.open(dir, O.RDONLY | O.DIRECTORY, 0, memory, 0);
+    const fd = openPath(dir, O.RDONLY | O.DIRECTORY, 0, memory, 0);
     const entries = listedEntries(addon.list(fd));
     addon.close(fd);
     assert.deepEqual(entries.map((e) => e.name.toString()), readdirSync(dir));

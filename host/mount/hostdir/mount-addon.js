@@ -13,7 +13,7 @@ const FILE = fileURLToPath(new URL('../../../.toolchain/mount-addon/mount_at.nod
 export const addonWanted = () => process.platform === 'linux' && process.env.SPINDLE_MOUNT_ADDON !== '0';
 
 let loaded;
-/** The addon's functions ({ open, stat, list }), or null where it cannot be loaded. */
+/** The addon's functions ({ openIn, statIn, list... }), or null where it cannot be loaded. */
 export function mountAddon() {
   if (loaded === undefined) {
     try {

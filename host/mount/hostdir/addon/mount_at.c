@@ -1,11 +1,13 @@
 // A Node-API addon giving the host-directory mount backend (host/mount/hostdir.js) the confined
 // path calls node:fs lacks (docs/MOUNTS.md, "The native addon"):
-//   open(path, flags, mode, view, at)  openat2 with RESOLVE_NO_SYMLINKS: the fd, or -errno
-//   stat(path, follow, view, at)       the same with O_PATH|O_NOFOLLOW, fstat, close: 0 or
-//                                      -errno (ELOOP for a final symlink when `follow`)
-//   openIn(root, view, pathAt, pathLength, flags, mode, at), statIn(root, view, pathAt,
-//   pathLength, follow, at)        the same on root + "/" + a path read from the program's
-//                                  memory (no string made; bytes from 0x80 give EINVAL: careful)
+//   openIn(root, view, pathAt, pathLength, flags, mode, at)
+//                                  openat2 with RESOLVE_NO_SYMLINKS of root + "/" + the path read
+//                                  from the program's memory (no string made; bytes from 0x80
+//                                  give EINVAL: the careful path judges them), its stat written
+//                                  at `at`: the fd, or -errno
+//   statIn(root, view, pathAt, pathLength, follow, at)
+//                                  the same with O_PATH|O_NOFOLLOW, fstat, close: 0 or -errno
+//                                  (ELOOP for a final symlink when `follow`)
 //   fstat(fd, view, at)            fstat into the program's memory: 0 or -errno
 //   unlink(path, directory), mkdir(path, mode), rename(from, to), link(from, to)
 //                                  the *at call in each path's parent, opened as open opens:
@@ -119,6 +121,7 @@ static int memory_path(napi_env env, napi_value root, napi_value view, napi_valu
         return -EINVAL;
     if (!data || offset > length || length - offset < n) return -EFAULT;
     if (root_len + 1 + (size_t)n >= PATH_MAX - 1) return -ENAMETOOLONG;
+    if (memchr(root_bytes, 0, root_len) != NULL) return -EINVAL; // not a path the kernel would see whole
     memcpy(buf, root_bytes, root_len);
     size_t at_byte = root_len;
     if (n > 0) buf[at_byte++] = '/';
@@ -156,22 +159,6 @@ static int open_with_stat(const char *path, int flags, unsigned mode, void *out)
     return fd;
 }
 
-// open(path, flags, mode, view, at): the new fd (close-on-exec), its stat written; or -errno
-static napi_value js_open(napi_env env, napi_callback_info info) {
-    size_t argc = 5;
-    napi_value argv[5];
-    napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
-    char path[PATH_MAX];
-    int32_t flags = 0;
-    uint32_t mode = 0;
-    void *out = argc == 5 ? arg_stat_out(env, argv[3], argv[4]) : NULL;
-    if (!out || napi_get_value_int32(env, argv[1], &flags) != napi_ok ||
-        napi_get_value_uint32(env, argv[2], &mode) != napi_ok)
-        return type_error(env, "open(path, flags, mode, view, at)");
-    int err = arg_path(env, argv[0], path);
-    return int_value(env, err ? err : open_with_stat(path, flags, mode, out));
-}
-
 // openIn(root, view, pathAt, pathLength, flags, mode, at): open of root + "/" + the path in the
 // view (memory_path), as open
 static napi_value js_open_in(napi_env env, napi_callback_info info) {
@@ -200,20 +187,6 @@ static int stat_plain(const char *path, bool follow, void *out) {
     if (!err && follow && S_ISLNK(st.st_mode)) err = -ELOOP;
     if (!err) fill_wire_stat(out, &st);
     return err;
-}
-
-// stat(path, follow, view, at): stat_plain's answer, the stat written at `at` of `view`
-static napi_value js_stat(napi_env env, napi_callback_info info) {
-    size_t argc = 4;
-    napi_value argv[4];
-    napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
-    char path[PATH_MAX];
-    bool follow = false;
-    void *out = argc == 4 ? arg_stat_out(env, argv[2], argv[3]) : NULL;
-    if (!out || napi_get_value_bool(env, argv[1], &follow) != napi_ok)
-        return type_error(env, "stat(path, follow, view, at)");
-    int err = arg_path(env, argv[0], path);
-    return int_value(env, err ? err : stat_plain(path, follow, out));
 }
 
 // statIn(root, view, pathAt, pathLength, follow, at): stat of root + "/" + the path in the view
@@ -533,8 +506,6 @@ static napi_value js_yield(napi_env env, napi_callback_info info) {
 
 NAPI_MODULE_INIT(/* napi_env env, napi_value exports */) {
     const napi_property_descriptor fns[] = {
-        {"open", NULL, js_open, NULL, NULL, NULL, napi_enumerable, NULL},
-        {"stat", NULL, js_stat, NULL, NULL, NULL, napi_enumerable, NULL},
         {"openIn", NULL, js_open_in, NULL, NULL, NULL, napi_enumerable, NULL},
         {"statIn", NULL, js_stat_in, NULL, NULL, NULL, napi_enumerable, NULL},
         {"fstat", NULL, js_fstat, NULL, NULL, NULL, napi_enumerable, NULL},
