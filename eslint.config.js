@@ -86,4 +86,16 @@ export default [
       '@stylistic/yield-star-spacing': ['error', 'after'],
     },
   },
+  // Start-up: an ES import of node:fs loads all that its namespace holds, fs.promises and the
+  // streams among it (~30 of Node's modules, ~5 ms of every run and every worker's boot), and
+  // node:tty loads node:net; process.getBuiltinModule loads the module alone (docs/HOST.md,
+  // "Start-up").
+  {
+    files: ['host/**', 'cli/**', 'bin/spindle'],
+    rules: {
+      'no-restricted-imports': ['error', ...['fs', 'tty'].map((name) => ({
+        name: `node:${name}`, message: `process.getBuiltinModule('node:${name}') where it is used: an ES import of it loads more at every start (docs/HOST.md, "Start-up")`,
+      }))],
+    },
+  },
 ];

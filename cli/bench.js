@@ -4,7 +4,6 @@
 // table.txt, results.json (every run's raw numbers and the machine), SVG charts and a
 // self-contained report.html.
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, hostname, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { experiments as defineExperiments, mainJob } from '../bench/experiments.js';
@@ -23,6 +22,8 @@ import { isCurrentNode, rerunWithNode } from './node-binary.js';
 import { readOption } from './options.js';
 import { clang, root } from './toolchain.js';
 import { benchUsage } from './usage.js';
+
+const { existsSync, mkdirSync, readFileSync, writeFileSync } = process.getBuiltinModule('node:fs');
 
 const options = {
   '--node': 'switch', '--browser': () => false, '--quick': 'switch', '--full': 'switch', '--open': 'switch', '--help': 'switch',

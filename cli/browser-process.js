@@ -2,11 +2,12 @@
 // outlives it: through cli/browser-watchdog.js, which kills the browser's whole tree and removes its profile when the
 // CLI stops it, is interrupted (cli/interrupt.js) or dies in any other way.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { onInterrupt } from './interrupt.js';
+
+const { mkdtempSync, rmSync, writeFileSync } = process.getBuiltinModule('node:fs');
 
 const watchdog = join(import.meta.dirname, 'browser-watchdog.js');
 const STOP_WAIT_MS = 5000;

@@ -8,7 +8,6 @@
 // URL) to a request that carries that token in a header, with headers that let Chromium keep
 // the response, and so the code it caches for it (docs/HOST.md, "Cached code in pages").
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { join, normalize } from 'node:path';
 import { ERROR_HEADER, READER_GONE } from '../host/platform/browser.js';
 import { launchBrowser } from './browser-process.js';
@@ -19,6 +18,8 @@ import { startLocalServer } from './local-server.js';
 import { escapeControls } from './terminal-text.js';
 import { root } from './toolchain.js';
 import { uniqueModule } from './unique-module.js';
+
+const { readFileSync } = process.getBuiltinModule('node:fs');
 
 const hostDir = join(root, 'host');
 

@@ -10,10 +10,11 @@
 // --save-caches=DIR: the profile's HTTP and wasm code caches go back to DIR once the browser has
 // ended, before the profile is removed (cli/chromium-code-cache.js).
 import { spawn } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { saveProfileCache } from './chromium-code-cache.js';
 import { startXvfb } from './xvfb.js';
+
+const { mkdirSync, readdirSync, readFileSync, rmSync } = process.getBuiltinModule('node:fs');
 
 const flags = [];
 const isFlag = (arg) => ['--keep-profile', '--xvfb'].includes(arg) || arg?.startsWith('--save-caches=');

@@ -2,27 +2,16 @@
 // how each is launched: Chromium (the default, V8), Firefox (SpiderMonkey) and WebKit (WebKitGTK's
 // JavaScriptCore, under a private Xvfb). Options that only V8 understands are refused for the
 // others, or mapped where a SpiderMonkey preference or a JSC option means the same.
-import { existsSync } from 'node:fs';
 import { loadProfileCache } from './chromium-code-cache.js';
 import { chromiumFlags, chromiumPath, v8FlagsSwitch } from './chromium.js';
 import { firefoxArgs, firefoxPath, optimizedFromStartPrefs, writeFirefoxProfile } from './firefox.js';
 import { optimizedFromStartOptions, webkitArgs, webkitEnv, webkitPackage, webkitPath } from './webkit.js';
 import { xvfbPath } from './xvfb.js';
+import { v8OnlyRefusal } from './browser-names.js';
 
-export const browserNames = ['chromium', 'firefox', 'webkit'];
+const { existsSync } = process.getBuiltinModule('node:fs');
 
-/** The browser an option's value names (null: `--browser` alone, Chromium). */
-export function parseBrowserName(value, flag = '--browser') {
-  if (value === null || value === undefined) return 'chromium';
-  if (!browserNames.includes(value)) throw new Error(`${flag}=${value}: expected ${browserNames.slice(0, -1).join(', ')} or ${browserNames.at(-1)}`);
-  return value;
-}
-
-/** The browsers a comma-separated value names, each once (`spindle bench --browser=chromium,firefox`). */
-export function parseBrowserNames(value, flag = '--browser') {
-  if (value === null || value === undefined) return ['chromium'];
-  return [...new Set(value.split(',').map((name) => parseBrowserName(name, flag)))];
-}
+export { browserNames, parseBrowserName, parseBrowserNames, v8OnlyRefusal } from './browser-names.js';
 
 /** Per browser: its binary, the variable that names another, and how to install it. */
 const binaries = {
@@ -41,12 +30,6 @@ export function requireBrowser(name) {
     }
   }
 }
-
-const engines = { firefox: 'Firefox (SpiderMonkey)', webkit: 'WebKit (JavaScriptCore)' };
-
-/** The one-line refusal of an option that only V8 (Node, Chromium) understands, given for `browser`. */
-export const v8OnlyRefusal = (option, browser = 'firefox') =>
-  `${option} sets V8's compiler, which only Node and Chromium have; ${engines[browser] ?? browser} compiles wasm its own way (leave the option out)`;
 
 /**
  * What `spindle run --browser=NAME` cannot do in that browser, refused in one line before the

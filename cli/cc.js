@@ -4,7 +4,6 @@
 // the selected Spindle runtime components. Every other argument goes to clang unchanged, so
 // Makefiles and CMake can use it as CC/CXX.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { wantsDebugInfo } from './debug-info.js';
 import { probeStartupBytes, startupBytes, tooSmall } from './memory-minimum.js';
@@ -17,6 +16,8 @@ import { addStackCheck, stackCheckLinkArgs, stackCheckWanted } from './stack-che
 import { clang, clangxx, requireSetup, root, sysroot, target, toolchainDir } from './toolchain.js';
 import { ccUsage } from './usage.js';
 import { CLI_NODE_FLAGS } from './v8-start.js';
+
+const { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } = process.getBuiltinModule('node:fs');
 
 const WASM_PAGE = 65536;
 const choices = {

@@ -10,10 +10,11 @@
 // (host/code-cache/store.js, unusableReason). --code-cache=off and SPINDLE_CODE_CACHE=0 turn
 // it off. Chromium keys the code by the module's URL, origin included, so the page's server
 // asks for a port of its own (pagePorts) and the module has a URL named by its bytes' SHA-256.
-import { constants, cpSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { unusableReason } from '../host/code-cache/store.js';
+
+const { constants, cpSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } = process.getBuiltinModule('node:fs');
 
 // node:crypto loads 17 of Node's modules; cli/run.js loads this file (through browsers.js) for
 // every Node run, which never needs it, so it is fetched only when a hash is made.

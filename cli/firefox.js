@@ -2,8 +2,9 @@
 // /usr/bin/firefox-esr) and what its fresh profile holds. Playwright cannot drive a stock Firefox,
 // so the CLI launches it itself (cli/browser-process.js) and the page reports back to the CLI's
 // own server, as Chromium's does.
-import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+
+const { writeFileSync } = process.getBuiltinModule('node:fs');
 
 export const firefoxPath = process.env.SPINDLE_FIREFOX || '/usr/bin/firefox-esr';
 

@@ -4,9 +4,10 @@
 // else `/` as an empty page and files under the repository's host/, bench/opfs/, bench/report/,
 // tests/opfs/ and build/; all under the server's secret path, to its own pages only
 // (cli/local-server.js), so pages use relative URLs.
-import { createReadStream, existsSync, statSync } from 'node:fs';
 import { extname, join, normalize } from 'node:path';
 import { startLocalServer } from './local-server.js';
+
+const { createReadStream, existsSync, statSync } = process.getBuiltinModule('node:fs');
 
 const root = join(import.meta.dirname, '..');
 export const isolation = {

@@ -4,7 +4,7 @@
 // Node with MAIN_STACK_FLAG. The flag stays as it was given (no V8 flag changes while a process
 // runs, cli/v8-start.js); a worker's stack limit is the one Node sets from its own thread's
 // stack, whatever the flag says.
-import { readFileSync } from 'node:fs';
+const { readFileSync } = process.getBuiltinModule('node:fs');
 
 const MAIN_STACK_KB = 3904;
 export const MAIN_STACK_FLAG = `--stack-size=${MAIN_STACK_KB}`;

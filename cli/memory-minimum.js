@@ -4,10 +4,11 @@
 // start, rounded up to 64 KiB pages. (`--max-memory=0` would otherwise mean "no maximum" to
 // wasm-ld, i.e. a memory that can never grow.)
 import { spawnSync } from 'node:child_process';
-import { readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { importedMemory } from '../host/module-info.js';
+
+const { readFileSync, rmSync } = process.getBuiltinModule('node:fs');
 
 const WASM_PAGE = 65536;
 const MiB = 1 << 20;

@@ -2,12 +2,13 @@
 // everything it starts with Node (each `spindle run`, the suites' runners, the npm WASI host)
 // runs on that version, e.g. the LTS setup puts in .toolchain/node-VERSION (docs/PERFORMANCE.md).
 import { execFileSync, spawn } from 'node:child_process';
-import { realpathSync } from 'node:fs';
 import { constants } from 'node:os';
 import { join } from 'node:path';
 import { onInterrupt } from './interrupt.js';
 import { CLI_NODE_FLAGS } from './v8-start.js';
 import { root } from './toolchain.js';
+
+const { realpathSync } = process.getBuiltinModule('node:fs');
 
 /** True when `nodeBin` is the Node running now; throws a clear error if it is no Node at all. */
 export function isCurrentNode(nodeBin) {

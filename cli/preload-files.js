@@ -4,9 +4,10 @@
 // a custom section to a linked module. What a walk meets is taken as it is, as `cp -a` does:
 // symlinks stay symlinks (never followed, so dangling links and loops are fine), and every
 // entry keeps its permission bits (without setuid, setgid and sticky) and its times.
-import { appendFileSync, closeSync, existsSync, lstatSync, openSync, readdirSync, readlinkSync, readSync, statSync } from 'node:fs';
 import { posix } from 'node:path';
 import { KIND, packPreload, PRELOAD_SECTION } from '../host/files/preload.js';
+
+const { appendFileSync, closeSync, existsSync, lstatSync, openSync, readdirSync, readlinkSync, readSync, statSync } = process.getBuiltinModule('node:fs');
 
 const NAME_MAX = 255; // runtime/include/spindle/fs.h
 const PATH_MAX = 4096;

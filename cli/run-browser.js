@@ -1,12 +1,13 @@
 // `spindle run --browser[=NAME]`: one job in a BrowserSession, with the terminal's stdin, stdout and
 // stderr; returns the program's exit code.
-import { readSync } from 'node:fs';
 import { seekHostFile, writeAllSync } from '../host/platform/node.js';
 import { readHostFdAt, truncateHostFd, writeHostFdAt } from '../host/platform/positioned-stdio.js';
 import { describeHostFd } from '../host/platform/stdio-info.js';
 import { BrowserSession } from './browser-session.js';
 import { openProfileCache } from './chromium-code-cache.js';
 import { refuseInBrowser } from './browsers.js';
+
+const { readSync } = process.getBuiltinModule('node:fs');
 
 /**
  * Standard input of the CLI, handed out on request: up to `max` bytes, empty at end of input.

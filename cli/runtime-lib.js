@@ -1,11 +1,12 @@
 // Builds Spindle's runtime components (runtime/<component>/*.c) into wasm archives on demand,
 // cached under .toolchain/runtime and rebuilt when a source or public header changes.
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { clang, llvmAr, root, sysroot, target, toolchainDir } from './toolchain.js';
+
+const { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } = process.getBuiltinModule('node:fs');
 
 const run = promisify(execFile);
 const runtimeDir = join(root, 'runtime');

@@ -8,7 +8,6 @@
 // Settings (--malloc, --fs, sizes, preloads, --as-root, ...) come from cli/cargo.js as one argument,
 // --spindle-settings=BASE64URL(JSON), passed through RUSTFLAGS: so cargo relinks when they change.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, renameSync, rmSync } from 'node:fs';
 
 import { fileURLToPath } from 'node:url';
 import { moduleLinkerFlags, prefillCodeCache, runtimeLinkArgs } from './cc.js';
@@ -17,6 +16,8 @@ import { componentArchive } from './runtime-lib.js';
 import { addStackCheck, stackCheckWanted } from './stack-check.js';
 import { requireSetup, wasmLd } from './toolchain.js';
 import { buildBindings, directWasiImports, undefinedSymbols } from './wasi-import-bindings.js';
+
+const { mkdirSync, renameSync, rmSync } = process.getBuiltinModule('node:fs');
 
 const SETTINGS_FLAG = '--spindle-settings=';
 

@@ -11,9 +11,10 @@
 // section and every other section stay valid.
 // DWARF sections describe code offsets that no longer hold, so they are dropped (see
 // stackCheckWanted: a -g build is not rewritten).
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { wantsDebugInfo } from './debug-info.js';
 import { bodyLayout, concat, moduleLayout, Reader, sections, skipImmediates, uleb } from '../host/wasm-binary.js';
+
+const { readFileSync, rmSync, writeFileSync } = process.getBuiltinModule('node:fs');
 
 const OVERFLOW_EXPORT = '__spindle_stack_overflow';
 const GLOBALS_EXPORT = '__spindle_stack_check_globals';

@@ -1,7 +1,8 @@
 // Removes custom sections from a linked module in place: the function names, the producers and
 // target-features records wasm-ld writes. They help a debugger or a linker, not a running program.
-import { readFileSync, writeFileSync } from 'node:fs';
 import { sections } from '../host/module-info.js';
+
+const { readFileSync, writeFileSync } = process.getBuiltinModule('node:fs');
 
 export const metadataSections = ['name', 'producers', 'target_features'];
 

@@ -1,7 +1,8 @@
 // Where setup put the toolchain, and the versions it pinned (scripts/versions.env).
-import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+
+const { existsSync, readFileSync } = process.getBuiltinModule('node:fs');
 
 export const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const toolchainDir = join(root, '.toolchain');

@@ -6,9 +6,10 @@
 // calls __imported_wasi_snapshot_preview1_<call>: Spindle's implementation where it has one,
 // the host's import otherwise.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { clang, llvmNm, sysroot, target } from './toolchain.js';
+
+const { mkdirSync, renameSync, writeFileSync } = process.getBuiltinModule('node:fs');
 
 const WASI_MODULE = 'wasi_snapshot_preview1';
 const LIBC_PREFIX = `__imported_${WASI_MODULE}_`;

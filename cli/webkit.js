@@ -4,8 +4,9 @@
 // for it and ends it with the browser. Like Firefox's, its page reports back to the CLI's own
 // server: no WebDriver.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+
+const { mkdirSync } = process.getBuiltinModule('node:fs');
 
 const multiarch = { x64: 'x86_64-linux-gnu', arm64: 'aarch64-linux-gnu' }[process.arch] ?? `${process.arch}-linux-gnu`;
 export const webkitPackage = 'libwebkit2gtk-4.1-0';

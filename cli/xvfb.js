@@ -5,8 +5,9 @@
 // can connect to an X socket, and the page's URL holds the server's secret, cli/local-server.js).
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+
+const { readFileSync, rmSync, writeFileSync } = process.getBuiltinModule('node:fs');
 
 export const xvfbPath = process.env.SPINDLE_XVFB || '/usr/bin/Xvfb';
 const START_LIMIT_MS = 15000;

@@ -1,10 +1,11 @@
 // A compile that reuses machine code from an earlier run (docs/HOST.md, "Compiled-code cache").
 // Called by host/compilation.js while the compile's V8 flags are set, because V8 stamps its code
 // with a hash of every flag and refuses code stamped under other flags.
-import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { codeCacheAddon } from './addon.js';
 import { cacheKey, defaultCacheDir, readCode, unusableReason, writeCode } from './store.js';
+
+const { existsSync, statSync } = process.getBuiltinModule('node:fs');
 
 // The smallest module with code (one empty function): compiled and serialized, it gives the
 // header V8 writes into code made right now (magic, V8's version, CPU features, flag hash), which

@@ -4,11 +4,12 @@
 // for Liftoff + tiering, so that later runs load TurboFan's code instead of running Liftoff's,
 // and no run waits for the compile. At the lowest priority: it must not slow the runs that go on
 // meanwhile. MARKER, a file it holds while it compiles, keeps runs from starting the compile twice.
-import { closeSync, openSync, readFileSync, rmSync, utimesSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { compileModule } from '../compilation.js';
 import { beingMade } from './compile-cached.js';
+
+const { closeSync, openSync, readFileSync, rmSync, utimesSync } = process.getBuiltinModule('node:fs');
 
 /** Takes `marker` for this process; false where another process holds it. */
 function claim(marker) {

@@ -4,9 +4,10 @@
 // Spindle's host, so that the module's first `spindle run` on this machine and Node finds
 // TurboFan's code (docs/HOST.md, "Compiled-code cache"). It compiles as a run does, through the
 // same code, at every size.
-import { readFileSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { compileModule } from '../compilation.js';
+
+const { readFileSync } = process.getBuiltinModule('node:fs');
 
 const [file] = process.argv.slice(2);
 try { setPriority(19); } catch { /* the compile runs anyway */ }

@@ -3,9 +3,10 @@
 // SHA-256 of the wire bytes and everything else V8's code depends on; each file holds its
 // payload's SHA-256, so a torn or damaged file is a miss, never code that runs. `sha256` is the
 // addon's (OpenSSL's, in Node's binary): node:crypto would load 17 of Node's modules first.
-import { closeSync, fstatSync, mkdirSync, openSync, readdirSync, readSync, renameSync, statSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+
+const { closeSync, fstatSync, mkdirSync, openSync, readdirSync, readSync, renameSync, statSync, unlinkSync, utimesSync, writeFileSync } = process.getBuiltinModule('node:fs');
 
 const MAGIC = Buffer.from('SPNDLWC1');
 const HEADER_BYTES = MAGIC.length + 32; // magic, then the payload's SHA-256

@@ -3,9 +3,10 @@
 // only goes away when the run ends, and then the program's fate is set first): such a run can
 // never end by itself (a main joining that thread waits for good), so it ends as a run with main
 // in a worker does (host/platform/node-workers.js): status 134 and `spindle: worker failed`.
-import { writeSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import { FATE, programEnded, settleFate } from '../control.js';
+
+const { writeSync } = process.getBuiltinModule('node:fs');
 
 const { control, stderrFd, endsProcess } = workerData;
 

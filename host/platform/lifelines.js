@@ -4,14 +4,15 @@
 // wasm. So each such worker gets one end of a MessageChannel (its lifeline, in workerData) and
 // one watcher worker, which never runs wasm, holds the other: Node closes that end when the
 // worker's thread goes away, however it went (host/platform/lifeline-watcher.js).
-import { MessageChannel, Worker } from 'node:worker_threads';
+// (node:worker_threads is loaded by the first lifeline: a run without threads needs none)
+const workerThreads = () => process.getBuiltinModule('node:worker_threads');
 
 /**
  * Creates a worker by `create(lifeline)` and then hands the lifeline's other end on by
  * `toWatcher`: the thread's worker starts first, ahead of a watcher that starts with it.
  */
 function withLifeline(create, toWatcher) {
-  const { port1, port2 } = new MessageChannel();
+  const { port1, port2 } = new (workerThreads().MessageChannel)();
   const worker = create(port1);
   toWatcher().postMessage({ lifeline: port2 }, [port2]);
   return worker;
@@ -28,7 +29,7 @@ export function lifelineWatcher(control, { endsProcess, stderrFd }) {
   const started = () => {
     if (!watcher) {
       // execArgv []: a --import preload that ends workers must not end the watcher too
-      watcher = new Worker(new URL('./lifeline-watcher.js', import.meta.url), { workerData: { control, stderrFd, endsProcess }, execArgv: [] });
+      watcher = new (workerThreads().Worker)(new URL('./lifeline-watcher.js', import.meta.url), { workerData: { control, stderrFd, endsProcess }, execArgv: [] });
       watcher.unref(); // it watches the run and must never keep Node running after it
     }
     return watcher;

@@ -1,18 +1,18 @@
 // Node's side of the host: stdio through the process's own file descriptors, written
 // synchronously from whichever thread calls (so output is never lost at exit and never waits
 // for the main thread), clocks from the process-wide high-resolution timer.
-import { fstatSync, readSync, writeSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { isatty } from 'node:tty';
 import { ERRNO as LINUX_ERRNO } from '../abi/linux.js';
 import { addonWanted, mountAddon } from '../mount/hostdir/mount-addon.js';
 import { stdinFromBytes } from './stdin-bytes.js';
 import { readHostFdAt, truncateHostFd, writeHostFdAt } from './positioned-stdio.js';
 import { pipeDescription } from './stdio-description.js';
-import { describeHostFd } from './stdio-info.js';
+import { describeHostFd, isTerminal } from './stdio-info.js';
 import { positionedReader, seekPosition } from './stdin-position.js';
 import { wallClockNs } from './wall-clock.js';
 import { yieldCpu } from './yield-cpu.js';
+
+const { fstatSync, readSync, writeSync } = process.getBuiltinModule('node:fs');
 
 const pause = new Int32Array(new SharedArrayBuffer(4));
 const briefly = () => Atomics.wait(pause, 0, 0, 1);
@@ -79,7 +79,7 @@ export function threadIo(io) {
   return {
     writeStdio: (fd, bytes) => writeAllSync(fds[fd], bytes),
     readStdin,
-    isatty: (fd) => (fd === 0 && io.stdinBytes ? false : isatty(fds[fd])),
+    isatty: (fd) => (fd === 0 && io.stdinBytes ? false : isTerminal(fds[fd])),
     describeStdio: (fd) => (fd === 0 && io.stdinBytes ? pipeDescription() : describeHostFd(fds[fd])),
     seekStdin: (offset, whence) => (seekable()
       ? seekPosition(io.stdinPosition, offset, whence, fstatSync(fds[0], { bigint: true }).size) : undefined),

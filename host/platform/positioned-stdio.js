@@ -3,7 +3,7 @@
 // kernel answers as it does natively: a regular file is read or written at the offset and its
 // own offset stays where it was, a pipe, socket or terminal says ESPIPE (EINVAL to ftruncate),
 // a file opened write-only says EBADF to a read.
-import { ftruncateSync, readSync, writeSync } from 'node:fs';
+const { ftruncateSync, readSync, writeSync } = process.getBuiltinModule('node:fs');
 
 /** Thrown errors as the answer: the error's code ('ESPIPE'), else 'EIO'. */
 function orCode(fn) {

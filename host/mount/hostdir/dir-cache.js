@@ -10,9 +10,10 @@
 // The fds live in a handle table of their own (handle-table.js; never the one whose handles the
 // module names), so the coordinator closes what threads kept when the program is disposed, and
 // never one a call is using.
-import { closeSync, constants as C, openSync, readlinkSync } from 'node:fs';
 import { HandleError } from '../handle-table.js';
 import { fdPath } from './proc-fd.js';
+
+const { closeSync, constants: C, openSync, readlinkSync } = process.getBuiltinModule('node:fs');
 
 // Linux's O_PATH (node:fs does not name it): the fd only names the directory, so a directory
 // the program may search but not list is reached as Linux's own calls reach it.

@@ -11,11 +11,6 @@
 // the resolved directory inside the root, so a rename racing with the check cannot lead outside.
 // On Linux, STAT, OPEN, PREAD and listings first go through the native addon (mount-addon.js):
 // one openat2 that refuses every symlink; whatever it refuses is resolved the careful way here.
-import {
-  chmodSync, closeSync, constants as C, fchmodSync, fdatasyncSync, fstatSync, fsyncSync, ftruncateSync, futimesSync,
-  linkSync, lstatSync, lutimesSync, mkdirSync, openSync, readdirSync, readlinkSync, readSync,
-  realpathSync, renameSync, rmdirSync, statSync, symlinkSync, unlinkSync, utimesSync, writeSync,
-} from 'node:fs';
 import { createHandleTable, HandleError, HandleTable } from '../handle-table.js';
 import { DirCache } from './dir-cache.js';
 import { ABSENT, ListedStats, mayChange, NOT_KEPT, TAKEN } from './listed-stats.js';
@@ -28,6 +23,13 @@ import { cookieAfter, direntBytes, indexFrom, STAT as WIRE_STAT, writeDirentFrom
 import { checkMountOptions, symlinkLeaves } from './hostdir-options.js';
 import { checkHostDirsApart } from './hostdir-overlap.js';
 import { quotaCounter } from './quota.js';
+
+const {
+  chmodSync, closeSync, constants: C, fchmodSync, fdatasyncSync, fstatSync, fsyncSync,
+  ftruncateSync, futimesSync, linkSync, lstatSync, lutimesSync, mkdirSync, openSync, readdirSync,
+  readlinkSync, readSync, realpathSync, renameSync, rmdirSync, statSync, symlinkSync, unlinkSync,
+  utimesSync, writeSync,
+} = process.getBuiltinModule('node:fs');
 
 // (not an Error: a thrown Error records the stack, which cost a STAT that found nothing (ENOENT)
 // 5 us, more than its system calls; this is caught in `call` and never leaves the backend)

@@ -3,7 +3,7 @@
 // directory. The hostdir backend checks confinement with it (docs/MOUNTS.md section 4).
 // /proc/PID rather than /proc/self: the kernel then need not follow the `self` link on every
 // call (~15% of a readlink's or lstat's time through it, measured natively in C, interleaved).
-import { existsSync } from 'node:fs';
+const { existsSync } = process.getBuiltinModule('node:fs');
 
 const base = `/proc/${process.pid}/fd`;
 

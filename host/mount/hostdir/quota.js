@@ -5,7 +5,7 @@
 // was not used is given back after, so concurrent writers can never pass the limit together.
 // Counted: the growth of a file's size by a write past its end or an ftruncate to a larger
 // size; given back: what ftruncate to a smaller size and O_TRUNC remove. docs/MOUNTS.md.
-import { fstatSync } from 'node:fs';
+const { fstatSync } = process.getBuiltinModule('node:fs');
 
 /** The config part of a quota of `limit` bytes (structured-cloneable: a SharedArrayBuffer). */
 export function createQuota(limit) {
