@@ -1,13 +1,12 @@
 // `spindle run [--browser[=chromium|firefox|webkit]] [options] app.wasm [args...]`: runs a module with
 // real threads in Node (default) or in a headless browser, and returns the program's exit code.
-import { spawn } from 'node:child_process';
-import { readFileSync, statSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { basename, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cachedCode, COMPILATION_MODES } from '../host/compilation.js';
 import { startEarlyWorker } from '../host/early-worker.js';
 import { checkMountPaths } from '../host/mount/index.js';
-import { parseBrowserName, v8OnlyRefusal } from './browsers.js';
+import { parseBrowserName, v8OnlyRefusal } from './browser-names.js';
 import { parseSize, readOption } from './options.js';
 import { packPreloadFiles } from './preload-files.js';
 import { userEnv } from './js-compile-cache.js';
@@ -15,6 +14,8 @@ import { runUsage } from './usage.js';
 import { mainRunsHere } from './main-thread-choice.js';
 import { threadHint } from './thread-hint.js';
 import { CLI_NODE_FLAGS, followParent, startAgain, v8StartFor } from './v8-start.js';
+
+const { readFileSync, statSync } = process.getBuiltinModule('node:fs');
 
 const options = {
   // `--browser` alone is Chromium; `--browser=firefox` (only with =: a module may be named firefox)
@@ -127,11 +128,15 @@ function checkMounts(opts) {
 function makeTurboFanCode(wasm, codeCache, marker) {
   const script = fileURLToPath(new URL('../host/code-cache/make-turbofan-code.js', import.meta.url));
   const dir = typeof codeCache === 'string' ? codeCache : '';
+  const { spawn } = process.getBuiltinModule('node:child_process'); // (loaded only for this)
   spawn(process.execPath, [...CLI_NODE_FLAGS, script, resolve(wasm), dir, marker, String(process.pid)], { detached: true, stdio: 'ignore' }).unref();
 }
 
-/** Runs `spindle run argv`; `early` is the main thread's worker if cli/main.js started it. */
-export async function run(argv, early = null) {
+/**
+ * Runs `spindle run argv`; `early` is the main thread's worker if cli/main.js started it, `from`
+ * says where this code was loaded from (cli/run-bundle.js).
+ */
+export async function run(argv, early = null, from = 'the modules (no current bundle: scripts/build-run-bundle.js makes it)') {
   const opts = parseRunArgs(argv);
   if (opts.help) { process.stdout.write(runUsage); return 0; }
   if (opts.preload.length) opts.preloadBytes = packPreloadFiles(opts.preload, '--preload');
@@ -152,23 +157,25 @@ export async function run(argv, early = null) {
   // boots while the rest of the host loads (docs/HOST.md, "Start-up").
   const here = !early && !mainInWorker && mainRunsHere(argv);
   const earlyWorker = here ? null : early ?? await startEarlyWorker();
-  // where this module started threads last time, its first thread's worker boots from now on
-  const hint = here ? threadHint(opts.wasm, opts.codeCache) : null;
-  const earlyThreadWorker = hint?.expected ? await startEarlyWorker({ lifeline: true }) : null;
+  // as many threads' workers as this module used last time (one on its first run) boot from now on
+  const hint = here ? threadHint(opts.wasm, opts.codeCache, availableParallelism()) : null;
+  const earlyCount = Math.min(hint?.workers ?? 0, opts.maxThreads ?? Infinity);
+  const earlyThreadWorkers = await Promise.all(Array.from({ length: earlyCount }, () => startEarlyWorker({ lifeline: true })));
   const { compile, createProgram } = await import('../host/index.js');
   const compiled = await compile(bytes, { compilation: opts.compilation, codeCache: opts.codeCache });
   const program = await createProgram(compiled, { args: opts.args, env: opts.env, poolSize: opts.poolSize, maxThreads: opts.maxThreads,
-    waitForPool: opts.waitForPool, preload: opts.preloadBytes, mounts: opts.mounts, earlyWorker, earlyThreadWorker, mainThread: here ? 'here' : 'worker',
+    waitForPool: opts.waitForPool, preload: opts.preloadBytes, mounts: opts.mounts, earlyWorker, earlyThreadWorkers, mainThread: here ? 'here' : 'worker',
     files: false });
   if (process.env.SPINDLE_DEBUG) {
-    process.stderr.write(`[spindle] compilation: ${compiled.compilation} (--compile=${opts.compilation}), ` +
+    process.stderr.write(`[spindle] JavaScript: ${from}\n[spindle] compilation: ${compiled.compilation} (--compile=${opts.compilation}), ` +
       `V8 tiers: ${compiled.tiers} (${compiled.tiersReason})\n[spindle] code cache: ${compiled.codeCache}\n` +
-      `[spindle] first thread's worker: ${earlyThreadWorker ? 'started early (an earlier run started threads)' : 'on demand'}\n` +
+      `[spindle] threads' workers started early: ${earlyCount} (${!hint ? 'the C main in a worker starts them on demand'
+        : hint.last === undefined ? 'the module\'s first run here' : `its last run here used ${hint.last}`})\n` +
       `[spindle] C main: ${program.mainThread === 'here' ? "on Node's main thread" : 'in a worker'}\n`);
   }
   program.start();
   const result = await program.exited;
-  hint?.record(program.threadsStarted() > 0);
+  hint?.record(program.workersUsed());
   program.dispose();
   if (result.trap) process.stderr.write(`spindle: ${result.trap}\n`);
   return result.exitCode;

@@ -1,23 +1,30 @@
-// Whether a module started threads the last time `spindle run` ran it here. Where it did, the
-// next run starts the first thread's worker before it loads the host, so the worker boots
-// beside the host's loading and the compile instead of after main's first pthread_create (docs/
-// HOST.md, "Start-up"); a run without threads must not pay for that worker, so it is kept for
-// modules that use it. One empty file per module in the compiled-code cache's directory (the
-// same owner and mode checks), named by the SHA-256 of the module's path, size and mtime: a
-// rebuilt module starts without a hint.
-import { realpathSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+// How many threads a module had at once the last time `spindle run` ran it here. The next run
+// starts that many threads' workers before it loads the host, so they boot beside the host's
+// loading and the compile instead of after main's pthread_creates (docs/HOST.md, "Start-up"),
+// and a run without threads starts none. A module never run here gets one, on a machine with a
+// core to spare: its first run is the one that tells. One small file per module in the
+// compiled-code cache's directory (the same owner and mode checks), named by the SHA-256 of the
+// module's path, size and mtime, holding the number: a rebuilt module starts as a first run.
 import { join } from 'node:path';
 import { codeCacheAddon } from '../host/code-cache/addon.js';
 import { defaultCacheDir, unusableReason } from '../host/code-cache/store.js';
 
-const NO_HINT = { expected: false, record: () => {} };
+const { readFileSync, realpathSync, renameSync, statSync, writeFileSync } = process.getBuiltinModule('node:fs');
+
+const NO_HINT = { workers: 0, last: undefined, record: () => {} };
+const FIRST_RUN_WORKERS = 1;
+// (a number too large to be a thread count is no hint)
+const MOST_WORKERS = 1024;
 
 /**
  * The hint for module file `wasmPath`, with `codeCache` as `spindle run --code-cache` gave it
- * (true, false or a directory): { expected, record(threadsStarted) }. `record` keeps or drops the
- * hint after the run. A run without the cache, or without the addon, has no hint.
+ * (true, false or a directory), on a machine of `cpuCount` cores: { workers, record(used) },
+ * `workers` the threads' workers to start early (at most cpuCount), `last` what the last run
+ * used (undefined: none known), `record(used)` keeps the
+ * number of workers this run used for the next. A run without the cache, or without the addon,
+ * has no hint and starts none.
  */
-export function threadHint(wasmPath, codeCache) {
+export function threadHint(wasmPath, codeCache, cpuCount) {
   const { addon } = codeCacheAddon();
   if (!codeCache || !addon || process.env.SPINDLE_CODE_CACHE === '0') return NO_HINT;
   const dir = typeof codeCache === 'string' ? codeCache : defaultCacheDir();
@@ -30,14 +37,21 @@ export function threadHint(wasmPath, codeCache) {
   } catch {
     return NO_HINT;
   }
-  let expected = false;
-  try { expected = statSync(file).isFile(); } catch { /* no hint yet */ }
+  let last; // undefined: the module's first run here
+  try {
+    const text = readFileSync(file, 'latin1');
+    // (an empty file: an older Spindle's hint that the module started threads)
+    last = text === '' ? 1 : /^\d{1,4}$/.test(text) && Number(text) <= MOST_WORKERS ? Number(text) : 0;
+  } catch { /* no hint yet */ }
+  const wanted = last ?? (cpuCount > 1 ? FIRST_RUN_WORKERS : 0);
   return {
-    expected,
-    record(threadsStarted) {
+    workers: Math.min(wanted, cpuCount),
+    last,
+    record(used) {
+      if (used === last) return;
       try {
-        if (threadsStarted && !expected) writeFileSync(file, '', { mode: 0o600 });
-        else if (!threadsStarted && expected) unlinkSync(file);
+        writeFileSync(`${file}.${process.pid}`, String(used), { mode: 0o600 });
+        renameSync(`${file}.${process.pid}`, file);
       } catch { /* a hint is only a hint */ }
     },
   };

@@ -10,7 +10,7 @@ export const HEADER = {
   LIMIT_HINTED: 3, // 1 once the thread-limit hint was printed
 };
 export const HEADER_INTS = 8;
-export const SLOT_INTS = 4; // state, tid, start_arg, spare
+export const SLOT_INTS = 4; // state, tid, start_arg, used (1 once a thread ran there)
 
 export const FATE = { RUNNING: 0, EXITED: 1, TRAPPED: 2 };
 
@@ -62,12 +62,24 @@ export function claimSlot(control, tid, startArg) {
       if (Atomics.compareExchange(control, i, wanted, SLOT.CLAIMED) !== wanted) continue;
       control[i + 1] = tid;
       control[i + 2] = startArg;
+      control[i + 3] = 1;
       Atomics.store(control, i, SLOT.ASSIGNED);
       Atomics.notify(control, i);
       return { slot, needsWorker: wanted === SLOT.EMPTY };
     }
   }
   return null;
+}
+
+/**
+ * How many slots have run a thread: the most threads the program had at once, near enough
+ * (claimSlot takes an idle slot before it takes another), which is how many workers its next run
+ * wants ready (cli/thread-hint.js).
+ */
+export function slotsUsed(control) {
+  let used = 0;
+  for (let slot = 0; slot < slotCount(control); slot++) used += control[slotIndex(slot) + 3];
+  return used;
 }
 
 /**

@@ -114,6 +114,14 @@ export interface RunOptions {
    */
   earlyThreadWorker?: EarlyWorker;
   /**
+   * Node: workers from startEarlyWorker({ lifeline: true }) for the program's first threads:
+   * slot N takes the Nth, so a program's first pthread_creates find workers booted or booting
+   * (`spindle run` starts as many as the module's last run used, one on its first run;
+   * docs/HOST.md, "Start-up"). Those no thread took are terminated at dispose(). Replaces
+   * earlyThreadWorker, which is the one-worker form.
+   */
+  earlyThreadWorkers?: EarlyWorker[];
+  /**
    * Node: where the C main runs. 'worker' (default): a worker of its own. 'here': on the
    * calling thread, which then blocks until main returns, and any thread's exit() or trap ends
    * the whole process at once (with the mount addon's exit); for a process that is the run, as
@@ -212,6 +220,10 @@ export interface Program {
   exited: Promise<RunResult>;
   /** Where the C main runs: 'here' (the calling thread: options.mainThread, or a --fs=js module) or 'worker'. */
   mainThread: 'here' | 'worker';
+  /** How many threads the program has started so far. */
+  threadsStarted(): number;
+  /** How many thread workers have run a thread: about the most threads the program had at once. */
+  workersUsed(): number;
   /** Ends the program if it still runs, and the files service; files calls reject afterwards. */
   dispose(): void;
 }

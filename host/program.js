@@ -1,7 +1,7 @@
 // The coordinator: compiles a module once, makes its shared memory, pre-spawns the worker pool,
 // starts the C main on a worker and waits for the program's end. It runs on the host's main
 // thread (Node's, or the page's) and never runs wasm itself, so it never blocks.
-import { BROKEN_PIPE_EXIT, createControl, FATE, HEADER, SLOT, slotIndex } from './control.js';
+import { BROKEN_PIPE_EXIT, createControl, FATE, HEADER, SLOT, slotIndex, slotsUsed } from './control.js';
 import { customSection, importedMemory, importsFromSpindle, usesJsFs } from './module-info.js';
 import { checkCompilationMode, compileModule } from './compilation.js';
 import { compileFromResponse, isResponseSource } from './compile-streaming.js';
@@ -13,6 +13,7 @@ import { isNode, loadPlatform } from './platform/current.js';
 import { loadThreadWorkers } from './platform/thread-workers.js';
 import { trapReport } from './trap-text.js';
 import { instantiate, runMain } from './thread-setup.js';
+import { wallClockBase } from './platform/wall-clock.js';
 
 /**
  * Compiles wasm bytes (or fetches a URL, or takes a fetch Response or a promise of one) into { module, memoryLimits, preload, compilation,
@@ -95,6 +96,7 @@ export async function createProgram(compiled, options = {}) {
   const base = {
     module, memory, control, cpuCount, io: ioConfig(options),
     args: options.args ?? ['program.wasm'], env: options.env ?? {},
+    clockBaseNs: wallClockBase(), // every thread's clock is this thread's (host/platform/wall-clock.js)
   };
   // --fs=js (host/jsfs): files live in JavaScript on this thread; threads reach them by mailbox.
   // Its modules load only for a module that links it (a hello world's start-up: ~5 ms less).
@@ -182,7 +184,7 @@ export async function createProgram(compiled, options = {}) {
     const create = (lifeline) => threadWorkers.createWorker(onMessage, onError, lifeline);
     // the main thread's worker, or the first thread's, may have been started before the
     // program (host/early-worker.js)
-    const early = slot === undefined ? options.earlyWorker : slot === 0 ? takeEarlyThreadWorker() : null;
+    const early = slot === undefined ? options.earlyWorker : takeEarlyThreadWorker(slot);
     const worker = early ? adoptEarly(early, onMessage, onError) : (watcher?.watched(create) ?? create());
     workers.push(worker);
     if (slot !== undefined) slotWorkers.set(slot, worker);
@@ -192,12 +194,12 @@ export async function createProgram(compiled, options = {}) {
     return { worker, ready };
   }
 
-  // options.earlyThreadWorker: a worker started before the program for its first thread, where
-  // an earlier run of the module started threads (cli/thread-hint.js); slot 0 takes it.
-  let earlyThreadWorker = options.earlyThreadWorker ?? null;
-  function takeEarlyThreadWorker() {
-    const early = earlyThreadWorker;
-    earlyThreadWorker = null;
+  // options.earlyThreadWorkers: workers started before the program for its first threads, as
+  // many as an earlier run of the module used (cli/thread-hint.js); slot N takes the Nth.
+  const earlyThreadWorkers = options.earlyThreadWorkers ?? (options.earlyThreadWorker ? [options.earlyThreadWorker] : []);
+  function takeEarlyThreadWorker(slot) {
+    const early = earlyThreadWorkers[slot] ?? null;
+    if (early) earlyThreadWorkers[slot] = null;
     return early;
   }
   function adoptEarly(early, onMessage, onError) {
@@ -221,6 +223,8 @@ export async function createProgram(compiled, options = {}) {
       mainThread,
       // how many threads the program has started so far (thread ids are handed out from 1)
       threadsStarted: () => Atomics.load(control, HEADER.NEXT_TID) - 1,
+      // how many thread workers have run a thread: about the most threads it had at once
+      workersUsed: () => slotsUsed(control),
       start() {
         if (started) throw new Error('start: the program was started already');
         started = true;
@@ -231,7 +235,8 @@ export async function createProgram(compiled, options = {}) {
         disposed = true;
         files.fail('the program was disposed');
         if (!ending) end('disposed before the program ended');
-        takeEarlyThreadWorker()?.terminate(); // started for a thread that never came
+        // started for threads that never came
+        earlyThreadWorkers.forEach((_, slot) => takeEarlyThreadWorker(slot)?.terminate());
         // the mounts' leftover fds are closed once no thread can use them any more
         Promise.all([ended, filesWorker()?.terminate()]).then(() => mounts.dispose());
       },
@@ -286,12 +291,13 @@ export async function createProgram(compiled, options = {}) {
     base.endsProcess = true;
     // a worker that dies while it boots is noticed by no event loop here while main is in wasm
     watcher = (await import('./platform/lifelines.js')).lifelineWatcher(control, { endsProcess: true, stderrFd: base.io.stderrFd ?? 2 });
-    // The first thread's worker, started early, boots on: slot 0 is STARTING, so the first
-    // pthread_create takes it (claimSlot) instead of making a worker then.
-    if (earlyThreadWorker) {
-      Atomics.store(control, slotIndex(0), SLOT.STARTING);
-      spawnWorker(0);
-    }
+    // The threads' workers started early boot on: their slots are STARTING, so the first
+    // pthread_creates take them (claimSlot) instead of making a worker each then.
+    earlyThreadWorkers.forEach((early, slot) => {
+      if (!early || slot >= maxThreads) return;
+      Atomics.store(control, slotIndex(slot), SLOT.STARTING);
+      spawnWorker(slot);
+    });
     const report = (msg) => {
       // A closed stdout ends the run at once, as SIGPIPE's default action does: nothing here
       // could stop a main that goes on without writing.

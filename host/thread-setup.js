@@ -10,6 +10,7 @@ import { filesImports } from './files/service.js';
 import { mountImports } from './mount/index.js';
 import { failureMessage } from './stack-overflow.js';
 import { instantiateThread } from './thread-instance.js';
+import { useWallClockBase } from './platform/wall-clock.js';
 
 /**
  * The thread's instance of init.module. `loaded`: { platform, wasiFiles, jsfsProxy }, the
@@ -17,6 +18,7 @@ import { instantiateThread } from './thread-instance.js';
  */
 export function instantiate(init, post, { platform, wasiFiles = null, jsfsProxy = null }) {
   const { module, memory, control } = init;
+  useWallClockBase(init.clockBaseNs);
   const io = platform.threadIo(init.io, post);
   // --fs=js: file calls go to the JS filesystem on the host's main thread (host/jsfs).
   const jsfs = init.jsfs ? new Int32Array(init.jsfs.channel) : null;

@@ -130,6 +130,9 @@ if [ ! -f "$root/node_modules/.package-lock.json" ] || [ "$root/package-lock.jso
   (cd "$root" && npm ci --no-audit --no-fund --loglevel=error)
 fi
 
+step "spindle run's start-up bundles (esbuild) into build/bundle"
+node "$root/scripts/build-run-bundle.js"
+
 step "record versions"
 {
   clang-$CLANG_MAJOR --version | head -1

@@ -5,7 +5,7 @@
 // Node version the suite runs on (scripts/test.sh runs it on 22 and 24 too).
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { exec } from './lib/exec.js';
@@ -186,9 +186,9 @@ describe(`the C main on Node's main thread (Node ${process.versions.node})`, () 
   }
 });
 
-// Where an earlier run of a module started threads, `spindle run` starts the first thread's
-// worker before it loads the host (cli/thread-hint.js; docs/HOST.md, "Start-up").
-describe('the first thread\'s worker started early', () => {
+// `spindle run` starts as many threads' workers before it loads the host as the module's last
+// run used, one on its first run (cli/thread-hint.js; docs/HOST.md, "Start-up").
+describe('threads\' workers started early', () => {
   let file;
   let cache;
   before(async () => {
@@ -201,31 +201,37 @@ describe('the first thread\'s worker started early', () => {
   const run = async (args, preload = null) => runOf(await exec(process.execPath,
     [...CLI_NODE_FLAGS, ...(preload ? ['--import', `data:text/javascript,${preload}`] : []), spindle, 'run', `--code-cache=${cache}`, file, ...args],
     { env: { ...process.env, SPINDLE_DEBUG: '1' }, timeoutMs: 20000 }));
-  const early = /first thread's worker: started early/;
+  const started = (r) => Number(/threads' workers started early: (\d+)/.exec(r.debug)?.[1]);
+  const cores = availableParallelism();
 
-  it('after a run that started threads, the next starts the worker early and the threads run on it', async () => {
+  it('a first run starts one where a core is spare, the next as many as it used, and the threads run on them', async () => {
     const first = await run(['2']);
     assert.equal(first.stdout, 'threads 2, total 3\n', first.stderr);
-    assert.doesNotMatch(first.debug, early);
+    assert.equal(started(first), cores > 1 ? 1 : 0);
+    assert.match(first.debug, /the module's first run here/);
     const second = await run(['3']);
-    assert.match(second.debug, early);
+    assert.equal(started(second), Math.min(2, cores));
+    assert.match(second.debug, /its last run here used 2/);
     assert.equal(second.stdout, 'threads 3, total 6\n', second.stderr);
     assert.equal(second.code, 0);
+    assert.equal(started(await run(['1'])), Math.min(3, cores));
   });
 
-  it('a run that starts no thread ends as it should with the early worker unused, and drops the hint', async () => {
+  it('a run that starts no thread ends as it should with the early worker unused, and the next starts none', async () => {
     assert.match((await run(['1'])).debug, /C main: on Node's main thread/);
     const unused = await run([]);
-    assert.match(unused.debug, early);
+    assert.equal(started(unused), Math.min(1, cores));
     assert.equal(unused.stdout, 'threads 0, total 0\n', unused.stderr);
     assert.equal(unused.code, 0);
-    assert.doesNotMatch((await run([])).debug, early);
+    const next = await run([]);
+    assert.equal(started(next), 0);
+    assert.match(next.debug, /its last run here used 0/);
   });
 
   it('an early worker that dies while it boots ends the run with 134, not a hang', async () => {
     assert.equal((await run(['1'])).code, 0);
     const r = await run(['1'], vanishAllWorkers);
-    assert.match(r.debug, early);
+    assert.equal(started(r), Math.min(1, cores));
     assert.equal(r.code, 134, r.stderr);
     assert.match(r.stderr, /^spindle: worker failed: worker exited (with code 0 )?before the program ended\n$/);
     rmSync(cache, { recursive: true, force: true });

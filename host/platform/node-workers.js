@@ -1,7 +1,6 @@
 // Node's thread workers, apart from the rest of node.js so that a thread's worker, which loads
 // the platform, never loads the module that starts thread workers (bundlers refuse such a
 // circle of workers: docs/HOST.md, "A web app with a bundler").
-import { Worker } from 'node:worker_threads';
 
 // A thread's worker runs wasm and a little glue; its JS heap stays small. A cap on the old
 // generation makes V8 size the heap for that: about 1 MiB less resident memory per idle thread
@@ -19,9 +18,19 @@ const ownFds = { trackUnmanagedFds: false };
 // worker's from its first step, and closes even when the worker dies before its own code runs.
 const lifelineOf = (lifeline) => (lifeline ? { workerData: { lifeline }, transferList: [lifeline] } : {});
 
+// The thread worker's script: host/thread-worker.js, or the CLI's bundle of it (cli/run-bundle.js).
+let threadWorkerScript = new URL('../thread-worker.js', import.meta.url);
+
+/** Thread workers created from now on run `url` (a bundle of host/thread-worker.js) instead. */
+export function useThreadWorkerScript(url) {
+  threadWorkerScript = url;
+}
+
 /** Creates a worker running host/thread-worker.js; `lifeline`: a MessagePort or undefined. */
 export function createWorker(onMessage, onError, lifeline) {
-  const worker = new Worker(new URL('../thread-worker.js', import.meta.url),
+  // (node:worker_threads is loaded by the first worker: a run without threads needs none of it)
+  const { Worker } = process.getBuiltinModule('node:worker_threads');
+  const worker = new Worker(threadWorkerScript,
     { resourceLimits: threadHeapLimits, ...ownFds, ...lifelineOf(lifeline) });
   worker.on('message', onMessage);
   worker.on('error', onError);

@@ -1,9 +1,36 @@
-// The wall clock in nanoseconds with sub-millisecond ticks, for every thread. Each worker has
-// its own timeOrigin, but timeOrigin + now() is one clock for all of them. timeOrigin is read
+// The wall clock in nanoseconds with sub-millisecond ticks, one clock for every thread.
+// Node: the process-wide monotonic clock (process.hrtime, the same in every worker) plus one
+// offset to the epoch, taken by the host's thread and handed to each worker in its init message
+// (useWallClockBase), so that no two threads read different times; Node's `performance` would
+// load perf_hooks, ~5 ms of every start and of every worker's boot. Browsers: each worker has
+// its own timeOrigin, but timeOrigin + now() is one clock for all of them; timeOrigin is read
 // once per worker (this module is evaluated per worker): its getter costs more than now().
-const { timeOrigin } = performance;
+const hrtime = globalThis.process?.hrtime?.bigint;
+const timeOrigin = hrtime ? 0 : performance.timeOrigin;
+let baseNs = null;
 
-export const wallClockNs = () => BigInt(Math.round((timeOrigin + performance.now()) * 1e6));
+/**
+ * Node: the offset from the monotonic clock to the epoch, in ns, taken once per process (the
+ * thread that calls first waits for Date.now() to tick, under a millisecond, so that the offset
+ * is exact to a microsecond rather than to Date.now()'s millisecond). Browsers: null.
+ */
+export function wallClockBase() {
+  if (!hrtime || baseNs !== null) return baseNs;
+  const before = Date.now();
+  let edge;
+  while ((edge = Date.now()) === before) { /* the next millisecond's first microseconds */ }
+  baseNs = BigInt(edge) * 1000000n - hrtime();
+  return baseNs;
+}
+
+/** A worker takes the host thread's offset (wallClockBase) before its first reading. */
+export function useWallClockBase(ns) {
+  if (hrtime && typeof ns === 'bigint') baseNs = ns;
+}
+
+const nowMs = hrtime ? () => Number(wallClockBase() + hrtime()) / 1e6 : () => timeOrigin + performance.now();
+
+export const wallClockNs = hrtime ? () => wallClockBase() + hrtime() : () => BigInt(Math.round((timeOrigin + performance.now()) * 1e6));
 
 // The same clock in milliseconds, coarse, for file timestamps (spindle.fs_clock_ms,
 // runtime/fs/core/stamp_clock.c): re-read only when Date.now() has moved, so a reading is at
@@ -22,7 +49,7 @@ export function coarseWallClockMs() {
   const dateMs = Date.now();
   if (dateMs !== readAtDateMs) {
     readAtDateMs = dateMs;
-    readingMs = timeOrigin + performance.now() - WORKER_CLOCKS_APART_MS;
+    readingMs = nowMs() - WORKER_CLOCKS_APART_MS;
   }
   return readingMs;
 }

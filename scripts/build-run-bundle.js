@@ -1,0 +1,67 @@
+#!/usr/bin/env node
+// Builds the start-up bundles of `spindle run` (docs/HOST.md, "Start-up"): the CLI's run path
+// and a thread's worker, each one file made by esbuild (npm, pinned in package.json) from the
+// ES modules of cli/ and host/, into build/bundle/. Node resolves, reads and links each ES module
+// of a run one by one (~60 of them, 30-40 ms of a hello world on the 2-core VM); one file is one
+// read and one compile, kept by Node's compile cache. cli/run-bundle.js uses the bundles while
+// inputs.json still lists every input as it was built (mtime and size), else the modules.
+// Idempotent: it builds again only when an input changed. `--force` builds anyway.
+import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { freshBundle, BUNDLE_DIR, INPUTS_FILE, RUN_BUNDLE, THREAD_WORKER_BUNDLE } from '../cli/run-bundle.js';
+
+const root = join(import.meta.dirname, '..');
+const outDir = join(root, BUNDLE_DIR);
+
+// A module's paths from import.meta (a worker's script, an addon, a helper process) are its own
+// file's: rewritten relative to the bundle's file, so they name the same files from there.
+const metaPaths = {
+  name: 'import-meta-paths',
+  setup(build) {
+    // what stays out of the bundle is imported from its own file, named from the bundle's place
+    build.onResolve({ filter: /\/run-browser\.js$/ }, (args) => ({ path: relative(outDir, join(args.resolveDir, args.path)), external: true }));
+    build.onLoad({ filter: /\.js$/ }, (args) => {
+      let text = readFileSync(args.path, 'utf8');
+      if (text.includes('import.meta')) {
+        const file = JSON.stringify(relative(outDir, args.path));
+        text = text.replaceAll('import.meta.url', `new URL(${file}, import.meta.url).href`)
+          .replaceAll('import.meta.dirname', `new URL('.', new URL(${file}, import.meta.url)).pathname.replace(/\\/$/, '')`);
+      }
+      return { contents: text, loader: 'js' };
+    });
+  },
+};
+
+async function build() {
+  const esbuild = await import('esbuild');
+  mkdirSync(outDir, { recursive: true });
+  const inputs = new Set();
+  for (const [entry, out] of [['cli/run-entry.js', RUN_BUNDLE], ['host/thread-worker.js', THREAD_WORKER_BUNDLE]]) {
+    const temp = join(outDir, `.${out}.${process.pid}`);
+    const result = await esbuild.build({
+      entryPoints: [join(root, entry)], outfile: temp, bundle: true, platform: 'node', format: 'esm', target: 'node20',
+      absWorkingDir: root, plugins: [metaPaths], metafile: true, logLevel: 'warning', legalComments: 'none',
+      // (what a Node run never loads stays out: the browser driver, and addons, which are files)
+      external: ['*.node'],
+    });
+    for (const input of Object.keys(result.metafile.inputs)) inputs.add(input);
+    renameSync(temp, join(outDir, out));
+  }
+  // (this script is an input too: a bundle made another way is made again)
+  inputs.add(relative(root, import.meta.filename));
+  const list = [...inputs].filter((p) => !p.startsWith('node:')).sort().map((path) => {
+    const st = statSync(join(root, path));
+    return { path, mtimeMs: st.mtimeMs, size: st.size };
+  });
+  const temp = join(outDir, `.${INPUTS_FILE}.${process.pid}`);
+  writeFileSync(temp, `${JSON.stringify({ inputs: list }, null, 1)}\n`);
+  renameSync(temp, join(outDir, INPUTS_FILE));
+  return list.length;
+}
+
+if (!process.argv.includes('--force') && freshBundle(root)) {
+  console.log(`[bundle] ${relative(process.cwd(), outDir) || '.'}: up to date`);
+} else {
+  const count = await build();
+  console.log(`[bundle] ${relative(process.cwd(), outDir) || '.'}: ${RUN_BUNDLE} and ${THREAD_WORKER_BUNDLE} from ${count} modules`);
+}
