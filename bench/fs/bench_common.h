@@ -107,6 +107,9 @@ struct timed_threads {
     pthread_barrier_t start;
     void *(*work)(void *);
     double started[TIMED_MAX_THREADS];
+    /* the last run's seconds from before its first pthread_create to the last thread's end:
+     * what a program that starts threads for its work waits, thread starts included */
+    double with_thread_start;
 };
 static struct timed_threads timed_threads;
 
@@ -119,7 +122,8 @@ static inline void *timed_thread(void *arg)
 
 /* Runs work((void *)t) on `threads` pthreads (t = 0..threads-1) and returns the seconds from
  * the moment all of them are running to the last one's end: starting a thread (in Node, a
- * worker past the host's pool) is not part of the work measured. The start is the first that
+ * worker past the host's pool) is not part of the work measured (timed_threads.with_thread_start
+ * has the time with it). The start is the first that
  * any thread, main included, left the barrier: on busy cores main can wake after the workers
  * have done much of the work, and its own clock alone would leave that out. */
 static inline double run_timed_threads(int threads, void *(*work)(void *))
@@ -128,6 +132,7 @@ static inline double run_timed_threads(int threads, void *(*work)(void *))
         die("run_timed_threads: thread count");
     pthread_t th[threads];
     timed_threads.work = work;
+    double before_create = now_seconds();
     if (pthread_barrier_init(&timed_threads.start, NULL, (unsigned)threads + 1) != 0)
         die("pthread_barrier_init");
     for (int t = 0; t < threads; t++)
@@ -140,7 +145,9 @@ static inline double run_timed_threads(int threads, void *(*work)(void *))
         if (timed_threads.started[t] < start)
             start = timed_threads.started[t];
     }
-    double seconds = now_seconds() - start;
+    double end = now_seconds();
+    double seconds = end - start;
+    timed_threads.with_thread_start = end - before_create;
     pthread_barrier_destroy(&timed_threads.start);
     return seconds;
 }
