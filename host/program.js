@@ -13,7 +13,7 @@ import { isNode, loadPlatform } from './platform/current.js';
 import { loadThreadWorkers } from './platform/thread-workers.js';
 import { trapReport } from './trap-text.js';
 import { instantiate, runMain } from './thread-setup.js';
-import { wallClockBase } from './platform/wall-clock.js';
+import { useWallClockBase } from './platform/wall-clock.js';
 
 /**
  * Compiles wasm bytes (or fetches a URL, or takes a fetch Response or a promise of one) into { module, memoryLimits, preload, compilation,
@@ -96,8 +96,10 @@ export async function createProgram(compiled, options = {}) {
   const base = {
     module, memory, control, cpuCount, io: ioConfig(options),
     args: options.args ?? ['program.wasm'], env: options.env ?? {},
-    clockBaseNs: wallClockBase(), // every thread's clock is this thread's (host/platform/wall-clock.js)
+    // every thread's wall clock is this thread's (host/platform/wall-clock.js)
+    clockBaseNs: platform.epochOffsetNs?.() ?? null,
   };
+  useWallClockBase(base.clockBaseNs);
   // --fs=js (host/jsfs): files live in JavaScript on this thread; threads reach them by mailbox.
   // Its modules load only for a module that links it (a hello world's start-up: ~5 ms less).
   const jsfs = usesJsFs(module);

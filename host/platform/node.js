@@ -3,7 +3,7 @@
 // for the main thread), clocks from the process-wide high-resolution timer.
 import { availableParallelism } from 'node:os';
 import { ERRNO as LINUX_ERRNO } from '../abi/linux.js';
-import { addonWanted, mountAddon } from '../mount/hostdir/mount-addon.js';
+import { addonFunction, addonWanted, mountAddon } from '../mount/hostdir/mount-addon.js';
 import { stdinFromBytes } from './stdin-bytes.js';
 import { readHostFdAt, truncateHostFd, writeHostFdAt } from './positioned-stdio.js';
 import { pipeDescription } from './stdio-description.js';
@@ -51,6 +51,9 @@ export function writeAllSync(fd, bytes) {
 
 export const name = 'node';
 export const cpuCount = () => availableParallelism();
+
+/** CLOCK_REALTIME less process.hrtime's clock in ns (a BigInt), or null without the addon (host/platform/wall-clock.js). */
+export const epochOffsetNs = () => addonFunction('epochOffsetNs')?.() ?? null;
 
 // Reads up to `max` bytes of host fd `fd` at `position` (null: at the fd's own offset).
 function readFd(fd, max, position) {

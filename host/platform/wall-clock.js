@@ -1,36 +1,29 @@
 // The wall clock in nanoseconds with sub-millisecond ticks, one clock for every thread.
-// Node: the process-wide monotonic clock (process.hrtime, the same in every worker) plus one
-// offset to the epoch, taken by the host's thread and handed to each worker in its init message
-// (useWallClockBase), so that no two threads read different times; Node's `performance` would
-// load perf_hooks, ~5 ms of every start and of every worker's boot. Browsers: each worker has
-// its own timeOrigin, but timeOrigin + now() is one clock for all of them; timeOrigin is read
-// once per worker (this module is evaluated per worker): its getter costs more than now().
+// Node, where the platform has the epoch's offset (host/platform/node.js's epochOffsetNs, from
+// the addon): the process-wide monotonic clock (process.hrtime, the same in every worker) plus
+// that offset, taken by the host's thread and handed to each worker in its init message
+// (useWallClockBase), so that no two threads read different times. Elsewhere, and in Node
+// without it: each worker has its own timeOrigin, but timeOrigin + now() is one clock for all
+// of them, read once per worker (this module is evaluated per worker; the getter costs more than
+// now()), and in Node loading `performance` costs perf_hooks, ~5 ms of a start and of a worker's
+// boot: so it is read only where there is no offset.
 const hrtime = globalThis.process?.hrtime?.bigint;
-const timeOrigin = hrtime ? 0 : performance.timeOrigin;
 let baseNs = null;
+let timeOrigin;
 
-/**
- * Node: the offset from the monotonic clock to the epoch, in ns, taken once per process (the
- * thread that calls first waits for Date.now() to tick, under a millisecond, so that the offset
- * is exact to a microsecond rather than to Date.now()'s millisecond). Browsers: null.
- */
-export function wallClockBase() {
-  if (!hrtime || baseNs !== null) return baseNs;
-  const before = Date.now();
-  let edge;
-  while ((edge = Date.now()) === before) { /* the next millisecond's first microseconds */ }
-  baseNs = BigInt(edge) * 1000000n - hrtime();
-  return baseNs;
-}
-
-/** A worker takes the host thread's offset (wallClockBase) before its first reading. */
+/** Every reading of this thread from now on is process.hrtime + `ns` (a BigInt; null: timeOrigin + now()). */
 export function useWallClockBase(ns) {
   if (hrtime && typeof ns === 'bigint') baseNs = ns;
 }
 
-const nowMs = hrtime ? () => Number(wallClockBase() + hrtime()) / 1e6 : () => timeOrigin + performance.now();
+function performanceMs() {
+  timeOrigin ??= performance.timeOrigin;
+  return timeOrigin + performance.now();
+}
 
-export const wallClockNs = hrtime ? () => wallClockBase() + hrtime() : () => BigInt(Math.round((timeOrigin + performance.now()) * 1e6));
+const nowMs = () => (baseNs !== null ? Number(baseNs + hrtime()) / 1e6 : performanceMs());
+
+export const wallClockNs = () => (baseNs !== null ? baseNs + hrtime() : BigInt(Math.round(performanceMs() * 1e6)));
 
 // The same clock in milliseconds, coarse, for file timestamps (spindle.fs_clock_ms,
 // runtime/fs/core/stamp_clock.c): re-read only when Date.now() has moved, so a reading is at

@@ -20,6 +20,8 @@
 //   lseek(fd, offset, whence)      the host's lseek, for stdio that is a regular file (not a
 //                                  mount's: host/platform/node.js)
 //   exit(code), yield()            _exit(2) and sched_yield(2) for any thread (host/platform)
+//   epochOffsetNs()                CLOCK_REALTIME less CLOCK_MONOTONIC in ns, a BigInt: added to
+//                                  process.hrtime it is the wall clock (host/platform)
 // `path` is absolute and must contain no symlink, no `.` or `..` and no empty component: the
 // kernel then walks exactly the names given, so a path that starts at the mount's root stays
 // inside it (a symlink anywhere, the root's own path included, gives ELOOP and the caller resolves
@@ -39,6 +41,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -504,6 +507,21 @@ static napi_value js_yield(napi_env env, napi_callback_info info) {
     return NULL;
 }
 
+// epochOffsetNs(): the wall clock less the monotonic one (process.hrtime's, libuv's
+// CLOCK_MONOTONIC), read between two readings of the monotonic clock, in ns: the host adds it to
+// process.hrtime for a wall clock every thread shares (host/platform/wall-clock.js), exact to a
+// microsecond, where Date.now() would give a millisecond or worse.
+static napi_value js_epoch_offset_ns(napi_env env, napi_callback_info info) {
+    (void)info;
+    struct timespec before, wall, after;
+    clock_gettime(CLOCK_MONOTONIC, &before);
+    clock_gettime(CLOCK_REALTIME, &wall);
+    clock_gettime(CLOCK_MONOTONIC, &after);
+    napi_value result;
+    napi_create_bigint_int64(env, ns_of(wall) - (ns_of(before) + ns_of(after)) / 2, &result);
+    return result;
+}
+
 NAPI_MODULE_INIT(/* napi_env env, napi_value exports */) {
     const napi_property_descriptor fns[] = {
         {"openIn", NULL, js_open_in, NULL, NULL, NULL, napi_enumerable, NULL},
@@ -521,6 +539,7 @@ NAPI_MODULE_INIT(/* napi_env env, napi_value exports */) {
         {"lseek", NULL, js_lseek, NULL, NULL, NULL, napi_enumerable, NULL},
         {"exit", NULL, js_exit, NULL, NULL, NULL, napi_enumerable, NULL},
         {"yield", NULL, js_yield, NULL, NULL, NULL, napi_enumerable, NULL},
+        {"epochOffsetNs", NULL, js_epoch_offset_ns, NULL, NULL, NULL, napi_enumerable, NULL},
     };
     napi_define_properties(env, exports, sizeof fns / sizeof fns[0], fns);
     return exports;
