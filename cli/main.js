@@ -1,13 +1,13 @@
 // Dispatches `spindle <command>` to the module that implements it.
-import { earlyWorkerForRun } from './run-early.js';
+import { earlyStart } from './run-early.js';
 import { overview } from './usage.js';
 
 const commands = {
   cc: () => import('./cc.js').then((m) => (args) => m.compile(args, { cxx: false })),
   'c++': () => import('./cc.js').then((m) => (args) => m.compile(args, { cxx: true })),
   run: async (args) => {
-    // main's worker is made before run.js's modules start loading, and boots while they load
-    const early = await earlyWorkerForRun(args);
+    // the run's workers are made before run.js's modules start loading, and boot while they load
+    const early = await earlyStart(args);
     const { run } = await import('./run.js');
     return (argv) => run(argv, early);
   },

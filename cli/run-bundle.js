@@ -9,6 +9,7 @@ const { pathToFileURL } = process.getBuiltinModule('node:url');
 
 export const BUNDLE_DIR = join('build', 'bundle');
 export const RUN_BUNDLE = 'run.mjs';
+export const EARLY_BUNDLE = 'early.mjs';
 export const THREAD_WORKER_BUNDLE = 'thread-worker.mjs';
 export const INPUTS_FILE = 'inputs.json';
 
@@ -17,6 +18,7 @@ export function freshBundle(root) {
   const dir = join(root, BUNDLE_DIR);
   try {
     statSync(join(dir, RUN_BUNDLE));
+    statSync(join(dir, EARLY_BUNDLE));
     statSync(join(dir, THREAD_WORKER_BUNDLE));
     const { inputs } = JSON.parse(readFileSync(join(dir, INPUTS_FILE), 'utf8'));
     return inputs.length > 0 && inputs.every(({ path, mtimeMs, size }) => {
@@ -28,11 +30,19 @@ export function freshBundle(root) {
   }
 }
 
-/** `spindle run`'s command from the bundles under `root`, or null where they are missing or stale. */
-export async function bundledRun(root) {
-  if (process.env.SPINDLE_BUNDLE === '0' || !freshBundle(root)) return null;
+/** Whether `spindle run` starts from the bundles under `root` (SPINDLE_BUNDLE=0: never). */
+export const bundleUsable = (root) => process.env.SPINDLE_BUNDLE !== '0' && freshBundle(root);
+
+/**
+ * Runs `spindle run args` from the bundles under `root` (bundleUsable) and resolves with its exit
+ * code. The run's workers start first (cli/run-early.js, from a bundle of its own: a tenth of
+ * the run's), from the thread worker's bundle, and boot while the run's bundle loads.
+ */
+export async function runFromBundle(root, args) {
   const dir = join(root, BUNDLE_DIR);
-  const { runCommand } = await import(pathToFileURL(join(dir, RUN_BUNDLE)).href);
   const threadWorker = pathToFileURL(join(dir, THREAD_WORKER_BUNDLE));
-  return (args) => runCommand(args, threadWorker);
+  const { earlyStart } = await import(pathToFileURL(join(dir, EARLY_BUNDLE)).href);
+  const early = await earlyStart(args, { threadWorker });
+  const { runCommand } = await import(pathToFileURL(join(dir, RUN_BUNDLE)).href);
+  return runCommand(args, threadWorker, early);
 }

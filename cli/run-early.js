@@ -1,17 +1,58 @@
-// `spindle run` in Node starts the main thread's worker before it loads anything else: the
-// worker's boot (~30 ms of a core) is on the way to main, while the CLI's and the host's
-// modules load beside it (docs/HOST.md, "Start-up"). Only the arguments are looked at here;
-// cli/run.js parses them and adopts the worker.
+// `spindle run` in Node starts the workers it will need before it loads anything else, so that
+// their boots (~30-50 ms of a core each on the 2-core VM) run beside the loading of the CLI's
+// and the host's code and the compile (docs/HOST.md, "Start-up"): the C main's worker where
+// main runs in one, else as many threads' workers as the module's last run used (one on its
+// first run, cli/thread-hint.js). Only the arguments are looked at here; cli/run.js parses them
+// and adopts the workers. Arguments it cannot read mean no early start: cli/run.js then says
+// what is wrong.
+import { availableParallelism } from 'node:os';
+import { resolve } from 'node:path';
 import { startEarlyWorker } from '../host/early-worker.js';
+import { useThreadWorkerScript } from '../host/platform/node-workers.js';
 import { mainRunsHere } from './main-thread-choice.js';
+import { scanRunArgs } from './run-options.js';
+import { threadHint } from './thread-hint.js';
+
+/** What was started early for a run: { mainWorker, threadWorkers, hint } (hint: cli/thread-hint.js, or null). */
+export const NOTHING_EARLY = Object.freeze({ mainWorker: null, threadWorkers: [], hint: null });
+
+/** The module's path, --code-cache and --max-threads from a run's arguments, or null where they do not read. */
+function moduleWords(argv) {
+  let scan;
+  try {
+    scan = scanRunArgs(argv);
+  } catch {
+    return null;
+  }
+  if (scan.help || scan.index >= argv.length || scan.options.some((o) => o.flag === '--browser')) return null;
+  const last = (flag) => scan.options.findLast((o) => o.flag === flag)?.value;
+  const cache = last('--code-cache');
+  const maxThreads = Number(last('--max-threads') ?? Infinity);
+  return {
+    wasm: argv[scan.index],
+    codeCache: cache === undefined || cache === 'on' ? true : cache === 'off' ? false : resolve(cache),
+    maxThreads: Number.isInteger(maxThreads) && maxThreads > 0 ? maxThreads : Infinity,
+  };
+}
 
 /**
- * Resolves with the early worker for a `spindle run` with these arguments once it is made, or
- * with null where the run may not need one (`--browser`, help, a C main on this thread). A word that only looks like
- * such an option (a program's argument) just means no early start: cli/run.js then starts the
- * worker itself.
+ * Starts what a Node run of `spindle run argv` will need; NOTHING_EARLY for a browser run, help
+ * or bad arguments. `threadWorker`: the script thread workers run, where not the host's own
+ * (the bundle's, cli/run-bundle.js).
  */
-export async function earlyWorkerForRun(argv) {
-  if (argv.some((a) => a === '--browser' || a === '--help' || a === '-h') || mainRunsHere(argv)) return null;
-  return startEarlyWorker();
+export async function earlyStart(argv, { threadWorker } = {}) {
+  if (threadWorker) useThreadWorkerScript(threadWorker);
+  const words = moduleWords(argv);
+  if (!words) return NOTHING_EARLY;
+  if (!mainRunsHere(argv)) return { ...NOTHING_EARLY, mainWorker: await startEarlyWorker() };
+  const hint = threadHint(words.wasm, words.codeCache, availableParallelism());
+  const count = Math.min(hint.workers, words.maxThreads);
+  const threadWorkers = await Promise.all(Array.from({ length: count }, () => startEarlyWorker({ lifeline: true })));
+  return { mainWorker: null, threadWorkers, hint };
+}
+
+/** Ends every worker `early` holds (a run that does not take them). */
+export function terminateEarly(early) {
+  early.mainWorker?.terminate();
+  for (const worker of early.threadWorkers) worker.terminate();
 }

@@ -1,49 +1,29 @@
 // `spindle run [--browser[=chromium|firefox|webkit]] [options] app.wasm [args...]`: runs a module with
 // real threads in Node (default) or in a headless browser, and returns the program's exit code.
-import { availableParallelism } from 'node:os';
 import { basename, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cachedCode, COMPILATION_MODES } from '../host/compilation.js';
 import { startEarlyWorker } from '../host/early-worker.js';
 import { checkMountPaths } from '../host/mount/index.js';
 import { parseBrowserName, v8OnlyRefusal } from './browser-names.js';
-import { parseSize, readOption } from './options.js';
+import { parseSize } from './options.js';
+import { scanRunArgs } from './run-options.js';
 import { packPreloadFiles } from './preload-files.js';
 import { userEnv } from './js-compile-cache.js';
 import { runUsage } from './usage.js';
 import { mainRunsHere } from './main-thread-choice.js';
-import { threadHint } from './thread-hint.js';
+import { earlyStart, terminateEarly } from './run-early.js';
 import { CLI_NODE_FLAGS, followParent, startAgain, v8StartFor } from './v8-start.js';
 
 const { readFileSync, statSync } = process.getBuiltinModule('node:fs');
 
-const options = {
-  // `--browser` alone is Chromium; `--browser=firefox` (only with =: a module may be named firefox)
-  '--browser': () => false,
-  '--help': 'switch',
-  // `--env` alone passes the whole environment; `--env NAME=VALUE` sets one variable
-  '--env': (next) => /^[A-Za-z_][A-Za-z0-9_]*=/.test(next),
-  '--pool': 'a number of workers',
-  '--wait-for-pool': 'switch',
-  '--compile': 'auto, eager or lazy',
-  '--code-cache': 'on, off or a directory',
-  '--preload': 'a file or directory, HOSTPATH[@/PATH]',
-  '--mount': 'a mount, /PATH=HOSTDIR or /PATH=opfs[:SUBDIR]',
-  '--max-threads': 'a number of threads',
-};
-
 /** The options before app.wasm, then the module and its arguments; `help` if --help was asked. */
 export function parseRunArgs(argv) {
   const opts = { browser: false, env: {}, inheritEnv: false, poolSize: undefined, maxThreads: undefined, waitForPool: false, compilation: 'auto', codeCache: true, preload: [], mounts: [], help: false };
-  let i = 0;
-  while (i < argv.length && argv[i].startsWith('-')) {
-    if (argv[i] === '--') { i++; break; }
-    if (argv[i] === '-h') { opts.help = true; return opts; }
-    const option = readOption(argv, i, options);
-    if (!option) throw new Error(`unknown option ${argv[i].split('=')[0]}\n${runUsage}`);
-    const { flag, value } = option;
-    i = option.next;
-    if (flag === '--help') { opts.help = true; return opts; }
+  const scan = scanRunArgs(argv);
+  if (scan.help) { opts.help = true; return opts; }
+  const i = scan.index;
+  for (const { flag, value } of scan.options) {
     if (flag === '--browser') opts.browser = parseBrowserName(value);
     else if (flag === '--wait-for-pool') opts.waitForPool = true;
     else if (flag === '--env' && value === null) opts.inheritEnv = true;
@@ -133,8 +113,8 @@ function makeTurboFanCode(wasm, codeCache, marker) {
 }
 
 /**
- * Runs `spindle run argv`; `early` is the main thread's worker if cli/main.js started it, `from`
- * says where this code was loaded from (cli/run-bundle.js).
+ * Runs `spindle run argv`; `early`: the workers cli/run-early.js started for it (started here
+ * where none is given), `from`: where this code was loaded from (cli/run-bundle.js).
  */
 export async function run(argv, early = null, from = 'the modules (no current bundle: scripts/build-run-bundle.js makes it)') {
   const opts = parseRunArgs(argv);
@@ -143,10 +123,11 @@ export async function run(argv, early = null, from = 'the modules (no current bu
   if (opts.browser) return (await import('./run-browser.js')).runInBrowser(opts);
   // V8's flags are this process's: a run that needs others runs in a Node started with them
   // (cli/v8-start.js)
+  early ??= await earlyStart(argv);
   const bytes = readFileSync(opts.wasm);
   const start = await v8StartFor(opts, bytes, (wire) => cachedCode(wire, opts.codeCache));
   if (start) {
-    early?.terminate();
+    terminateEarly(early);
     if (process.env.SPINDLE_DEBUG) process.stderr.write(`[spindle] V8 flags: a Node started with ${start.flags.join(' ')} (${start.reason})\n`);
     // a big module's TurboFan code, made once this run has ended (it waits for this pid)
     const beforeExec = () => start.turbofanMarker && makeTurboFanCode(opts.wasm, opts.codeCache, start.turbofanMarker);
@@ -155,12 +136,10 @@ export async function run(argv, early = null, from = 'the modules (no current bu
   const mainInWorker = await followParent();
   // The C main runs on this thread where it can (cli/main-thread-choice.js). Else its worker
   // boots while the rest of the host loads (docs/HOST.md, "Start-up").
-  const here = !early && !mainInWorker && mainRunsHere(argv);
-  const earlyWorker = here ? null : early ?? await startEarlyWorker();
-  // as many threads' workers as this module used last time (one on its first run) boot from now on
-  const hint = here ? threadHint(opts.wasm, opts.codeCache, availableParallelism()) : null;
-  const earlyCount = Math.min(hint?.workers ?? 0, opts.maxThreads ?? Infinity);
-  const earlyThreadWorkers = await Promise.all(Array.from({ length: earlyCount }, () => startEarlyWorker({ lifeline: true })));
+  const here = !early.mainWorker && !mainInWorker && mainRunsHere(argv);
+  const earlyWorker = here ? null : early.mainWorker ?? await startEarlyWorker();
+  // as many threads' workers as this module used last time (one on its first run) are booting
+  const { hint, threadWorkers: earlyThreadWorkers } = early;
   const { compile, createProgram } = await import('../host/index.js');
   const compiled = await compile(bytes, { compilation: opts.compilation, codeCache: opts.codeCache });
   const program = await createProgram(compiled, { args: opts.args, env: opts.env, poolSize: opts.poolSize, maxThreads: opts.maxThreads,
@@ -169,7 +148,7 @@ export async function run(argv, early = null, from = 'the modules (no current bu
   if (process.env.SPINDLE_DEBUG) {
     process.stderr.write(`[spindle] JavaScript: ${from}\n[spindle] compilation: ${compiled.compilation} (--compile=${opts.compilation}), ` +
       `V8 tiers: ${compiled.tiers} (${compiled.tiersReason})\n[spindle] code cache: ${compiled.codeCache}\n` +
-      `[spindle] threads' workers started early: ${earlyCount} (${!hint ? 'the C main in a worker starts them on demand'
+      `[spindle] threads' workers started early: ${earlyThreadWorkers.length} (${!hint ? 'the C main in a worker starts them on demand'
         : hint.last === undefined ? 'the module\'s first run here' : `its last run here used ${hint.last}`})\n` +
       `[spindle] C main: ${program.mainThread === 'here' ? "on Node's main thread" : 'in a worker'}\n`);
   }

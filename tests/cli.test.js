@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
-import { earlyWorkerForRun } from '../cli/run-early.js';
+import { earlyStart, NOTHING_EARLY } from '../cli/run-early.js';
 import { importedMemory } from '../host/module-info.js';
 import { exec } from './lib/exec.js';
 
@@ -121,11 +121,15 @@ describe('spindle run', () => {
   });
 
   it('starts main\'s worker before loading the rest for a Node run only (docs/HOST.md, "Start-up")', async () => {
-    for (const args of [['--browser', 'x.wasm'], ['--help'], ['-h']]) assert.equal(await earlyWorkerForRun(args), null, args.join(' '));
-    const early = await earlyWorkerForRun(['--pool=2', 'x.wasm', 'arg']);
-    await early.loaded;
-    assert.equal(typeof early.adopt, 'function');
-    await early.terminate();
+    for (const args of [['--browser', 'x.wasm'], ['--browser=firefox', 'x.wasm'], ['--help'], ['-h'], ['--fast', 'x.wasm'], ['--pool']]) {
+      assert.equal(await earlyStart(args), NOTHING_EARLY, args.join(' '));
+    }
+    // (this test's Node has no --stack-size: the C main would run in a worker, made early)
+    const early = await earlyStart(['--pool=2', 'x.wasm', 'arg']);
+    await early.mainWorker.loaded;
+    assert.equal(typeof early.mainWorker.adopt, 'function');
+    assert.deepEqual(early.threadWorkers, []);
+    await early.mainWorker.terminate();
   });
 });
 
