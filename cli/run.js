@@ -143,13 +143,13 @@ export async function run(argv, early = null, from = 'the modules (no current bu
   const { compile, createProgram } = await import('../host/index.js');
   const compiled = await compile(bytes, { compilation: opts.compilation, codeCache: opts.codeCache });
   const program = await createProgram(compiled, { args: opts.args, env: opts.env, poolSize: opts.poolSize, maxThreads: opts.maxThreads,
-    waitForPool: opts.waitForPool, preload: opts.preloadBytes, mounts: opts.mounts, earlyWorker, earlyThreadWorkers, mainThread: here ? 'here' : 'worker',
+    waitForPool: opts.waitForPool, preload: opts.preloadBytes, mounts: opts.mounts, earlyWorker, earlyThreadWorkers, waitForThreadWorkers: Boolean(hint?.last), mainThread: here ? 'here' : 'worker',
     files: false });
   if (process.env.SPINDLE_DEBUG) {
     process.stderr.write(`[spindle] JavaScript: ${from}\n[spindle] compilation: ${compiled.compilation} (--compile=${opts.compilation}), ` +
       `V8 tiers: ${compiled.tiers} (${compiled.tiersReason})\n[spindle] code cache: ${compiled.codeCache}\n` +
       `[spindle] threads' workers started early: ${earlyThreadWorkers.length} (${!hint ? 'the C main in a worker starts them on demand'
-        : hint.last === undefined ? 'the module\'s first run here' : `its last run here used ${hint.last}`})\n` +
+        : hint.last === undefined ? 'the module\'s first run here' : `its last runs here used ${hint.last.join(', ')}`})\n` +
       `[spindle] C main: ${program.mainThread === 'here' ? "on Node's main thread" : 'in a worker'}\n`);
   }
   program.start();

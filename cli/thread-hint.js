@@ -1,10 +1,13 @@
-// How many threads a module had at once the last time `spindle run` ran it here. The next run
-// starts that many threads' workers before it loads the host, so they boot beside the host's
-// loading and the compile instead of after main's pthread_creates (docs/HOST.md, "Start-up"),
-// and a run without threads starts none. A module never run here gets one, on a machine with a
-// core to spare: its first run is the one that tells. One small file per module in the
-// compiled-code cache's directory (the same owner and mode checks), named by the SHA-256 of the
-// module's path, size and mtime, holding the number: a rebuilt module starts as a first run.
+// How many threads a module had at once in its last runs here (the last RUNS_KEPT). The next run
+// starts the most of those threads' workers before it loads the host, so they boot beside the
+// host's loading and the compile instead of after main's pthread_creates (docs/HOST.md,
+// "Start-up"), and a module whose runs used none starts none. A module never run here gets two
+// (none on a single core): a first run with a second thread then finds it booted, which on-demand
+// workers made slower than the same run with one thread (issue 35). The most of several
+// runs, not the last alone: a program run with 1 thread and then with 2 (an argument) has its
+// second worker ready too. One small file per module in the compiled-code cache's directory (the
+// same owner and mode checks), named by the SHA-256 of the module's path, size and mtime, holding
+// the numbers, latest first: a rebuilt module starts as a first run.
 import { join } from 'node:path';
 import { codeCacheAddon } from '../host/code-cache/addon.js';
 import { defaultCacheDir, unusableReason } from '../host/code-cache/store.js';
@@ -12,15 +15,16 @@ import { defaultCacheDir, unusableReason } from '../host/code-cache/store.js';
 const { readFileSync, realpathSync, renameSync, statSync, writeFileSync } = process.getBuiltinModule('node:fs');
 
 const NO_HINT = { workers: 0, last: undefined, record: () => {} };
-const FIRST_RUN_WORKERS = 1;
+const FIRST_RUN_WORKERS = 2;
+const RUNS_KEPT = 4;
 // (a number too large to be a thread count is no hint)
 const MOST_WORKERS = 1024;
 
 /**
  * The hint for module file `wasmPath`, with `codeCache` as `spindle run --code-cache` gave it
  * (true, false or a directory), on a machine of `cpuCount` cores: { workers, record(used) },
- * `workers` the threads' workers to start early (at most cpuCount), `last` what the last run
- * used (undefined: none known), `record(used)` keeps the
+ * `workers` the threads' workers to start early (at most cpuCount), `last` what the last runs
+ * used, latest first (undefined: none known), `record(used)` keeps the
  * number of workers this run used for the next. A run without the cache, or without the addon,
  * has no hint and starts none.
  */
@@ -41,16 +45,17 @@ export function threadHint(wasmPath, codeCache, cpuCount) {
   try {
     const text = readFileSync(file, 'latin1');
     // (an empty file: an older Spindle's hint that the module started threads)
-    last = text === '' ? 1 : /^\d{1,4}$/.test(text) && Number(text) <= MOST_WORKERS ? Number(text) : 0;
+    last = text === '' ? [1] : /^\d{1,4}( \d{1,4}){0,9}$/.test(text) ? text.split(' ').map((n) => Math.min(Number(n), MOST_WORKERS)) : [0];
   } catch { /* no hint yet */ }
-  const wanted = last ?? (cpuCount > 1 ? FIRST_RUN_WORKERS : 0);
+  const wanted = last ? Math.max(...last) : cpuCount > 1 ? FIRST_RUN_WORKERS : 0;
   return {
     workers: Math.min(wanted, cpuCount),
     last,
     record(used) {
-      if (used === last) return;
+      const runs = [used, ...(last ?? [])].slice(0, RUNS_KEPT).join(' ');
+      if (runs === last?.join(' ')) return;
       try {
-        writeFileSync(`${file}.${process.pid}`, String(used), { mode: 0o600 });
+        writeFileSync(`${file}.${process.pid}`, runs, { mode: 0o600 });
         renameSync(`${file}.${process.pid}`, file);
       } catch { /* a hint is only a hint */ }
     },

@@ -122,6 +122,12 @@ export interface RunOptions {
    */
   earlyThreadWorkers?: EarlyWorker[];
   /**
+   * Node, with earlyThreadWorkers and the C main on the calling thread: main starts once they are
+   * ready, so that its first threads start at once (`spindle run` does so where the module's
+   * earlier runs started threads, not on its first run; docs/HOST.md, "Start-up").
+   */
+  waitForThreadWorkers?: boolean;
+  /**
    * Node: where the C main runs. 'worker' (default): a worker of its own. 'here': on the
    * calling thread, which then blocks until main returns, and any thread's exit() or trap ends
    * the whole process at once (with the mount addon's exit); for a process that is the run, as

@@ -293,26 +293,34 @@ export async function createProgram(compiled, options = {}) {
     base.endsProcess = true;
     // a worker that dies while it boots is noticed by no event loop here while main is in wasm
     watcher = (await import('./platform/lifelines.js')).lifelineWatcher(control, { endsProcess: true, stderrFd: base.io.stderrFd ?? 2 });
-    // The threads' workers started early boot on: their slots are STARTING, so the first
-    // pthread_creates take them (claimSlot) instead of making a worker each then.
-    earlyThreadWorkers.forEach((early, slot) => {
-      if (!early || slot >= maxThreads) return;
-      Atomics.store(control, slotIndex(slot), SLOT.STARTING);
-      spawnWorker(slot);
-    });
     const report = (msg) => {
       // A closed stdout ends the run at once, as SIGPIPE's default action does: nothing here
       // could stop a main that goes on without writing.
       if (msg.type === 'fate' && Atomics.load(control, HEADER.EXIT_CODE) === BROKEN_PIPE_EXIT) exitNow(BROKEN_PIPE_EXIT);
       onReport(msg, null);
     };
+    // main's instance first, before any thread's: the first instance runs the data-segment
+    // initialisation, and only its __tls_base is the main thread's static TLS
+    let instance;
     try {
-      const instance = instantiate({ ...base, slot: undefined, preload }, report, { platform, wasiFiles });
-      return program(() => { if (!ending) runMain(control, instance, report); }, 'here');
+      instance = instantiate({ ...base, slot: undefined, preload }, report, { platform, wasiFiles });
     } catch (err) {
       end(`instantiation failed: ${err.message}`);
       return program(() => {}, 'here');
     }
+    // The threads' workers started early boot on: their slots are STARTING, so the first
+    // pthread_creates take them (claimSlot) instead of making a worker each then.
+    // With waitForThreadWorkers (the module's earlier runs started threads), main waits for
+    // them, as Emscripten's main waits for its PTHREAD_POOL_SIZE workers: they boot beside the
+    // compile, and main's threads then start at once, with no worker booting beside them.
+    const ready = [];
+    earlyThreadWorkers.forEach((early, slot) => {
+      if (!early || slot >= maxThreads) return;
+      Atomics.store(control, slotIndex(slot), SLOT.STARTING);
+      ready.push(spawnWorker(slot).ready);
+    });
+    if (options.waitForThreadWorkers) await Promise.race([Promise.all(ready), ended]);
+    return program(() => { if (!ending) runMain(control, instance, report); }, 'here');
   }
 
   // The main instance must be instantiated first: the instance that runs the data-segment
