@@ -48,7 +48,10 @@ describe(`compilers on Node ${process.versions.node}`, () => {
 
   it('refuses a Node older than 20 with one line that says what to do', async () => {
     assert.equal(nodeTooOld('18.20.4'), 'Node 18.20.4 is too old for Spindle: it runs on Node 22 or later (26.x is the active LTS); put a newer node first on PATH');
-    assert.deepEqual(['20.20.2', '22.20.0', '24.19.0', '26.12.1'].map((v) => nodeTooOld(v)), [null, null, null, null]);
+    assert.deepEqual(['20.20.2', '20.16.0', '22.3.0', '22.20.0', '24.19.0', '26.12.1'].map((v) => nodeTooOld(v)), [null, null, null, null, null, null]);
+    // (without process.getBuiltinModule)
+    assert.match(nodeTooOld('22.2.0'), /^Node 22\.2\.0 is too old/);
+    assert.match(nodeTooOld('20.15.1'), /^Node 20\.15\.1 is too old/);
     // bin/spindle asks before it loads anything else: a Node reporting an old version is refused
     const r = await exec(process.execPath, [...CLI_NODE_FLAGS, '--import', 'data:text/javascript,Object.defineProperty(process.versions,"node",{value:"18.0.0"})', spindle, 'run', 'x.wasm']);
     assert.deepEqual([r.code, r.stdout, r.stderr], [1, '', `spindle: ${nodeTooOld('18.0.0')}\n`]);
