@@ -1,0 +1,47 @@
+// cli/thread-hint.js: how many threads' workers a run starts early, from what the module's last
+// runs used (docs/HOST.md, "Seventh pass"), and what a damaged hint file means.
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { codeCacheAddon } from '../host/code-cache/addon.js';
+import { threadHint } from '../cli/thread-hint.js';
+
+describe('the thread hint', { skip: !codeCacheAddon().addon && 'no code-cache addon' }, () => {
+  let dir;
+  let wasm;
+  let cache;
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), 'spindle-hint-'));
+    wasm = join(dir, 'm.wasm');
+    writeFileSync(wasm, 'not a module: only its path, size and mtime name the hint');
+    cache = join(dir, 'cache');
+    // (the cache directory must be the user's and private, as store.js checks)
+    mkdirSync(cache, { mode: 0o700 });
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+  const hintFile = () => join(cache, readdirSync(cache).find((f) => f.endsWith('.threads')));
+
+  it('a first run starts two on two cores or more, none on one; records what each run used, latest first, four at most', () => {
+    assert.equal(threadHint(wasm, cache, 1).workers, 0);
+    const first = threadHint(wasm, cache, 8);
+    assert.deepEqual([first.workers, first.last], [2, undefined]);
+    for (const used of [3, 0, 1, 0, 5]) threadHint(wasm, cache, 8).record(used);
+    assert.equal(readFileSync(hintFile(), 'latin1'), '5 0 1 0');
+    const next = threadHint(wasm, cache, 8);
+    assert.deepEqual([next.workers, next.last], [5, [5, 0, 1, 0]]);
+    assert.equal(threadHint(wasm, cache, 2).workers, 2, 'at most one per core');
+  });
+
+  it('reads a damaged file as a run that used none, an empty one (an older hint) as one, and caps a huge number', () => {
+    for (const [text, workers] of [['junk', 0], ['1 2 x', 0], ['', 1], ['9999', 16], ['-1', 0]]) {
+      writeFileSync(hintFile(), text);
+      assert.equal(threadHint(wasm, cache, 16).workers, workers, JSON.stringify(text));
+    }
+  });
+
+  it('gives none without a cache', () => {
+    assert.equal(threadHint(wasm, false, 8).workers, 0);
+  });
+});
