@@ -6,11 +6,10 @@
 // and adopts the workers. Arguments it cannot read mean no early start: cli/run.js then says
 // what is wrong.
 import { availableParallelism } from 'node:os';
-import { resolve } from 'node:path';
 import { startEarlyWorker } from '../host/early-worker.js';
 import { useThreadWorkerScript } from '../host/platform/node-workers.js';
 import { mainRunsHere } from './main-thread-choice.js';
-import { scanRunArgs } from './run-options.js';
+import { codeCacheOption, scanRunArgs } from './run-options.js';
 import { threadHint } from './thread-hint.js';
 
 /** What was started early for a run: { mainWorker, threadWorkers, hint } (hint: cli/thread-hint.js, or null). */
@@ -30,7 +29,7 @@ function moduleWords(argv) {
   const maxThreads = Number(last('--max-threads') ?? Infinity);
   return {
     wasm: argv[scan.index],
-    codeCache: cache === undefined || cache === 'on' ? true : cache === 'off' ? false : resolve(cache),
+    codeCache: cache === undefined ? true : codeCacheOption(cache),
     maxThreads: Number.isInteger(maxThreads) && maxThreads > 0 ? maxThreads : Infinity,
   };
 }

@@ -1,5 +1,6 @@
 // `spindle run`'s options, and the one scan of its arguments that both the early start
 // (cli/run-early.js, before the CLI's modules load) and cli/run.js's parse read.
+import { resolve } from 'node:path';
 import { readOption } from './options.js';
 import { runUsage } from './usage.js';
 
@@ -17,6 +18,9 @@ export const RUN_OPTIONS = {
   '--mount': 'a mount, /PATH=HOSTDIR or /PATH=opfs[:SUBDIR]',
   '--max-threads': 'a number of threads',
 };
+
+/** `--code-cache`'s value as the host takes it: true (on), false (off) or a directory. */
+export const codeCacheOption = (value) => (value === 'on' ? true : value === 'off' ? false : resolve(value));
 
 /**
  * The options before app.wasm, in order, as [{ flag, value }], and the module's index in `argv`

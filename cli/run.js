@@ -7,7 +7,7 @@ import { startEarlyWorker } from '../host/early-worker.js';
 import { checkMountPaths } from '../host/mount/index.js';
 import { parseBrowserName, v8OnlyRefusal } from './browser-names.js';
 import { parseSize } from './options.js';
-import { scanRunArgs } from './run-options.js';
+import { codeCacheOption, scanRunArgs } from './run-options.js';
 import { packPreloadFiles } from './preload-files.js';
 import { userEnv } from './js-compile-cache.js';
 import { runUsage } from './usage.js';
@@ -45,7 +45,7 @@ export function parseRunArgs(argv) {
     } else if (flag === '--code-cache') {
       // where compiled code is kept between runs (host/code-cache/, docs/HOST.md)
       if (value === '') throw new Error('--code-cache=: expected on, off or a directory');
-      opts.codeCache = value === 'on' ? true : value === 'off' ? false : resolve(value);
+      opts.codeCache = codeCacheOption(value);
     } else if (flag === '--preload') {
       // files and directory trees put into the in-memory tree before main (docs/FILES.md)
       opts.preload.push(value);
