@@ -219,6 +219,17 @@ describe('host-directory mount addon', { skip: !addon && 'not built or not Linux
     assert.equal(addon.yield(-1, 'x', memory), undefined); // arguments are ignored
   });
 
+  it('isatty: false for a file, /dev/null, a closed or bad fd and a value that is no fd', () => {
+    const file = openSync(join(dir, 'a/b/file'), 'r');
+    const devNull = openSync('/dev/null', 'r');
+    try {
+      for (const fd of [file, devNull, 999999, -1, 2 ** 31, 'x', undefined, {}]) assert.equal(addon.isatty(fd), false, String(fd));
+    } finally {
+      closeSync(file);
+      closeSync(devNull);
+    }
+  });
+
   it('a program seeks its stdout file, and gets ESPIPE without the addon (SPINDLE_MOUNT_ADDON=0)', () => {
     const wasm = join(dir, 'stdout_seek.wasm');
     const cc = spawnSync(join(root, 'bin/spindle'), ['cc', '-O2', join(root, 'tests/programs/posix_stdio_stdout_seek.c'), '-o', wasm], { encoding: 'utf8' });

@@ -1,17 +1,20 @@
 // What a host file descriptor used as stdio is, as the program's fstat and /proc/self/fd report
 // it (Node only: the CLI also sends it to a browser run), in stdio-description.js's form.
 import { FILETYPE } from '../abi/wasi.js';
+import { addonFunction } from '../mount/hostdir/mount-addon.js';
 import { FS_MAGIC, pipeDescription } from './stdio-description.js';
 
 const { fstatSync, readlinkSync, statfsSync } = process.getBuiltinModule('node:fs');
 
-// node:tty loads node:net and the streams (~4 ms of a start): only a character device asks it.
-const ttyModule = () => process.getBuiltinModule('node:tty');
+// isatty(3) of a character device. node:tty loads node:net and the streams, 15-18 ms of a run
+// whose stdout is a terminal or /dev/null: the mount addon asks the kernel instead, and node:tty
+// answers only where there is no addon.
+const isattyOfDevice = (fd) => (addonFunction('isatty') ?? process.getBuiltinModule('node:tty').isatty)(fd);
 
 /** isatty(3) of host fd `fd`: a pipe's or a file's answer takes one fstat and no node:tty. */
 export function isTerminal(fd) {
   try {
-    return fstatSync(fd).isCharacterDevice() && ttyModule().isatty(fd);
+    return fstatSync(fd).isCharacterDevice() && isattyOfDevice(fd);
   } catch {
     return false;
   }
@@ -65,6 +68,6 @@ export function describeHostFd(fd) {
   return {
     filetype: filetypeOf(st), dev: String(st.dev), ino: String(st.ino), nlink: String(st.nlink), size: String(st.size),
     atimNs: String(st.atimeNs), mtimNs: String(st.mtimeNs), ctimNs: String(st.ctimeNs), name, fsType: fsTypeOf(st, name),
-    terminal: st.isCharacterDevice() && ttyModule().isatty(fd),
+    terminal: st.isCharacterDevice() && isattyOfDevice(fd),
   };
 }

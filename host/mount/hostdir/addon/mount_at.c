@@ -22,6 +22,8 @@
 //   exit(code), yield()            _exit(2) and sched_yield(2) for any thread (host/platform)
 //   epochOffsetNs()                CLOCK_REALTIME less CLOCK_MONOTONIC in ns, a BigInt: added to
 //                                  process.hrtime it is the wall clock (host/platform)
+//   isatty(fd)                     isatty(3) of a host fd, a boolean: node:tty would load node:net
+//                                  and the streams (~15 ms) to answer it (host/platform)
 // `path` is absolute and must contain no symlink, no `.` or `..` and no empty component: the
 // kernel then walks exactly the names given, so a path that starts at the mount's root stays
 // inside it (a symlink anywhere, the root's own path included, gives ELOOP and the caller resolves
@@ -522,6 +524,19 @@ static napi_value js_epoch_offset_ns(napi_env env, napi_callback_info info) {
     return result;
 }
 
+// isatty(fd): whether host fd `fd` is a terminal. Any int is safe to ask: a bad fd is false.
+static napi_value js_isatty(napi_env env, napi_callback_info info) {
+    size_t argc = 1;
+    napi_value argv[1];
+    int32_t fd = -1;
+    napi_value result;
+    if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok || argc < 1 ||
+        napi_get_value_int32(env, argv[0], &fd) != napi_ok)
+        fd = -1;
+    napi_get_boolean(env, fd >= 0 && isatty(fd) == 1, &result);
+    return result;
+}
+
 NAPI_MODULE_INIT(/* napi_env env, napi_value exports */) {
     const napi_property_descriptor fns[] = {
         {"openIn", NULL, js_open_in, NULL, NULL, NULL, napi_enumerable, NULL},
@@ -540,6 +555,7 @@ NAPI_MODULE_INIT(/* napi_env env, napi_value exports */) {
         {"exit", NULL, js_exit, NULL, NULL, NULL, napi_enumerable, NULL},
         {"yield", NULL, js_yield, NULL, NULL, NULL, napi_enumerable, NULL},
         {"epochOffsetNs", NULL, js_epoch_offset_ns, NULL, NULL, NULL, napi_enumerable, NULL},
+        {"isatty", NULL, js_isatty, NULL, NULL, NULL, napi_enumerable, NULL},
     };
     napi_define_properties(env, exports, sizeof fns / sizeof fns[0], fns);
     return exports;
