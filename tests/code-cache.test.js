@@ -208,6 +208,33 @@ describe('compiled-code cache', { skip: !hasAddon && 'no code-cache addon for th
     assert.deepEqual(readdirSync(dir).sort(), ['mid.code', 'new.code', 'other.txt']);
   });
 
+  it('says whether V8 took the cached code (`took`), and refuses a `took` it could not write safely', async () => {
+    const script = `import { codeCacheAddon } from ${JSON.stringify(join(root, 'host', 'code-cache', 'addon.js'))};
+      import { moduleWithBody } from ${JSON.stringify(join(root, 'tests', 'lib', 'probe-module.js'))};
+      const { addon } = codeCacheAddon();
+      const wire = moduleWithBody(5);
+      const hold = setInterval(() => {}, 1000);
+      const took = new Uint8Array([7, 7]);
+      const code = addon.serialize(await addon.compile(wire, null, took));
+      const first = took[0];
+      await addon.compile(wire, code, took.subarray(1));
+      const damaged = Buffer.from(code);
+      damaged[12] ^= 0xff; // (V8's flag hash)
+      const again = new Uint8Array(1);
+      await addon.compile(wire, damaged, again);
+      const refusals = [new Uint8Array(0), new ArrayBuffer(1), 'x', new Uint8Array(new ArrayBuffer(1, { maxByteLength: 8 }))].map((t) => {
+        try { addon.compile(wire, null, t); return 'accepted'; } catch (err) { return err.message; }
+      });
+      clearInterval(hold);
+      console.log(JSON.stringify({ first, second: took[1], damaged: again[0], refusals }));`;
+    const r = await exec(process.execPath, [...CLI_V8_FLAGS, '--input-type=module', '-e', script]);
+    assert.equal(r.code, 0, r.stderr);
+    const got = JSON.parse(r.stdout);
+    assert.deepEqual({ first: got.first, second: got.second, damaged: got.damaged }, { first: 0, second: 1, damaged: 0 });
+    assert.equal(got.refusals.length, 4);
+    for (const refusal of got.refusals) assert.match(refusal, /^compile: took must/);
+  });
+
   it('refuses WebAssembly.compileStreaming calls that are not its own, with a clear error', async () => {
     const script = `import { compile } from ${JSON.stringify(join(root, 'host', 'index.js'))};
       import { moduleWithBody } from ${JSON.stringify(join(root, 'tests', 'lib', 'probe-module.js'))};

@@ -7,17 +7,6 @@ import { cacheKey, defaultCacheDir, readCode, unusableReason, writeCode } from '
 
 const { existsSync, statSync } = process.getBuiltinModule('node:fs');
 
-// The smallest module with code (one empty function): compiled and serialized, it gives the
-// header V8 writes into code made right now (magic, V8's version, CPU features, flag hash), which
-// is what V8 checks a cached file's header against before it uses it.
-const PROBE = new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 1, 4, 1, 96, 0, 0, 3, 2, 1, 0, 10, 4, 1, 2, 0, 11]);
-const V8_HEADER_BYTES = 16;
-
-function currentHeader(addon) {
-  const code = addon.serialize(new WebAssembly.Module(PROBE));
-  return code ? code.subarray(0, V8_HEADER_BYTES) : null;
-}
-
 /** How long a run's making of a module's TurboFan code keeps others from starting it again. */
 export const MAKING_MS = 2 * 60 * 1000;
 
@@ -63,12 +52,12 @@ export function turbofanCode({ dir, key, why }) {
  */
 export async function compileCached(wire, { addon, dir, key, why }) {
   if (!key) return { module: await WebAssembly.compile(wire), cache: `off: ${why}` };
-  const header = currentHeader(addon);
   const code = readCode(addon.sha256, dir, key);
-  if (code && header && Buffer.compare(code.subarray(0, V8_HEADER_BYTES), header) === 0) {
-    return { module: await addon.compile(wire, code), cache: 'hit' };
-  }
-  const module = await addon.compile(wire, null);
+  // V8 takes the code where its header (V8's version, CPU features, flag hash) is V8's own, and
+  // says so in `took`; else it compiles the wire bytes, whose code is then stored in its place
+  const took = new Uint8Array(1);
+  const module = await addon.compile(wire, code, took);
+  if (took[0] === 1) return { module, cache: 'hit' };
   const made = addon.serialize(module);
   if (!made) return { module, cache: 'off: V8 serialized nothing' };
   const failed = writeCode(addon.sha256, dir, key, made);

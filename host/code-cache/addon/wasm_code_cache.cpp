@@ -3,14 +3,18 @@
 // offers neither to JavaScript. This addon gives the host three calls, written against V8's own
 // embedder API, so it is built once per Node ABI (scripts/build-code-cache-addon.sh):
 //   serialize(module) -> Buffer | null   the module's compiled code, as V8 writes it
-//   compile(wire, code) -> Promise<Module> through V8's streaming compile, which takes the
-//                                          cached code when V8 accepts it, else compiles `wire`
+//   compile(wire, code, took?) -> Promise<Module>
+//                                          through V8's streaming compile, which takes the cached
+//                                          code when V8 accepts it, else compiles `wire`; took[0]
+//                                          (a Uint8Array) is set to 1 where V8 accepted the code
+//                                          (its header: V8's version, CPU features and flags), 0
+//                                          where it compiled instead, before the promise settles
 //   sha256(...parts) -> Buffer              the SHA-256 of the parts' bytes, one after another:
 //                                          OpenSSL's, which Node carries, without loading node:crypto
 //                                          (17 of Node's modules, a few ms of every start)
 // V8 uses the code only where its header (V8's version, CPU features and flags) matches its own;
-// the host checks that header and the file's integrity before it calls compile
-// (host/code-cache/).
+// the host checks the file's integrity before it calls compile, and learns from `took` whether
+// the code was used or the module compiled (and is to be stored again) (host/code-cache/).
 #include <node.h>
 #include <node_buffer.h>
 #include <v8.h>
@@ -44,6 +48,12 @@ struct PendingCompile {
   size_t wire_size = 0;
   std::unique_ptr<uint8_t[]> code;
   size_t code_size = 0;
+  // where V8's answer goes (took[0]), kept alive until it is written; null: not asked
+  std::shared_ptr<v8::BackingStore> took;
+  size_t took_offset = 0;
+  void answer(bool used) const {
+    if (took) static_cast<uint8_t*>(took->Data())[took_offset] = used ? 1 : 0;
+  }
 };
 
 // V8 calls the streaming callback from a promise job, after compile() has returned, with the
@@ -92,15 +102,18 @@ void on_streaming(const FunctionCallbackInfo<Value>& info) {
   if (has_code) streaming->SetHasCompiledModuleBytes();
   streaming->OnBytesReceived(job->wire.get(), job->wire_size);
   const PendingCompile* cached = job.get();
+  cached->answer(false);
   if (!has_code) {
     streaming->Finish({});
   } else {
     streaming->Finish([cached](v8::WasmStreaming::ModuleCachingInterface& cache) {
-      cache.SetCachedCompiledModuleBytes(v8::MemorySpan<const uint8_t>(cached->code.get(), cached->code_size));
+      cached->answer(cache.SetCachedCompiledModuleBytes(v8::MemorySpan<const uint8_t>(cached->code.get(), cached->code_size)));
     });
   }
 #else
+  // (V8 checks the header here; a file that passed it and the host's checksum deserializes)
   bool has_code = job->code_size > 0 && streaming->SetCompiledModuleBytes(job->code.get(), job->code_size);
+  job->answer(has_code);
   streaming->OnBytesReceived(job->wire.get(), job->wire_size);
   streaming->Finish(has_code);
 #endif
@@ -114,6 +127,18 @@ void compile(const FunctionCallbackInfo<Value>& info) {
   if (!copy_bytes(info[0], job->wire, job->wire_size)) return throw_type_error(isolate, "compile: wire bytes must be a Uint8Array");
   if (!info[1]->IsNullOrUndefined() && !copy_bytes(info[1], job->code, job->code_size)) {
     return throw_type_error(isolate, "compile: code must be a Uint8Array or null");
+  }
+  if (info.Length() > 2 && !info[2]->IsUndefined()) {
+    if (!info[2]->IsUint8Array() || info[2].As<v8::Uint8Array>()->ByteLength() < 1) {
+      return throw_type_error(isolate, "compile: took must be a Uint8Array of at least one byte");
+    }
+    auto took = info[2].As<v8::Uint8Array>();
+    // (a resizable buffer could shrink before V8 answers, and its pages go with it)
+    if (took->Buffer()->GetBackingStore()->IsResizableByUserJavaScript()) {
+      return throw_type_error(isolate, "compile: took must not be a resizable buffer");
+    }
+    job->took = took->Buffer()->GetBackingStore();
+    job->took_offset = took->ByteOffset();
   }
   isolate->SetWasmStreamingCallback(on_streaming);
   Local<v8::Context> context = isolate->GetCurrentContext();
