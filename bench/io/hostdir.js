@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { median } from '../report/stats.js';
+import { spindleArgs } from '../spindle-command.js';
 
 const root = join(import.meta.dirname, '..', '..');
 const MiB = 1 << 20;
@@ -125,7 +126,7 @@ export async function measureNodeFs(dir, { mib = 64 } = {}) {
 /** One run of opfs_io.c's `bench` mode by `spindle run --mount=/data=DIR`. */
 export function measureSpindleHostdir(wasm, dir, { mib = 64 } = {}) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(root, 'bin', 'spindle'), 'run', `--mount=/data=${dir}`, wasm, 'bench', '/data', String(mib)],
+    const child = spawn(process.execPath, spindleArgs('run', `--mount=/data=${dir}`, wasm, 'bench', '/data', String(mib)),
       { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = ''; let err = '';
     child.stdout.on('data', (c) => { out += c; });

@@ -16,6 +16,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { median } from '../report/stats.js';
+import { spindleArgs } from '../spindle-command.js';
 
 const root = join(import.meta.dirname, '..', '..');
 const source = join(root, 'bench', 'io', 'mount_calls.c');
@@ -61,7 +62,7 @@ function timedRun(cmd, args, options, what) {
 }
 
 // one run of the program on a mount of dir, with the process environment plus `env`
-const onMount = (wasm, dir, env = {}) => timedRun(process.execPath, [join(root, 'bin', 'spindle'), 'run', `--mount=/data=${dir}`, wasm, '/data'],
+const onMount = (wasm, dir, env = {}) => timedRun(process.execPath, spindleArgs('run', `--mount=/data=${dir}`, wasm, '/data'),
   { env: { ...process.env, ...env } }, 'mount_calls on a mount');
 
 /** One run of each side on `dir`: { native, spindle[, nodeFs] } (RESULT objects); nodeFs (the

@@ -12,7 +12,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CLI_NODE_FLAGS } from '../../cli/v8-start.js';
+import { spindleArgs } from '../spindle-command.js';
 import { exec } from '../../tests/lib/exec.js';
 import { target } from '../targets.js';
 
@@ -39,7 +39,7 @@ export function keptCodeEntries(cacheDir) {
 /** One `spindle run` of own_files; { ms (its own time), wall_ms }. */
 async function runOne(wasm, point, runFlags, env) {
   const started = performance.now();
-  const r = await exec(process.execPath, [...CLI_NODE_FLAGS, join(root, 'bin', 'spindle'), 'run', ...runFlags, wasm, ...point.args], { env });
+  const r = await exec(process.execPath, spindleArgs('run', ...runFlags, wasm, ...point.args), { env });
   const wall = performance.now() - started;
   const line = r.stdout.split('\n').find((l) => l.startsWith('RESULT '));
   if (r.code !== 0 || !line) throw new Error(`spindle run ${runFlags.join(' ')}: exit ${r.code}: ${r.stderr.slice(-500)}`);

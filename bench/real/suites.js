@@ -7,11 +7,11 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { exec } from '../../tests/lib/exec.js';
+import { spindleArgs } from '../spindle-command.js';
 import { buildProgram, SQLITE_VFS, sqliteVfsFor } from '../../tests/real/build.js';
 
 // Native runs keep their files on tmpfs, the fair "files in memory" reference.
 const tmpfs = '/dev/shm';
-const spindle = join(import.meta.dirname, '..', '..', 'bin', 'spindle');
 
 // Spindle's hosts compile modules this big eagerly, every function before main (host/compilation.js);
 // each build also runs with `--compile=lazy` (`-lazy`), where functions compile when first called,
@@ -40,7 +40,7 @@ async function runVariant(v, binary, args) {
   const started = performance.now();
   const r = v.target === 'native'
     ? await exec(binary, args, { timeoutMs: 600000 })
-    : await exec(process.execPath, [spindle, 'run', '--wait-for-pool', ...(v.runFlags ?? []), binary, ...args], { timeoutMs: 600000 });
+    : await exec(process.execPath, spindleArgs('run', '--wait-for-pool', ...(v.runFlags ?? []), binary, ...args), { timeoutMs: 600000 });
   const processMs = performance.now() - started;
   if (r.code !== 0) throw new Error(`${v.label}: exit ${r.code}: ${r.stderr.slice(-1000)}`);
   return { ...result(r.stdout), processMs };

@@ -9,10 +9,10 @@ import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { exec } from '../../tests/lib/exec.js';
 import { rustToolchain } from '../../cli/toolchain.js';
+import { spindleArgs } from '../spindle-command.js';
 
 const root = join(import.meta.dirname, '..', '..');
 const crate = join(root, 'bench', 'rust');
-const spindle = join(root, 'bin', 'spindle');
 const binaryPath = (dir, id) => (id === 'native'
   ? join(dir, 'release', 'rust-bench')
   : join(dir, 'wasm32-wasip1-threads', 'release', 'rust-bench.wasm'));
@@ -21,7 +21,7 @@ const binaryPath = (dir, id) => (id === 'native'
 export function buildAll(buildDir, { wasmOnly = false } = {}) {
   const builds = {
     'rust-default': ['cargo', ['build', '--release', '--locked', '--target', 'wasm32-wasip1-threads']],
-    'spindle-cargo': [process.execPath, [spindle, 'cargo', 'build', '--release', '--locked']],
+    'spindle-cargo': [process.execPath, spindleArgs('cargo', 'build', '--release', '--locked')],
     ...(wasmOnly ? {} : { native: ['cargo', ['build', '--release', '--locked']] }),
   };
   const out = {};
@@ -36,7 +36,7 @@ export function buildAll(buildDir, { wasmOnly = false } = {}) {
 }
 
 async function runOnce(binary, args) {
-  const [cmd, argv] = binary.endsWith('.wasm') ? [process.execPath, [spindle, 'run', '--wait-for-pool', binary, ...args]] : [binary, args];
+  const [cmd, argv] = binary.endsWith('.wasm') ? [process.execPath, spindleArgs('run', '--wait-for-pool', binary, ...args)] : [binary, args];
   const r = await exec(cmd, argv, { timeoutMs: 600000 });
   const line = r.stdout.split('\n').find((l) => l.startsWith('RESULT '));
   if (r.code !== 0 || !line) throw new Error(`${binary} ${args.join(' ')}: exit ${r.code}\n${r.stderr.slice(-800)}`);

@@ -11,7 +11,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CLI_NODE_FLAGS } from '../../cli/v8-start.js';
+import { spindleArgs } from '../spindle-command.js';
 import { clang } from '../../cli/toolchain.js';
 import { exec } from '../../tests/lib/exec.js';
 import { target } from '../targets.js';
@@ -69,7 +69,7 @@ async function timeOne(variant, built, point, cache) {
   const args = point.args ?? program.args?.(variant.id === 'native' ? nativeFile : null) ?? [];
   const spindleRun = (cacheDir) => [process.execPath,
     // as bin/spindle starts Node (its main thread then runs the C main)
-    [...CLI_NODE_FLAGS, join(root, 'bin', 'spindle'), 'run', `--code-cache=${cacheDir}`, built[point.program].spindle, ...args]];
+    spindleArgs('run', `--code-cache=${cacheDir}`, built[point.program].spindle, ...args)];
   const fresh = join(cache, `first-${variant.id}-${point.program}-${performance.now()}`);
   const [cmd, argv] = {
     spindle: spindleRun(join(cache, 'kept')),
