@@ -14,10 +14,19 @@ export const SLOT_INTS = 4; // state, tid, start_arg, used (1 once a thread ran 
 
 export const FATE = { RUNNING: 0, EXITED: 1, TRAPPED: 2 };
 
-// Slot life: EMPTY -> (worker created) STARTING -> IDLE <-> CLAIMED -> ASSIGNED -> RUNNING -> IDLE.
-// A spawner may also claim a STARTING slot (its worker is on the way) or an EMPTY one (the
-// coordinator then creates its worker); either worker finds the thread already ASSIGNED.
-export const SLOT = { EMPTY: 0, STARTING: 1, IDLE: 2, CLAIMED: 3, ASSIGNED: 4, RUNNING: 5 };
+// Slot life: EMPTY -> (worker created) STARTING -> IDLE <-> CLAIMED -> ASSIGNED -> RUNNING ->
+// EXITING -> IDLE. A spawner may also claim a STARTING slot (its worker is on the way) or an
+// EMPTY one (the coordinator then creates its worker); either worker finds the thread already
+// ASSIGNED. EXITING: the start routine has returned (or called pthread_exit) and libc is ending
+// the thread, so pthread_join may have returned already; the slot is IDLE again microseconds
+// later, unless a thread-specific destructor takes longer.
+export const SLOT = { EMPTY: 0, STARTING: 1, IDLE: 2, CLAIMED: 3, ASSIGNED: 4, RUNNING: 5, EXITING: 6 };
+
+// How long a thread about to create one waits for an EXITING slot before its pthread_create takes
+// an EMPTY one, whose worker boots in 20-60 ms: a program that joins its threads and creates the
+// next ones at once (a parallel loop) booted a new worker for each thread created before the
+// last one's slot was IDLE again (waitForEndingSlot).
+export const EXITING_WAIT_MS = 20;
 
 export function createControl(maxThreads) {
   const ints = HEADER_INTS + maxThreads * SLOT_INTS;
@@ -53,22 +62,50 @@ export function settleFate(control, fate, exitCode) {
  * every slot is taken. Runs on any thread.
  */
 export function claimSlot(control, tid, startArg) {
-  const n = slotCount(control);
   // a STARTING slot's worker is coming: taking it is not hitting the limit while the pool grows
-  for (const wanted of [SLOT.IDLE, SLOT.STARTING, SLOT.EMPTY]) {
-    for (let slot = 0; slot < n; slot++) {
-      const i = slotIndex(slot);
-      if (Atomics.load(control, i) !== wanted) continue;
-      if (Atomics.compareExchange(control, i, wanted, SLOT.CLAIMED) !== wanted) continue;
-      control[i + 1] = tid;
-      control[i + 2] = startArg;
-      control[i + 3] = 1;
-      Atomics.store(control, i, SLOT.ASSIGNED);
-      Atomics.notify(control, i);
-      return { slot, needsWorker: wanted === SLOT.EMPTY };
-    }
+  // (IDLE again in the second pass: a STARTING slot may have become IDLE since the first)
+  return claimSlotIn(control, tid, startArg, [SLOT.IDLE]) ??
+    claimSlotIn(control, tid, startArg, [SLOT.IDLE, SLOT.STARTING]) ?? claimSlotIn(control, tid, startArg, [SLOT.EMPTY]);
+}
+
+// claimSlot's pass: the first slot in one of the states `wanted` that it can take, or null.
+function claimSlotIn(control, tid, startArg, wanted) {
+  for (let slot = 0; slot < slotCount(control); slot++) {
+    const i = slotIndex(slot);
+    const state = Atomics.load(control, i);
+    if (!wanted.includes(state)) continue;
+    if (Atomics.compareExchange(control, i, state, SLOT.CLAIMED) !== state) continue;
+    control[i + 1] = tid;
+    control[i + 2] = startArg;
+    control[i + 3] = 1;
+    Atomics.store(control, i, SLOT.ASSIGNED);
+    Atomics.notify(control, i);
+    return { slot, needsWorker: state === SLOT.EMPTY };
   }
   return null;
+}
+
+/**
+ * Called by a thread about to create one (runtime/core/pthread_exit.c, before libc's
+ * pthread_create takes its thread list lock, which an ending thread still needs): where no slot
+ * is IDLE or STARTING but one is EXITING, waits for that one to be IDLE (its worker notifies), at
+ * most EXITING_WAIT_MS at a time and for as many changes as there are slots. No clock is read.
+ */
+export function waitForEndingSlot(control) {
+  for (let round = 0; round <= slotCount(control); round++) {
+    let exiting = -1;
+    for (let slot = 0; slot < slotCount(control); slot++) {
+      const state = Atomics.load(control, slotIndex(slot));
+      if (state === SLOT.IDLE || state === SLOT.STARTING) return;
+      if (state === SLOT.EXITING && exiting < 0) exiting = slot;
+    }
+    if (exiting < 0 || Atomics.wait(control, slotIndex(exiting), SLOT.EXITING, EXITING_WAIT_MS) === 'timed-out') return;
+  }
+}
+
+/** Marks slot `slot` EXITING: its thread's start routine has returned (claimSlot waits for it). */
+export function threadBodyEnded(control, slot) {
+  Atomics.compareExchange(control, slotIndex(slot), SLOT.RUNNING, SLOT.EXITING);
 }
 
 /**

@@ -12,19 +12,25 @@ class ThreadExit extends Error {
 
 /**
  * Instantiates `module` for a thread. wasi: its wasi_snapshot_preview1 imports; spawn: the
- * wasi.thread-spawn import; hostImports: the spindle.* imports that depend on the host.
+ * wasi.thread-spawn import; hostImports: the spindle.* imports that depend on the host;
+ * bodyEnded: called when a pthread's start routine has returned (not for the C main);
+ * beforeSpawn: called by pthread_create before libc's (host/control.js, waitForEndingSlot).
  */
-export function instantiateThread(module, { memory, cpuCount, wasi, spawn, hostImports }) {
+export function instantiateThread(module, { memory, cpuCount, wasi, spawn, hostImports, bodyEnded = () => {}, beforeSpawn = () => {} }) {
   let instance;
   // runtime/core/pthread_exit.c enters each start routine through run_thread_body, so the throw
-  // of pthread_exit unwinds to here and the thread ends through libc's usual path.
+  // of pthread_exit unwinds to here and the thread ends through libc's usual path. `bodyEnded`
+  // says so before libc wakes pthread_join (host/control.js, EXITING).
   const runThreadBody = (start, arg) => {
+    let value;
     try {
-      return instance.exports.__spindle_invoke_start(start, arg);
+      value = instance.exports.__spindle_invoke_start(start, arg);
     } catch (err) {
-      if (err instanceof ThreadExit) return err.value;
-      throw err;
+      if (!(err instanceof ThreadExit)) throw err;
+      value = err.value;
     }
+    bodyEnded();
+    return value;
   };
   instance = new WebAssembly.Instance(module, {
     env: { memory },
@@ -33,6 +39,7 @@ export function instantiateThread(module, { memory, cpuCount, wasi, spawn, hostI
     spindle: {
       cpu_count: () => cpuCount,
       run_thread_body: runThreadBody,
+      thread_slot_wait: () => beforeSpawn(),
       thread_exit: (value) => { throw new ThreadExit(value); },
       stack_overflow: stackOverflow,
       fs_clock_ms: coarseWallClockMs, // runtime/fs/core/stamp_clock.c: file timestamps

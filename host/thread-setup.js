@@ -2,7 +2,7 @@
 // or, for the C main of a `spindle run` in Node, the host's main thread (host/program.js,
 // mainThread 'here').
 // `post(msg)` sends a thread's reports (fate, trap, start-worker) to whoever ends the program.
-import { BROKEN_PIPE_EXIT, FATE, programEnded, settleFate, spawnThread, threadLimitHint } from './control.js';
+import { BROKEN_PIPE_EXIT, FATE, programEnded, settleFate, spawnThread, threadBodyEnded, threadLimitHint, waitForEndingSlot } from './control.js';
 import { terminateIfUncaughtCxx } from './cxx-exceptions.js';
 import { uncatchableByWasm } from './uncatchable.js';
 import { ProgramExit, stdioFsTypeImport, stdioNameImport, wasiImports } from './wasi.js';
@@ -49,6 +49,9 @@ export function instantiate(init, post, { platform, wasiFiles = null, jsfsProxy 
   if (jsfs) wasi = jsfsProxy.proxiedWasi(init.jsfs.channel, init.slot === undefined ? 0 : init.slot + 1, memory, wasi);
   return instantiateThread(module, {
     memory, cpuCount: init.cpuCount, wasi, spawn,
+    // a pool worker's thread is ending: its slot is IDLE soon (host/control.js, EXITING)
+    bodyEnded: init.slot === undefined ? undefined : () => threadBodyEnded(control, init.slot),
+    beforeSpawn: () => waitForEndingSlot(control),
     hostImports: {
       // runtime/jsfs: threads on workers wait as usual (only the host thread serves files)
       jsfs_on_host_thread: () => 0,

@@ -40,6 +40,7 @@ function serveSlot(init, instance) {
     const startArg = control[i + 2];
     if (!runThread(control, tid, instance, () => instance.exports.wasi_thread_start(tid, startArg), post, ringHostThread)) return;
     Atomics.store(control, i, SLOT.IDLE);
+    Atomics.notify(control, i); // (a spawner may wait for this slot: control.js, claimSlot)
   }
 }
 

@@ -7,6 +7,10 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { codeCacheAddon } from '../host/code-cache/addon.js';
 import { threadHint } from '../cli/thread-hint.js';
+import { exec } from './lib/exec.js';
+
+const root = join(import.meta.dirname, '..');
+const spindle = join(root, 'bin', 'spindle');
 
 describe('the thread hint', { skip: !codeCacheAddon().addon && 'no code-cache addon' }, () => {
   let dir;
@@ -43,5 +47,28 @@ describe('the thread hint', { skip: !codeCacheAddon().addon && 'no code-cache ad
 
   it('gives none without a cache', () => {
     assert.equal(threadHint(wasm, false, 8).workers, 0);
+  });
+});
+
+describe('workers a run uses', { skip: !codeCacheAddon().addon && 'no code-cache addon' }, () => {
+  let dir;
+  before(() => { dir = mkdtempSync(join(tmpdir(), 'spindle-rounds-')); });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  // host/control.js, waitForEndingSlot: a pthread_create right after the last round's joins
+  // waits for an ending thread's worker instead of booting a third
+  it('rounds of two threads created right after the joins of the last use two workers, not three', async () => {
+    const wasm = join(dir, 'thread_rounds.wasm');
+    const cc = await exec(spindle, ['cc', '-O2', join(root, 'tests', 'run', 'thread_rounds.c'), '-o', wasm]);
+    assert.equal(cc.code, 0, cc.stderr);
+    for (let run = 0; run < 3; run++) {
+      const cache = join(dir, `cache-${run}`);
+      mkdirSync(cache, { mode: 0o700 });
+      const r = await exec(spindle, ['run', `--code-cache=${cache}`, wasm, '50'], { env: { ...process.env, SPINDLE_CODE_CACHE_PREFILL: '0' } });
+      assert.equal(r.code, 0, r.stderr);
+      assert.equal(r.stdout, 'rounds 50\n');
+      const hint = readdirSync(cache).find((f) => f.endsWith('.threads'));
+      assert.equal(readFileSync(join(cache, hint), 'latin1'), '2', `run ${run}: the workers its threads used`);
+    }
   });
 });

@@ -14,6 +14,13 @@
 __attribute__((import_module("spindle"), import_name("run_thread_body"))) void *
 spindle_host_run_thread_body(void *(*start)(void *), void *arg);
 
+// Waits, briefly, where every thread's worker is busy but one whose thread is ending: here,
+// before libc's pthread_create takes its thread list lock, which that thread still needs to end
+// (host/control.js, waitForEndingSlot). Else a program that joins its threads and creates the
+// next ones at once booted a new worker (20-60 ms) for each thread created too soon.
+__attribute__((import_module("spindle"), import_name("thread_slot_wait"))) void
+spindle_host_thread_slot_wait(void);
+
 int __real_pthread_create(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
 
 // The host calls back in here to run the start routine, so the unwind stops at its call.
@@ -77,6 +84,7 @@ static void *trampoline(void *p)
 
 int __wrap_pthread_create(pthread_t *thread, const pthread_attr_t *attr, void *(*start)(void *), void *arg)
 {
+    spindle_host_thread_slot_wait();
     struct start_request *request = malloc(sizeof *request);
     if (!request)
         return EAGAIN;

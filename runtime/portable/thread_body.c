@@ -13,3 +13,6 @@ void *spindle_host_run_thread_body(void *(*start)(void *), void *arg)
 {
     return portable_run_catching_exit ? portable_run_catching_exit(start, arg) : start(arg);
 }
+
+// A standard WASI host starts each thread on its own, with no pool of workers to wait for.
+void spindle_host_thread_slot_wait(void) {}
