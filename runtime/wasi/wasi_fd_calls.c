@@ -9,8 +9,6 @@
 
 #define MAX_IOVS 1024
 
-#define DEFINE(name) int32_t __imported_wasi_snapshot_preview1_##name
-
 /* Checks the iovec array and every buffer it names; returns WASI errno. */
 static int32_t check_iovs(uint32_t iovs, uint32_t count)
 {
@@ -36,7 +34,7 @@ static int32_t finish_transfer(int64_t rc, uint32_t retptr)
     return WASI_ESUCCESS;
 }
 
-DEFINE(fd_read)(int32_t fd, int32_t iovs, int32_t count, int32_t retptr)
+int32_t __imported_wasi_snapshot_preview1_fd_read(int32_t fd, int32_t iovs, int32_t count, int32_t retptr)
 {
     if (wasi_host_fd(fd))
         return host_fd_read(fd, iovs, count, retptr);
@@ -47,7 +45,7 @@ DEFINE(fd_read)(int32_t fd, int32_t iovs, int32_t count, int32_t retptr)
     return finish_transfer(spindle_fs_readv(fd, WASI_PTR(iovs), count), (uint32_t)retptr);
 }
 
-DEFINE(fd_write)(int32_t fd, int32_t iovs, int32_t count, int32_t retptr)
+int32_t __imported_wasi_snapshot_preview1_fd_write(int32_t fd, int32_t iovs, int32_t count, int32_t retptr)
 {
     if (wasi_host_fd(fd))
         return host_fd_write(fd, iovs, count, retptr);
@@ -58,7 +56,8 @@ DEFINE(fd_write)(int32_t fd, int32_t iovs, int32_t count, int32_t retptr)
     return finish_transfer(spindle_fs_writev(fd, WASI_PTR(iovs), count), (uint32_t)retptr);
 }
 
-DEFINE(fd_pread)(int32_t fd, int32_t iovs, int32_t count, int64_t offset, int32_t retptr)
+int32_t __imported_wasi_snapshot_preview1_fd_pread(int32_t fd, int32_t iovs, int32_t count, int64_t offset,
+                                                   int32_t retptr)
 {
     if (wasi_host_fd(fd))
         return host_fd_pread(fd, iovs, count, offset, retptr);
@@ -69,7 +68,8 @@ DEFINE(fd_pread)(int32_t fd, int32_t iovs, int32_t count, int64_t offset, int32_
     return finish_transfer(spindle_fs_preadv(fd, WASI_PTR(iovs), count, offset), (uint32_t)retptr);
 }
 
-DEFINE(fd_pwrite)(int32_t fd, int32_t iovs, int32_t count, int64_t offset, int32_t retptr)
+int32_t __imported_wasi_snapshot_preview1_fd_pwrite(int32_t fd, int32_t iovs, int32_t count, int64_t offset,
+                                                    int32_t retptr)
 {
     if (wasi_host_fd(fd))
         return host_fd_pwrite(fd, iovs, count, offset, retptr);
@@ -80,7 +80,7 @@ DEFINE(fd_pwrite)(int32_t fd, int32_t iovs, int32_t count, int64_t offset, int32
     return finish_transfer(spindle_fs_pwritev(fd, WASI_PTR(iovs), count, offset), (uint32_t)retptr);
 }
 
-DEFINE(fd_seek)(int32_t fd, int64_t offset, int32_t whence, int32_t retptr)
+int32_t __imported_wasi_snapshot_preview1_fd_seek(int32_t fd, int64_t offset, int32_t whence, int32_t retptr)
 {
     if (wasi_host_fd(fd))
         return host_fd_seek(fd, offset, whence, retptr);
@@ -97,14 +97,14 @@ DEFINE(fd_seek)(int32_t fd, int64_t offset, int32_t whence, int32_t retptr)
     return WASI_ESUCCESS;
 }
 
-DEFINE(fd_tell)(int32_t fd, int32_t retptr)
+int32_t __imported_wasi_snapshot_preview1_fd_tell(int32_t fd, int32_t retptr)
 {
     if (wasi_host_fd(fd))
         return host_fd_tell(fd, retptr);
     return __imported_wasi_snapshot_preview1_fd_seek(fd, 0, SPINDLE_SEEK_CUR, retptr);
 }
 
-DEFINE(fd_close)(int32_t fd)
+int32_t __imported_wasi_snapshot_preview1_fd_close(int32_t fd)
 {
     if (wasi_host_fd(fd))
         return host_fd_close(fd);
@@ -117,7 +117,7 @@ DEFINE(fd_close)(int32_t fd)
     return wasi_result(rc);
 }
 
-DEFINE(fd_sync)(int32_t fd)
+int32_t __imported_wasi_snapshot_preview1_fd_sync(int32_t fd)
 {
     if (wasi_host_fd(fd))
         return host_fd_sync(fd);
@@ -125,7 +125,7 @@ DEFINE(fd_sync)(int32_t fd)
     return err != WASI_ESUCCESS ? err : wasi_result(spindle_fs_fsync(fd));
 }
 
-DEFINE(fd_datasync)(int32_t fd)
+int32_t __imported_wasi_snapshot_preview1_fd_datasync(int32_t fd)
 {
     if (wasi_host_fd(fd))
         return host_fd_datasync(fd);
@@ -133,7 +133,7 @@ DEFINE(fd_datasync)(int32_t fd)
     return err != WASI_ESUCCESS ? err : wasi_result(spindle_fs_fdatasync(fd));
 }
 
-DEFINE(fd_advise)(int32_t fd, int64_t offset, int64_t len, int32_t advice)
+int32_t __imported_wasi_snapshot_preview1_fd_advise(int32_t fd, int64_t offset, int64_t len, int32_t advice)
 {
     if (wasi_host_fd(fd))
         return host_fd_advise(fd, offset, len, advice);
@@ -150,7 +150,7 @@ DEFINE(fd_advise)(int32_t fd, int64_t offset, int64_t len, int32_t advice)
     return wasi_result(type < 0 ? type : 0);
 }
 
-DEFINE(fd_allocate)(int32_t fd, int64_t offset, int64_t len)
+int32_t __imported_wasi_snapshot_preview1_fd_allocate(int32_t fd, int64_t offset, int64_t len)
 {
     if (wasi_host_fd(fd))
         return host_fd_allocate(fd, offset, len);
@@ -174,7 +174,7 @@ static uint8_t filetype_of_mode(uint32_t mode)
     }
 }
 
-DEFINE(fd_fdstat_get)(int32_t fd, int32_t retptr)
+int32_t __imported_wasi_snapshot_preview1_fd_fdstat_get(int32_t fd, int32_t retptr)
 {
     if (wasi_host_fd(fd))
         return host_fd_fdstat_get(fd, retptr);
@@ -213,7 +213,7 @@ DEFINE(fd_fdstat_get)(int32_t fd, int32_t retptr)
     return WASI_ESUCCESS;
 }
 
-DEFINE(fd_fdstat_set_flags)(int32_t fd, int32_t flags)
+int32_t __imported_wasi_snapshot_preview1_fd_fdstat_set_flags(int32_t fd, int32_t flags)
 {
     if (wasi_host_fd(fd))
         return host_fd_fdstat_set_flags(fd, flags);
@@ -228,7 +228,7 @@ DEFINE(fd_fdstat_set_flags)(int32_t fd, int32_t flags)
     return wasi_result(spindle_fs_setfl(fd, linux_flags));
 }
 
-DEFINE(fd_fdstat_set_rights)(int32_t fd, int64_t base, int64_t inheriting)
+int32_t __imported_wasi_snapshot_preview1_fd_fdstat_set_rights(int32_t fd, int64_t base, int64_t inheriting)
 {
     if (wasi_host_fd(fd))
         return host_fd_fdstat_set_rights(fd, base, inheriting);
@@ -255,7 +255,7 @@ void wasi_fill_filestat(const struct spindle_stat *st, void *dst)
     memcpy(dst, &out, sizeof out);
 }
 
-DEFINE(fd_filestat_get)(int32_t fd, int32_t retptr)
+int32_t __imported_wasi_snapshot_preview1_fd_filestat_get(int32_t fd, int32_t retptr)
 {
     if (wasi_host_fd(fd))
         return host_fd_filestat_get(fd, retptr);
@@ -272,7 +272,7 @@ DEFINE(fd_filestat_get)(int32_t fd, int32_t retptr)
     return WASI_ESUCCESS;
 }
 
-DEFINE(fd_filestat_set_size)(int32_t fd, int64_t size)
+int32_t __imported_wasi_snapshot_preview1_fd_filestat_set_size(int32_t fd, int64_t size)
 {
     if (wasi_host_fd(fd))
         return host_fd_filestat_set_size(fd, size);
@@ -307,7 +307,8 @@ int32_t wasi_times_from_flags(int64_t atim, int64_t mtim, int32_t fstflags, stru
     return WASI_ESUCCESS;
 }
 
-DEFINE(fd_filestat_set_times)(int32_t fd, int64_t atim, int64_t mtim, int32_t fstflags)
+int32_t __imported_wasi_snapshot_preview1_fd_filestat_set_times(int32_t fd, int64_t atim, int64_t mtim,
+                                                                int32_t fstflags)
 {
     if (wasi_host_fd(fd))
         return host_fd_filestat_set_times(fd, atim, mtim, fstflags);
@@ -337,7 +338,8 @@ static uint8_t filetype_of_dirent(uint8_t type)
 
 /* Entries are packed as header + name; the last one may be cut off at the
  * end of the buffer, which tells wasi-libc to retry with a bigger one. */
-DEFINE(fd_readdir)(int32_t fd, int32_t buf, int32_t buf_len, int64_t cookie, int32_t retptr)
+int32_t __imported_wasi_snapshot_preview1_fd_readdir(int32_t fd, int32_t buf, int32_t buf_len, int64_t cookie,
+                                                     int32_t retptr)
 {
     if (wasi_host_fd(fd))
         return host_fd_readdir(fd, buf, buf_len, cookie, retptr);
@@ -374,7 +376,7 @@ DEFINE(fd_readdir)(int32_t fd, int32_t buf, int32_t buf_len, int64_t cookie, int
 }
 
 /* fd_renumber(from, to): `to` becomes what `from` was, and `from` closes. */
-DEFINE(fd_renumber)(int32_t from, int32_t to)
+int32_t __imported_wasi_snapshot_preview1_fd_renumber(int32_t from, int32_t to)
 {
     if (wasi_host_fd(from) && wasi_host_fd(to))
         return host_fd_renumber(from, to);
@@ -394,7 +396,7 @@ DEFINE(fd_renumber)(int32_t from, int32_t to)
     return WASI_ESUCCESS;
 }
 
-DEFINE(fd_prestat_get)(int32_t fd, int32_t retptr)
+int32_t __imported_wasi_snapshot_preview1_fd_prestat_get(int32_t fd, int32_t retptr)
 {
     if (!wasi_in_memory((uint32_t)retptr, sizeof(struct wasi_prestat)))
         return WASI_EFAULT;
@@ -412,7 +414,7 @@ DEFINE(fd_prestat_get)(int32_t fd, int32_t retptr)
     return WASI_ESUCCESS;
 }
 
-DEFINE(fd_prestat_dir_name)(int32_t fd, int32_t path, int32_t len)
+int32_t __imported_wasi_snapshot_preview1_fd_prestat_dir_name(int32_t fd, int32_t path, int32_t len)
 {
     if (!wasi_in_memory((uint32_t)path, (uint32_t)len))
         return WASI_EFAULT;

@@ -10,10 +10,10 @@
 /* runtime/posix: the mode of the open() or mkdir() in progress, less the umask */
 uint32_t spindle_posix_creation_mode(uint32_t fallback);
 
-#define DEFINE(name) int32_t __imported_wasi_snapshot_preview1_##name
-
-DEFINE(path_open)(int32_t dirfd, int32_t lookupflags, int32_t path, int32_t path_len, int32_t oflags,
-                  int64_t rights_base, int64_t rights_inheriting, int32_t fdflags, int32_t retptr)
+int32_t __imported_wasi_snapshot_preview1_path_open(int32_t dirfd, int32_t lookupflags, int32_t path,
+                                                    int32_t path_len, int32_t oflags, int64_t rights_base,
+                                                    int64_t rights_inheriting, int32_t fdflags,
+                                                    int32_t retptr)
 {
     (void)rights_inheriting;
     struct wasi_path p;
@@ -50,7 +50,7 @@ DEFINE(path_open)(int32_t dirfd, int32_t lookupflags, int32_t path, int32_t path
     return WASI_ESUCCESS;
 }
 
-DEFINE(path_create_directory)(int32_t dirfd, int32_t path, int32_t path_len)
+int32_t __imported_wasi_snapshot_preview1_path_create_directory(int32_t dirfd, int32_t path, int32_t path_len)
 {
     struct wasi_path p;
     int32_t err = wasi_path_then_ready(&p, (uint32_t)path, (uint32_t)path_len);
@@ -59,21 +59,22 @@ DEFINE(path_create_directory)(int32_t dirfd, int32_t path, int32_t path_len)
                : wasi_result(spindle_fs_mkdirat(dirfd, p.text, spindle_posix_creation_mode(0777)));
 }
 
-DEFINE(path_remove_directory)(int32_t dirfd, int32_t path, int32_t path_len)
+int32_t __imported_wasi_snapshot_preview1_path_remove_directory(int32_t dirfd, int32_t path, int32_t path_len)
 {
     struct wasi_path p;
     int32_t err = wasi_path_then_ready(&p, (uint32_t)path, (uint32_t)path_len);
     return err != WASI_ESUCCESS ? err : wasi_result(spindle_fs_unlinkat(dirfd, p.text, SPINDLE_AT_REMOVEDIR));
 }
 
-DEFINE(path_unlink_file)(int32_t dirfd, int32_t path, int32_t path_len)
+int32_t __imported_wasi_snapshot_preview1_path_unlink_file(int32_t dirfd, int32_t path, int32_t path_len)
 {
     struct wasi_path p;
     int32_t err = wasi_path_then_ready(&p, (uint32_t)path, (uint32_t)path_len);
     return err != WASI_ESUCCESS ? err : wasi_result(spindle_fs_unlinkat(dirfd, p.text, 0));
 }
 
-DEFINE(path_filestat_get)(int32_t dirfd, int32_t lookupflags, int32_t path, int32_t path_len, int32_t retptr)
+int32_t __imported_wasi_snapshot_preview1_path_filestat_get(int32_t dirfd, int32_t lookupflags, int32_t path,
+                                                            int32_t path_len, int32_t retptr)
 {
     struct wasi_path p;
     int32_t err = wasi_path_get(&p, (uint32_t)path, (uint32_t)path_len);
@@ -89,8 +90,10 @@ DEFINE(path_filestat_get)(int32_t dirfd, int32_t lookupflags, int32_t path, int3
     return WASI_ESUCCESS;
 }
 
-DEFINE(path_filestat_set_times)(int32_t dirfd, int32_t lookupflags, int32_t path, int32_t path_len,
-                                int64_t atim, int64_t mtim, int32_t fstflags)
+int32_t __imported_wasi_snapshot_preview1_path_filestat_set_times(int32_t dirfd, int32_t lookupflags,
+                                                                  int32_t path, int32_t path_len,
+                                                                  int64_t atim, int64_t mtim,
+                                                                  int32_t fstflags)
 {
     struct wasi_path p;
     int32_t err = wasi_path_then_ready(&p, (uint32_t)path, (uint32_t)path_len);
@@ -103,8 +106,9 @@ DEFINE(path_filestat_set_times)(int32_t dirfd, int32_t lookupflags, int32_t path
     return wasi_result(spindle_fs_utimensat(dirfd, p.text, times, flags));
 }
 
-DEFINE(path_link)(int32_t old_dirfd, int32_t old_lookupflags, int32_t old_path, int32_t old_len,
-                  int32_t new_dirfd, int32_t new_path, int32_t new_len)
+int32_t __imported_wasi_snapshot_preview1_path_link(int32_t old_dirfd, int32_t old_lookupflags,
+                                                    int32_t old_path, int32_t old_len, int32_t new_dirfd,
+                                                    int32_t new_path, int32_t new_len)
 {
     struct wasi_path from, to;
     int32_t err = wasi_path_get(&from, (uint32_t)old_path, (uint32_t)old_len);
@@ -116,8 +120,8 @@ DEFINE(path_link)(int32_t old_dirfd, int32_t old_lookupflags, int32_t old_path, 
     return wasi_result(spindle_fs_linkat(old_dirfd, from.text, new_dirfd, to.text, flags));
 }
 
-DEFINE(path_rename)(int32_t old_dirfd, int32_t old_path, int32_t old_len, int32_t new_dirfd, int32_t new_path,
-                    int32_t new_len)
+int32_t __imported_wasi_snapshot_preview1_path_rename(int32_t old_dirfd, int32_t old_path, int32_t old_len,
+                                                      int32_t new_dirfd, int32_t new_path, int32_t new_len)
 {
     struct wasi_path from, to;
     int32_t err = wasi_path_get(&from, (uint32_t)old_path, (uint32_t)old_len);
@@ -128,7 +132,8 @@ DEFINE(path_rename)(int32_t old_dirfd, int32_t old_path, int32_t old_len, int32_
     return wasi_result(spindle_fs_renameat(old_dirfd, from.text, new_dirfd, to.text));
 }
 
-DEFINE(path_symlink)(int32_t target, int32_t target_len, int32_t dirfd, int32_t path, int32_t path_len)
+int32_t __imported_wasi_snapshot_preview1_path_symlink(int32_t target, int32_t target_len, int32_t dirfd,
+                                                       int32_t path, int32_t path_len)
 {
     struct wasi_path t, p;
     int32_t err = wasi_path_get(&t, (uint32_t)target, (uint32_t)target_len);
@@ -137,8 +142,8 @@ DEFINE(path_symlink)(int32_t target, int32_t target_len, int32_t dirfd, int32_t 
     return err != WASI_ESUCCESS ? err : wasi_result(spindle_fs_symlinkat(t.text, dirfd, p.text));
 }
 
-DEFINE(path_readlink)(int32_t dirfd, int32_t path, int32_t path_len, int32_t buf, int32_t buf_len,
-                      int32_t retptr)
+int32_t __imported_wasi_snapshot_preview1_path_readlink(int32_t dirfd, int32_t path, int32_t path_len,
+                                                        int32_t buf, int32_t buf_len, int32_t retptr)
 {
     struct wasi_path p;
     int32_t err = wasi_path_get(&p, (uint32_t)path, (uint32_t)path_len);

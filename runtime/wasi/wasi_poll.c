@@ -11,8 +11,6 @@
 #include "wasi_host.h"
 #include "wasi_support.h"
 
-#define DEFINE(name) int32_t __imported_wasi_snapshot_preview1_##name
-
 enum { SUB_SIZE = 48, EVENT_SIZE = 32, TAG_CLOCK = 0, TAG_FD_READ = 1, TAG_FD_WRITE = 2 };
 enum { ABSTIME = 1, HANGUP = 1 };
 enum { STACK_SUBS = 64 };
@@ -61,7 +59,8 @@ static int64_t clock_wait_ns(const uint8_t *sub)
     return (int64_t)timeout > now_ns ? (int64_t)timeout - now_ns : 0;
 }
 
-DEFINE(poll_oneoff)(int32_t in, int32_t out, int32_t nsubs, int32_t nevents_ptr)
+int32_t __imported_wasi_snapshot_preview1_poll_oneoff(int32_t in, int32_t out, int32_t nsubs,
+                                                      int32_t nevents_ptr)
 {
     uint32_t n = (uint32_t)nsubs;
     if (n == 0 || n > SPINDLE_FS_MAX_FDS)
