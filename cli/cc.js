@@ -202,7 +202,7 @@ export async function runtimeLinkArgs(opts) {
   // runtime/core/sbrk_growth.c: dlmalloc grows memory through the same policy as Spindle's.
   if (opts.malloc === 'dlmalloc') args.push('-Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=sbrk');
   // runtime/wasi binds libc's file calls to runtime/fs, so it comes first.
-  // Keep runtime/wasi/host_files.c, whose constructor starts the files API's service thread
+  // Keep runtime/wasi/files_api_service.c, whose constructor starts the files API's service thread
   // when the host asks (host/files). Nothing references it, and wasm-ld keeps constructors only
   // of objects with a live symbol (-u alone is not enough), so one tiny function is exported.
   if (opts.fs === 'spindle') {

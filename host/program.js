@@ -339,7 +339,7 @@ export async function createProgram(compiled, options = {}) {
   const startMain = () => { if (!ending) main.worker.post({ type: 'start' }); };
   if (!files.mailbox) return program(startMain);
   // With the files API, _start runs now as far as the service's constructor, which starts the
-  // service thread and holds main until start() (host_files.c): requests made before start()
+  // service thread and holds main until start() (files_api_service.c): requests made before start()
   // are served, in order, before any of the program's code runs.
   startMain();
   return program(() => files.releaseMain().catch(() => {}));

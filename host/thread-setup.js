@@ -62,7 +62,7 @@ export function instantiate(init, post, { platform, wasiFiles = null, jsfsProxy 
           timeoutNs < 0n ? Infinity : Number(timeoutNs) / 1e6);
         return r === 'ok' ? 0 : r === 'not-equal' ? -6 : -73;
       },
-      // runtime/wasi/host_files.c: the files API's service thread (host/files)
+      // runtime/wasi/files_api_service.c: the files API's service thread (host/files)
       ...filesImports(init, memory, post),
       // runtime/wasi/wasi_stdio.c: /proc/self/fd's text for the host's stdio
       stdio_name: stdioNameImport(memory, io),

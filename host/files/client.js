@@ -1,5 +1,5 @@
 // The files API of a program (docs/FILES.md), on the coordinator: every call becomes a request
-// that the hidden service thread (runtime/wasi/host_files.c) runs with the runtime's own
+// that the hidden service thread (runtime/wasi/files_api_service.c) runs with the runtime's own
 // spindle_fs_* calls, one at a time, in order; every call returns a promise, and the calling
 // thread never blocks. Writes are copied once, from the caller's bytes straight into the file's
 // chunks in linear memory; reads once, from the chunks into the Uint8Array returned.
@@ -193,7 +193,7 @@ export function createFilesClient({ module, memory, enabled }) {
      * included: how preloading keeps a host file's attributes.
      */
     restoreAttributes: (path, mode, times) => simple(OP.RESTORE_ATTRS)(path, { mode: mode ?? MODE_KEEP, times }),
-    /** Lets main run once every request made so far is done (see host_files.c). */
+    /** Lets main run once every request made so far is done (see files_api_service.c). */
     releaseMain: () => request(OP.RELEASE_MAIN, '/'),
   };
 }

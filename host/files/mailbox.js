@@ -13,7 +13,7 @@ export const PATH_MAX = 4096; // SPINDLE_FS_PATH_MAX, NUL included
 export const TIMES_AT = PATHS_AT + 2 * PATH_MAX;
 export const MAILBOX_BYTES = TIMES_AT + 6 * 8;
 
-// runtime/wasi/host_files.c: enum op, and spindle_fs_copy_pieces' directions
+// runtime/wasi/files_api_service.c: enum op, and spindle_fs_copy_pieces' directions
 export const OP = { READ: 1, WRITE: 2, STAT: 3, READDIR: 4, MKDIR: 5, UNLINK: 6, RMDIR: 7, RENAME: 8, RELEASE_MAIN: 9,
   SYMLINK: 10, RESTORE_ATTRS: 11 };
 export const COPY_IN = 1;

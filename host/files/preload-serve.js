@@ -1,4 +1,4 @@
-// Preloaded files, on the C main's thread: runtime/wasi/host_files.c asks for the steps of
+// Preloaded files, on the C main's thread: runtime/wasi/files_api_service.c asks for the steps of
 // preloadSteps (host/files/preload.js) one at a time (files_preload_next) and runs each with the
 // files service's own code, before any of the program's code and with no service thread. A
 // file's bytes are copied once, from the image straight into its chunks (files_pieces). A step

@@ -95,7 +95,7 @@ export function preloadSection(compiled) {
 /**
  * The steps that put the entries of packed preload images (a module's own first, then a run's)
  * into the tree, as requests of the files service's kind ({ op, path, path2, mode, data, times,
- * tolerate, isDir }; paths and link targets as bytes). runtime/wasi/host_files.c runs them on
+ * tolerate, isDir }; paths and link targets as bytes). runtime/wasi/files_api_service.c runs them on
  * the C main's thread before any of the program's code (host/files/preload-serve.js serves them).
  */
 export function preloadSteps(images) {

@@ -1,4 +1,4 @@
-// The "spindle" imports files_* of runtime/wasi/host_files.c, on the worker that runs the hidden
+// The "spindle" imports files_* of runtime/wasi/files_api_service.c, on the worker that runs the hidden
 // service thread: wait for the coordinator's next request, copy a file's pieces out to a JS
 // buffer (reads) or have the coordinator copy into them (writes), and post each result. On the
 // C main's thread they also hand out the steps of the preloaded files (preload-serve.js).
@@ -27,7 +27,7 @@ function requestWriter(memory) {
 }
 
 export function filesImports(init, memory, post) {
-  // the C main's thread only; requests of the files API come after them (host_files.c)
+  // the C main's thread only; requests of the files API come after them (files_api_service.c)
   const preload = init.preload?.length ? preloadServer(init.preload) : null;
   const writeRequest = requestWriter(memory);
   const service = init.files ? serviceImports(init, memory, post, writeRequest) : null;

@@ -1,6 +1,6 @@
 // A mount backend (runtime/include/spindle/mount.h) whose calls go to a directory the WASI host
 // preopened: the portable module's way to the host's files (docs/PORTABLE.md). ctx is the
-// struct wasi_mount of the preopen; a handle is a host_files.c open file (a host fd on each
+// struct wasi_mount of the preopen; a handle is a host_fd_per_thread.c open file (a host fd on each
 // thread, for hosts with one fd table per thread). The host
 // confines every path to its preopen, as WASI does.
 #include <stdbool.h>

@@ -13,7 +13,7 @@ struct wasi_mount {
 
 extern const struct spindle_mount_backend wasi_mount_backend;
 
-/* Open files of the host (host_files.c): a backend handle that is a host fd on every thread.
+/* Open files of the host (host_fd_per_thread.c): a backend handle that is a host fd on every thread.
  * Each returns a WASI errno. */
 int32_t host_file_open(int32_t dir_fd, const char *path, int32_t lookup, int32_t oflags, int64_t base,
                        int64_t inheriting, uint64_t *handle);

@@ -1,7 +1,7 @@
 // One fd of a preopened directory's file used by two threads (tests/portable.test.js): main
 // opens and writes, a pthread reads and writes through the same fd, main closes and reads the
 // file back. On hosts with one fd table per thread the mount opens the path again for the
-// pthread (runtime/portable/host_files.c).
+// pthread (runtime/portable/host_fd_per_thread.c).
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
