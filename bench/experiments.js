@@ -2,10 +2,10 @@
 // variants are builds of it (wasm with some `spindle cc` flags, or native), each run on some
 // hosts. Every variant of an experiment runs in the same session, interleaved, so ratios compare
 // like with like. Programs print one `RESULT {json}` line with at least "ms". An experiment with
-// `suite` instead runs its own interleaved runs on its `host` and returns them (cli/bench.js).
+// `suite` instead runs its own interleaved runs on its `host` and returns them (cli/bench/bench.js).
 // `key: true` puts an experiment in the default run (the main job); a variant with `fullOnly`
 // runs only with --full. `sweep: true` marks the thread-scaling experiments: with --full they
-// run at 1, 2, 4, 8 and 16 threads (cli/bench.js), whatever the machine's cores.
+// run at 1, 2, 4, 8 and 16 threads (cli/bench/bench.js), whatever the machine's cores.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { ioExperiments } from './io/suites.js';

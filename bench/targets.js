@@ -95,7 +95,7 @@ const definitions = {
 };
 
 /**
- * The targets of one experiment of a results object (cli/bench.js): those its suite measured
+ * The targets of one experiment of a results object (cli/bench/bench.js): those its suite measured
  * itself (`e.targets`) and those defined above, for every wasm host it ran on. A target whose
  * series or points did not run (filtered out, failed) is left out; one that needs more cores
  * than the machine had is shown with `unjudged` saying so, and is neither met nor NOT met.

@@ -1,18 +1,18 @@
 // Dispatches `spindle <command>` to the module that implements it.
-import { earlyStart } from './run-early.js';
-import { overview } from './usage.js';
+import { earlyStart } from './run/run-early.js';
+import { overview } from './common/usage.js';
 
 const commands = {
-  cc: () => import('./cc.js').then((m) => (args) => m.compile(args, { cxx: false })),
-  'c++': () => import('./cc.js').then((m) => (args) => m.compile(args, { cxx: true })),
+  cc: () => import('./build/cc.js').then((m) => (args) => m.compile(args, { cxx: false })),
+  'c++': () => import('./build/cc.js').then((m) => (args) => m.compile(args, { cxx: true })),
   run: async (args) => {
     // the run's workers are made before run.js's modules start loading, and boot while they load
     const early = await earlyStart(args);
-    const { run } = await import('./run.js');
+    const { run } = await import('./run/run.js');
     return (argv) => run(argv, early);
   },
-  bench: () => import('./bench.js').then((m) => m.bench),
-  cargo: () => import('./cargo.js').then((m) => m.cargo),
+  bench: () => import('./bench/bench.js').then((m) => m.bench),
+  cargo: () => import('./cargo/cargo.js').then((m) => m.cargo),
 };
 
 export async function main(argv) {

@@ -24,7 +24,7 @@ export function checkCompilationMode(mode = 'auto') {
  * Compiles `bytes` under the V8 flags this process was started with: the host never changes
  * them (Node 26's V8 aborts when they change under a compiled module), so `mode` 'eager' or
  * 'lazy' must be what the process runs (host/wasm-tiers.js, processTiers; `spindle run` starts
- * Node with the flags its options ask for, cli/v8-start.js) and 'auto' takes what it is.
+ * Node with the flags its options ask for, cli/common/v8-start.js) and 'auto' takes what it is.
  * Returns { module, compilation, tiers, tiersReason, codeCache }: in Node, compilation 'eager'
  * or 'lazy' and tiers a WASM_TIERS entry; in a browser the page cannot set V8's flags, so the
  * browser's own choice runs and compilation and tiers are 'browser'. `codeCache`, in Node: true

@@ -111,7 +111,7 @@ export function threadBodyEnded(control, slot) {
 /**
  * How many slots have run a thread: the most threads the program had at once, near enough
  * (claimSlot takes an idle slot before it takes another), which is how many workers its next run
- * wants ready (cli/thread-hint.js).
+ * wants ready (cli/run/thread-hint.js).
  */
 export function slotsUsed(control) {
   let used = 0;

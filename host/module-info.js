@@ -7,7 +7,7 @@ export function importsFromSpindle(module, name) {
   return WebAssembly.Module.imports(module).some((i) => i.module === 'spindle' && i.name === name);
 }
 
-/** True if the module was linked `spindle cc --as-root` (cli/cc.js exports the flag's symbol then). */
+/** True if the module was linked `spindle cc --as-root` (cli/build/cc.js exports the flag's symbol then). */
 export function linkedAsRoot(module) {
   return WebAssembly.Module.exports(module).some((e) => e.name === 'spindle_link_as_root');
 }

@@ -197,7 +197,7 @@ export async function createProgram(compiled, options = {}) {
   }
 
   // options.earlyThreadWorkers: workers started before the program for its first threads, as
-  // many as an earlier run of the module used (cli/thread-hint.js); slot N takes the Nth.
+  // many as an earlier run of the module used (cli/run/thread-hint.js); slot N takes the Nth.
   const earlyThreadWorkers = options.earlyThreadWorkers ?? (options.earlyThreadWorker ? [options.earlyThreadWorker] : []);
   function takeEarlyThreadWorker(slot) {
     const early = earlyThreadWorkers[slot] ?? null;

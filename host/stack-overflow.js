@@ -1,5 +1,5 @@
 // How a thread that ran past its C stack ends the program. `spindle cc` checks every move of
-// the stack pointer (cli/stack-check.js, runtime/core/stack_check.c); a move below the
+// the stack pointer (cli/build/stack-check.js, runtime/core/stack_check.c); a move below the
 // running thread's stack calls the `spindle.stack_overflow` import, which throws this.
 
 import { ProgramFailure } from './program-failure.js';

@@ -1,5 +1,5 @@
 // Reading a wasm module's binary: its sections, the layout of its functions, and the
-// immediates of each instruction, for the passes that rewrite code (cli/stack-check.js,
+// immediates of each instruction, for the passes that rewrite code (cli/build/stack-check.js,
 // host/liftoff-wait-calls.js).
 
 export class Reader {

@@ -1,9 +1,9 @@
 // Which of V8's WebAssembly compilers a Node process runs. They are V8 flags, given when Node
-// starts and never changed while it runs (cli/v8-start.js; docs/HOST.md, "Node versions"). Liftoff is V8's baseline compiler (quick to compile,
+// starts and never changed while it runs (cli/common/v8-start.js; docs/HOST.md, "Node versions"). Liftoff is V8's baseline compiler (quick to compile,
 // slower code), TurboFan its optimizing one; dynamic tiering re-compiles a function with TurboFan
 // in the background once it has run hot in Liftoff code.
 export const WASM_TIERS = {
-  // Every function compiled once, by TurboFan: what `spindle` runs (cli/v8-start.js).
+  // Every function compiled once, by TurboFan: what `spindle` runs (cli/common/v8-start.js).
   optimized: ['--no-liftoff', '--no-wasm-dynamic-tiering'],
   // V8's own defaults on every Node since 20, as in Chromium: Liftoff code first, hot functions
   // tiered up to TurboFan.
@@ -35,7 +35,7 @@ export const usesLiftoff = (tiers) => WASM_TIERS[tiers].includes('--liftoff');
 
 // From this size of code section (the functions' bodies) a module whose TurboFan code is not in
 // the compiled-code cache runs under Liftoff + tiering, in a Node started for it, while its
-// TurboFan code is made for the next run (cli/v8-start.js). TurboFan's eager compile costs ~0.7
+// TurboFan code is made for the next run (cli/common/v8-start.js). TurboFan's eager compile costs ~0.7
 // ms of CPU per KiB of code (no knee; Liftoff's ~0.06): every C program with the runtime (58-103
 // KiB) and a Rust hello world (108 KiB) are under it; C++ with iostream (372 KiB), Rust with rayon
 // (270 KiB) over it (docs/HOST.md).

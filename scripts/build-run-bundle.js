@@ -3,12 +3,12 @@
 // and a thread's worker, each one file made by esbuild (npm, pinned in package.json) from the
 // ES modules of cli/ and host/, into build/bundle/. Node resolves, reads and links each ES module
 // of a run one by one (~60 of them, 30-40 ms of a hello world on the 2-core VM); one file is one
-// read and one compile, kept by Node's compile cache. cli/run-bundle.js uses the bundles while
+// read and one compile, kept by Node's compile cache. cli/run/run-bundle.js uses the bundles while
 // inputs.json still lists every input as it was built (mtime and size), else the modules.
 // Idempotent: it builds again only when an input changed. `--force` builds anyway.
 import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { BUNDLE_DIR, EARLY_BUNDLE, freshBundle, INPUTS_FILE, RUN_BUNDLE, THREAD_WORKER_BUNDLE } from '../cli/run-bundle.js';
+import { BUNDLE_DIR, EARLY_BUNDLE, freshBundle, INPUTS_FILE, RUN_BUNDLE, THREAD_WORKER_BUNDLE } from '../cli/run/run-bundle.js';
 
 const root = join(import.meta.dirname, '..');
 const outDir = join(root, BUNDLE_DIR);
@@ -36,7 +36,7 @@ async function build() {
   const esbuild = await import('esbuild');
   mkdirSync(outDir, { recursive: true });
   const inputs = new Set();
-  const entries = [['cli/run-early.js', EARLY_BUNDLE], ['cli/run-entry.js', RUN_BUNDLE], ['host/thread-worker.js', THREAD_WORKER_BUNDLE]];
+  const entries = [['cli/run/run-early.js', EARLY_BUNDLE], ['cli/run/run-entry.js', RUN_BUNDLE], ['host/thread-worker.js', THREAD_WORKER_BUNDLE]];
   for (const [entry, out] of entries) {
     const temp = join(outDir, `.${out}.${process.pid}`);
     const result = await esbuild.build({

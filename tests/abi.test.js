@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { exec } from './lib/exec.js';
-import { clang, sysroot, target } from '../cli/toolchain.js';
+import { clang, sysroot, target } from '../cli/common/toolchain.js';
 import * as linux from '../host/abi/linux.js';
 import * as wasi from '../host/abi/wasi.js';
 import * as request from '../host/abi/mount-request.js';

@@ -7,15 +7,15 @@ import { describe, it } from 'node:test';
 import { experiments, mainJob } from '../bench/experiments.js';
 import { charts, html, tableText } from '../bench/report/report.js';
 import { machineState, verdicts } from '../bench/report/summary.js';
-import { parseBenchArgs } from '../cli/bench.js';
-import { runModeWords } from '../cli/bench-run-mode.js';
-import { Progress } from '../cli/bench-progress.js';
+import { parseBenchArgs } from '../cli/bench/bench.js';
+import { runModeWords } from '../cli/bench/bench-run-mode.js';
+import { Progress } from '../cli/bench/bench-progress.js';
 
 const root = join(import.meta.dirname, '..');
 const runs = (...ms) => ms.map((v) => ({ ms: v, mops_per_s: 1000 / v }));
 const allocators = ['spindle', 'dlmalloc', 'mimalloc'];
 
-/** A results object as cli/bench.js writes it: the reference malloc workload on two hosts. */
+/** A results object as cli/bench/bench.js writes it: the reference malloc workload on two hosts. */
 function results({ loadBefore = [0.1, 0.2, 0.3], cores = 2 } = {}) {
   const series = ['node', 'browser'].flatMap((host) => allocators.map((a) => ({
     id: `${a}@${host}`, variant: a, host, label: `${a} (${host})`,

@@ -7,7 +7,7 @@ import { existsSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { chromium } from 'playwright-core';
-import { playwrightLaunch } from '../cli/chromium.js';
+import { playwrightLaunch } from '../cli/browser/chromium.js';
 import { exec } from './lib/exec.js';
 
 const root = join(import.meta.dirname, '..');

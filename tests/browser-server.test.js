@@ -1,6 +1,6 @@
 // Attacks on the local HTTP servers Spindle starts (issue 21): the one `spindle run --browser`
-// and `spindle bench --browser` serve their page from (cli/browser-session.js), and the static one
-// the tests' and benchmarks' Playwright pages use (cli/isolated-server.js). Each attack is one that
+// and `spindle bench --browser` serve their page from (cli/browser/browser-session.js), and the static one
+// the tests' and benchmarks' Playwright pages use (cli/browser/isolated-server.js). Each attack is one that
 // another local process, a page of another origin or a DNS-rebinding page can make.
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
@@ -8,8 +8,8 @@ import { chmodSync, chownSync, mkdirSync, mkdtempSync, readdirSync, readFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { chromiumArgs } from '../cli/chromium.js';
-import { serveIsolated } from '../cli/isolated-server.js';
+import { chromiumArgs } from '../cli/browser/chromium.js';
+import { serveIsolated } from '../cli/browser/isolated-server.js';
 import { exec } from './lib/exec.js';
 import { listeningPorts, probe } from './lib/http-probe.js';
 

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
-import { earlyStart, NOTHING_EARLY } from '../cli/run-early.js';
+import { earlyStart, NOTHING_EARLY } from '../cli/run/run-early.js';
 import { importedMemory } from '../host/module-info.js';
 import { exec } from './lib/exec.js';
 

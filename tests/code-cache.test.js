@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { pruneCache } from '../host/code-cache/store.js';
 import { codeCacheAddon } from '../host/code-cache/addon.js';
-import { CLI_V8_FLAGS } from '../cli/v8-start.js';
+import { CLI_V8_FLAGS } from '../cli/common/v8-start.js';
 import { exec } from './lib/exec.js';
 
 const root = join(import.meta.dirname, '..');

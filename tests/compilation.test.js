@@ -1,6 +1,6 @@
 // When V8 compiles a module's functions (host/compilation.js): under the flags the process was
 // started with, never changed while it runs (Node 26's V8 aborts when they change under a
-// module); eager in `spindle`'s own Node (cli/v8-start.js), lazy under V8's defaults; a mode the
+// module); eager in `spindle`'s own Node (cli/common/v8-start.js), lazy under V8's defaults; a mode the
 // process was not started with is refused by the host API and run in a Node of its own by
 // `spindle run --compile`. Checked with V8's own view of a function (compiled before its first
 // call or not, and by which compiler).
@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
-import { CLI_V8_FLAGS } from '../cli/v8-start.js';
+import { CLI_V8_FLAGS } from '../cli/common/v8-start.js';
 import { compile } from '../host/index.js';
 import { exec } from './lib/exec.js';
 

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { exec } from './lib/exec.js';
-import { serveIsolated } from '../cli/isolated-server.js';
+import { serveIsolated } from '../cli/browser/isolated-server.js';
 import { openProfile } from './opfs/profile.js';
 
 const root = join(import.meta.dirname, '..');

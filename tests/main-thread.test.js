@@ -9,7 +9,7 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, before, beforeEach, describe, it } from 'node:test';
 import { exec } from './lib/exec.js';
-import { CLI_NODE_FLAGS } from '../cli/v8-start.js';
+import { CLI_NODE_FLAGS } from '../cli/common/v8-start.js';
 
 const root = join(import.meta.dirname, '..');
 const spindle = join(root, 'bin', 'spindle');
@@ -187,7 +187,7 @@ describe(`the C main on Node's main thread (Node ${process.versions.node})`, () 
 });
 
 // `spindle run` starts as many threads' workers before it loads the host as the module's last
-// run used, one on its first run (cli/thread-hint.js; docs/HOST.md, "Start-up").
+// run used, one on its first run (cli/run/thread-hint.js; docs/HOST.md, "Start-up").
 describe('threads\' workers started early', () => {
   let file;
   let cache;

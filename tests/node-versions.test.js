@@ -7,8 +7,8 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
-import { nodeTooOld } from '../cli/node-version.js';
-import { CLI_NODE_FLAGS } from '../cli/v8-start.js';
+import { nodeTooOld } from '../cli/common/node-version.js';
+import { CLI_NODE_FLAGS } from '../cli/common/v8-start.js';
 import { inlinesWasmCalls, liftoffLosesWaitValues, processTiers, startFlagsFor, tierFlagsFor, WASM_TIERS } from '../host/wasm-tiers.js';
 import { exec } from './lib/exec.js';
 

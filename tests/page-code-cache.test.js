@@ -1,4 +1,4 @@
-// Cached code in pages (docs/HOST.md, "Cached code in pages"; cli/chromium-code-cache.js):
+// Cached code in pages (docs/HOST.md, "Cached code in pages"; cli/browser/chromium-code-cache.js):
 // `spindle run --browser` serves a module from a URL named by its bytes, to its own page only,
 // with headers that let Chromium keep it, and keeps the profile's HTTP and wasm code caches in a
 // per-user directory, so that a module's second run gets the code V8 cached in its first.
@@ -9,11 +9,11 @@ import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { MODULE_CACHE_CONTROL, PAGE_TOKEN_HEADER, serveModule } from '../cli/browser-session.js';
-import { chromiumPath } from '../cli/chromium.js';
-import { codeCacheState, MODULE_PATH, modulePath, openProfileCache, pagePorts, profileCacheDir, sha256Hex } from '../cli/chromium-code-cache.js';
-import { startLocalServer } from '../cli/local-server.js';
-import { uniqueModule } from '../cli/unique-module.js';
+import { MODULE_CACHE_CONTROL, PAGE_TOKEN_HEADER, serveModule } from '../cli/browser/browser-session.js';
+import { chromiumPath } from '../cli/browser/chromium.js';
+import { codeCacheState, MODULE_PATH, modulePath, openProfileCache, pagePorts, profileCacheDir, sha256Hex } from '../cli/browser/chromium-code-cache.js';
+import { startLocalServer } from '../cli/browser/local-server.js';
+import { uniqueModule } from '../cli/browser/unique-module.js';
 import { exec } from './lib/exec.js';
 import { probe } from './lib/http-probe.js';
 

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { rustToolchain } from '../cli/toolchain.js';
+import { rustToolchain } from '../cli/common/toolchain.js';
 import { importedMemory } from '../host/module-info.js';
 import { exec } from './lib/exec.js';
 

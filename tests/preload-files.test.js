@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { chmodSync, lstatSync, lutimesSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
-import { collectPreload, packPreloadFiles } from '../cli/preload-files.js';
+import { collectPreload, packPreloadFiles } from '../cli/common/preload-files.js';
 import { parsePreload } from '../host/files/preload.js';
 import { compile, createProgram } from '../host/index.js';
 import { exec } from './lib/exec.js';

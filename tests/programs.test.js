@@ -116,7 +116,7 @@ const firefoxSubset = new Set(['thread_create_join', 'condvar_queue', 'futex_par
 const inFirefox = (name) => process.env.SPINDLE_TEST_FIREFOX_ALL === '1' || firefoxSubset.has(name);
 
 // WebKit (WebKitGTK under Xvfb) runs Firefox's subset and setjmp_longjmp, which JSC's in-place
-// interpreter got wrong (cli/webkit.js turns it off). Every program passed there (docs/HOST.md,
+// interpreter got wrong (cli/browser/webkit.js turns it off). Every program passed there (docs/HOST.md,
 // "WebKit"); SPINDLE_TEST_WEBKIT_ALL=1 runs them all again.
 const webkitSubset = new Set([...firefoxSubset, 'setjmp_longjmp']);
 const inWebKit = (name) => process.env.SPINDLE_TEST_WEBKIT_ALL === '1' || webkitSubset.has(name);

@@ -1,11 +1,11 @@
 // `spindle run` starts from its bundles (build/bundle, scripts/build-run-bundle.js) while every
-// module they were made from is unchanged, and from the modules otherwise (cli/run-bundle.js).
+// module they were made from is unchanged, and from the modules otherwise (cli/run/run-bundle.js).
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { BUNDLE_DIR, EARLY_BUNDLE, freshBundle, INPUTS_FILE, RUN_BUNDLE, THREAD_WORKER_BUNDLE } from '../cli/run-bundle.js';
+import { BUNDLE_DIR, EARLY_BUNDLE, freshBundle, INPUTS_FILE, RUN_BUNDLE, THREAD_WORKER_BUNDLE } from '../cli/run/run-bundle.js';
 import { exec } from './lib/exec.js';
 
 const root = join(import.meta.dirname, '..');

@@ -15,7 +15,7 @@ const spindle = join(root, 'bin', 'spindle');
 const src = join(root, 'tests', 'run');
 const out = join(root, 'build', 'tests', 'run');
 // Node, then each browser (tests/lib/browsers.js)
-// (`--compile=lazy`: the run goes on in a Node started again with other V8 flags, cli/v8-start.js)
+// (`--compile=lazy`: the run goes on in a Node started again with other V8 flags, cli/common/v8-start.js)
 const hosts = [{ flags: [], hostName: 'Node' }, { flags: ['--compile=lazy'], hostName: 'Node, started again with other V8 flags' }, ...runBrowsers.map((name) => ({ flags: [browserFlag(name)], hostName: browserTitle[name], browser: true }))];
 
 async function build(name, fs = 'spindle') {

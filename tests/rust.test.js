@@ -80,7 +80,7 @@ describe('spindle cargo: the link', () => {
   });
 
   it('puts the runtime before rustc\'s -l c and fails if malloc still came from libc', async () => {
-    const { checkAllocator, rustcArgs } = await import('../cli/rust-linker.js');
+    const { checkAllocator, rustcArgs } = await import('../cli/cargo/rust-linker.js');
     const { kept, libcAt } = rustcArgs(['crt1.o', 'main.o', '--import-memory', 'std.rlib', '-l', 'c', 'core.rlib',
       '-z', 'stack-size=1048576', '--max-memory=1073741824', '-o', 'x.wasm']);
     assert.deepEqual(kept, ['crt1.o', 'main.o', 'std.rlib', '-l', 'c', 'core.rlib', '-o', 'x.wasm']);
@@ -95,7 +95,7 @@ describe('spindle cargo: the link', () => {
     const bad = await exec(spindle, ['cargo', '--malloc=glibc', 'build']);
     assert.equal(bad.code, 1);
     assert.match(bad.stderr, /^spindle: --malloc=glibc: choose one of spindle, dlmalloc, mimalloc\n$/);
-    const linker = await exec(join(root, 'cli', 'rust-linker.js'), ['-o', 'x.wasm']);
+    const linker = await exec(join(root, 'cli', 'cargo', 'rust-linker.js'), ['-o', 'x.wasm']);
     assert.equal(linker.code, 1);
     assert.match(linker.stderr, /is the linker of `spindle cargo`; build through it/);
   });

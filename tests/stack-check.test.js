@@ -1,4 +1,4 @@
-// The stack check's post-link pass (cli/stack-check.js) as spindle cc applies it: which builds it
+// The stack check's post-link pass (cli/build/stack-check.js) as spindle cc applies it: which builds it
 // rewrites, that the result is a valid module whose stack-pointer writes are checked, that a
 // raised --thread-stack-size moves the limit, and that bad input gets a clear error. The
 // overflow programs themselves are in tests/programs (stack_*.c, Node and Chromium).
@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
-import { addStackCheck, instrumentStackChecks } from '../cli/stack-check.js';
+import { addStackCheck, instrumentStackChecks } from '../cli/build/stack-check.js';
 import { exec } from './lib/exec.js';
 
 const root = join(import.meta.dirname, '..');

@@ -1,4 +1,4 @@
-// cli/thread-hint.js: how many threads' workers a run starts early, from what the module's last
+// cli/run/thread-hint.js: how many threads' workers a run starts early, from what the module's last
 // runs used (docs/HOST.md, "Seventh pass"), and what a damaged hint file means.
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { codeCacheAddon } from '../host/code-cache/addon.js';
-import { threadHint } from '../cli/thread-hint.js';
+import { threadHint } from '../cli/run/thread-hint.js';
 import { exec } from './lib/exec.js';
 
 const root = join(import.meta.dirname, '..');

@@ -1,8 +1,8 @@
-// cli/unique-module.js: the bench's --as-user browser runs give each run's module bytes of their
+// cli/browser/unique-module.js: the bench's --as-user browser runs give each run's module bytes of their
 // own, so that V8 compiles it anew; the module must stay valid and do the same.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { uniqueModule } from '../cli/unique-module.js';
+import { uniqueModule } from '../cli/browser/unique-module.js';
 
 // (module (func (export "answer") (result i32) i32.const 42))
 const module = Buffer.from('0061736d010000000105016000017f03020100070a0106616e7377657200000a06010400412a0b', 'hex');

@@ -14,10 +14,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { build } from 'vite';
-import { launchBrowser } from '../cli/browser-process.js';
-import { chromiumFlags, chromiumPath } from '../cli/chromium.js';
-import { sendFile } from '../cli/isolated-server.js';
-import { startLocalServer } from '../cli/local-server.js';
+import { launchBrowser } from '../cli/browser/browser-process.js';
+import { chromiumFlags, chromiumPath } from '../cli/browser/chromium.js';
+import { sendFile } from '../cli/browser/isolated-server.js';
+import { startLocalServer } from '../cli/browser/local-server.js';
 import { exec } from './lib/exec.js';
 
 const root = join(import.meta.dirname, '..');
@@ -82,13 +82,13 @@ describe('the spindle-host npm package', () => {
 
 /**
  * Starts `name` headless on the page at `url`; returns { stop() }. Hook for the lead: once the
- * `firefox` branch is merged, cli/browsers.js is its one launcher for both browsers (and
+ * `firefox` branch is merged, cli/browser/browsers.js is its one launcher for both browsers (and
  * launchBrowser takes what it returns); until then Chromium and Firefox start here, each
- * through cli/browser-process.js's watchdog so neither outlives the test.
+ * through cli/browser/browser-process.js's watchdog so neither outlives the test.
  */
 async function openBrowser(name, url) {
-  if (existsSync(join(root, 'cli', 'browsers.js'))) {
-    const { browserLaunch } = await import('../cli/browsers.js');
+  if (existsSync(join(root, 'cli', 'browser', 'browsers.js'))) {
+    const { browserLaunch } = await import('../cli/browser/browsers.js');
     return launchBrowser(browserLaunch(name), { url });
   }
   if (name === 'chromium') return launchBrowser(chromiumPath, chromiumFlags, { url });
@@ -179,7 +179,7 @@ describe('a web app built by Vite with the package', { skip: skipBrowsers }, () 
   // user's browser, so this profile's V8 optimizes every function at its first call and caches at
   // once (V8's flags, given here only); the same profile then visits the page again.
   it('gets a second visit the code Chromium cached on the first, in one profile', { skip: existsSync(chromiumPath) ? false : `${chromiumPath} is not installed` }, async () => {
-    const { browserLaunch } = await import('../cli/browsers.js');
+    const { browserLaunch } = await import('../cli/browser/browsers.js');
     const profile = mkdtempSync(join(tmpdir(), 'spindle-webapp-profile-'));
     const app = await serveBuiltApp(dist);
     const launch = browserLaunch('chromium', { jsFlags: ['--wasm-tiering-budget=1', '--wasm-caching-timeout-ms=0'] });

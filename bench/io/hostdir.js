@@ -5,7 +5,7 @@
 //
 //   node bench/io/hostdir.js [--runs=5] [--mib=64] [--dir=PARENT]     prints RUN and RESULT lines
 //
-// From code (cli/bench.js): `await hostdirBench({ runs, mib })` -> { node, spindle, ratios, targets,
+// From code (cli/bench/bench.js): `await hostdirBench({ runs, mib })` -> { node, spindle, ratios, targets,
 // runs, dir } (medians in MiB/s, files/s). DIR is a fresh directory under PARENT (default
 // os.tmpdir(), which should be a real disk, not tmpfs: the fsyncs are part of the write cases),
 // removed at the end.

@@ -1,5 +1,5 @@
 // The file I/O experiments of `spindle bench`: Spindle's mounts against the raw ceilings measured
-// in the same run. Each runs its own interleaved suite (cli/bench.js calls `suite`), not the
+// in the same run. Each runs its own interleaved suite (cli/bench/bench.js calls `suite`), not the
 // per-program job loop: io-hostdir (Node: Spindle on a host-directory mount vs node:fs,
 // bench/io/hostdir.js), io-mount-calls (Node: path calls on a mount vs the same C natively,
 // bench/io/mount-calls.js) and io-opfs (Chromium: Spindle on an OPFS mount vs raw

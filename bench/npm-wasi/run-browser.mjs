@@ -1,18 +1,18 @@
 // The npm WASI host baseline in headless Chromium: a server on 127.0.0.1 with cross-origin
-// isolation (to its own pages only, under a secret path: cli/local-server.js) serves page.html,
+// isolation (to its own pages only, under a secret path: cli/browser/local-server.js) serves page.html,
 // its workers, the npm packages' browser builds and the module; each run gets a Chromium of its
-// own (so a fresh memfs volume and fresh workers), started plainly as cli/browser-session.js
+// own (so a fresh memfs volume and fresh workers), started plainly as cli/browser/browser-session.js
 // does (no DevTools protocol attached), and the page POSTs its outcome back. Used by
 // `spindle bench --browser`; alone:
 //   node bench/npm-wasi/run-browser.mjs [--c-main=main|worker] app.wasm [args...]
 import { readFileSync } from 'node:fs';
 import { join, normalize, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { isolation, sendFile } from '../../cli/isolated-server.js';
-import { browserLaunch } from '../../cli/browsers.js';
-import { launchBrowser } from '../../cli/browser-process.js';
-import { startLocalServer } from '../../cli/local-server.js';
-import { escapeControls } from '../../cli/terminal-text.js';
+import { isolation, sendFile } from '../../cli/browser/isolated-server.js';
+import { browserLaunch } from '../../cli/browser/browsers.js';
+import { launchBrowser } from '../../cli/browser/browser-process.js';
+import { startLocalServer } from '../../cli/browser/local-server.js';
+import { escapeControls } from '../../cli/common/terminal-text.js';
 
 const root = join(fileURLToPath(import.meta.url), '..', '..', '..');
 // What the page may load: itself, the packages it imports, and the host's module-info.js.
@@ -23,7 +23,7 @@ const RUN_TIMEOUT_MS = 120000;
 export class NpmWasiBrowser {
   #server; #runs = new Map(); #nextId = 1; #browser = 'chromium';
 
-  /** `browser`: 'chromium' or 'firefox' (cli/browsers.js), the one the Spindle series run in. */
+  /** `browser`: 'chromium' or 'firefox' (cli/browser/browsers.js), the one the Spindle series run in. */
   static async open({ browser = 'chromium' } = {}) {
     const session = new NpmWasiBrowser();
     session.#browser = browser;
@@ -66,7 +66,7 @@ export class NpmWasiBrowser {
     try {
       return await new Promise((resolve, reject) => {
         this.#runs.set(id, { wasm: readFileSync(wasmPath), finish: resolve });
-        // ended with its whole tree and profile however the CLI ends (cli/browser-process.js)
+        // ended with its whole tree and profile however the CLI ends (cli/browser/browser-process.js)
         browser = launchBrowser(browserLaunch(this.#browser, { optimizedFromStart: true }), { url, profilePrefix: 'spindle-npm-wasi-' });
         browser.exited.then((why) => { if (why) reject(new Error(`${why} (before the page reported)`)); });
         timer = setTimeout(() => reject(new Error(`no outcome after ${RUN_TIMEOUT_MS / 1000} s`)), RUN_TIMEOUT_MS);

@@ -9,7 +9,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { serveIsolated } from '../../cli/isolated-server.js';
+import { serveIsolated } from '../../cli/browser/isolated-server.js';
 import { driverPost, driverRoutes } from '../../tests/lib/page-driver.js';
 import { openProfile } from '../../tests/opfs/profile.js';
 import { median } from '../report/stats.js';

@@ -4,17 +4,17 @@
 //
 //   node bench/opfs/raw-opfs.js [--runs=5] [--mib=64] [--probe]    prints RESULT lines (JSON)
 //
-// From other code (cli/bench.js):
+// From other code (cli/bench/bench.js):
 //   import { rawOpfsBench } from '../bench/opfs/raw-opfs.js';
 //   const { results, runs, facts } = await rawOpfsBench({ runs: 5 });        // own browser
 //   await measureRawOpfs(page, { mib: 64 })   // a Playwright page already on an isolated origin
-//                                              // that serves /bench/opfs/ (cli/isolated-server.js)
+//                                              // that serves /bench/opfs/ (cli/browser/isolated-server.js)
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
-import { playwrightLaunch } from '../../cli/chromium.js';
-import { serveIsolated } from '../../cli/isolated-server.js';
+import { playwrightLaunch } from '../../cli/browser/chromium.js';
+import { serveIsolated } from '../../cli/browser/isolated-server.js';
 import { median } from '../report/stats.js';
 
 const MiB = 1 << 20;

@@ -5,7 +5,7 @@
 //   node bench/opfs/spindle-opfs.js [--runs=5] [--mib=64] [--pollers=N] [--workers=N]
 //                                                  prints RUN and RESULT lines
 //
-// From code (cli/bench.js): `await spindleOpfsBench({ runs, mib })` -> { raw, spindle, ratios,
+// From code (cli/bench/bench.js): `await spindleOpfsBench({ runs, mib })` -> { raw, spindle, ratios,
 // targets, runs } (medians; builds the wasm unless build: false; onRun(i) is called before run i).
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,8 +13,8 @@ import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { chromium } from 'playwright-core';
 import { measureRawOpfs } from './raw-opfs.js';
-import { playwrightLaunch } from '../../cli/chromium.js';
-import { serveIsolated } from '../../cli/isolated-server.js';
+import { playwrightLaunch } from '../../cli/browser/chromium.js';
+import { serveIsolated } from '../../cli/browser/isolated-server.js';
 import { median } from '../report/stats.js';
 
 const root = join(import.meta.dirname, '..', '..');

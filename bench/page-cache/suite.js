@@ -27,7 +27,7 @@ const variants = [
   { id: 'page-off', label: 'spindle run --browser --code-cache=off' },
 ];
 
-/** The entry files of the wasm code cache that a page cache directory keeps (cli/chromium-code-cache.js). */
+/** The entry files of the wasm code cache that a page cache directory keeps (cli/browser/chromium-code-cache.js). */
 export function keptCodeEntries(cacheDir) {
   try {
     return readdirSync(join(cacheDir, 'chromium-profile', 'saved', 'Default', 'Code Cache', 'wasm')).filter((n) => /^[0-9a-f]{16}_\d$/.test(n)).length;
@@ -55,7 +55,7 @@ export function pageCacheExperiments({ quick }) {
       '`spindle run` with default options (eager TurboFan code from its own cache). Chromium: `spindle run --browser`, ' +
       'whose page compiles the module with WebAssembly.compileStreaming from a stable URL (lazily, Liftoff first); ' +
       'the first run starts from an empty per-user page cache, the second from what the first left in it (the HTTP ' +
-      'and wasm code caches of the profile, cli/chromium-code-cache.js), the third from what both left; ' +
+      'and wasm code caches of the profile, cli/browser/chromium-code-cache.js), the third from what both left; ' +
       '--code-cache=off keeps nothing. ms: the ' +
       'program\'s own time; wall_ms in results.json. info.cachedEntries: the wasm code cache\'s entries after each first run.',
     estimateS: ({ runs }) => (quick ? 1 : Math.max(5, runs)) * points.length * 12,

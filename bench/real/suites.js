@@ -49,7 +49,7 @@ async function runVariant(v, binary, args) {
 /**
  * Builds `key` for every variant, then `runs` times runs every variant at every point:
  * `args(variant, point)` gives the program's arguments, `measure(result)` the { point: ms }
- * values of one run. Returns { runs, all } in the shapes cli/bench.js and `target` want.
+ * values of one run. Returns { runs, all } in the shapes cli/bench/bench.js and `target` want.
  */
 async function interleaved({ key, points, runs, progress, args, measure }) {
   const binaries = {};
@@ -83,7 +83,7 @@ const median = (xs) => {
 };
 
 /**
- * A target in the shape cli/bench.js prints: `ratio(run)` over runs [{ series: { point: ms } }];
+ * A target in the shape cli/bench/bench.js prints: `ratio(run)` over runs [{ series: { point: ms } }];
  * the value is the ratio of the series' median times, as the table shows, plus every run's own.
  */
 function target(label, runs, ratioOf, op, limit) {

@@ -1,4 +1,4 @@
-// Turns a results object (see cli/bench.js) into the terminal table, SVG charts and one
+// Turns a results object (see cli/bench/bench.js) into the terminal table, SVG charts and one
 // self-contained HTML report.
 import { hostTitle } from '../hosts.js';
 import { experimentTargets, verdictWord } from '../targets.js';
@@ -33,7 +33,7 @@ export function rows(experiment) {
         vsBaseline: ms && baseMs && base !== series ? baseMs.median / ms.median : null,
         baseline: base?.label,
         mops: summarize(series.runs[t] ?? [], 'mops_per_s'),
-        wall: summarize(series.runs[t] ?? [], 'wall_ms'), // the whole run, spawn to exit (cli/bench.js)
+        wall: summarize(series.runs[t] ?? [], 'wall_ms'), // the whole run, spawn to exit (cli/bench/bench.js)
         peakMiB: peak ? peak.median / 2 ** 20 : null,
         error: series.error,
         na: series.na?.[t], // why this host cannot run this point
@@ -57,7 +57,7 @@ const columns = [['series', (r) => r.series.label], ['threads/where', (r) => Str
 const headers = (e) => columns.map(([h], i) => (e.pointLabel !== 'case' ? h
   : i === 1 ? 'case' : i === 5 ? 'speed-up (2 threads vs 1)' : h));
 
-/** How each host of the experiment ran its series (results.options.runModes, cli/bench-run-mode.js). */
+/** How each host of the experiment ran its series (results.options.runModes, cli/bench/bench-run-mode.js). */
 export function runModeLines(e, options) {
   const modes = options?.runModes ?? {};
   return [...new Set(e.series.map((s) => s.host))].filter((h) => modes[h]).map((h) => `ran as: ${h}: ${modes[h]}`);

@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { exec } from '../../tests/lib/exec.js';
-import { rustToolchain } from '../../cli/toolchain.js';
+import { rustToolchain } from '../../cli/common/toolchain.js';
 import { spindleArgs } from '../spindle-command.js';
 
 const root = join(import.meta.dirname, '..', '..');

@@ -12,7 +12,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spindleArgs } from '../spindle-command.js';
-import { clang } from '../../cli/toolchain.js';
+import { clang } from '../../cli/common/toolchain.js';
 import { exec } from '../../tests/lib/exec.js';
 import { target } from '../targets.js';
 

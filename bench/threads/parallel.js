@@ -10,10 +10,10 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { launchBrowser } from '../../cli/browser-process.js';
-import { browserLaunch } from '../../cli/browsers.js';
-import { serveIsolated } from '../../cli/isolated-server.js';
-import { clang } from '../../cli/toolchain.js';
+import { launchBrowser } from '../../cli/browser/browser-process.js';
+import { browserLaunch } from '../../cli/browser/browsers.js';
+import { serveIsolated } from '../../cli/browser/isolated-server.js';
+import { clang } from '../../cli/common/toolchain.js';
 
 const root = join(import.meta.dirname, '..', '..');
 const [rounds, passes, work] = [7, 5, 200000000].map((fallback, i) => Number(process.argv[2 + i] ?? fallback));

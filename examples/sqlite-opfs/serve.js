@@ -4,7 +4,7 @@
 // usage: node examples/sqlite-opfs/serve.js   (build first: node examples/sqlite-opfs/build.js)
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { serveIsolated } from '../../cli/isolated-server.js';
+import { serveIsolated } from '../../cli/browser/isolated-server.js';
 
 export const wasm = join(import.meta.dirname, '..', '..', 'build', 'real', 'bin', 'catalog-wasm.wasm');
 

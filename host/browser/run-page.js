@@ -4,7 +4,7 @@
 // and every pthread run on workers, and their stdio goes to the server over io/. The server's
 // URLs are relative to this page (under the run's secret path); workers get them absolute. A
 // module whose code Chromium may keep comes from a stable URL outside the secret path, which the
-// server serves to a request that carries the page's token in a header (cli/browser-session.js);
+// server serves to a request that carries the page's token in a header (cli/browser/browser-session.js);
 // it is compiled streaming (host/compile-streaming.js; docs/HOST.md, "Cached code in pages").
 import { compile, runProgram } from '../index.js';
 
@@ -17,7 +17,7 @@ async function post(path, outcome) {
 let claimToken = null; // from the first claim; the server refuses claims without it after that
 // The last module stays referenced until the next job: V8 hands its optimized code to the
 // browser's cache only while the module lives, and the CLI waits for that after the program's
-// end (cli/chromium-code-cache.js, awaitCodeCacheWrite).
+// end (cli/browser/chromium-code-cache.js, awaitCodeCacheWrite).
 const kept = { compiled: null };
 for (;;) {
   const job = await (await fetch(here(claimToken ? `job?page=${claimToken}` : 'job'))).json();

@@ -1,5 +1,5 @@
 // `node FLAGS host/code-cache/make-turbofan-code.js MODULE.wasm CACHE_DIR|'' MARKER [RUN_PID]`, FLAGS
-// those of `spindle`'s runs (cli/v8-start.js, CLI_NODE_FLAGS): compiles a module with TurboFan
+// those of `spindle`'s runs (cli/common/v8-start.js, CLI_NODE_FLAGS): compiles a module with TurboFan
 // only and stores its code in the compiled-code cache (docs/HOST.md, "Compiled-code cache"). `spindle run` starts it, detached, after a run of a module big enough
 // for Liftoff + tiering, so that later runs load TurboFan's code instead of running Liftoff's,
 // and no run waits for the compile. At the lowest priority: it must not slow the runs that go on

@@ -1,5 +1,5 @@
 // `node FLAGS host/code-cache/prefill.js MODULE.wasm`, FLAGS those of `spindle`'s runs
-// (cli/v8-start.js, CLI_NODE_FLAGS): puts a module's compiled code in the cache before its first
+// (cli/common/v8-start.js, CLI_NODE_FLAGS): puts a module's compiled code in the cache before its first
 // run. `spindle cc` starts it, detached and at the lowest priority, after it links a module for
 // Spindle's host, so that the module's first `spindle run` on this machine and Node finds
 // TurboFan's code (docs/HOST.md, "Compiled-code cache"). It compiles as a run does, through the

@@ -25,7 +25,7 @@ function syncRequest(method, url, body) {
   return new Uint8Array(xhr.response);
 }
 
-// pread/pwrite/ftruncate of the server's own fd (cli/browser-session.js): the answer's body (the
+// pread/pwrite/ftruncate of the server's own fd (cli/browser/browser-session.js): the answer's body (the
 // bytes read, the count written in decimal), or the error's code the server names in a header.
 export const ERROR_HEADER = 'X-Spindle-Error';
 function positionedRequest(url, body) {

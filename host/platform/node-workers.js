@@ -18,7 +18,7 @@ const ownFds = { trackUnmanagedFds: false };
 // worker's from its first step, and closes even when the worker dies before its own code runs.
 const lifelineOf = (lifeline) => (lifeline ? { workerData: { lifeline }, transferList: [lifeline] } : {});
 
-// The thread worker's script: host/thread-worker.js, or the CLI's bundle of it (cli/run-bundle.js).
+// The thread worker's script: host/thread-worker.js, or the CLI's bundle of it (cli/run/run-bundle.js).
 let threadWorkerScript = new URL('../thread-worker.js', import.meta.url);
 
 /** Thread workers created from now on run `url` (a bundle of host/thread-worker.js) instead. */

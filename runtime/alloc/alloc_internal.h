@@ -31,7 +31,7 @@
 #define LIKELY(x) __builtin_expect(!!(x), 1)
 #define UNLIKELY(x) __builtin_expect(!!(x), 0)
 /* Built for size whatever the file's -O level (malloc_api.c and thread_heap.c are -O2 for
- * their per-call paths; cli/runtime-lib.js). gcc, which builds the allocator natively in the
+ * their per-call paths; cli/build/runtime-lib.js). gcc, which builds the allocator natively in the
  * tests, has no such attribute. */
 #ifdef __clang__
 #define BUILT_FOR_SIZE __attribute__((minsize))

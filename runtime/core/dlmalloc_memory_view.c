@@ -1,4 +1,4 @@
-// Linked with --malloc=dlmalloc only (cli/cc.js wraps malloc, calloc and realloc). V8 keeps a
+// Linked with --malloc=dlmalloc only (cli/build/cc.js wraps malloc, calloc and realloc). V8 keeps a
 // per-thread copy of a shared memory's size and refreshes it lazily after another thread's
 // memory.grow; until then a bulk operation (memset/memcpy, i.e. memory.fill/copy) by this thread
 // into the newly grown part traps "out of bounds" (tests/alloc/wasm_grow_fill_race.c). dlmalloc

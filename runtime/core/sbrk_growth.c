@@ -1,4 +1,4 @@
-// sbrk for --malloc=dlmalloc builds (cli/cc.js wraps it): wasi-libc's sbrk grows memory by
+// sbrk for --malloc=dlmalloc builds (cli/build/cc.js wraps it): wasi-libc's sbrk grows memory by
 // exactly what dlmalloc asks, often 64 KiB at a time; this one keeps its own break and grows
 // through the shared policy (spindle/memory.h), so dlmalloc builds grow as rarely as Spindle's.
 // Nothing else grows memory in those builds, so the pages above the break stay ours.

@@ -1,4 +1,4 @@
-// The runtime half of the C stack check (cli/stack-check.js is the other half, docs/TOOLCHAIN.md).
+// The runtime half of the C stack check (cli/build/stack-check.js is the other half, docs/TOOLCHAIN.md).
 // After linking, `spindle cc` rewrites every `global.set __stack_pointer` into a bounds check
 // and a call to __spindle_stack_overflow when the new value is outside the thread's stack.
 // Wasm globals belong to an instance, and each thread runs in its own instance (a pool worker

@@ -113,6 +113,6 @@ int __wrap_fcntl(int fd, int cmd, ...)
 
 /* fcntl as code built with runtime/include/ipc/fcntl.h calls it (the header renames the calls).
  * With --fs=spindle, runtime/posix-ipc/locks.c defines it too, and links the record locks with
- * it: that archive comes first (cli/cc.js), and this weak one gives way. Here it is this file's
+ * it: that archive comes first (cli/build/cc.js), and this weak one gives way. Here it is this file's
  * fcntl, for modules linked without posix-ipc (--fs=js, --fs=none). */
 __attribute__((weak, alias("__wrap_fcntl"))) int __spindle_fcntl_with_locks(int fd, int cmd, ...);

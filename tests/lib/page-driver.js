@@ -1,13 +1,13 @@
 // Drives a page in a browser that no driver library can reach (a stock Firefox: Playwright
 // cannot, tests/lib/page-result.js), with the few calls of Playwright's page the OPFS tests use:
 // evaluate, waitForFunction, addScriptTag. The browser is launched as spindle run --browser
-// launches it (cli/browser-process.js) on tests/lib/driver-page.html, which long-polls its
+// launches it (cli/browser/browser-process.js) on tests/lib/driver-page.html, which long-polls its
 // server for functions to call; the server is a serveIsolated(driverRoutes, { onPost: driverPost }).
 /* global document -- addScriptTag's function runs in the page */
 import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { launchBrowser } from '../../cli/browser-process.js';
-import { browserLaunch } from '../../cli/browsers.js';
+import { launchBrowser } from '../../cli/browser/browser-process.js';
+import { browserLaunch } from '../../cli/browser/browsers.js';
 
 export const driverRoutes = { '/driver': join(import.meta.dirname, 'driver-page.html') };
 

@@ -1,11 +1,11 @@
 // Loads a test page (a cross-origin isolated server over `files`) in a headless browser,
 // Chromium or Firefox, and returns what the page left in window.spindleResult. The browser is
-// launched as spindle run --browser launches it (cli/browser-process.js), with no driver: the
+// launched as spindle run --browser launches it (cli/browser/browser-process.js), with no driver: the
 // page runs in a frame of tests/lib/report-page.html, which posts the result back.
 import { join } from 'node:path';
-import { launchBrowser } from '../../cli/browser-process.js';
-import { browserLaunch } from '../../cli/browsers.js';
-import { serveIsolated } from '../../cli/isolated-server.js';
+import { launchBrowser } from '../../cli/browser/browser-process.js';
+import { browserLaunch } from '../../cli/browser/browsers.js';
+import { serveIsolated } from '../../cli/browser/isolated-server.js';
 
 const reportPage = join(import.meta.dirname, 'report-page.html');
 

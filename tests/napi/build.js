@@ -2,7 +2,7 @@
 // packages (plain cargo; napi-build's link flags, emnapi's C part from the `emnapi` npm package),
 // `spindle` by `spindle cargo --host=wasi` (docs/NAPI.md). Shared by tests/napi.test.js and bench/napi.
 import { join } from 'node:path';
-import { rustToolchain } from '../../cli/toolchain.js';
+import { rustToolchain } from '../../cli/common/toolchain.js';
 import { exec } from '../lib/exec.js';
 
 const root = join(import.meta.dirname, '..', '..');

@@ -9,7 +9,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before } from 'node:test';
-import { serveIsolated } from '../../cli/isolated-server.js';
+import { serveIsolated } from '../../cli/browser/isolated-server.js';
 import { exec } from '../lib/exec.js';
 import { driverPost, driverRoutes } from '../lib/page-driver.js';
 import { openProfile } from './profile.js';

@@ -4,7 +4,7 @@
 // concerned), open again on the same profile and look.
 import { readdirSync, readFileSync } from 'node:fs';
 import { chromium } from 'playwright-core';
-import { playwrightLaunch } from '../../cli/chromium.js';
+import { playwrightLaunch } from '../../cli/browser/chromium.js';
 import { openDriven } from '../lib/page-driver.js';
 
 // Our own descendants whose command line names this profile: the browser and its children.

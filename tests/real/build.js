@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, renameSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { newestMtime } from '../../cli/runtime-lib.js';
+import { newestMtime } from '../../cli/build/runtime-lib.js';
 import { exec, inParallel } from '../lib/exec.js';
 import { realDir, root, sourceTree } from './sources.js';
 

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'rolldown';
 import { median } from '../../../bench/report/stats.js';
-import { parseBrowserName } from '../../../cli/browsers.js';
+import { parseBrowserName } from '../../../cli/browser/browsers.js';
 import { pageResult } from '../../lib/page-result.js';
 
 const here = import.meta.dirname;

@@ -1,0 +1,51 @@
+// Node 22 and later can keep V8's compiled code of JavaScript modules between runs
+// (`module.enableCompileCache`). Spindle turns it on for its own modules, in a `js` folder of the
+// compiled-code cache's directory, checked as that one is: a short run spends a quarter of its
+// time loading the CLI's and the host's ~60 modules (docs/HOST.md, "Start-up"). Node 20 has no
+// such cache, and SPINDLE_CODE_CACHE=0 turns this off with the rest of the cache.
+import module from 'node:module';
+import { join } from 'node:path';
+import { defaultCacheDir, unusableReason } from '../../host/code-cache/store.js';
+
+const VARIABLE = 'NODE_COMPILE_CACHE';
+// beside it, the same directory: NODE_COMPILE_CACHE is then Spindle's, also in a spindle that
+// another one started (spindle cargo's runs, the bench's), and a program's --env leaves both out
+const OURS = 'SPINDLE_JS_COMPILE_CACHE';
+
+/**
+ * What `--code-cache` says among a command's arguments, before they are parsed: 'off', a
+ * directory, or undefined (none, or `on`). The first one counts, wherever it is; a program's own
+ * argument that looks like it only moves or turns off this cache.
+ */
+export function codeCacheArgument(args) {
+  const at = args.findIndex((a) => a === '--code-cache' || a.startsWith('--code-cache='));
+  if (at < 0) return undefined;
+  const value = args[at] === '--code-cache' ? args[at + 1] : args[at].slice('--code-cache='.length);
+  return value === 'on' || !value ? undefined : value;
+}
+
+/**
+ * Turns the cache on in this thread, and for the workers and Node processes it starts (through
+ * NODE_COMPILE_CACHE, which they inherit), in the `js` folder of `cacheDir` (`--code-cache=DIR`;
+ * by default the compiled-code cache's directory). A user's own NODE_COMPILE_CACHE, or
+ * NODE_DISABLE_COMPILE_CACHE, decides instead. Never throws: it is only an optimization.
+ */
+export function enableJsCompileCache(env = process.env, cacheDir = undefined) {
+  if (typeof module.enableCompileCache !== 'function' || env.SPINDLE_CODE_CACHE === '0') return;
+  if (env[VARIABLE] !== undefined || env.NODE_DISABLE_COMPILE_CACHE !== undefined) return; // (Node did as it says)
+  try {
+    // (its parent too: whoever may write there may put another `js` in its place)
+    const parent = cacheDir ?? defaultCacheDir(env);
+    const dir = join(parent, 'js');
+    if (unusableReason(parent) || unusableReason(dir)) return;
+    const { directory } = module.enableCompileCache(dir);
+    if (directory) env[VARIABLE] = env[OURS] = directory;
+  } catch { /* no cache: the modules compile as before */ }
+}
+
+/** process.env as the user gave it: without the variables set above (for `spindle run --env`). */
+export function userEnv(env = process.env) {
+  const { [OURS]: ours, ...rest } = env;
+  if (ours !== undefined && rest[VARIABLE] === ours) delete rest[VARIABLE];
+  return rest;
+}

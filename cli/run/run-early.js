@@ -1,0 +1,57 @@
+// `spindle run` in Node starts the workers it will need before it loads anything else, so that
+// their boots (~30-50 ms of a core each on the 2-core VM) run beside the loading of the CLI's
+// and the host's code and the compile (docs/HOST.md, "Start-up"): the C main's worker where
+// main runs in one, else as many threads' workers as the module's last run used (one on its
+// first run, cli/run/thread-hint.js). Only the arguments are looked at here; cli/run/run.js parses them
+// and adopts the workers. Arguments it cannot read mean no early start: cli/run/run.js then says
+// what is wrong.
+import { availableParallelism } from 'node:os';
+import { startEarlyWorker } from '../../host/early-worker.js';
+import { useThreadWorkerScript } from '../../host/platform/node-workers.js';
+import { mainRunsHere } from './main-thread-choice.js';
+import { codeCacheOption, scanRunArgs } from './run-options.js';
+import { threadHint } from './thread-hint.js';
+
+/** What was started early for a run: { mainWorker, threadWorkers, hint } (hint: cli/run/thread-hint.js, or null). */
+export const NOTHING_EARLY = Object.freeze({ mainWorker: null, threadWorkers: [], hint: null });
+
+/** The module's path, --code-cache and --max-threads from a run's arguments, or null where they do not read. */
+function moduleWords(argv) {
+  let scan;
+  try {
+    scan = scanRunArgs(argv);
+  } catch {
+    return null;
+  }
+  if (scan.help || scan.index >= argv.length || scan.options.some((o) => o.flag === '--browser')) return null;
+  const last = (flag) => scan.options.findLast((o) => o.flag === flag)?.value;
+  const cache = last('--code-cache');
+  const maxThreads = Number(last('--max-threads') ?? Infinity);
+  return {
+    wasm: argv[scan.index],
+    codeCache: cache === undefined ? true : codeCacheOption(cache),
+    maxThreads: Number.isInteger(maxThreads) && maxThreads > 0 ? maxThreads : Infinity,
+  };
+}
+
+/**
+ * Starts what a Node run of `spindle run argv` will need; NOTHING_EARLY for a browser run, help
+ * or bad arguments. `threadWorker`: the script thread workers run, where not the host's own
+ * (the bundle's, cli/run/run-bundle.js).
+ */
+export async function earlyStart(argv, { threadWorker } = {}) {
+  if (threadWorker) useThreadWorkerScript(threadWorker);
+  const words = moduleWords(argv);
+  if (!words) return NOTHING_EARLY;
+  if (!mainRunsHere(argv)) return { ...NOTHING_EARLY, mainWorker: await startEarlyWorker() };
+  const hint = threadHint(words.wasm, words.codeCache, availableParallelism());
+  const count = Math.min(hint.workers, words.maxThreads);
+  const threadWorkers = await Promise.all(Array.from({ length: count }, () => startEarlyWorker({ lifeline: true })));
+  return { mainWorker: null, threadWorkers, hint };
+}
+
+/** Ends every worker `early` holds (a run that does not take them). */
+export function terminateEarly(early) {
+  early.mainWorker?.terminate();
+  for (const worker of early.threadWorkers) worker.terminate();
+}

@@ -1,0 +1,161 @@
+// `spindle run [--browser[=chromium|firefox|webkit]] [options] app.wasm [args...]`: runs a module with
+// real threads in Node (default) or in a headless browser, and returns the program's exit code.
+import { basename, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { cachedCode, COMPILATION_MODES } from '../../host/compilation.js';
+import { startEarlyWorker } from '../../host/early-worker.js';
+import { checkMountPaths } from '../../host/mount/index.js';
+import { parseBrowserName, v8OnlyRefusal } from '../browser/browser-names.js';
+import { parseSize } from '../common/options.js';
+import { codeCacheOption, scanRunArgs } from './run-options.js';
+import { packPreloadFiles } from '../common/preload-files.js';
+import { userEnv } from './js-compile-cache.js';
+import { runUsage } from '../common/usage.js';
+import { mainRunsHere } from './main-thread-choice.js';
+import { earlyStart, terminateEarly } from './run-early.js';
+import { CLI_NODE_FLAGS, followParent, startAgain, v8StartFor } from '../common/v8-start.js';
+
+const { readFileSync, statSync } = process.getBuiltinModule('node:fs');
+
+/** The options before app.wasm, then the module and its arguments; `help` if --help was asked. */
+export function parseRunArgs(argv) {
+  const opts = { browser: false, env: {}, inheritEnv: false, poolSize: undefined, maxThreads: undefined, waitForPool: false, compilation: 'auto', codeCache: true, preload: [], mounts: [], help: false };
+  const scan = scanRunArgs(argv);
+  if (scan.help) { opts.help = true; return opts; }
+  const i = scan.index;
+  for (const { flag, value } of scan.options) {
+    if (flag === '--browser') opts.browser = parseBrowserName(value);
+    else if (flag === '--wait-for-pool') opts.waitForPool = true;
+    else if (flag === '--env' && value === null) opts.inheritEnv = true;
+    else if (flag === '--env') {
+      const eq = value.indexOf('=');
+      if (eq <= 0) throw new Error(`--env=${value}: expected NAME=VALUE`);
+      opts.env[value.slice(0, eq)] = value.slice(eq + 1);
+    } else if (flag === '--pool') {
+      opts.poolSize = Number(value);
+      if (!Number.isInteger(opts.poolSize) || opts.poolSize < 1) throw new Error(`--pool=${value}: expected a positive integer`);
+    } else if (flag === '--max-threads') {
+      // most threads alive at once (the host's maxThreads, docs/HOST.md)
+      opts.maxThreads = Number(value);
+      if (!Number.isInteger(opts.maxThreads) || opts.maxThreads < 1) throw new Error(`--max-threads=${value}: expected a positive integer`);
+    } else if (flag === '--compile') {
+      // when V8 compiles the module's functions (host/compilation.js, docs/HOST.md)
+      if (!COMPILATION_MODES.includes(value)) throw new Error(`--compile=${value}: expected ${COMPILATION_MODES.join(', ')}`);
+      opts.compilation = value;
+    } else if (flag === '--code-cache') {
+      // where compiled code is kept between runs (host/code-cache/, docs/HOST.md)
+      if (value === '') throw new Error('--code-cache=: expected on, off or a directory');
+      opts.codeCache = codeCacheOption(value);
+    } else if (flag === '--preload') {
+      // files and directory trees put into the in-memory tree before main (docs/FILES.md)
+      opts.preload.push(value);
+    } else if (flag === '--mount') {
+      // a host directory (Node) or OPFS (--browser) inside the tree (docs/MOUNTS.md)
+      opts.mounts.push(parseMount(value));
+    }
+  }
+  if (i >= argv.length) throw new Error(`no module to run\n${runUsage}`);
+  opts.wasm = argv[i];
+  opts.args = [basename(argv[i]), ...argv.slice(i + 1)];
+  if (opts.inheritEnv) opts.env = { ...userEnv(), ...opts.env };
+  if (opts.browser && opts.browser !== 'chromium' && opts.compilation !== 'auto') throw new Error(v8OnlyRefusal(`--compile=${opts.compilation}`, opts.browser));
+  checkMounts(opts);
+  return opts;
+}
+
+/**
+ * `/PATH=HOSTDIR[,symlinks=any][,quota=SIZE]` or `/PATH=opfs[:SUBDIR]` -> a host API mount spec.
+ * The options are read from the end, so a directory name may hold commas.
+ */
+export function parseMount(spec) {
+  const eq = spec ? spec.indexOf('=') : -1;
+  if (eq <= 0 || eq === spec.length - 1) throw new Error(`--mount ${spec ?? ''}: expected /PATH=HOSTDIR or /PATH=opfs[:SUBDIR]`);
+  const path = spec.slice(0, eq);
+  let target = spec.slice(eq + 1);
+  const options = {};
+  for (let m; (m = /,(symlinks|quota)=([^,]*)$/.exec(target)) && target.length > m[0].length;) {
+    options[m[1]] = m[1] === 'quota' ? parseSize(m[2], `--mount ${path}: quota`) : m[2];
+    target = target.slice(0, m.index);
+  }
+  if (target === 'opfs' || target.startsWith('opfs:')) {
+    if (Object.keys(options).length) throw new Error(`--mount ${path}=opfs: symlinks= and quota= are options of host directories`);
+    return { path, opfs: target.slice(5) };
+  }
+  return { path, hostDir: resolve(target), ...options };
+}
+
+// What can be told before the module runs: the host's own check of the mount points, then what
+// only the command line gets wrong (a mount for the other host, a missing directory).
+function checkMounts(opts) {
+  checkMountPaths(opts.mounts);
+  for (const m of opts.mounts) {
+    if (m.opfs !== undefined) {
+      if (!opts.browser) throw new Error(`--mount ${m.path}=opfs: OPFS is a browser file system; add --browser`);
+      continue;
+    }
+    if (opts.browser) throw new Error(`--mount ${m.path}=${m.hostDir}: host directories are mounted in Node only (use opfs with --browser)`);
+    let st;
+    try { st = statSync(m.hostDir); } catch { throw new Error(`--mount ${m.path}: host directory ${m.hostDir} does not exist`); }
+    if (!st.isDirectory()) throw new Error(`--mount ${m.path}: ${m.hostDir} is not a directory`);
+  }
+}
+
+// A module that ran Liftoff code: its TurboFan code is made for the next run by a process that
+// outlives this one (host/code-cache/make-turbofan-code.js), started with the V8 flags of the
+// runs that will use it. It compiles once this process (the run, after execve) has ended:
+// started while the run went on, the compile took the run's CPU (SQLite's first run 80-125 ms
+// longer).
+function makeTurboFanCode(wasm, codeCache, marker) {
+  const script = fileURLToPath(new URL('../../host/code-cache/make-turbofan-code.js', import.meta.url));
+  const dir = typeof codeCache === 'string' ? codeCache : '';
+  const { spawn } = process.getBuiltinModule('node:child_process'); // (loaded only for this)
+  spawn(process.execPath, [...CLI_NODE_FLAGS, script, resolve(wasm), dir, marker, String(process.pid)], { detached: true, stdio: 'ignore' }).unref();
+}
+
+/**
+ * Runs `spindle run argv`; `early`: the workers cli/run/run-early.js started for it (started here
+ * where none is given), `from`: where this code was loaded from (cli/run/run-bundle.js).
+ */
+export async function run(argv, early = null, from = 'the modules (no current bundle: scripts/build-run-bundle.js makes it)') {
+  const opts = parseRunArgs(argv);
+  if (opts.help) { process.stdout.write(runUsage); return 0; }
+  if (opts.preload.length) opts.preloadBytes = packPreloadFiles(opts.preload, '--preload');
+  if (opts.browser) return (await import('./run-browser.js')).runInBrowser(opts);
+  // V8's flags are this process's: a run that needs others runs in a Node started with them
+  // (cli/common/v8-start.js)
+  early ??= await earlyStart(argv);
+  const bytes = readFileSync(opts.wasm);
+  const start = await v8StartFor(opts, bytes, (wire) => cachedCode(wire, opts.codeCache));
+  if (start) {
+    terminateEarly(early);
+    if (process.env.SPINDLE_DEBUG) process.stderr.write(`[spindle] V8 flags: a Node started with ${start.flags.join(' ')} (${start.reason})\n`);
+    // a big module's TurboFan code, made once this run has ended (it waits for this pid)
+    const beforeExec = () => start.turbofanMarker && makeTurboFanCode(opts.wasm, opts.codeCache, start.turbofanMarker);
+    return startAgain(start.flags, { beforeExec });
+  }
+  const mainInWorker = await followParent();
+  // The C main runs on this thread where it can (cli/run/main-thread-choice.js). Else its worker
+  // boots while the rest of the host loads (docs/HOST.md, "Start-up").
+  const here = !early.mainWorker && !mainInWorker && mainRunsHere(argv);
+  const earlyWorker = here ? null : early.mainWorker ?? await startEarlyWorker();
+  // as many threads' workers as this module used last time (one on its first run) are booting
+  const { hint, threadWorkers: earlyThreadWorkers } = early;
+  const { compile, createProgram } = await import('../../host/index.js');
+  const compiled = await compile(bytes, { compilation: opts.compilation, codeCache: opts.codeCache });
+  const program = await createProgram(compiled, { args: opts.args, env: opts.env, poolSize: opts.poolSize, maxThreads: opts.maxThreads,
+    waitForPool: opts.waitForPool, preload: opts.preloadBytes, mounts: opts.mounts, earlyWorker, earlyThreadWorkers, waitForThreadWorkers: Boolean(hint?.last), mainThread: here ? 'here' : 'worker',
+    files: false });
+  if (process.env.SPINDLE_DEBUG) {
+    process.stderr.write(`[spindle] JavaScript: ${from}\n[spindle] compilation: ${compiled.compilation} (--compile=${opts.compilation}), ` +
+      `V8 tiers: ${compiled.tiers} (${compiled.tiersReason})\n[spindle] code cache: ${compiled.codeCache}\n` +
+      `[spindle] threads' workers started early: ${earlyThreadWorkers.length} (${!hint ? 'the C main in a worker starts them on demand'
+        : hint.last === undefined ? 'the module\'s first run here' : `its last runs here used ${hint.last.join(', ')}`})\n` +
+      `[spindle] C main: ${program.mainThread === 'here' ? "on Node's main thread" : 'in a worker'}\n`);
+  }
+  program.start();
+  const result = await program.exited;
+  hint?.record(program.workersUsed());
+  program.dispose();
+  if (result.trap) process.stderr.write(`spindle: ${result.trap}\n`);
+  return result.exitCode;
+}

@@ -1,0 +1,63 @@
+// How many threads a module had at once in its last runs here (the last RUNS_KEPT). The next run
+// starts the most of those threads' workers before it loads the host, so they boot beside the
+// host's loading and the compile instead of after main's pthread_creates (docs/HOST.md,
+// "Start-up"), and a module whose runs used none starts none. A module never run here gets two
+// (none on a single core): a first run with a second thread then finds it booted, which on-demand
+// workers made slower than the same run with one thread (issue 35). The most of several
+// runs, not the last alone: a program run with 1 thread and then with 2 (an argument) has its
+// second worker ready too. One small file per module in the compiled-code cache's directory (the
+// same owner and mode checks), named by the SHA-256 of the module's path, size and mtime, holding
+// the numbers, latest first: a rebuilt module starts as a first run.
+import { join } from 'node:path';
+import { codeCacheAddon } from '../../host/code-cache/addon.js';
+import { defaultCacheDir, unusableReason } from '../../host/code-cache/store.js';
+
+const { readFileSync, realpathSync, renameSync, statSync, writeFileSync } = process.getBuiltinModule('node:fs');
+
+const NO_HINT = { workers: 0, last: undefined, record: () => {} };
+const FIRST_RUN_WORKERS = 2;
+const RUNS_KEPT = 4;
+// (a number too large to be a thread count is no hint)
+const MOST_WORKERS = 1024;
+
+/**
+ * The hint for module file `wasmPath`, with `codeCache` as `spindle run --code-cache` gave it
+ * (true, false or a directory), on a machine of `cpuCount` cores: { workers, record(used) },
+ * `workers` the threads' workers to start early (at most cpuCount), `last` what the last runs
+ * used, latest first (undefined: none known), `record(used)` keeps the
+ * number of workers this run used for the next. A run without the cache, or without the addon,
+ * has no hint and starts none.
+ */
+export function threadHint(wasmPath, codeCache, cpuCount) {
+  const { addon } = codeCacheAddon();
+  if (!codeCache || !addon || process.env.SPINDLE_CODE_CACHE === '0') return NO_HINT;
+  const dir = typeof codeCache === 'string' ? codeCache : defaultCacheDir();
+  let file;
+  try {
+    const st = statSync(wasmPath);
+    if (unusableReason(dir)) return NO_HINT;
+    const name = addon.sha256(Buffer.from(`${realpathSync(wasmPath)}\0${st.size}\0${st.mtimeMs}`)).toString('hex');
+    file = join(dir, `${name}.threads`);
+  } catch {
+    return NO_HINT;
+  }
+  let last; // undefined: the module's first run here
+  try {
+    const text = readFileSync(file, 'latin1');
+    // (an empty file: an older Spindle's hint that the module started threads)
+    last = text === '' ? [1] : /^\d{1,4}( \d{1,4}){0,9}$/.test(text) ? text.split(' ').map((n) => Math.min(Number(n), MOST_WORKERS)) : [0];
+  } catch { /* no hint yet */ }
+  const wanted = last ? Math.max(...last) : cpuCount > 1 ? FIRST_RUN_WORKERS : 0;
+  return {
+    workers: Math.min(wanted, cpuCount),
+    last,
+    record(used) {
+      const runs = [used, ...(last ?? [])].slice(0, RUNS_KEPT).join(' ');
+      if (runs === last?.join(' ')) return;
+      try {
+        writeFileSync(`${file}.${process.pid}`, runs, { mode: 0o600 });
+        renameSync(`${file}.${process.pid}`, file);
+      } catch { /* a hint is only a hint */ }
+    },
+  };
+}
