@@ -7,7 +7,7 @@ import globals from 'globals';
 
 // Where each file runs decides which global names exist there.
 const browserOnly = [
-  'host/browser/**', 'host/platform/browser.js', 'host/platform/browser-workers.js', 'host/mount/opfs/opfs-worker.js', 'host/mount/opfs/opfs-backend.js',
+  'host/browser/**', 'host/platform/browser.js', 'host/program/browser-workers.js', 'host/mount/opfs/opfs-worker.js', 'host/mount/opfs/opfs-backend.js',
   'bench/opfs/raw-opfs-worker.js', 'bench/opfs/create-cost-worker.js', 'bench/opfs/create-writable-worker.js', 'bench/opfs/run-page.js', 'bench/npm-wasi/page.mjs', 'bench/npm-wasi/worker-browser.mjs',
   'tests/opfs/*-worker.js', 'tests/opfs/profile.js', 'tests/webapp/main.js', 'tests/napi/browser/*.mjs',
 ];

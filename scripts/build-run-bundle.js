@@ -36,7 +36,7 @@ async function build() {
   const esbuild = await import('esbuild');
   mkdirSync(outDir, { recursive: true });
   const inputs = new Set();
-  const entries = [['cli/run/run-early.js', EARLY_BUNDLE], ['cli/run/run-entry.js', RUN_BUNDLE], ['host/thread-worker.js', THREAD_WORKER_BUNDLE]];
+  const entries = [['cli/run/run-early.js', EARLY_BUNDLE], ['cli/run/run-entry.js', RUN_BUNDLE], ['host/program/thread-worker.js', THREAD_WORKER_BUNDLE]];
   for (const [entry, out] of entries) {
     const temp = join(outDir, `.${out}.${process.pid}`);
     const result = await esbuild.build({

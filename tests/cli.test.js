@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { earlyStart, NOTHING_EARLY } from '../cli/run/run-early.js';
-import { importedMemory } from '../host/module-info.js';
+import { importedMemory } from '../host/compile/module-info.js';
 import { exec } from './lib/exec.js';
 
 const root = join(import.meta.dirname, '..');

@@ -1,4 +1,4 @@
-// When V8 compiles a module's functions (host/compilation.js): under the flags the process was
+// When V8 compiles a module's functions (host/compile/compilation.js): under the flags the process was
 // started with, never changed while it runs (Node 26's V8 aborts when they change under a
 // module); eager in `spindle`'s own Node (cli/common/v8-start.js), lazy under V8's defaults; a mode the
 // process was not started with is refused by the host API and run in a Node of its own by

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
-import { sections } from '../host/module-info.js';
+import { sections } from '../host/compile/module-info.js';
 import { sizesFromMap } from '../bench/size/code-size.js';
 import { exec } from './lib/exec.js';
 

@@ -1,12 +1,12 @@
-// host/liftoff-wait-calls.js: each memory.atomic.wait becomes a call of a function doing only
+// host/compile/liftoff-wait-calls.js: each memory.atomic.wait becomes a call of a function doing only
 // that wait, so Node 20's Liftoff keeps the caller's values across it (docs/HOST.md). The
 // module below keeps a computed local across a wait whose expected value does not match
 // (it returns at once), then returns the local: Node 20's Liftoff returned the stale 0.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { moveWaitsIntoCalls } from '../host/liftoff-wait-calls.js';
-import { concat, uleb } from '../host/wasm-binary.js';
-import { liftoffLosesWaitValues } from '../host/wasm-tiers.js';
+import { moveWaitsIntoCalls } from '../host/compile/liftoff-wait-calls.js';
+import { concat, uleb } from '../host/compile/wasm-binary.js';
+import { liftoffLosesWaitValues } from '../host/compile/wasm-tiers.js';
 import { exec } from './lib/exec.js';
 
 const vec = (...items) => concat([Uint8Array.from(uleb(items.length)), ...items.map((i) => Uint8Array.from(i))]);

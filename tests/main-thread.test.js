@@ -1,4 +1,4 @@
-// `spindle run` in Node runs the C main on Node's main thread (host/program.js, mainThread
+// `spindle run` in Node runs the C main on Node's main thread (host/program/program.js, mainThread
 // 'here'; docs/HOST.md, "Start-up"). While main is inside wasm that thread reads no message,
 // so a thread that ends the program ends the process itself: these runs must end as they do
 // with main in a worker (SPINDLE_MAIN_THREAD=worker): same status, stdout and stderr, on every
@@ -92,7 +92,7 @@ describe(`the C main on Node's main thread (Node ${process.versions.node})`, () 
   });
 
   // A worker that dies while it boots, before its code runs: its parent's event loop, which would
-  // hear of it, does not run while that thread is in wasm (host/platform/lifelines.js).
+  // hear of it, does not run while that thread is in wasm (host/threads/lifelines.js).
   // (--code-cache=off: no thread hint either, so the first thread's worker starts on demand)
   const bootDeath = (preload, file, runArgs = []) => exec(process.execPath,
     [...CLI_NODE_FLAGS, '--import', `data:text/javascript,${preload}`, spindle, 'run', '--code-cache=off', ...runArgs, file],

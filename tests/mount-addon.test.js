@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { DT, ERRNO as E, O } from '../host/abi/linux.js';
-import { listedEntries, mountAddon } from '../host/mount/hostdir/mount-addon.js';
+import { listedEntries, mountAddon } from '../host/platform/mount-addon.js';
 
 const root = join(import.meta.dirname, '..');
 const addon = process.platform === 'linux' ? mountAddon() : null;
@@ -42,10 +42,10 @@ function stat(path, follow = false) {
 describe('host-directory mount addon', { skip: !addon && 'not built or not Linux (the node:fs path is used)' }, () => {
   it('loads on each Node version here, in the main thread and in worker threads', () => {
     const script = `import { Worker } from 'node:worker_threads';
-      import { mountAddon } from ${JSON.stringify(join(root, 'host/mount/hostdir/mount-addon.js'))};
+      import { mountAddon } from ${JSON.stringify(join(root, 'host/platform/mount-addon.js'))};
       const here = (where) => console.log(where, typeof mountAddon()?.statIn);
       here('main');
-      const w = new Worker(${JSON.stringify(`import('${join(root, 'host/mount/hostdir/mount-addon.js')}').then((m) => console.log('worker', typeof m.mountAddon()?.statIn))`)}, { eval: true });
+      const w = new Worker(${JSON.stringify(`import('${join(root, 'host/platform/mount-addon.js')}').then((m) => console.log('worker', typeof m.mountAddon()?.statIn))`)}, { eval: true });
       w.on('exit', () => here('after'));`;
     const nodes = [process.execPath, ...readdirSync(join(root, '.toolchain')).filter((d) => d.startsWith('node-'))
       .map((d) => join(root, '.toolchain', d, 'bin/node')).filter(existsSync)];

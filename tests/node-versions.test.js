@@ -1,15 +1,15 @@
-// The compilers a Node process runs (host/wasm-tiers.js), checked on the Node running this
+// The compilers a Node process runs (host/compile/wasm-tiers.js), checked on the Node running this
 // suite: scripts/test.sh runs this file on every Node it tests. The flags are given when Node
 // starts and never changed while it runs; V8 is asked which compiler made the code a first call
 // ran under each WASM_TIERS entry, and the wake-up that Node 20's Liftoff lost
-// (host/liftoff-wait-calls.js) is tried under each way `spindle run` compiles.
+// (host/compile/liftoff-wait-calls.js) is tried under each way `spindle run` compiles.
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { nodeTooOld } from '../cli/common/node-version.js';
 import { CLI_NODE_FLAGS } from '../cli/common/v8-start.js';
-import { inlinesWasmCalls, liftoffLosesWaitValues, processTiers, startFlagsFor, tierFlagsFor, WASM_TIERS } from '../host/wasm-tiers.js';
+import { inlinesWasmCalls, liftoffLosesWaitValues, processTiers, startFlagsFor, tierFlagsFor, WASM_TIERS } from '../host/compile/wasm-tiers.js';
 import { exec } from './lib/exec.js';
 
 const root = join(import.meta.dirname, '..');
@@ -85,7 +85,7 @@ describe(`compilers on Node ${process.versions.node}`, () => {
       const r = await exec(spindle, ['cc', '-O2', join(root, 'tests', 'programs', 'futex_park_wake.c'), '-o', wasm]);
       assert.equal(r.code, 0, r.stderr);
     });
-    // Node 20's Liftoff lost this wake-up every time (0 of 10) before host/liftoff-wait-calls.js;
+    // Node 20's Liftoff lost this wake-up every time (0 of 10) before host/compile/liftoff-wait-calls.js;
     // a lost one hangs until the timeout.
     // Liftoff (`tiered`, `background`) is tried on every version, Node 20's opt-ins included.
     for (const [mode, tiers] of [['lazy'], ['eager'], ['eager', 'tiered'], ['eager', 'background']]) {

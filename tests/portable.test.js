@@ -12,7 +12,7 @@ import { dirname, join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { rustToolchain } from '../cli/common/toolchain.js';
-import { importedMemory } from '../host/module-info.js';
+import { importedMemory } from '../host/compile/module-info.js';
 import { exec } from './lib/exec.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');

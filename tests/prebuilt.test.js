@@ -1,6 +1,6 @@
 // Modules not built through Spindle (plain `cargo build`, `spindle cc --bare`): `spindle run
 // --mount=/PATH=HOSTDIR` gives them the directory as a WASI preopen, served by the host
-// (host/wasi-files.js over the hostdir backend). Both programs are built once. docs/RUST.md.
+// (host/wasi/preopens.js over the hostdir backend). Both programs are built once. docs/RUST.md.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';

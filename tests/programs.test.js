@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { browserFlag, runBrowsers } from './lib/browsers.js';
 import { exec, inParallel } from './lib/exec.js';
-import { addonWanted, mountAddon } from '../host/mount/hostdir/mount-addon.js';
+import { addonWanted, mountAddon } from '../host/platform/mount-addon.js';
 
 const root = join(import.meta.dirname, '..');
 const spindle = join(root, 'bin', 'spindle');

@@ -9,7 +9,7 @@ import { basename, join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { browserFlag, browserTitle, runBrowsers, testBrowsers } from './lib/browsers.js';
 import { exec } from './lib/exec.js';
-import { sections } from '../host/module-info.js';
+import { sections } from '../host/compile/module-info.js';
 
 const root = join(import.meta.dirname, '..');
 const spindle = join(root, 'bin', 'spindle');

@@ -1,10 +1,10 @@
-// WASI's sched_yield (host/wasi.js): it returns 0 whatever the module passes, and calls the
+// WASI's sched_yield (host/wasi/imports.js): it returns 0 whatever the module passes, and calls the
 // host's way to give up the CPU once (Node: the mount addon's sched_yield(2); browsers and Node
 // without the addon: host/platform/sleepy-yield.js). tests/programs/yield_spinlock.c runs a
 // spin-then-yield lock in Node and Chromium (tests/programs.test.js); docs/HOST.md has timings.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { wasiImports } from '../host/wasi.js';
+import { wasiImports } from '../host/wasi/imports.js';
 import { sleepyYield } from '../host/platform/sleepy-yield.js';
 
 const imports = (platform) => wasiImports({

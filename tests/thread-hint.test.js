@@ -55,7 +55,7 @@ describe('workers a run uses', { skip: !codeCacheAddon().addon && 'no code-cache
   before(() => { dir = mkdtempSync(join(tmpdir(), 'spindle-rounds-')); });
   after(() => rmSync(dir, { recursive: true, force: true }));
 
-  // host/control.js, waitForEndingSlot: a pthread_create right after the last round's joins
+  // host/threads/control.js, waitForEndingSlot: a pthread_create right after the last round's joins
   // waits for an ending thread's worker instead of booting a third
   it('rounds of two threads created right after the joins of the last use two workers, not three', async () => {
     const wasm = join(dir, 'thread_rounds.wasm');

@@ -1,12 +1,12 @@
-// Errors read the same in every engine (host/trap-text.js): SpiderMonkey's and JavaScriptCore's
+// Errors read the same in every engine (host/threads/trap-text.js): SpiderMonkey's and JavaScriptCore's
 // trap words and stack frames map to V8's, checked on their own text and on real traps in Firefox
 // (and WebKit, where tests/lib/browsers.js runs it) against Chromium.
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
-import { failureMessage } from '../host/stack-overflow.js';
-import { wasmFrames } from '../host/trap-text.js';
+import { failureMessage } from '../host/threads/stack-overflow.js';
+import { wasmFrames } from '../host/threads/trap-text.js';
 import { browserFlag, runBrowsers, testBrowsers } from './lib/browsers.js';
 import { exec } from './lib/exec.js';
 

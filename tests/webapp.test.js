@@ -55,8 +55,8 @@ after(() => { if (work) rmSync(work, { recursive: true, force: true }); });
 describe('the spindle-host npm package', () => {
   it('holds an exports map, types and only the host\'s run-time files', async () => {
     const files = (await run('tar', ['tzf', tarball], work)).trim().split('\n').map((f) => f.replace(/^package\//, ''));
-    for (const file of ['package.json', 'index.js', 'index.d.ts', 'thread-worker.js', 'platform/browser-workers.js', 'mount/opfs/opfs-worker.js',
-      'code-cache/compile-cached.js']) {
+    for (const file of ['package.json', 'index.js', 'index.d.ts', 'program/thread-worker.js', 'program/browser-workers.js',
+      'threads/control.js', 'compile/compilation.js', 'wasi/imports.js', 'mount/opfs/opfs-worker.js', 'code-cache/compile-cached.js']) {
       assert.ok(files.includes(file), `${file} is missing from the tarball`);
     }
     const stray = files.filter((f) => /^browser\/|test|bench|\.(c|cpp|h|html)$/.test(f));

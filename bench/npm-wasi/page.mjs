@@ -10,7 +10,7 @@ import { WASIThreads } from '../../node_modules/@emnapi/wasi-threads/dist/wasi-t
 import { createOnMessage } from '../../node_modules/@napi-rs/wasm-runtime/fs-proxy.js';
 import { memfs } from '../../node_modules/@napi-rs/wasm-runtime/dist/fs.js';
 import { WASI } from '../../node_modules/@tybys/wasm-util/dist/wasm-util.esm.js';
-import { importedMemory } from '../../host/module-info.js';
+import { importedMemory } from '../../host/compile/module-info.js';
 
 const POOL = 4;
 const q = new URLSearchParams(location.search);

@@ -17,7 +17,7 @@ import { escapeControls } from '../../cli/common/terminal-text.js';
 const root = join(fileURLToPath(import.meta.url), '..', '..', '..');
 // What the page may load: itself, the packages it imports, and the host's module-info.js.
 const served = ['bench/npm-wasi/', 'node_modules/@tybys/wasm-util/', 'node_modules/@emnapi/wasi-threads/',
-  'node_modules/@napi-rs/wasm-runtime/', 'host/module-info.js'];
+  'node_modules/@napi-rs/wasm-runtime/', 'host/compile/module-info.js'];
 const RUN_TIMEOUT_MS = 120000;
 
 export class NpmWasiBrowser {

@@ -32,7 +32,7 @@ import { Worker } from 'node:worker_threads';
 import { WASIThreads } from '@emnapi/wasi-threads';
 import { WASI, createOnMessage } from '@napi-rs/wasm-runtime';
 import { memfs } from '@napi-rs/wasm-runtime/fs';
-import { importedMemory } from '../../host/module-info.js';
+import { importedMemory } from '../../host/compile/module-info.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const DEADLOCK_MS = 3000;

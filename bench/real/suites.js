@@ -13,7 +13,7 @@ import { buildProgram, SQLITE_VFS, sqliteVfsFor } from '../../tests/real/build.j
 // Native runs keep their files on tmpfs, the fair "files in memory" reference.
 const tmpfs = '/dev/shm';
 
-// Spindle's hosts compile modules this big eagerly, every function before main (host/compilation.js);
+// Spindle's hosts compile modules this big eagerly, every function before main (host/compile/compilation.js);
 // each build also runs with `--compile=lazy` (`-lazy`), where functions compile when first called,
 // inside the measured work (the programs' clocks start after instantiation; docs/PORTING.md).
 const wasmBuilds = [

@@ -6,7 +6,7 @@
 // the browsers with their defaults (Liftoff, the baseline compiler or JSC's interpreter first). Either way every run also
 // records its wall time from spawn to exit (cli/bench/bench.js), so the report shows what the user
 // waits for beside what the program measures inside itself.
-import { processTiers } from '../../host/wasm-tiers.js';
+import { processTiers } from '../../host/compile/wasm-tiers.js';
 import { CLI_NODE_FLAGS } from '../common/v8-start.js';
 
 /** The run mode of `opts` (parseBenchArgs): the extra `spindle run` flags and the browser's launch. */

@@ -172,7 +172,7 @@ export async function bench(argv) {
   // The whole job runs again under that Node; the run there finds itself current and goes on.
   if (opts.nodeBin && !isCurrentNode(opts.nodeBin)) return rerunWithNode(opts.nodeBin, ['bench', ...argv]);
   // By default every Node run times TurboFan code, whatever this Node's default
-  // (host/wasm-tiers.js); --as-user runs as a user does.
+  // (host/compile/wasm-tiers.js); --as-user runs as a user does.
   const runMode = benchRunMode(opts);
   const started = new Date();
   const m = machine(opts.browsers);

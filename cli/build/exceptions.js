@@ -25,7 +25,7 @@ export function exceptionCompileFlags({ cxx, clangArgs }) {
 }
 
 // What the host needs to hand an exception nobody caught to std::terminate
-// (host/cxx-exceptions.js); defined only in modules that use C++ exceptions.
+// (host/threads/cxx-exceptions.js); defined only in modules that use C++ exceptions.
 const uncaughtExports = ['-Wl,--export-if-defined=__cpp_exception,--export-if-defined=__spindle_uncaught_exception'];
 
 /** Flags for linking a module. */

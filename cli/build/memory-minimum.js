@@ -6,7 +6,7 @@
 import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { importedMemory } from '../../host/module-info.js';
+import { importedMemory } from '../../host/compile/module-info.js';
 
 const { readFileSync, rmSync } = process.getBuiltinModule('node:fs');
 

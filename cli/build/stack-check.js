@@ -12,7 +12,7 @@
 // DWARF sections describe code offsets that no longer hold, so they are dropped (see
 // stackCheckWanted: a -g build is not rewritten).
 import { wantsDebugInfo } from './debug-info.js';
-import { bodyLayout, concat, moduleLayout, Reader, sections, skipImmediates, uleb } from '../../host/wasm-binary.js';
+import { bodyLayout, concat, moduleLayout, Reader, sections, skipImmediates, uleb } from '../../host/compile/wasm-binary.js';
 
 const { readFileSync, rmSync, writeFileSync } = process.getBuiltinModule('node:fs');
 

@@ -1,6 +1,6 @@
 // Removes custom sections from a linked module in place: the function names, the producers and
 // target-features records wasm-ld writes. They help a debugger or a linker, not a running program.
-import { sections } from '../../host/module-info.js';
+import { sections } from '../../host/compile/module-info.js';
 
 const { readFileSync, writeFileSync } = process.getBuiltinModule('node:fs');
 

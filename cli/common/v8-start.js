@@ -8,8 +8,8 @@
 // a big module whose TurboFan code is not cached yet, which runs Liftoff + tiering while a
 // background process makes that code for the next run (host/code-cache/make-turbofan-code.js).
 import { MAIN_STACK_FLAG } from './main-stack.js';
-import { codeSectionSize } from '../../host/module-info.js';
-import { processTiers, startFlagsFor, TURBOFAN_CODE_LIMIT, WASM_TIERS } from '../../host/wasm-tiers.js';
+import { codeSectionSize } from '../../host/compile/module-info.js';
+import { processTiers, startFlagsFor, TURBOFAN_CODE_LIMIT, WASM_TIERS } from '../../host/compile/wasm-tiers.js';
 
 /** bin/spindle's V8 flags after MAIN_STACK_FLAG, the same on every Node (tests/node-versions.test.js reads its first line). */
 export const CLI_V8_FLAGS = ['--no-liftoff', '--no-wasm-dynamic-tiering', '--no-wasm-lazy-compilation'];
@@ -27,7 +27,7 @@ const WASM_FLAG = /^--(no-)?(liftoff|wasm[-_](dynamic[-_]tiering|tier[-_]up|inli
  * V8 flags than this one: null where it runs here, else { flags, reason, turbofanMarker }
  * (turbofanMarker: a big module's TurboFan code is to be made once the run is over, under that
  * marker, host/code-cache/make-turbofan-code.js). `cachedCode(bytes)`: what the compiled-code
- * cache holds of it for this process's flags (host/compilation.js, cachedCode).
+ * cache holds of it for this process's flags (host/compile/compilation.js, cachedCode).
  */
 export async function v8StartFor(opts, bytes, cachedCode, env = process.env) {
   if (env[STARTED_AGAIN]) return null;

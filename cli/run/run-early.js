@@ -6,8 +6,8 @@
 // and adopts the workers. Arguments it cannot read mean no early start: cli/run/run.js then says
 // what is wrong.
 import { availableParallelism } from 'node:os';
-import { startEarlyWorker } from '../../host/early-worker.js';
-import { useThreadWorkerScript } from '../../host/platform/node-workers.js';
+import { startEarlyWorker } from '../../host/program/early-worker.js';
+import { useThreadWorkerScript } from '../../host/program/node-workers.js';
 import { mainRunsHere } from './main-thread-choice.js';
 import { codeCacheOption, scanRunArgs } from './run-options.js';
 import { threadHint } from './thread-hint.js';

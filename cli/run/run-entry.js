@@ -1,6 +1,6 @@
 // The entry of `spindle run`'s bundle (scripts/build-run-bundle.js, cli/run/run-bundle.js): the run
 // path of cli/main.js, whose threads' workers start from the thread worker's bundle.
-import { useThreadWorkerScript } from '../../host/platform/node-workers.js';
+import { useThreadWorkerScript } from '../../host/program/node-workers.js';
 import { run } from './run.js';
 
 /**

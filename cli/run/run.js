@@ -2,8 +2,8 @@
 // real threads in Node (default) or in a headless browser, and returns the program's exit code.
 import { basename, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { cachedCode, COMPILATION_MODES } from '../../host/compilation.js';
-import { startEarlyWorker } from '../../host/early-worker.js';
+import { cachedCode, COMPILATION_MODES } from '../../host/compile/compilation.js';
+import { startEarlyWorker } from '../../host/program/early-worker.js';
 import { checkMountPaths } from '../../host/mount/index.js';
 import { parseBrowserName, v8OnlyRefusal } from '../browser/browser-names.js';
 import { parseSize } from '../common/options.js';
@@ -39,7 +39,7 @@ export function parseRunArgs(argv) {
       opts.maxThreads = Number(value);
       if (!Number.isInteger(opts.maxThreads) || opts.maxThreads < 1) throw new Error(`--max-threads=${value}: expected a positive integer`);
     } else if (flag === '--compile') {
-      // when V8 compiles the module's functions (host/compilation.js, docs/HOST.md)
+      // when V8 compiles the module's functions (host/compile/compilation.js, docs/HOST.md)
       if (!COMPILATION_MODES.includes(value)) throw new Error(`--compile=${value}: expected ${COMPILATION_MODES.join(', ')}`);
       opts.compilation = value;
     } else if (flag === '--code-cache') {

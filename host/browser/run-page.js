@@ -5,7 +5,7 @@
 // URLs are relative to this page (under the run's secret path); workers get them absolute. A
 // module whose code Chromium may keep comes from a stable URL outside the secret path, which the
 // server serves to a request that carries the page's token in a header (cli/browser/browser-session.js);
-// it is compiled streaming (host/compile-streaming.js; docs/HOST.md, "Cached code in pages").
+// it is compiled streaming (host/compile/compile-streaming.js; docs/HOST.md, "Cached code in pages").
 import { compile, runProgram } from '../index.js';
 
 const here = (path) => new URL(path, document.baseURI).href;

@@ -1,5 +1,5 @@
 // A compile that reuses machine code from an earlier run (docs/HOST.md, "Compiled-code cache").
-// Called by host/compilation.js while the compile's V8 flags are set, because V8 stamps its code
+// Called by host/compile/compilation.js while the compile's V8 flags are set, because V8 stamps its code
 // with a hash of every flag and refuses code stamped under other flags.
 import { join } from 'node:path';
 import { codeCacheAddon } from './addon.js';

@@ -6,7 +6,7 @@
 // meanwhile. MARKER, a file it holds while it compiles, keeps runs from starting the compile twice.
 import { setPriority } from 'node:os';
 import { pathToFileURL } from 'node:url';
-import { compileModule } from '../compilation.js';
+import { compileModule } from '../compile/compilation.js';
 import { beingMade } from './compile-cached.js';
 
 const { closeSync, openSync, readFileSync, rmSync, utimesSync } = process.getBuiltinModule('node:fs');

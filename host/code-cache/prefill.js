@@ -5,7 +5,7 @@
 // TurboFan's code (docs/HOST.md, "Compiled-code cache"). It compiles as a run does, through the
 // same code, at every size.
 import { setPriority } from 'node:os';
-import { compileModule } from '../compilation.js';
+import { compileModule } from '../compile/compilation.js';
 
 const { readFileSync } = process.getBuiltinModule('node:fs');
 

@@ -3,7 +3,7 @@
 // spindle_fs_* calls, one at a time, in order; every call returns a promise, and the calling
 // thread never blocks. Writes are copied once, from the caller's bytes straight into the file's
 // chunks in linear memory; reads once, from the chunks into the Uint8Array returned.
-import { importsFromSpindle } from '../module-info.js';
+import { importsFromSpindle } from '../compile/module-info.js';
 import { BOX, MAILBOX_BYTES, MODE_KEEP, OP, PATHS_AT, PATH_MAX, splitNs, STATE, TIMES_AT } from './mailbox.js';
 import { piecesFit } from './pieces.js';
 

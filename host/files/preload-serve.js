@@ -4,7 +4,7 @@
 // file's bytes are copied once, from the image straight into its chunks (files_pieces). A step
 // that fails ends the run with a message that names it, as a corrupt image does.
 import { ERRNO } from '../abi/linux.js';
-import { ProgramFailure } from '../program-failure.js';
+import { ProgramFailure } from '../threads/program-failure.js';
 import { COPY_IN, OP, splitNs } from './mailbox.js';
 import { readPieces } from './pieces.js';
 import { preloadSteps } from './preload.js';

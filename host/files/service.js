@@ -5,7 +5,7 @@
 import { BOX, COPY_IN, COPY_OUT, MAILBOX_BYTES, OP, PATHS_AT, PATH_MAX, RQ, RQ_BYTES, STATE, TIMES_AT } from './mailbox.js';
 import { fitsIn, readPieces } from './pieces.js';
 import { preloadServer } from './preload-serve.js';
-import { ProgramFailure } from '../program-failure.js';
+import { ProgramFailure } from '../threads/program-failure.js';
 
 const decoder = new TextDecoder();
 const stub = () => 0;

@@ -4,15 +4,15 @@
 // libc wait goes through runtime/jsfs's hook into jsfs_host_thread_wait) this thread serves
 // them, starts workers that spawners asked for, and notices when another thread ended the
 // program (it then unwinds the C main).
-import { BROKEN_PIPE_EXIT, FATE, HEADER, programEnded, settleFate, SLOT, slotCount, slotIndex, spawnThread } from '../control.js';
-import { terminateIfUncaughtCxx } from '../cxx-exceptions.js';
-import { uncatchableByWasm } from '../uncatchable.js';
-import { ProgramExit, stdioFsTypeImport, wasiImports } from '../wasi.js';
+import { BROKEN_PIPE_EXIT, FATE, HEADER, programEnded, settleFate, SLOT, slotCount, slotIndex, spawnThread } from '../threads/control.js';
+import { terminateIfUncaughtCxx } from '../threads/cxx-exceptions.js';
+import { uncatchableByWasm } from '../threads/uncatchable.js';
+import { ProgramExit, stdioFsTypeImport, wasiImports } from '../wasi/imports.js';
 import { JsFs } from './fs.js';
-import { fileCalls } from './wasi-files.js';
+import { fileCalls } from './wasi-calls.js';
 import { CH, proxyServer } from './proxy.js';
-import { failureMessage } from '../stack-overflow.js';
-import { instantiateThread } from '../thread-instance.js';
+import { failureMessage } from '../threads/stack-overflow.js';
+import { instantiateThread } from '../threads/thread-instance.js';
 
 // Longest sleep between checks when nothing rings: a ring (ringHostThread) can be lost in the
 // instant between publishing the wait address and entering Atomics.wait.

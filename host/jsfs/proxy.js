@@ -4,7 +4,7 @@
 // doorbell and Atomics.waits on its mailbox; the host thread runs the call (wasm memory is
 // shared, so it reads and writes the caller's buffers directly), stores the result, marks the
 // mailbox DONE and notifies. No message, no copy of the data.
-import { FILE_CALLS, isStdioCall } from './wasi-files.js';
+import { FILE_CALLS, isStdioCall } from './wasi-calls.js';
 
 const HEADER_INTS = 8;
 export const CH = {

@@ -6,16 +6,16 @@
 // result and outputs, not state); checkTogether (coordinator, after every prepare) may refuse a
 // combination of its mounts ([{ path, config }]) with an Error. checkModes: the host lets every
 // call through whatever the modes (a root process), so the module checks them itself (its WASI
-// preopens: host/wasi-files.js), unless the module is root too (linked --as-root). servedHere
+// preopens: host/wasi/preopens.js), unless the module is root too (linked --as-root). servedHere
 // (true unless a backend says false): the mount needs the coordinator's event loop while the
 // program runs (workers it started and watches), so the C main must not block this thread
-// (host/program.js).
+// (host/program/program.js).
 // The folder's layers (scripts/check-layers.js): this registry on top; one folder per backend
 // (hostdir/, opfs/; each starts at the file named after it), which never import each other; the
 // protocol pieces they share beside them (mailbox.js, handle-table.js), which import no backend.
 import { ERRNO } from '../abi/linux.js';
 import { REQ, requestInMemory, setResult } from '../abi/mount-request.js';
-import { importsFromSpindle, linkedAsRoot } from '../module-info.js';
+import { importsFromSpindle, linkedAsRoot } from '../compile/module-info.js';
 import { isNode } from '../platform/current.js';
 
 const registry = new Map();
@@ -78,7 +78,7 @@ export function moduleTakesMounts(module) {
  */
 export async function prepareMounts(specs = [], ctx) {
   if (!specs.length) return { list: [], dispose() {} };
-  // A module without Spindle's filesystem gets each mount as a WASI preopen (host/wasi-files.js):
+  // A module without Spindle's filesystem gets each mount as a WASI preopen (host/wasi/preopens.js):
   // host directories only, in Node.
   const preopens = ctx.module && !moduleTakesMounts(ctx.module);
   if (preopens && ctx.jsfs) {

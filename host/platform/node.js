@@ -3,7 +3,7 @@
 // for the main thread), clocks from the process-wide high-resolution timer.
 import { availableParallelism } from 'node:os';
 import { ERRNO as LINUX_ERRNO } from '../abi/linux.js';
-import { addonFunction, addonWanted, mountAddon } from '../mount/hostdir/mount-addon.js';
+import { addonFunction, addonWanted, mountAddon } from './mount-addon.js';
 import { stdinFromBytes } from './stdin-bytes.js';
 import { readHostFdAt, truncateHostFd, writeHostFdAt } from './positioned-stdio.js';
 import { pipeDescription } from './stdio-description.js';
@@ -66,7 +66,7 @@ function readFd(fd, max, position) {
   }
 }
 
-/** The per-thread I/O functions used by host/wasi.js, from the plain-data `io` config. */
+/** The per-thread I/O functions used by host/wasi/imports.js, from the plain-data `io` config. */
 export function threadIo(io) {
   const fds = { 0: io.stdinFd ?? 0, 1: io.stdoutFd ?? 1, 2: io.stderrFd ?? 2 };
   // A stdin redirected from a regular file can seek (lseek, pigz's mtime): read at a position
@@ -103,7 +103,7 @@ export function threadIo(io) {
 /**
  * lseek on a stdout or stderr that is a regular file: the host fd's own offset, which the shell
  * that opened it shares (`{ prog; echo more; } > file`), and at which writeSync (no position)
- * writes. Node has no lseek, so this takes the mount addon (host/mount/hostdir/mount-addon.js);
+ * writes. Node has no lseek, so this takes the mount addon (host/platform/mount-addon.js);
  * without it, or for anything but a regular file, undefined (ESPIPE). null: EINVAL.
  */
 export function seekHostFile(fd, offset, whence) {

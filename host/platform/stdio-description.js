@@ -1,4 +1,4 @@
-// The plain-data description of a stdio fd that host/wasi.js answers fstat and /proc/self/fd
+// The plain-data description of a stdio fd that host/wasi/imports.js answers fstat and /proc/self/fd
 // with: { filetype (WASI's), dev, ino, nlink, size, atimNs, mtimNs, ctimNs (decimal strings, as
 // they are 64-bit), name (Linux's /proc/self/fd text), terminal (a tty) }. Node fills it from
 // the host's fds (stdio-info.js); this is what stdio that is no host fd is. fsType is the f_type

@@ -1,7 +1,7 @@
 // What a host file descriptor used as stdio is, as the program's fstat and /proc/self/fd report
 // it (Node only: the CLI also sends it to a browser run), in stdio-description.js's form.
 import { FILETYPE } from '../abi/wasi.js';
-import { addonFunction } from '../mount/hostdir/mount-addon.js';
+import { addonFunction } from './mount-addon.js';
 import { FS_MAGIC, pipeDescription } from './stdio-description.js';
 
 const { fstatSync, readlinkSync, statfsSync } = process.getBuiltinModule('node:fs');

@@ -3,7 +3,7 @@
 // of the spin lock the caller waits for, when threads outnumber cores. Without the addon a
 // thread sleeps at one yield in many instead, as in browsers (sleepy-yield.js; docs/HOST.md,
 // "Limits and what threads cost").
-import { addonFunction } from '../mount/hostdir/mount-addon.js';
+import { addonFunction } from './mount-addon.js';
 import { sleepyYield } from './sleepy-yield.js';
 
 /** The calling thread's yield function. */

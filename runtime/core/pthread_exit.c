@@ -16,7 +16,7 @@ spindle_host_run_thread_body(void *(*start)(void *), void *arg);
 
 // Waits, briefly, where every thread's worker is busy but one whose thread is ending: here,
 // before libc's pthread_create takes its thread list lock, which that thread still needs to end
-// (host/control.js, waitForEndingSlot). Else a program that joins its threads and creates the
+// (host/threads/control.js, waitForEndingSlot). Else a program that joins its threads and creates the
 // next ones at once booted a new worker (20-60 ms) for each thread created too soon.
 __attribute__((import_module("spindle"), import_name("thread_slot_wait"))) void
 spindle_host_thread_slot_wait(void);

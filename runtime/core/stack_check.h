@@ -2,7 +2,7 @@
 #ifndef SPINDLE_CORE_STACK_CHECK_H
 #define SPINDLE_CORE_STACK_CHECK_H
 
-// What the host's stack overflow message says sets the thread's stack size (host/stack-overflow.js,
+// What the host's stack overflow message says sets the thread's stack size (host/threads/stack-overflow.js,
 // runtime/portable/stack_overflow.c; 0 and 1 were the old "thread" and "main").
 enum {
     SPINDLE_STACK_DEFAULT = 0,         // a thread at the default size: --thread-stack-size

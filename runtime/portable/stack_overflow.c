@@ -34,7 +34,7 @@ static uint32_t append_number(uint32_t at, uint32_t n)
     return at;
 }
 
-/* by what set the thread's stack size, as host/stack-overflow.js words it */
+/* by what set the thread's stack size, as host/threads/stack-overflow.js words it */
 static const char *const raise_it[] = {
     [SPINDLE_STACK_DEFAULT] = "raise it with --thread-stack-size",
     [SPINDLE_STACK_MAIN] = "raise it with --stack-size",

@@ -11,7 +11,7 @@
 
 #include "posix_internal.h"
 
-/* Linux's f_type for the host's stdio fd (host/wasi.js), 0 when the host cannot say */
+/* Linux's f_type for the host's stdio fd (host/wasi/imports.js), 0 when the host cannot say */
 __attribute__((import_module("spindle"), import_name("stdio_fs_type"))) int32_t
 host_stdio_fs_type(int32_t fd);
 

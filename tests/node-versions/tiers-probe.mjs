@@ -6,8 +6,8 @@
 // tiering: a function run once stays in Liftoff), `turbofan then turbofan`, or `liftoff then
 // turbofan` (every function re-compiled in the background; the first may also be `turbofan` if
 // that was quick). A second line names the compilers the host reported: `tiers NAME`.
-import { compileModule } from '../../host/compilation.js';
-import { TURBOFAN_CODE_LIMIT } from '../../host/wasm-tiers.js';
+import { compileModule } from '../../host/compile/compilation.js';
+import { TURBOFAN_CODE_LIMIT } from '../../host/compile/wasm-tiers.js';
 import { moduleWithBody, probeImports } from '../lib/probe-module.js';
 
 const [mode = 'lazy', size = 'small'] = process.argv.slice(2);

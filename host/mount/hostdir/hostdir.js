@@ -9,13 +9,13 @@
 // gives EXDEV like openat2's RESOLVE_BENEATH); the operation then runs on
 // /proc/PID/fd/N/name where N is the parent directory opened with O_NOFOLLOW and checked to be
 // the resolved directory inside the root, so a rename racing with the check cannot lead outside.
-// On Linux, STAT, OPEN, PREAD and listings first go through the native addon (mount-addon.js):
+// On Linux, STAT, OPEN, PREAD and listings first go through the native addon (host/platform/mount-addon.js):
 // one openat2 that refuses every symlink; whatever it refuses is resolved the careful way here.
 import { createHandleTable, HandleError, HandleTable } from '../handle-table.js';
 import { DirCache } from './dir-cache.js';
 import { ABSENT, ListedStats, mayChange, NOT_KEPT, TAKEN } from './listed-stats.js';
 import { fdPath, hasProcFd } from './proc-fd.js';
-import { addonWanted, decided, entryStarts, hasStatAt, mountAddon, nameAt, nameLengthAt, packListing, statAt as entryStatAt, typeAt } from './mount-addon.js';
+import { addonWanted, decided, entryStarts, hasStatAt, mountAddon, nameAt, nameLengthAt, packListing, statAt as entryStatAt, typeAt } from '../../platform/mount-addon.js';
 import { createMailboxes, failWorker, submit } from '../mailbox.js';
 import { AT, ERRNO as E, DT, O, UTIME } from '../../abi/linux.js';
 import { FOLLOW, FOLLOW_OPS, FSYNC_DATASYNC, ioHandle, ioHandleParts, ioWorkerOf, inMemory, MAX_IO_WORKERS, memoryBytes, OP, REQ, setResult } from '../../abi/mount-request.js';
@@ -94,7 +94,7 @@ export async function prepare(spec, ctx = {}) {
     root: realpathSync(dir), ...checkMountOptions(spec), mountId: spec.mountId ?? 0,
     handles: createHandleTable(), keptDirs: createHandleTable(),
     changes: new SharedArrayBuffer(4), // calls that may have changed the mount (listed-stats.js)
-    addon: addonWanted() && hasProcFd && mountAddon() !== null, // mount-addon.js
+    addon: addonWanted() && hasProcFd && mountAddon() !== null, // host/platform/mount-addon.js
   };
   // the program is over: what it left open, and the directories its threads kept, are closed
   const closeLeftovers = () => {
@@ -171,7 +171,7 @@ function inlineClient(config, ioWorker) {
   const relOf = new Map(); // the relative path each handle this thread opened was resolved to
   const paths = new Map(); // without /proc: the path each handle was opened at
   const addon = config.addon ? mountAddon() : null;
-  // with the addon, the handle table's fds are all its own (mount-addon.js): node:fs's adopted
+  // with the addon, the handle table's fds are all its own (host/platform/mount-addon.js): node:fs's adopted
   const own = (fd) => {
     if (!addon) return fd;
     const copy = addon.adopt(fd);
@@ -374,7 +374,7 @@ function inlineClient(config, ioWorker) {
     return at;
   }
 
-  // The addon's confined calls (mount-addon.js): a result, or null where the careful node:fs
+  // The addon's confined calls (host/platform/mount-addon.js): a result, or null where the careful node:fs
   // path must resolve and decide (a symlink on the way, a path it does not take).
   // (the root is its own path: real, so without a symlink, and the kernel refuses one put there since)
   const addonPath = (rel) => (addon && root !== '/' ? (rel === '' ? root : `${root}/${rel}`) : null);
@@ -410,7 +410,7 @@ function inlineClient(config, ioWorker) {
     const fd = decided(addon.openIn(rootBytes, view, pathAt, pathLength, hostFlags(flags), mode & PERMISSIONS, at));
     return fd === null ? null : fd < 0 ? fail(-fd) : fd;
   }
-  // a listing with each entry's lstat (mount-addon.js's Buffer): one addon call, or readdir and an lstat each
+  // a listing with each entry's lstat (host/platform/mount-addon.js's Buffer): one addon call, or readdir and an lstat each
   function listing(dirPath, fd) {
     if (addon) {
       const buf = addon.list(fd);
@@ -648,7 +648,7 @@ function inlineClient(config, ioWorker) {
     out.set(bytes);
     return FOLLOW.RESULT;
   }
-  // host/wasi-files.js: where an open directory is (EBADF if the handle names none)
+  // host/wasi/preopens.js: where an open directory is (EBADF if the handle names none)
   call.realPath = (handle) => table.use(tableHandle(handle), (fd) => readlinkSync(fdPath(fd)));
   return call;
 }

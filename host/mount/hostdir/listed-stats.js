@@ -12,12 +12,12 @@
 //   two rules but as often as asked: a walk's probes for `.gitignore` in every directory.
 // So only a change made by another process within TTL_MS of the listing can be missed.
 //
-// A listing is kept as the Buffer it came in (mount-addon.js's layout, sorted by name), and a
+// A listing is kept as the Buffer it came in (host/platform/mount-addon.js's layout, sorted by name), and a
 // STAT finds its entry by the path's bytes, by a binary search: nothing is decoded or hashed per
 // entry, which would cost a walk more than the system calls the listing saves.
 import { O } from '../../abi/linux.js';
 import { OP } from '../../abi/mount-request.js';
-import { hasStatAt, nameAt, nameLengthAt, statAt as entryStatAt } from './mount-addon.js';
+import { hasStatAt, nameAt, nameLengthAt, statAt as entryStatAt } from '../../platform/mount-addon.js';
 
 const TTL_MS = 100;
 const MAX_KEPT = 8192; // entries per thread; beyond, the older listings are dropped

@@ -1,14 +1,14 @@
 // A thread worker's reports where the program's C main runs on Node's main thread
-// (host/program.js, mainThread 'here'). That thread may sit in wasm (a wait, a loop) and read
+// (host/program/program.js, mainThread 'here'). That thread may sit in wasm (a wait, a loop) and read
 // no message, so the worker acts on its own reports: it ends the whole process itself when its
 // thread exits or fails, and starts, as its own children, the workers its threads ask for.
 import { workerData } from 'node:worker_threads';
-import { HEADER } from '../control.js';
-import { trapReport } from '../trap-text.js';
-import { writeAllSync } from './node.js';
+import { HEADER } from '../threads/control.js';
+import { trapReport } from '../threads/trap-text.js';
+import { writeAllSync } from '../platform/node.js';
 import { createWorker } from './node-workers.js';
-import { lifelinesThrough } from './lifelines.js';
-import { processExit } from './process-exit.js';
+import { lifelinesThrough } from '../threads/lifelines.js';
+import { processExit } from '../platform/process-exit.js';
 
 /** `post` for a thread in this worker; `toHost` still takes the reports nobody acts on. */
 export function ownEnd(init, toHost) {

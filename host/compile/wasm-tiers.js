@@ -41,7 +41,7 @@ export const usesLiftoff = (tiers) => WASM_TIERS[tiers].includes('--liftoff');
 // (270 KiB) over it (docs/HOST.md).
 export const TURBOFAN_CODE_LIMIT = 128 * 1024;
 
-/** Whether this Node's Liftoff needs each wait moved into a call (host/liftoff-wait-calls.js). */
+/** Whether this Node's Liftoff needs each wait moved into a call (host/compile/liftoff-wait-calls.js). */
 export function liftoffLosesWaitValues(nodeVersion = process.versions.node) {
   return major(nodeVersion) <= 20;
 }

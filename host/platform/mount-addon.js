@@ -4,10 +4,10 @@
 // it is not built, cannot load, or SPINDLE_MOUNT_ADDON=0, hostdir.js uses node:fs alone.
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { DT, ERRNO as E } from '../../abi/linux.js';
-import { STAT as WIRE_STAT, writeStat as writeWireStat } from '../../abi/mount-wire.js';
+import { DT, ERRNO as E } from '../abi/linux.js';
+import { STAT as WIRE_STAT, writeStat as writeWireStat } from '../abi/mount-wire.js';
 
-const FILE = fileURLToPath(new URL('../../../.toolchain/mount-addon/mount_at.node', import.meta.url));
+const FILE = fileURLToPath(new URL('../../.toolchain/mount-addon/mount_at.node', import.meta.url));
 
 /** Whether this run wants the addon (read on the coordinator, when a mount is prepared). */
 export const addonWanted = () => process.platform === 'linux' && process.env.SPINDLE_MOUNT_ADDON !== '0';

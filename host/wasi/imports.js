@@ -1,13 +1,13 @@
 // The host half of WASI preview1 that Spindle modules need from JavaScript: arguments,
 // environment, clocks, randomness, stdio, sleeping (poll_oneoff) and exit. Files are not
 // here: they live in linear memory (runtime/fs), or, for a module without that runtime given
-// --mount, in host/wasi-files.js. Calls this host does not provide answer
+// --mount, in host/wasi/preopens.js. Calls this host does not provide answer
 // ENOSYS instead of failing instantiation.
 
 import {
   CLOCK, ERRNO, EVENT, EVENTTYPE, FDFLAGS, FDSTAT, FILESTAT, FILETYPE, IOVEC, RIGHTS, SUBCLOCKFLAGS, SUBSCRIPTION,
-} from './abi/wasi.js';
-import { staysAtZero } from './platform/stdio-description.js';
+} from '../abi/wasi.js';
+import { staysAtZero } from '../platform/stdio-description.js';
 
 const FIRST_PREOPEN_FD = 3;
 const NO_FILES_NOTE = 'spindle: this module has no filesystem of its own (not built by spindle cc or spindle cargo, ' +

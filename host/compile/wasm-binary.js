@@ -1,6 +1,6 @@
 // Reading a wasm module's binary: its sections, the layout of its functions, and the
 // immediates of each instruction, for the passes that rewrite code (cli/build/stack-check.js,
-// host/liftoff-wait-calls.js).
+// host/compile/liftoff-wait-calls.js).
 
 export class Reader {
   constructor(bytes, pos = 0) { this.bytes = bytes; this.pos = pos; }

@@ -1,12 +1,12 @@
-// Permission checks on the WASI preopens of host/wasi-files.js, for a host that lets everything
+// Permission checks on the WASI preopens of host/wasi/preopens.js, for a host that lets everything
 // through (Node runs as root: the mount's checkModes). They are the rules that
 // runtime/fs/mount/mount_permission.c applies to Spindle's own mounts, for the ordinary user who
 // owns every file (docs/POSIX.md, "Permissions"), read from the modes the backend's stats
 // report: a module without Spindle's filesystem, or a portable one (spindle cc --host=wasi),
 // reaches host directories only through these preopens, and its filesystem cannot check them
 // itself (WASI's filestat has no mode).
-import { O } from './abi/linux.js';
-import { ERRNO } from './abi/wasi.js';
+import { O } from '../abi/linux.js';
+import { ERRNO } from '../abi/wasi.js';
 
 const S_IFMT = 0o170000;
 const S_IFDIR = 0o040000;

@@ -2,14 +2,14 @@
 // load while the caller loads the rest of the host, reads the module and compiles it. Passed to
 // createProgram/runProgram as `earlyWorker`, it becomes the main thread's worker
 // (docs/HOST.md, "Start-up"). This file imports next to nothing, so it can come first.
-import { loadThreadWorkers } from './platform/thread-workers.js';
+import { loadThreadWorkers } from './thread-workers.js';
 
 /**
  * Starts the worker. Resolves with { loaded, adopt, terminate, lifeline }: `loaded` settles when
  * the worker's modules are in (or it failed), `adopt(onMessage, onError)` hands its messages to
  * the program and returns the platform's worker, `terminate()` ends a worker no program took.
  * With `{ lifeline: true }` (Node) the worker gets a lifeline from its first step, as the
- * workers of a C main on Node's main thread do (host/platform/lifelines.js), and `lifeline` is
+ * workers of a C main on Node's main thread do (host/threads/lifelines.js), and `lifeline` is
  * its other end, for the program's watcher.
  */
 export async function startEarlyWorker({ lifeline = false } = {}) {

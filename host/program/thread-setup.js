@@ -1,16 +1,16 @@
-// What every Spindle thread's instance needs, wherever it runs: a worker (host/thread-worker.js)
-// or, for the C main of a `spindle run` in Node, the host's main thread (host/program.js,
+// What every Spindle thread's instance needs, wherever it runs: a worker (host/program/thread-worker.js)
+// or, for the C main of a `spindle run` in Node, the host's main thread (host/program/program.js,
 // mainThread 'here').
 // `post(msg)` sends a thread's reports (fate, trap, start-worker) to whoever ends the program.
-import { BROKEN_PIPE_EXIT, FATE, programEnded, settleFate, spawnThread, threadBodyEnded, threadLimitHint, waitForEndingSlot } from './control.js';
-import { terminateIfUncaughtCxx } from './cxx-exceptions.js';
-import { uncatchableByWasm } from './uncatchable.js';
-import { ProgramExit, stdioFsTypeImport, stdioNameImport, wasiImports } from './wasi.js';
-import { filesImports } from './files/service.js';
-import { mountImports } from './mount/index.js';
-import { failureMessage } from './stack-overflow.js';
-import { instantiateThread } from './thread-instance.js';
-import { useWallClockBase } from './platform/wall-clock.js';
+import { BROKEN_PIPE_EXIT, FATE, programEnded, settleFate, spawnThread, threadBodyEnded, threadLimitHint, waitForEndingSlot } from '../threads/control.js';
+import { terminateIfUncaughtCxx } from '../threads/cxx-exceptions.js';
+import { uncatchableByWasm } from '../threads/uncatchable.js';
+import { ProgramExit, stdioFsTypeImport, stdioNameImport, wasiImports } from '../wasi/imports.js';
+import { filesImports } from '../files/service.js';
+import { mountImports } from '../mount/index.js';
+import { failureMessage } from '../threads/stack-overflow.js';
+import { instantiateThread } from '../threads/thread-instance.js';
+import { useWallClockBase } from '../platform/wall-clock.js';
 
 /**
  * The thread's instance of init.module. `loaded`: { platform, wasiFiles, jsfsProxy }, the
@@ -49,7 +49,7 @@ export function instantiate(init, post, { platform, wasiFiles = null, jsfsProxy 
   if (jsfs) wasi = jsfsProxy.proxiedWasi(init.jsfs.channel, init.slot === undefined ? 0 : init.slot + 1, memory, wasi);
   return instantiateThread(module, {
     memory, cpuCount: init.cpuCount, wasi, spawn,
-    // a pool worker's thread is ending: its slot is IDLE soon (host/control.js, EXITING)
+    // a pool worker's thread is ending: its slot is IDLE soon (host/threads/control.js, EXITING)
     bodyEnded: init.slot === undefined ? undefined : () => threadBodyEnded(control, init.slot),
     beforeSpawn: () => waitForEndingSlot(control),
     hostImports: {

@@ -4,20 +4,20 @@
 // protocol (docs/MOUNTS.md) to the host-directory backend (host/mount/hostdir/hostdir.js), which does the
 // confinement (no `..` or symlink escape); this file only translates WASI to requests, and,
 // where the host lets everything through (root), checks the modes as Linux would for the files'
-// ordinary owner (wasi-files-permission.js).
+// ordinary owner (preopen-permission.js).
 //
 // Threads share the fd table: it lives in a SharedArrayBuffer (createFdTable), and Node file
 // descriptors belong to the process, so a file opened by one thread is used by any other.
-import { HandleError } from './mount/handle-table.js';
-import { backendClient } from './mount/index.js';
-import { AT, O } from './abi/linux.js';
-import { FSYNC_DATASYNC, OP, REQ } from './abi/mount-request.js';
-import { readDirents, STAT as WIRE_STAT } from './abi/mount-wire.js';
-import { preopenChecks } from './wasi-files-permission.js';
+import { HandleError } from '../mount/handle-table.js';
+import { backendClient } from '../mount/index.js';
+import { AT, O } from '../abi/linux.js';
+import { FSYNC_DATASYNC, OP, REQ } from '../abi/mount-request.js';
+import { readDirents, STAT as WIRE_STAT } from '../abi/mount-wire.js';
+import { preopenChecks } from './preopen-permission.js';
 import {
   DIRENT, ERRNO, errnoFromLinux, FDFLAGS, FDSTAT, FILESTAT, FILETYPE, filetypeOfDt, filetypeOfMode, IOVEC, LOOKUPFLAGS,
   OFLAGS, PRESTAT, PREOPENTYPE, RIGHTS,
-} from './abi/wasi.js';
+} from '../abi/wasi.js';
 
 const FIRST_FD = 3;
 const MAX_FDS = 1024;
@@ -51,7 +51,7 @@ export function createFdTable(mountCount) {
 }
 
 /**
- * Thread worker: `base` (host/wasi.js's imports) with the file calls served from the mounts.
+ * Thread worker: `base` (host/wasi/imports.js's imports) with the file calls served from the mounts.
  * Stdio and anything else stay with `base`.
  */
 export function withHostFiles(base, { memory, mounts, table: tableBuffer }) {

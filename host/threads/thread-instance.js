@@ -2,7 +2,7 @@
 // then runs pthread after pthread), or, with --fs=js in Node, the C main's on the host thread.
 // Every one gets the same memory, thread-spawn and spindle.* imports; only WASI and a few
 // spindle.* imports (files, mounts, the JS filesystem's waits) differ between the hosts.
-import { coarseWallClockMs } from './platform/wall-clock.js';
+import { coarseWallClockMs } from '../platform/wall-clock.js';
 import { stackOverflow } from './stack-overflow.js';
 
 /** Thrown by pthread_exit; caught where the thread's start routine was entered. */
@@ -14,13 +14,13 @@ class ThreadExit extends Error {
  * Instantiates `module` for a thread. wasi: its wasi_snapshot_preview1 imports; spawn: the
  * wasi.thread-spawn import; hostImports: the spindle.* imports that depend on the host;
  * bodyEnded: called when a pthread's start routine has returned (not for the C main);
- * beforeSpawn: called by pthread_create before libc's (host/control.js, waitForEndingSlot).
+ * beforeSpawn: called by pthread_create before libc's (host/threads/control.js, waitForEndingSlot).
  */
 export function instantiateThread(module, { memory, cpuCount, wasi, spawn, hostImports, bodyEnded = () => {}, beforeSpawn = () => {} }) {
   let instance;
   // runtime/core/pthread_exit.c enters each start routine through run_thread_body, so the throw
   // of pthread_exit unwinds to here and the thread ends through libc's usual path. `bodyEnded`
-  // says so before libc wakes pthread_join (host/control.js, EXITING).
+  // says so before libc wakes pthread_join (host/threads/control.js, EXITING).
   const runThreadBody = (start, arg) => {
     let value;
     try {

@@ -1,10 +1,10 @@
 // A worker that runs wasm threads: either the C main (`_start`) or, as a pool worker, one
 // pthread after another (`wasi_thread_start`), reusing its instance. wasi_thread_start sets
 // the stack pointer and TLS of each new thread, so one instance serves many threads in turn.
-import { SLOT, slotIndex } from './control.js';
-import { loadBackends } from './mount/index.js';
+import { SLOT, slotIndex } from '../threads/control.js';
+import { loadBackends } from '../mount/index.js';
 import { instantiate, runMain, runThread } from './thread-setup.js';
-import { isNode, loadPlatform } from './platform/current.js';
+import { isNode, loadPlatform } from '../platform/current.js';
 
 // In a browser, messages that arrive while a module worker is still in a top-level await are
 // dropped unless a handler exists, so listen first and hold messages until the host is loaded.
@@ -16,9 +16,9 @@ if (isNode) port.on('message', (msg) => handle(msg));
 const platform = await loadPlatform();
 const toHost = (msg, transfer) => port.postMessage(msg, transfer);
 // how this thread reports; a worker of a program whose main runs on Node's main thread ends the
-// process itself and starts the workers its threads want (host/platform/own-end.js)
+// process itself and starts the workers its threads want (host/program/own-end.js)
 let post = toHost;
-// The host may now change V8's flags without slowing this worker's start (host/early-worker.js).
+// The host may now change V8's flags without slowing this worker's start (host/program/early-worker.js).
 toHost({ type: 'loaded' });
 
 function onMessage(handler) {
@@ -48,7 +48,7 @@ let jsfsChannel = null;
 let memoryOfThread = null;
 // a thread that failed wakes --fs=js's host thread, which may be blocked waiting for it
 const ringHostThread = () => { if (jsfsChannel) jsfsProxy.ringHostThread(jsfsChannel, memoryOfThread); };
-let wasiFiles = null; // host/wasi-files.js, loaded for a module whose mounts are WASI preopens
+let wasiFiles = null; // host/wasi/preopens.js, loaded for a module whose mounts are WASI preopens
 let jsfsProxy = null; // host/jsfs/proxy.js, loaded for a --fs=js module
 
 onMessage(async (msg) => {
@@ -58,12 +58,12 @@ onMessage(async (msg) => {
     if (msg.mounts?.length || msg.jsfs) handle = (m) => early.push(m);
     if (msg.mounts?.length) {
       await loadBackends();
-      if (msg.wasiFiles) wasiFiles = await import('./wasi-files.js');
+      if (msg.wasiFiles) wasiFiles = await import('../wasi/preopens.js');
     }
-    if (msg.jsfs) jsfsProxy = await import('./jsfs/proxy.js');
+    if (msg.jsfs) jsfsProxy = await import('../jsfs/proxy.js');
     jsfsChannel = msg.jsfs ? new Int32Array(msg.jsfs.channel) : null;
     memoryOfThread = msg.memory;
-    if (msg.endsProcess) post = (await import('./platform/own-end.js')).ownEnd(msg, toHost);
+    if (msg.endsProcess) post = (await import('./own-end.js')).ownEnd(msg, toHost);
     let instance;
     try {
       instance = instantiate(msg, post, { platform, wasiFiles, jsfsProxy });

@@ -1,9 +1,9 @@
-// Lifelines: how a program whose C main runs on Node's main thread (host/program.js, mainThread
+// Lifelines: how a program whose C main runs on Node's main thread (host/program/program.js, mainThread
 // 'here') notices a thread's worker that dies while it boots. Its parent (Node's main thread, or
 // a thread's worker) would hear of it from its event loop, which does not run while it is in
 // wasm. So each such worker gets one end of a MessageChannel (its lifeline, in workerData) and
 // one watcher worker, which never runs wasm, holds the other: Node closes that end when the
-// worker's thread goes away, however it went (host/platform/lifeline-watcher.js).
+// worker's thread goes away, however it went (host/threads/lifeline-watcher.js).
 // (node:worker_threads is loaded by the first lifeline: a run without threads needs none)
 const workerThreads = () => process.getBuiltinModule('node:worker_threads');
 
@@ -36,7 +36,7 @@ export function lifelineWatcher(control, { endsProcess, stderrFd }) {
   };
   return {
     watched: (create) => withLifeline(create, started),
-    // A worker made earlier with its lifeline (host/early-worker.js): the watcher takes the
+    // A worker made earlier with its lifeline (host/program/early-worker.js): the watcher takes the
     // lifeline's other end. False where the worker has died already: its end is closed and Node
     // refuses to send the other; its 'exit' event may reach this thread only once main is in wasm.
     adopted: (otherEnd) => {

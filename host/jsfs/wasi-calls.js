@@ -3,7 +3,7 @@
 // results with either filesystem: "/" preopened as fd 3, Linux errno mapped to WASI numbers,
 // rights reported as granted except that read/write follow the access mode (wasi-libc derives
 // fcntl(F_GETFL) from them), pointers checked against the memory size (EFAULT).
-// fds 0-2 are the host's stdio and go to `stdio` (host/wasi.js).
+// fds 0-2 are the host's stdio and go to `stdio` (host/wasi/imports.js).
 import { AT, ERRNO as E, O, UTIME } from '../abi/linux.js';
 import {
   DIRENT, ERRNO as W, errnoFromLinux, FDFLAGS, FDSTAT, FILESTAT, FILETYPE, FSTFLAGS, IOVEC, LOOKUPFLAGS, OFLAGS,

@@ -1,24 +1,24 @@
 // The coordinator: compiles a module once, makes its shared memory, pre-spawns the worker pool,
 // starts the C main on a worker and waits for the program's end. It runs on the host's main
 // thread (Node's, or the page's) and never runs wasm itself, so it never blocks.
-import { BROKEN_PIPE_EXIT, createControl, FATE, HEADER, SLOT, slotIndex, slotsUsed } from './control.js';
-import { customSection, importedMemory, importsFromSpindle, usesJsFs } from './module-info.js';
-import { checkCompilationMode, compileModule } from './compilation.js';
-import { compileFromResponse, isResponseSource } from './compile-streaming.js';
-import { stdinBytesBuffer } from './platform/stdin-bytes.js';
-import { createFilesClient } from './files/client.js';
-import { PRELOAD_SECTION, preloadSection, preloadSteps } from './files/preload.js';
-import { prepareMounts } from './mount/index.js';
-import { isNode, loadPlatform } from './platform/current.js';
-import { loadThreadWorkers } from './platform/thread-workers.js';
-import { trapReport } from './trap-text.js';
+import { BROKEN_PIPE_EXIT, createControl, FATE, HEADER, SLOT, slotIndex, slotsUsed } from '../threads/control.js';
+import { customSection, importedMemory, importsFromSpindle, usesJsFs } from '../compile/module-info.js';
+import { checkCompilationMode, compileModule } from '../compile/compilation.js';
+import { compileFromResponse, isResponseSource } from '../compile/compile-streaming.js';
+import { stdinBytesBuffer } from '../platform/stdin-bytes.js';
+import { createFilesClient } from '../files/client.js';
+import { PRELOAD_SECTION, preloadSection, preloadSteps } from '../files/preload.js';
+import { prepareMounts } from '../mount/index.js';
+import { isNode, loadPlatform } from '../platform/current.js';
+import { loadThreadWorkers } from './thread-workers.js';
+import { trapReport } from '../threads/trap-text.js';
 import { instantiate, runMain } from './thread-setup.js';
-import { useWallClockBase } from './platform/wall-clock.js';
+import { useWallClockBase } from '../platform/wall-clock.js';
 
 /**
  * Compiles wasm bytes (or fetches a URL, or takes a fetch Response or a promise of one) into { module, memoryLimits, preload, compilation,
  * tiers, tiersReason, codeCache, keepTieredUp? }; options.compilation: 'auto' (default), 'eager' or 'lazy'
- * (host/compilation.js); options.codeCache: true or a directory to keep compiled code in between
+ * (host/compile/compilation.js); options.codeCache: true or a directory to keep compiled code in between
  * runs, in Node (host/code-cache/; off by default).
  */
 export async function compile(source, options = {}) {
@@ -26,7 +26,7 @@ export async function compile(source, options = {}) {
   const fetched = typeof source === 'string' || source instanceof URL || isResponseSource(source);
   if (fetched && !isNode) {
     // a page streams the module, so that the browser may keep its compiled code for the next
-    // visit (host/compile-streaming.js; docs/HOST.md, "Cached code in pages")
+    // visit (host/compile/compile-streaming.js; docs/HOST.md, "Cached code in pages")
     const { bytes, compiling, codeCache } = await compileFromResponse(source);
     const parts = programParts(bytes);
     return { module: await compiling, compilation: 'browser', tiers: 'browser', tiersReason: 'the browser\'s own flags', codeCache, ...parts };
@@ -103,8 +103,8 @@ export async function createProgram(compiled, options = {}) {
   // --fs=js (host/jsfs): files live in JavaScript on this thread; threads reach them by mailbox.
   // Its modules load only for a module that links it (a hello world's start-up: ~5 ms less).
   const jsfs = usesJsFs(module);
-  const jsfsHost = jsfs ? await import('./jsfs/host-thread.js') : null;
-  if (jsfs) base.jsfs = { channel: (await import('./jsfs/proxy.js')).createChannel(maxThreads + 1) };
+  const jsfsHost = jsfs ? await import('../jsfs/host-thread.js') : null;
+  if (jsfs) base.jsfs = { channel: (await import('../jsfs/proxy.js')).createChannel(maxThreads + 1) };
   // The files API's service thread (host/files): started by a constructor when asked for.
   const files = createFilesClient({ module, memory, enabled: options.files ?? true });
   if (files.mailbox) base.files = { mailbox: files.mailbox };
@@ -125,7 +125,7 @@ export async function createProgram(compiled, options = {}) {
   // Mounts (host/mount, docs/MOUNTS.md): host directories (Node) or OPFS (browsers) in the tree.
   const mounts = await prepareMounts(options.mounts, { memory, maxThreads, module, jsfs });
   if (mounts.list.length) base.mounts = mounts.list;
-  const wasiFiles = mounts.preopens ? await import('./wasi-files.js') : null;
+  const wasiFiles = mounts.preopens ? await import('../wasi/preopens.js') : null;
   if (wasiFiles) base.wasiFiles = { table: wasiFiles.createFdTable(mounts.list.length) };
   // The files service's worker is kept after exit, so files can be read until dispose().
   const slotWorkers = new Map();
@@ -137,7 +137,7 @@ export async function createProgram(compiled, options = {}) {
   const ended = new Promise((resolve) => { settle = resolve; });
   let trap;
   let ending = false;
-  let watcher = null; // main here: host/platform/lifelines.js watches the thread workers
+  let watcher = null; // main here: host/threads/lifelines.js watches the thread workers
 
   function end(failure) {
     if (ending) return;
@@ -185,7 +185,7 @@ export async function createProgram(compiled, options = {}) {
     const onError = (err) => end(`worker failed: ${err.message}`);
     const create = (lifeline) => threadWorkers.createWorker(onMessage, onError, lifeline);
     // the main thread's worker, or the first thread's, may have been started before the
-    // program (host/early-worker.js)
+    // program (host/program/early-worker.js)
     const early = slot === undefined ? options.earlyWorker : takeEarlyThreadWorker(slot);
     const worker = early ? adoptEarly(early, onMessage, onError) : (watcher?.watched(create) ?? create());
     workers.push(worker);
@@ -252,7 +252,7 @@ export async function createProgram(compiled, options = {}) {
       ...base, channel: base.jsfs.channel, platform, spawnWorker, end,
     });
     const pool = startPool(poolSize);
-    const [lifelines] = await Promise.all([import('./platform/lifelines.js'),
+    const [lifelines] = await Promise.all([import('../threads/lifelines.js'),
       Promise.race([Promise.all(pool.map((p) => p.ready)), ended])]);
     // The pool has booted; a worker started later, from inside a wait of the C main (more
     // threads than the pool), could die booting unheard: a lifeline watches it.
@@ -284,15 +284,15 @@ export async function createProgram(compiled, options = {}) {
   // options.mainThread 'here' (Node): the C main runs on this thread, so no worker boots on the
   // way to main (docs/HOST.md, "Start-up"). While main is in wasm this thread reads no message,
   // so each thread's worker ends the process itself and starts its threads' workers
-  // (host/platform/own-end.js); runs that need this thread's services (the files API, mounts
+  // (host/program/own-end.js); runs that need this thread's services (the files API, mounts
   // served through its event loop, a pool before main) or a host without the addon's exit take
   // a worker for main.
-  const exitNow = options.mainThread === 'here' && isNode ? (await import('./platform/process-exit.js')).processExit() : null;
+  const exitNow = options.mainThread === 'here' && isNode ? (await import('../platform/process-exit.js')).processExit() : null;
   if (exitNow && !files.mailbox && !mounts.servedHere && !options.waitForPool) {
     options.earlyWorker?.terminate();
     base.endsProcess = true;
     // a worker that dies while it boots is noticed by no event loop here while main is in wasm
-    watcher = (await import('./platform/lifelines.js')).lifelineWatcher(control, { endsProcess: true, stderrFd: base.io.stderrFd ?? 2 });
+    watcher = (await import('../threads/lifelines.js')).lifelineWatcher(control, { endsProcess: true, stderrFd: base.io.stderrFd ?? 2 });
     const report = (msg) => {
       // A closed stdout ends the run at once, as SIGPIPE's default action does: nothing here
       // could stop a main that goes on without writing.

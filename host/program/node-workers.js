@@ -14,19 +14,19 @@ const threadHeapLimits = { maxOldGenerationSizeMb: 64 };
 // docs/HOST.md "Who closes a thread's fds"). (The I/O workers of host/mount/hostdir do the same.)
 const ownFds = { trackUnmanagedFds: false };
 
-// A lifeline (host/platform/lifelines.js) goes in workerData, not a message: its end is then the
+// A lifeline (host/threads/lifelines.js) goes in workerData, not a message: its end is then the
 // worker's from its first step, and closes even when the worker dies before its own code runs.
 const lifelineOf = (lifeline) => (lifeline ? { workerData: { lifeline }, transferList: [lifeline] } : {});
 
-// The thread worker's script: host/thread-worker.js, or the CLI's bundle of it (cli/run/run-bundle.js).
-let threadWorkerScript = new URL('../thread-worker.js', import.meta.url);
+// The thread worker's script: host/program/thread-worker.js, or the CLI's bundle of it (cli/run/run-bundle.js).
+let threadWorkerScript = new URL('./thread-worker.js', import.meta.url);
 
-/** Thread workers created from now on run `url` (a bundle of host/thread-worker.js) instead. */
+/** Thread workers created from now on run `url` (a bundle of host/program/thread-worker.js) instead. */
 export function useThreadWorkerScript(url) {
   threadWorkerScript = url;
 }
 
-/** Creates a worker running host/thread-worker.js; `lifeline`: a MessagePort or undefined. */
+/** Creates a worker running host/program/thread-worker.js; `lifeline`: a MessagePort or undefined. */
 export function createWorker(onMessage, onError, lifeline) {
   // (node:worker_threads is loaded by the first worker: a run without threads needs none of it)
   const { Worker } = process.getBuiltinModule('node:worker_threads');

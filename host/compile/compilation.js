@@ -1,10 +1,10 @@
 // How V8 compiles a module in Node (docs/HOST.md, "Compilation"): with the compilers and in the
-// mode of the V8 flags the process was started with (host/wasm-tiers.js, processTiers), which
+// mode of the V8 flags the process was started with (host/compile/wasm-tiers.js, processTiers), which
 // nothing here changes. Where Liftoff runs on Node 20, each wait is first moved into a call of
-// its own (host/liftoff-wait-calls.js). Eagerly (`spindle`'s default), all functions compile on
+// its own (host/compile/liftoff-wait-calls.js). Eagerly (`spindle`'s default), all functions compile on
 // V8's background threads, in parallel, before main starts; lazily, each on the thread that
 // first calls it, inside the program's run (a short file program's time 3-4x longer).
-import { isNode } from './platform/current.js';
+import { isNode } from '../platform/current.js';
 import { moveWaitsIntoCalls } from './liftoff-wait-calls.js';
 import { liftoffLosesWaitValues, processTiers, startFlagsFor, usesLiftoff } from './wasm-tiers.js';
 
@@ -23,7 +23,7 @@ export function checkCompilationMode(mode = 'auto') {
 /**
  * Compiles `bytes` under the V8 flags this process was started with: the host never changes
  * them (Node 26's V8 aborts when they change under a compiled module), so `mode` 'eager' or
- * 'lazy' must be what the process runs (host/wasm-tiers.js, processTiers; `spindle run` starts
+ * 'lazy' must be what the process runs (host/compile/wasm-tiers.js, processTiers; `spindle run` starts
  * Node with the flags its options ask for, cli/common/v8-start.js) and 'auto' takes what it is.
  * Returns { module, compilation, tiers, tiersReason, codeCache }: in Node, compilation 'eager'
  * or 'lazy' and tiers a WASM_TIERS entry; in a browser the page cannot set V8's flags, so the
@@ -75,7 +75,7 @@ export async function compileModule(bytes, mode, codeCache = false) {
 // Null in a process that compiles otherwise.
 async function cacheForProcess() {
   const { tiers, compilation } = processTiers();
-  return compilation === 'eager' && !usesLiftoff(tiers) ? import('./code-cache/compile-cached.js') : null;
+  return compilation === 'eager' && !usesLiftoff(tiers) ? import('../code-cache/compile-cached.js') : null;
 }
 
 // The entry of `bytes` for this process's flags: code made under other flags is another entry.

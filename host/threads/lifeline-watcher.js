@@ -1,10 +1,10 @@
-// The watcher worker of host/platform/lifelines.js. A lifeline that closes while the program has
+// The watcher worker of host/threads/lifelines.js. A lifeline that closes while the program has
 // not ended means that worker's thread went away without ending the program (a thread's worker
 // only goes away when the run ends, and then the program's fate is set first): such a run can
 // never end by itself (a main joining that thread waits for good), so it ends as a run with main
-// in a worker does (host/platform/node-workers.js): status 134 and `spindle: worker failed`.
+// in a worker does (host/program/node-workers.js): status 134 and `spindle: worker failed`.
 import { parentPort, workerData } from 'node:worker_threads';
-import { FATE, programEnded, settleFate } from '../control.js';
+import { FATE, programEnded, settleFate } from './control.js';
 
 const { writeSync } = process.getBuiltinModule('node:fs');
 
@@ -19,7 +19,7 @@ async function workerVanished() {
     return;
   }
   // Loaded only now: a run that needs no alarm loads nothing more here.
-  const exitNow = (await import('./process-exit.js')).processExit();
+  const exitNow = (await import('../platform/process-exit.js')).processExit();
   if (programEnded(control)) return;
   // (its exit code is not known here: the Worker object that hears it lives on the parent's event loop)
   writeSync(stderrFd, 'spindle: worker failed: worker exited before the program ended\n');
