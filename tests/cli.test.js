@@ -4,6 +4,11 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { earlyStart, NOTHING_EARLY } from '../cli/run/run-early.js';
+import { programOptions, RUN_OPTIONS, runUsage } from '../cli/run/run-options.js';
+import { parseRunArgs } from '../cli/run/run.js';
+import { mainRunsHere } from '../cli/run/main-thread-choice.js';
+import { cargoUsage } from '../cli/cargo/cargo-usage.js';
+import { parseCargoArgs } from '../cli/cargo/cargo.js';
 import { importedMemory } from '../host/compile/module-info.js';
 import { exec } from './lib/exec.js';
 
@@ -122,8 +127,11 @@ describe('spindle run', () => {
 
   it('starts main\'s worker before loading the rest for a Node run only (docs/HOST.md, "Start-up")', async () => {
     for (const args of [['--browser', 'x.wasm'], ['--browser=firefox', 'x.wasm'], ['--help'], ['-h'], ['--fast', 'x.wasm'], ['--pool']]) {
-      assert.equal(await earlyStart(args), NOTHING_EARLY, args.join(' '));
+      const early = await earlyStart(args);
+      assert.deepEqual([early.mainWorker, early.threadWorkers, early.hint], [null, [], null], args.join(' '));
     }
+    // arguments that do not read leave no scan: run.js scans again and says what is wrong
+    assert.equal(await earlyStart(['--fast', 'x.wasm']), NOTHING_EARLY);
     // (this test's Node has no --stack-size: the C main would run in a worker, made early)
     const early = await earlyStart(['--pool=2', 'x.wasm', 'arg']);
     await early.mainWorker.loaded;
@@ -135,6 +143,26 @@ describe('spindle run', () => {
 
 describe('options and help', () => {
   before(() => mkdirSync(out, { recursive: true }));
+
+  it('defines each run option once: usage, parse, cargo\'s runner and where main runs come from the table', async () => {
+    for (const option of RUN_OPTIONS) {
+      assert.match(runUsage, new RegExp(`^    ${option.flag}\\b`, 'm'), `run --help lacks ${option.flag}`);
+      if (option.cargo) assert.ok(cargoUsage.includes(option.synopsis), `cargo --help lacks ${option.synopsis}`);
+    }
+    const argv = ['--pool', '3', '--env=A=1', '--max-threads=9', '--compile', 'eager', '--preload=x', '--mount', '/d=/tmp', 'a.wasm', '--pool=1'];
+    const inBrowser = ['--browser', '--pool', '3', '--env=A=1', '--mount=/o=opfs:x', 'a.wasm'];
+    assert.deepEqual(parseRunArgs(inBrowser, (await earlyStart(inBrowser)).scan), parseRunArgs(inBrowser));
+    const opts = parseRunArgs(argv);
+    assert.deepEqual([opts.poolSize, opts.env, opts.maxThreads, opts.compilation, opts.preload, opts.mounts, opts.args],
+      [3, { A: '1' }, 9, 'eager', ['x'], [{ path: '/d', hostDir: '/tmp' }], ['a.wasm', '--pool=1']]);
+    assert.deepEqual(Object.keys(programOptions(opts)).sort(), ['args', 'env', 'maxThreads', 'mounts', 'poolSize', 'preload', 'waitForPool']);
+    // cargo passes the run options on to its runner (a value given apart joined with =), the rest to cargo
+    const cargo = parseCargoArgs(['--pool', '2', '--env', '--browser', 'run', '--mount=/d=/tmp', '--code-cache=off', '--', 'x']);
+    assert.deepEqual(cargo.runner, ['--pool=2', '--env', '--browser', '--mount=/d=/tmp']);
+    assert.deepEqual(cargo.cargoArgs, ['run', '--code-cache=off', '--', 'x']); // (not one of cargo's)
+    assert.ok(!cargoUsage.includes('--code-cache'));
+    assert.equal(mainRunsHere(['--wait-for-pool', 'a.wasm']), false);
+  });
 
   it('accepts --opt VALUE as well as --opt=VALUE for cc, run and bench', async () => {
     const wasm = join(out, 'limits-spaced.wasm');

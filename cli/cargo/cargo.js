@@ -9,16 +9,14 @@ import { parseArgs } from '../build/cc.js';
 import { parsePreloadSpec } from '../common/preload-files.js';
 import { newestMtime } from '../build/runtime-lib.js';
 import { settingsArg } from './rust-linker.js';
-import { parseMount } from '../run/run.js';
+import { parseMount, runOption } from '../run/run-options.js';
 import { llvmAr, requireSetup, root, rustToolchain, target } from '../common/toolchain.js';
-import { cargoUsage as usage } from '../common/usage.js';
+import { cargoUsage as usage } from './cargo-usage.js';
 import { CLI_NODE_FLAGS } from '../common/v8-start.js';
 
 const TARGET_ENV = target.toUpperCase().replace(/-/g, '_');
 const TARGET_CC_ENV = target.replace(/-/g, '_');
 const spindle = join(root, 'bin', 'spindle');
-
-const runnerFlags = new Set(['--browser', '--env', '--mount', '--preload', '--pool', '--max-threads', '--wait-for-pool', '--compile']);
 
 /** Splits Spindle's build and run options from cargo's arguments. */
 export function parseCargoArgs(argv) {
@@ -29,9 +27,11 @@ export function parseCargoArgs(argv) {
   const rest = [];
   for (let i = 0; i < ours.length; i++) {
     const flag = ours[i].split('=')[0];
-    if (!runnerFlags.has(flag)) { rest.push(ours[i]); continue; }
-    // --mount and --preload also take their value as the next argument, as in spindle run
-    const value = ours[i].includes('=') || ['--browser', '--env', '--wait-for-pool'].includes(flag) ? null : ours[++i];
+    const option = runOption(flag);
+    if (!option?.cargo) { rest.push(ours[i]); continue; }
+    // an option that needs a value (--mount, --preload, --pool...) also takes it as the next
+    // argument, as in spindle run; --browser and --env take one only after =
+    const value = ours[i].includes('=') || typeof option.kind !== 'string' || option.kind === 'switch' ? null : ours[++i];
     if (value === undefined) throw new Error(`${flag}: expected a value\n${usage}`);
     runner.push(value === null ? ours[i] : `${flag}=${value}`);
   }

@@ -5,10 +5,11 @@
 // thread has a smaller stack than a worker's, or with SPINDLE_MAIN_THREAD=worker.
 import { processExit } from '../../host/platform/process-exit.js';
 import { mainStackAsWorkers } from '../common/main-stack.js';
+import { RUN_OPTIONS } from './run-options.js';
 
 // (--mount's host directories are called from each thread itself, and --preload's files are put
 // in by main's own thread: main stays here for both)
-const NEEDS_WORKER = ['--wait-for-pool'];
+const NEEDS_WORKER = RUN_OPTIONS.filter((option) => option.mainInWorker).map((option) => option.flag);
 
 /**
  * Whether the C main of `spindle run argv` runs here. Decided from the words alone, before the

@@ -6,6 +6,7 @@ import { describeHostFd } from '../../host/platform/stdio-info.js';
 import { BrowserSession } from '../browser/browser-session.js';
 import { openProfileCache } from '../browser/chromium-code-cache.js';
 import { refuseInBrowser } from '../browser/browsers.js';
+import { programOptions } from './run-options.js';
 
 const { readSync } = process.getBuiltinModule('node:fs');
 
@@ -71,7 +72,7 @@ export async function runInBrowser(opts) {
   const session = await BrowserSession.open({ browser: opts.browser, jsFlags, codeCache: cache.dir ?? null });
   try {
     const result = await session.run(opts.wasm, {
-      args: opts.args, env: opts.env, poolSize: opts.poolSize, maxThreads: opts.maxThreads, waitForPool: opts.waitForPool, preload: opts.preloadBytes, mounts: opts.mounts,
+      ...programOptions(opts),
       write: (fd, bytes) => writeAllSync(fd, bytes),
       seekOutput: seekHostFile, // lseek of a stdout or stderr that is a regular file
       readStdioAt: readHostFdAt, // pread, pwrite and ftruncate of fds 0-2 (the CLI's are the program's)

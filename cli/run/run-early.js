@@ -12,17 +12,15 @@ import { mainRunsHere } from './main-thread-choice.js';
 import { codeCacheOption, scanRunArgs } from './run-options.js';
 import { threadHint } from './thread-hint.js';
 
-/** What was started early for a run: { mainWorker, threadWorkers, hint } (hint: cli/run/thread-hint.js, or null). */
-export const NOTHING_EARLY = Object.freeze({ mainWorker: null, threadWorkers: [], hint: null });
+/**
+ * What was started early for a run: { mainWorker, threadWorkers, hint, scan } (hint:
+ * cli/run/thread-hint.js, or null; scan: the arguments' scan, which cli/run/run.js reads again,
+ * or null where they did not read).
+ */
+export const NOTHING_EARLY = Object.freeze({ mainWorker: null, threadWorkers: [], hint: null, scan: null });
 
-/** The module's path, --code-cache and --max-threads from a run's arguments, or null where they do not read. */
-function moduleWords(argv) {
-  let scan;
-  try {
-    scan = scanRunArgs(argv);
-  } catch {
-    return null;
-  }
+/** The module's path, --code-cache and --max-threads from a scan of a Node run's arguments, or null. */
+function moduleWords(argv, scan) {
   if (scan.help || scan.index >= argv.length || scan.options.some((o) => o.flag === '--browser')) return null;
   const last = (flag) => scan.options.findLast((o) => o.flag === flag)?.value;
   const cache = last('--code-cache');
@@ -35,19 +33,25 @@ function moduleWords(argv) {
 }
 
 /**
- * Starts what a Node run of `spindle run argv` will need; NOTHING_EARLY for a browser run, help
- * or bad arguments. `threadWorker`: the script thread workers run, where not the host's own
- * (the bundle's, cli/run/run-bundle.js).
+ * Starts what a Node run of `spindle run argv` will need; nothing for a browser run, help or bad
+ * arguments. `threadWorker`: the script thread workers run, where not the host's own (the
+ * bundle's, cli/run/run-bundle.js).
  */
 export async function earlyStart(argv, { threadWorker } = {}) {
   if (threadWorker) useThreadWorkerScript(threadWorker);
-  const words = moduleWords(argv);
-  if (!words) return NOTHING_EARLY;
-  if (!mainRunsHere(argv)) return { ...NOTHING_EARLY, mainWorker: await startEarlyWorker() };
+  let scan;
+  try {
+    scan = scanRunArgs(argv);
+  } catch {
+    return NOTHING_EARLY; // (run.js scans again and says what is wrong)
+  }
+  const words = moduleWords(argv, scan);
+  if (!words) return { ...NOTHING_EARLY, scan };
+  if (!mainRunsHere(argv)) return { ...NOTHING_EARLY, mainWorker: await startEarlyWorker(), scan };
   const hint = threadHint(words.wasm, words.codeCache, availableParallelism());
   const count = Math.min(hint.workers, words.maxThreads);
   const threadWorkers = await Promise.all(Array.from({ length: count }, () => startEarlyWorker({ lifeline: true })));
-  return { mainWorker: null, threadWorkers, hint };
+  return { mainWorker: null, threadWorkers, hint, scan };
 }
 
 /** Ends every worker `early` holds (a run that does not take them). */

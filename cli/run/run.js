@@ -2,58 +2,28 @@
 // real threads in Node (default) or in a headless browser, and returns the program's exit code.
 import { basename, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { cachedCode, COMPILATION_MODES } from '../../host/compile/compilation.js';
+import { cachedCode } from '../../host/compile/compilation.js';
 import { startEarlyWorker } from '../../host/program/early-worker.js';
 import { checkMountPaths } from '../../host/mount/index.js';
-import { parseBrowserName, v8OnlyRefusal } from '../browser/browser-names.js';
-import { parseSize } from '../common/options.js';
-import { codeCacheOption, scanRunArgs } from './run-options.js';
+import { v8OnlyRefusal } from '../browser/browser-names.js';
+import { applyRunOptions, programOptions, runUsage, scanRunArgs } from './run-options.js';
 import { packPreloadFiles } from '../common/preload-files.js';
 import { userEnv } from './js-compile-cache.js';
-import { runUsage } from '../common/usage.js';
 import { mainRunsHere } from './main-thread-choice.js';
 import { earlyStart, terminateEarly } from './run-early.js';
 import { CLI_NODE_FLAGS, followParent, startAgain, v8StartFor } from '../common/v8-start.js';
 
 const { readFileSync, statSync } = process.getBuiltinModule('node:fs');
 
-/** The options before app.wasm, then the module and its arguments; `help` if --help was asked. */
-export function parseRunArgs(argv) {
-  const opts = { browser: false, env: {}, inheritEnv: false, poolSize: undefined, maxThreads: undefined, waitForPool: false, compilation: 'auto', codeCache: true, preload: [], mounts: [], help: false };
-  const scan = scanRunArgs(argv);
-  if (scan.help) { opts.help = true; return opts; }
+/**
+ * The options before app.wasm, then the module and its arguments; `help` if --help was asked.
+ * `scan`: the arguments' scan where the early start made it (cli/run/run-early.js).
+ */
+export function parseRunArgs(argv, scan = null) {
+  scan ??= scanRunArgs(argv);
+  const opts = applyRunOptions(scan);
+  if (opts.help) return opts;
   const i = scan.index;
-  for (const { flag, value } of scan.options) {
-    if (flag === '--browser') opts.browser = parseBrowserName(value);
-    else if (flag === '--wait-for-pool') opts.waitForPool = true;
-    else if (flag === '--env' && value === null) opts.inheritEnv = true;
-    else if (flag === '--env') {
-      const eq = value.indexOf('=');
-      if (eq <= 0) throw new Error(`--env=${value}: expected NAME=VALUE`);
-      opts.env[value.slice(0, eq)] = value.slice(eq + 1);
-    } else if (flag === '--pool') {
-      opts.poolSize = Number(value);
-      if (!Number.isInteger(opts.poolSize) || opts.poolSize < 1) throw new Error(`--pool=${value}: expected a positive integer`);
-    } else if (flag === '--max-threads') {
-      // most threads alive at once (the host's maxThreads, docs/HOST.md)
-      opts.maxThreads = Number(value);
-      if (!Number.isInteger(opts.maxThreads) || opts.maxThreads < 1) throw new Error(`--max-threads=${value}: expected a positive integer`);
-    } else if (flag === '--compile') {
-      // when V8 compiles the module's functions (host/compile/compilation.js, docs/HOST.md)
-      if (!COMPILATION_MODES.includes(value)) throw new Error(`--compile=${value}: expected ${COMPILATION_MODES.join(', ')}`);
-      opts.compilation = value;
-    } else if (flag === '--code-cache') {
-      // where compiled code is kept between runs (host/code-cache/, docs/HOST.md)
-      if (value === '') throw new Error('--code-cache=: expected on, off or a directory');
-      opts.codeCache = codeCacheOption(value);
-    } else if (flag === '--preload') {
-      // files and directory trees put into the in-memory tree before main (docs/FILES.md)
-      opts.preload.push(value);
-    } else if (flag === '--mount') {
-      // a host directory (Node) or OPFS (--browser) inside the tree (docs/MOUNTS.md)
-      opts.mounts.push(parseMount(value));
-    }
-  }
   if (i >= argv.length) throw new Error(`no module to run\n${runUsage}`);
   opts.wasm = argv[i];
   opts.args = [basename(argv[i]), ...argv.slice(i + 1)];
@@ -61,27 +31,6 @@ export function parseRunArgs(argv) {
   if (opts.browser && opts.browser !== 'chromium' && opts.compilation !== 'auto') throw new Error(v8OnlyRefusal(`--compile=${opts.compilation}`, opts.browser));
   checkMounts(opts);
   return opts;
-}
-
-/**
- * `/PATH=HOSTDIR[,symlinks=any][,quota=SIZE]` or `/PATH=opfs[:SUBDIR]` -> a host API mount spec.
- * The options are read from the end, so a directory name may hold commas.
- */
-export function parseMount(spec) {
-  const eq = spec ? spec.indexOf('=') : -1;
-  if (eq <= 0 || eq === spec.length - 1) throw new Error(`--mount ${spec ?? ''}: expected /PATH=HOSTDIR or /PATH=opfs[:SUBDIR]`);
-  const path = spec.slice(0, eq);
-  let target = spec.slice(eq + 1);
-  const options = {};
-  for (let m; (m = /,(symlinks|quota)=([^,]*)$/.exec(target)) && target.length > m[0].length;) {
-    options[m[1]] = m[1] === 'quota' ? parseSize(m[2], `--mount ${path}: quota`) : m[2];
-    target = target.slice(0, m.index);
-  }
-  if (target === 'opfs' || target.startsWith('opfs:')) {
-    if (Object.keys(options).length) throw new Error(`--mount ${path}=opfs: symlinks= and quota= are options of host directories`);
-    return { path, opfs: target.slice(5) };
-  }
-  return { path, hostDir: resolve(target), ...options };
 }
 
 // What can be told before the module runs: the host's own check of the mount points, then what
@@ -117,7 +66,7 @@ function makeTurboFanCode(wasm, codeCache, marker) {
  * where none is given), `from`: where this code was loaded from (cli/run/run-bundle.js).
  */
 export async function run(argv, early = null, from = 'the modules (no current bundle: scripts/build-run-bundle.js makes it)') {
-  const opts = parseRunArgs(argv);
+  const opts = parseRunArgs(argv, early?.scan);
   if (opts.help) { process.stdout.write(runUsage); return 0; }
   if (opts.preload.length) opts.preloadBytes = packPreloadFiles(opts.preload, '--preload');
   if (opts.browser) return (await import('./run-browser.js')).runInBrowser(opts);
@@ -142,9 +91,8 @@ export async function run(argv, early = null, from = 'the modules (no current bu
   const { hint, threadWorkers: earlyThreadWorkers } = early;
   const { compile, createProgram } = await import('../../host/index.js');
   const compiled = await compile(bytes, { compilation: opts.compilation, codeCache: opts.codeCache });
-  const program = await createProgram(compiled, { args: opts.args, env: opts.env, poolSize: opts.poolSize, maxThreads: opts.maxThreads,
-    waitForPool: opts.waitForPool, preload: opts.preloadBytes, mounts: opts.mounts, earlyWorker, earlyThreadWorkers, waitForThreadWorkers: Boolean(hint?.last), mainThread: here ? 'here' : 'worker',
-    files: false });
+  const program = await createProgram(compiled, { ...programOptions(opts), earlyWorker, earlyThreadWorkers,
+    waitForThreadWorkers: Boolean(hint?.last), mainThread: here ? 'here' : 'worker', files: false });
   if (process.env.SPINDLE_DEBUG) {
     process.stderr.write(`[spindle] JavaScript: ${from}\n[spindle] compilation: ${compiled.compilation} (--compile=${opts.compilation}), ` +
       `V8 tiers: ${compiled.tiers} (${compiled.tiersReason})\n[spindle] code cache: ${compiled.codeCache}\n` +

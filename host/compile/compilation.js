@@ -7,8 +7,9 @@
 import { isNode } from '../platform/current.js';
 import { moveWaitsIntoCalls } from './liftoff-wait-calls.js';
 import { liftoffLosesWaitValues, processTiers, startFlagsFor, usesLiftoff } from './wasm-tiers.js';
+import { COMPILATION_MODES } from './compilation-modes.js';
 
-export const COMPILATION_MODES = ['auto', 'eager', 'lazy'];
+export { COMPILATION_MODES };
 
 let lastCompile = Promise.resolve();
 
