@@ -13,7 +13,7 @@ int spindle_host_cpu_count(void)
 }
 
 // Linux's /proc/self/fd text for the host's stdio: a WASI host cannot say.
-int32_t host_stdio_name(int32_t fd, void *text, int32_t size)
+int32_t spindle_host_stdio_name(int32_t fd, void *text, int32_t size)
 {
     (void)fd;
     (void)text;
