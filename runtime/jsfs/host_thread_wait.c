@@ -13,15 +13,7 @@
 #include <errno.h>
 #include <stdint.h>
 
-#define SPINDLE_IMPORT(name) __attribute__((import_module("spindle"), import_name(#name)))
-
-/* Serves proxied calls and waits while *addr == expected: 0 (woken, or a short wait ended:
- * a spurious wake-up that the callers loop on), -EAGAIN (*addr != expected) or -ETIMEDOUT.
- * It unwinds the thread when another thread ended the program. */
-SPINDLE_IMPORT(jsfs_host_thread_wait)
-int32_t spindle_host_jsfs_host_thread_wait(volatile void *addr, int32_t expected, int64_t timeout_ns);
-/* 1 when this thread runs on the host's main thread (Node), 0 on a worker (browsers). */
-SPINDLE_IMPORT(jsfs_on_host_thread) int32_t spindle_host_jsfs_on_host_thread(void);
+#include "spindle/host_imports.h"
 
 /* Constructors run on the C main thread only, so only its copy becomes 1. */
 static _Thread_local int serves_files;

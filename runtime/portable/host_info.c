@@ -3,6 +3,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "spindle/host_imports.h"
+
 // The core count: WASI has no call for it. SPINDLE_CPU_COUNT in the environment the host gives
 // sets it (thread pools such as rayon size themselves from it); otherwise 1, libc's answer.
 int spindle_host_cpu_count(void)

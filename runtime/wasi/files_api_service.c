@@ -18,12 +18,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../include/spindle/host_imports.h"
 #include "wasi_support.h"
 
-#define FILES_IMPORT(name) __attribute__((import_module("spindle"), import_name("files_" #name)))
-
 /* Filled by the host (host/files/service.js knows these offsets). */
-struct request {
+struct files_request {
     int32_t op;
     uint32_t mode;
     int64_t size;
@@ -31,9 +30,10 @@ struct request {
     char path2[SPINDLE_FS_PATH_MAX]; /* rename's new path; symlink's target */
     struct spindle_timespec times[3]; /* restore: atime, mtime, ctime */
 };
-_Static_assert(offsetof(struct request, path) == 16, "host/files/service.js");
-_Static_assert(offsetof(struct request, path2) == 16 + SPINDLE_FS_PATH_MAX, "host/files/service.js");
-_Static_assert(offsetof(struct request, times) == 16 + 2 * SPINDLE_FS_PATH_MAX, "host/files/service.js");
+_Static_assert(offsetof(struct files_request, path) == 16, "host/files/service.js");
+_Static_assert(offsetof(struct files_request, path2) == 16 + SPINDLE_FS_PATH_MAX, "host/files/service.js");
+_Static_assert(offsetof(struct files_request, times) == 16 + 2 * SPINDLE_FS_PATH_MAX,
+               "host/files/service.js");
 
 enum op {
     OP_READ = 1,
@@ -50,32 +50,15 @@ enum op {
 };
 
 /* A piece of a file for the host to copy: (address, length); address 0 = a hole. */
-struct piece {
+struct files_piece {
     uint32_t ptr;
     uint32_t len;
 };
 #define BATCH 256 /* pieces per host round trip: up to 1 MiB */
 
-FILES_IMPORT(wanted) int32_t spindle_host_files_wanted(void);
-FILES_IMPORT(unavailable) void spindle_host_files_unavailable(int32_t err);
-/* Blocks until the next request, writes it into *rq and returns its op. */
-FILES_IMPORT(wait) int32_t spindle_host_files_wait(struct request *rq);
-/* The next step of putting the preloaded files in, written into *rq: its op, or 0 when there
- * are no more (the host ends the run with a message if a step fails). */
-FILES_IMPORT(preload_next) int32_t spindle_host_files_preload_next(struct request *rq);
-/* The host copies into (SPINDLE_COPY_IN) or out of these pieces, in order. */
-FILES_IMPORT(pieces)
-void spindle_host_files_pieces(const struct piece *list, int32_t count, int32_t direction);
-FILES_IMPORT(stat)
-void spindle_host_files_stat(uint32_t mode, int64_t size, int64_t ino, int64_t nlink, int64_t atime_ns,
-                             int64_t mtime_ns, int64_t ctime_ns);
-FILES_IMPORT(entry) void spindle_host_files_entry(const char *name, int32_t len, int32_t type);
-/* Ends the request: a result >= 0 or -errno. */
-FILES_IMPORT(done) void spindle_host_files_done(int64_t result);
-
 /* The request being served: the preloaded files' steps on the C main's thread, then, once they
  * are all in, the service thread's requests. */
-static struct request request;
+static struct files_request request;
 
 static pthread_mutex_t release_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t release_cond = PTHREAD_COND_INITIALIZER;
@@ -84,7 +67,7 @@ static bool main_released;
 struct batch {
     int direction;
     int count;
-    struct piece list[BATCH];
+    struct files_piece list[BATCH];
 };
 
 static void collect(void *piece, size_t n, int64_t at, void *ctx)
@@ -92,7 +75,7 @@ static void collect(void *piece, size_t n, int64_t at, void *ctx)
     (void)at;
     struct batch *b = ctx;
     if (n > 0)
-        b->list[b->count++] = (struct piece){(uint32_t)(uintptr_t)piece, (uint32_t)n};
+        b->list[b->count++] = (struct files_piece){(uint32_t)(uintptr_t)piece, (uint32_t)n};
     if (b->count > 0 && (n == 0 || b->count == BATCH)) { /* n == 0: the lock is about to go */
         spindle_host_files_pieces(b->list, b->count, b->direction);
         b->count = 0;
@@ -107,7 +90,7 @@ static int64_t copy_through_buffer(int fd, int64_t len, int direction)
     int64_t done = 0;
     while (done < len) {
         int64_t n = len - done < (int64_t)sizeof buffer ? len - done : (int64_t)sizeof buffer;
-        struct piece p = {(uint32_t)(uintptr_t)buffer, (uint32_t)n};
+        struct files_piece p = {(uint32_t)(uintptr_t)buffer, (uint32_t)n};
         if (direction == SPINDLE_COPY_IN) {
             spindle_host_files_pieces(&p, 1, direction);
             n = spindle_fs_pwrite(fd, buffer, (size_t)n, done);
@@ -124,7 +107,7 @@ static int64_t copy_through_buffer(int fd, int64_t len, int direction)
     return done;
 }
 
-static int64_t copy_file(const struct request *rq, int direction)
+static int64_t copy_file(const struct files_request *rq, int direction)
 {
     static struct batch batch;
     int flags = direction == SPINDLE_COPY_IN ? SPINDLE_O_WRONLY | SPINDLE_O_CREAT | SPINDLE_O_TRUNC
@@ -189,7 +172,7 @@ static int64_t list_dir(const char *path)
     return n < 0 ? n : total;
 }
 
-static int64_t serve_one(int op, const struct request *rq)
+static int64_t serve_one(int op, const struct files_request *rq)
 {
     switch (op) {
     case OP_READ:

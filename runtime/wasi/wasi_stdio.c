@@ -4,12 +4,9 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "../include/spindle/host_imports.h"
 #include "wasi_host.h"
 #include "wasi_support.h"
-
-/* Linux's /proc/self/fd text for the host's fd: its length, or -1 when the host cannot say */
-__attribute__((import_module("spindle"), import_name("stdio_name"))) int32_t
-spindle_host_stdio_name(int32_t fd, void *text, int32_t size);
 
 static int64_t linux_error(int32_t wasi_errno)
 {
