@@ -1,11 +1,11 @@
 // runtime/fs and host/mount keep their layers (scripts/check-layers.js; docs/DESIGN.md, "Layers"):
 // no file includes or imports one of a layer above its own or beside it, and the check does find
-// such a file.
+// such a file. The runtime declares spindle.* and WASI imports only in their seam headers.
 import assert from 'node:assert/strict';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { layerViolations } from '../scripts/check-layers.js';
+import { layerViolations, seamViolations } from '../scripts/check-layers.js';
 
 const root = join(import.meta.dirname, '..');
 const scratch = join(root, 'build', 'tests', 'layers');
@@ -44,6 +44,26 @@ describe('layers of runtime/fs and host/mount', () => {
       'host/mount/hostdir/hostdir.js:2: the hostdir layer uses ../opfs/opfs.js, of the opfs layer beside it',
       'host/mount/mailbox.js:1: the shared protocol layer uses ./hostdir/hostdir.js, of the hostdir layer above it',
       'host/mount/opfs/opfs.js:1: the opfs layer uses ../index.js, of the registry layer above it',
+    ]);
+  });
+});
+
+describe('the runtime\'s seams to its hosts', () => {
+  after(() => rmSync(scratch, { recursive: true, force: true }));
+
+  it('declares spindle.* and WASI imports only in their headers', () => {
+    assert.deepEqual(seamViolations(root), []);
+  });
+
+  it('names a declaration outside its header', () => {
+    const spindleImport = '__attribute__((import_module("spindle"), import_name("cpu_count"))) int f(void);\n';
+    writeTree({
+      'runtime/include/spindle/host_imports.h': spindleImport,
+      'runtime/core/sysconf.c': `#include <unistd.h>\n${spindleImport}`,
+      'runtime/wasi/wasi_host.h': '#define HOST_IMPORT(name) __attribute__((import_module("wasi_snapshot_preview1")))\n',
+    });
+    assert.deepEqual(seamViolations(scratch), [
+      'runtime/core/sysconf.c:2: declares a spindle.* import outside runtime/include/spindle/host_imports.h',
     ]);
   });
 });
