@@ -2,7 +2,8 @@
 // Checks that runtime/fs, host/mount, host/ and cli/ keep their layers (docs/DESIGN.md, "Layers"
 // and "Module map"): a file may include or import files of its own layer and of the layers below
 // it, never one above it or a sibling beside it (two backends, two middle layers), and the folders
-// that reach into another keep to the rooms it offers them (`borders`). Prints each offending line
+// that reach into another keep to the rooms it offers them (`borders`). And that the runtime
+// declares each host's imports in that host's one seam header only. Prints each offending line
 // and exits 1.
 // `node scripts/check-layers.js [ROOT]`; tests/layers.test.js runs it.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -141,8 +142,32 @@ export function layerViolations(root) {
   return found;
 }
 
+// The runtime's hosts' import modules, each declared in one header: what the runtime asks of a
+// host, and so what runtime/portable must stand in for, is in one place.
+export const seams = [
+  { module: 'spindle', header: 'runtime/include/spindle/host_imports.h' },
+  { module: 'wasi_snapshot_preview1', header: 'runtime/wasi/wasi_host.h' },
+];
+
+/** Every line under runtime/ of `root` that declares an import of a seam's module outside its header. */
+export function seamViolations(root) {
+  const found = [];
+  for (const file of filesUnder(join(root, 'runtime'), ['.c', '.h', '.cpp'])) {
+    const path = `runtime/${file}`;
+    readFileSync(join(root, path), 'utf8').split('\n').forEach((line, i) => {
+      for (const { module, header } of seams) {
+        if (path !== header && line.includes(`import_module("${module}")`)) {
+          found.push(`${path}:${i + 1}: declares a ${module}.* import outside ${header}`);
+        }
+      }
+    });
+  }
+  return found;
+}
+
 if (import.meta.filename === resolve(process.argv[1] ?? '')) {
-  const found = layerViolations(process.argv[2] ?? join(import.meta.dirname, '..'));
+  const root = process.argv[2] ?? join(import.meta.dirname, '..');
+  const found = [...layerViolations(root), ...seamViolations(root)];
   for (const line of found) console.log(line);
   process.exitCode = found.length === 0 ? 0 : 1;
 }

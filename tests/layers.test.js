@@ -1,12 +1,12 @@
 // runtime/fs, host/mount, host/ and cli/ keep their layers (scripts/check-layers.js; docs/DESIGN.md,
 // "Layers" and "Module map"): no file includes or imports one of a layer above its own or beside it,
 // bench/, cli/ and host/ reach into each other only where a border allows, and the check does find
-// each kind of offence.
+// each kind of offence. The runtime declares spindle.* and WASI imports only in their seam headers.
 import assert from 'node:assert/strict';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { layerViolations } from '../scripts/check-layers.js';
+import { layerViolations, seamViolations } from '../scripts/check-layers.js';
 
 const root = join(import.meta.dirname, '..');
 const scratch = join(root, 'build', 'tests', 'layers');
@@ -60,6 +60,26 @@ describe('layers of runtime/fs, host/mount, host/ and cli/', () => {
       'bench/opfs/raw.js:1: uses ../../cli/run/run.js, but bench/ may use cli/ only through cli/common/ and cli/browser/',
       'cli/run/run.js:1: uses ../../bench/experiments.js, but cli/ may use bench/ only from cli/bench/',
       'host/index.js:1: uses ../cli/common/usage.js, but host/ may not use cli/',
+    ]);
+  });
+});
+
+describe('the runtime\'s seams to its hosts', () => {
+  after(() => rmSync(scratch, { recursive: true, force: true }));
+
+  it('declares spindle.* and WASI imports only in their headers', () => {
+    assert.deepEqual(seamViolations(root), []);
+  });
+
+  it('names a declaration outside its header', () => {
+    const spindleImport = '__attribute__((import_module("spindle"), import_name("cpu_count"))) int f(void);\n';
+    writeTree({
+      'runtime/include/spindle/host_imports.h': spindleImport,
+      'runtime/core/sysconf.c': `#include <unistd.h>\n${spindleImport}`,
+      'runtime/wasi/wasi_host.h': '#define HOST_IMPORT(name) __attribute__((import_module("wasi_snapshot_preview1")))\n',
+    });
+    assert.deepEqual(seamViolations(scratch), [
+      'runtime/core/sysconf.c:2: declares a spindle.* import outside runtime/include/spindle/host_imports.h',
     ]);
   });
 });

@@ -65,15 +65,19 @@ before(async () => {
 });
 after(() => rmSync(out, { recursive: true, force: true }));
 
+function assertStandardImports(wasm, module) {
+  for (const { module: from, name } of WebAssembly.Module.imports(module)) {
+    const allowed = (from === 'env' && name === 'memory') || from === 'wasi_snapshot_preview1' ||
+      (from === 'wasi' && name === 'thread-spawn');
+    assert.ok(allowed, `${wasm}: unexpected import ${from}.${name}`);
+  }
+}
+
 test('a portable module imports only the standard imports and exports wasi_thread_start', () => {
   for (const { wasm } of Object.values(builds)) {
     const bytes = readFileSync(wasm);
     const module = new WebAssembly.Module(bytes);
-    for (const { module: from, name } of WebAssembly.Module.imports(module)) {
-      const allowed = (from === 'env' && name === 'memory') || from === 'wasi_snapshot_preview1' ||
-        (from === 'wasi' && name === 'thread-spawn');
-      assert.ok(allowed, `${wasm}: unexpected import ${from}.${name}`);
-    }
+    assertStandardImports(wasm, module);
     assert.equal(importedMemory(bytes).shared, true);
     const exports = WebAssembly.Module.exports(module).map((e) => e.name);
     // malloc and free: emnapi's thread-spawn allocates with them
@@ -123,19 +127,42 @@ for (const name of ['c-no-exit', 'cpp', 'rust', 'shared-fd']) {
   });
 }
 
+// A small program, its lines written here, built portable and run under the npm host.
+async function runPortable(name, lines) {
+  const source = join(out, `${name}.c`);
+  const wasm = join(out, `${name}.wasm`);
+  writeFileSync(source, [...lines, ''].join('\n'));
+  const cc = await exec(spindle, ['cc', '-O1', '--host=wasi', source, '-o', wasm]);
+  assert.equal(cc.code, 0, cc.stderr);
+  return { wasm, got: await exec(process.execPath, [npmHost, wasm]) };
+}
+
 test('a stack overflow ends a portable module with its message and status 134', async () => {
-  const source = join(out, 'overflow.c');
-  const wasm = join(out, 'overflow.wasm');
-  writeFileSync(source, [
+  const { got } = await runPortable('overflow', [
     '#include <string.h>',
     'static int deep(int n) { char buf[16384]; memset(buf, n, sizeof buf);',
     '  __asm__ volatile("" :: "r"(buf) : "memory"); return n ? deep(n - 1) + buf[n % 100] : 0; }',
-    'int main(void) { return deep(1 << 20); }', ''].join('\n'));
-  const cc = await exec(spindle, ['cc', '-O1', '--host=wasi', source, '-o', wasm]);
-  assert.equal(cc.code, 0, cc.stderr);
-  const got = await exec(process.execPath, [npmHost, wasm]);
+    'int main(void) { return deep(1 << 20); }']);
   assert.equal(got.code, 134, got.stderr);
   assert.match(got.stderr, /stack overflow \(limit 1024 KiB, raise it with --stack-size\)/);
+});
+
+// The calls that reach the spindle.* imports (runtime/include/spindle/host_imports.h) a portable
+// module links: runtime/portable stands in for each, or the module could not start elsewhere.
+test('pthread_exit, sysconf, fstatfs and /proc/self/fd of stdio: still standard imports only, and they work', async () => {
+  const { wasm, got } = await runPortable('host_imports', [
+    '#include <pthread.h>', '#include <stdio.h>', '#include <sys/statfs.h>', '#include <unistd.h>',
+    'static void *body(void *arg) { pthread_exit(arg); }',
+    'int main(void) {',
+    '  pthread_t t; void *back; struct statfs fs; char name[64] = "";',
+    '  pthread_create(&t, NULL, body, "exit value"); pthread_join(t, &back);',
+    '  readlink("/proc/self/fd/1", name, sizeof name - 1);',
+    '  printf("%s, %d cores, fstatfs %d, %s\\n", (char *)back, (int)sysconf(_SC_NPROCESSORS_ONLN), fstatfs(1, &fs), name);',
+    '  return 0;',
+    '}']);
+  assertStandardImports(wasm, new WebAssembly.Module(readFileSync(wasm)));
+  assert.equal(got.code, 0, got.stderr);
+  assert.equal(got.stdout, 'exit value, 1 cores, fstatfs 0, host:[stdout]\n');
 });
 
 test('--host=wasi refuses what only Spindle\'s host serves, with a clear error', async () => {

@@ -44,7 +44,8 @@ const optimizedFor = {
 };
 
 // runtime/portable ends a pthread_exit with longjmp (thread_exit.c): clang's Wasm setjmp lowering.
-const extraFlags = { portable: ['-mllvm', '-wasm-enable-sjlj'] };
+// SPINDLE_PORTABLE: runtime/include/spindle/host_imports.h gives it prototypes to define, not imports.
+const extraFlags = { portable: ['-mllvm', '-wasm-enable-sjlj', '-DSPINDLE_PORTABLE'] };
 
 export function optimizationFlag(component, source) {
   const chosen = optimizedFor[component];

@@ -8,18 +8,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "spindle/host_imports.h"
 #include "stack_check.h"
 #include "thread_exit.h"
-
-__attribute__((import_module("spindle"), import_name("run_thread_body"))) void *
-spindle_host_run_thread_body(void *(*start)(void *), void *arg);
-
-// Waits, briefly, where every thread's worker is busy but one whose thread is ending: here,
-// before libc's pthread_create takes its thread list lock, which that thread still needs to end
-// (host/threads/control.js, waitForEndingSlot). Else a program that joins its threads and creates the
-// next ones at once booted a new worker (20-60 ms) for each thread created too soon.
-__attribute__((import_module("spindle"), import_name("thread_slot_wait"))) void
-spindle_host_thread_slot_wait(void);
 
 int __real_pthread_create(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
 
@@ -84,6 +75,10 @@ static void *trampoline(void *p)
 
 int __wrap_pthread_create(pthread_t *thread, const pthread_attr_t *attr, void *(*start)(void *), void *arg)
 {
+    // Waits, briefly, where every thread's worker is busy but one whose thread is ending: here,
+    // before libc's pthread_create takes its thread list lock, which that thread still needs to
+    // end (host/threads/control.js, waitForEndingSlot). Else a program that joins its threads and creates
+    // the next ones at once booted a new worker (20-60 ms) for each thread created too soon.
     spindle_host_thread_slot_wait();
     struct start_request *request = malloc(sizeof *request);
     if (!request)

@@ -4,10 +4,8 @@
 #include <pthread.h>
 #include <stdlib.h>
 
+#include "spindle/host_imports.h"
 #include "thread_exit.h"
-
-__attribute__((import_module("spindle"), import_name("thread_exit"))) _Noreturn void
-spindle_host_thread_exit(void *value);
 
 _Noreturn void pthread_exit(void *value)
 {

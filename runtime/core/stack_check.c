@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "spindle/host_imports.h"
 #include "stack_check.h"
 
 // wasm-ld's bounds of the main thread's stack (--stack-size).
@@ -25,9 +26,6 @@ __asm__(".globaltype __spindle_stack_limit, i32\n"
         ".globaltype __spindle_stack_size, i32\n"
         ".globl __spindle_stack_size\n"
         "__spindle_stack_size:\n");
-
-__attribute__((import_module("spindle"), import_name("stack_overflow"))) _Noreturn void
-spindle_host_stack_overflow(uint32_t stack_bytes, int stack_kind);
 
 // wasi-libc's default pthread stack size, which `--thread-stack-size` sets
 extern unsigned __default_stacksize;

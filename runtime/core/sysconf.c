@@ -8,8 +8,7 @@
 #include <unistd.h>
 
 #include "spindle/fs.h"
-
-__attribute__((import_module("spindle"), import_name("cpu_count"))) int spindle_host_cpu_count(void);
+#include "spindle/host_imports.h"
 
 long __real_sysconf(int name);
 

@@ -13,22 +13,14 @@
 #include <errno.h>
 #include <stdint.h>
 
-#define SPINDLE_IMPORT(name) __attribute__((import_module("spindle"), import_name(#name)))
-
-/* Serves proxied calls and waits while *addr == expected: 0 (woken, or a short wait ended:
- * a spurious wake-up that the callers loop on), -EAGAIN (*addr != expected) or -ETIMEDOUT.
- * It unwinds the thread when another thread ended the program. */
-SPINDLE_IMPORT(jsfs_host_thread_wait)
-int32_t spindle_jsfs_host_thread_wait(volatile void *addr, int32_t expected, int64_t timeout_ns);
-/* 1 when this thread runs on the host's main thread (Node), 0 on a worker (browsers). */
-SPINDLE_IMPORT(jsfs_on_host_thread) int32_t spindle_jsfs_on_host_thread(void);
+#include "spindle/host_imports.h"
 
 /* Constructors run on the C main thread only, so only its copy becomes 1. */
 static _Thread_local int serves_files;
 
 __attribute__((constructor)) static void note_host_thread(void)
 {
-    serves_files = spindle_jsfs_on_host_thread();
+    serves_files = spindle_host_jsfs_on_host_thread();
 }
 
 int __wasilibc_futex_wait_maybe_busy(volatile void *addr, int op, int expected, int64_t max_wait_ns);
@@ -37,7 +29,7 @@ int __wasilibc_futex_wait_maybe_busy(volatile void *addr, int op, int expected, 
 {
     (void)op; /* wasm has one kind of wait */
     if (serves_files)
-        return spindle_jsfs_host_thread_wait(addr, expected, max_wait_ns);
+        return spindle_host_jsfs_host_thread_wait(addr, expected, max_wait_ns);
     int r = __builtin_wasm_memory_atomic_wait32((int *)addr, expected, max_wait_ns);
     return r == 0 ? 0 : r == 1 ? -EAGAIN : -ETIMEDOUT;
 }

@@ -8,6 +8,7 @@
 
 #include "../core/stack_check.h"
 #include "../wasi/wasi_host.h"
+#include "spindle/host_imports.h"
 
 static char message[192];
 static struct {

@@ -1,3 +1,4 @@
-// File timestamps from WASI's own clock: spindle.fs_clock_ms is Spindle's host's (docs/PORTABLE.md).
-#define SPINDLE_STAMP_CLOCK_FROM_LIBC
+// File timestamps from WASI's own clock (docs/PORTABLE.md): the file system's stamp_clock.c, whose
+// SPINDLE_PORTABLE branch (this folder's flag, cli/build/runtime-lib.js) reads clock_gettime, not
+// Spindle's host's spindle.fs_clock_ms.
 #include "../fs/core/stamp_clock.c"

@@ -7,6 +7,8 @@
 // programs that call pthread_exit (its spindle_host_thread_exit is what pthread_exit calls).
 #include <stddef.h>
 
+#include "spindle/host_imports.h"
+
 void *portable_run_catching_exit(void *(*start)(void *), void *arg) __attribute__((weak));
 
 void *spindle_host_run_thread_body(void *(*start)(void *), void *arg)

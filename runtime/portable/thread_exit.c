@@ -5,6 +5,8 @@
 #include <setjmp.h>
 #include <stddef.h>
 
+#include "spindle/host_imports.h"
+
 struct thread_body {
     jmp_buf exit_point;
     void *exit_value;

@@ -9,11 +9,8 @@
 #include <sys/stat.h>
 #include <sys/statfs.h>
 
+#include "../include/spindle/host_imports.h"
 #include "posix_internal.h"
-
-/* Linux's f_type for the host's stdio fd (host/wasi/imports.js), 0 when the host cannot say */
-__attribute__((import_module("spindle"), import_name("stdio_fs_type"))) int32_t
-host_stdio_fs_type(int32_t fd);
 
 #define TMPFS_MAGIC 0x01021994
 #define BLOCK 4096u
@@ -56,7 +53,7 @@ int fstatfs(int fd, struct statfs *out)
         return -1;
     describe(out);
     int host_fd = host_stdio_behind(fd);
-    uint32_t host_type = host_fd >= 0 ? (uint32_t)host_stdio_fs_type(host_fd) : 0;
+    uint32_t host_type = host_fd >= 0 ? (uint32_t)spindle_host_stdio_fs_type(host_fd) : 0;
     if (host_type != 0)
         out->f_type = host_type;
     return 0;

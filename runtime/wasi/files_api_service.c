@@ -18,12 +18,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../include/spindle/host_imports.h"
 #include "wasi_support.h"
 
-#define FILES_IMPORT(name) __attribute__((import_module("spindle"), import_name("files_" #name)))
-
 /* Filled by the host (host/files/service.js knows these offsets). */
-struct request {
+struct files_request {
     int32_t op;
     uint32_t mode;
     int64_t size;
@@ -31,9 +30,10 @@ struct request {
     char path2[SPINDLE_FS_PATH_MAX]; /* rename's new path; symlink's target */
     struct spindle_timespec times[3]; /* restore: atime, mtime, ctime */
 };
-_Static_assert(offsetof(struct request, path) == 16, "host/files/service.js");
-_Static_assert(offsetof(struct request, path2) == 16 + SPINDLE_FS_PATH_MAX, "host/files/service.js");
-_Static_assert(offsetof(struct request, times) == 16 + 2 * SPINDLE_FS_PATH_MAX, "host/files/service.js");
+_Static_assert(offsetof(struct files_request, path) == 16, "host/files/service.js");
+_Static_assert(offsetof(struct files_request, path2) == 16 + SPINDLE_FS_PATH_MAX, "host/files/service.js");
+_Static_assert(offsetof(struct files_request, times) == 16 + 2 * SPINDLE_FS_PATH_MAX,
+               "host/files/service.js");
 
 enum op {
     OP_READ = 1,
@@ -50,31 +50,15 @@ enum op {
 };
 
 /* A piece of a file for the host to copy: (address, length); address 0 = a hole. */
-struct piece {
+struct files_piece {
     uint32_t ptr;
     uint32_t len;
 };
 #define BATCH 256 /* pieces per host round trip: up to 1 MiB */
 
-FILES_IMPORT(wanted) int32_t host_files_wanted(void);
-FILES_IMPORT(unavailable) void host_files_unavailable(int32_t err);
-/* Blocks until the next request, writes it into *rq and returns its op. */
-FILES_IMPORT(wait) int32_t host_files_wait(struct request *rq);
-/* The next step of putting the preloaded files in, written into *rq: its op, or 0 when there
- * are no more (the host ends the run with a message if a step fails). */
-FILES_IMPORT(preload_next) int32_t host_files_preload_next(struct request *rq);
-/* The host copies into (SPINDLE_COPY_IN) or out of these pieces, in order. */
-FILES_IMPORT(pieces) void host_files_pieces(const struct piece *list, int32_t count, int32_t direction);
-FILES_IMPORT(stat)
-void host_files_stat(uint32_t mode, int64_t size, int64_t ino, int64_t nlink, int64_t atime_ns,
-                     int64_t mtime_ns, int64_t ctime_ns);
-FILES_IMPORT(entry) void host_files_entry(const char *name, int32_t len, int32_t type);
-/* Ends the request: a result >= 0 or -errno. */
-FILES_IMPORT(done) void host_files_done(int64_t result);
-
 /* The request being served: the preloaded files' steps on the C main's thread, then, once they
  * are all in, the service thread's requests. */
-static struct request request;
+static struct files_request request;
 
 static pthread_mutex_t release_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t release_cond = PTHREAD_COND_INITIALIZER;
@@ -83,7 +67,7 @@ static bool main_released;
 struct batch {
     int direction;
     int count;
-    struct piece list[BATCH];
+    struct files_piece list[BATCH];
 };
 
 static void collect(void *piece, size_t n, int64_t at, void *ctx)
@@ -91,9 +75,9 @@ static void collect(void *piece, size_t n, int64_t at, void *ctx)
     (void)at;
     struct batch *b = ctx;
     if (n > 0)
-        b->list[b->count++] = (struct piece){(uint32_t)(uintptr_t)piece, (uint32_t)n};
+        b->list[b->count++] = (struct files_piece){(uint32_t)(uintptr_t)piece, (uint32_t)n};
     if (b->count > 0 && (n == 0 || b->count == BATCH)) { /* n == 0: the lock is about to go */
-        host_files_pieces(b->list, b->count, b->direction);
+        spindle_host_files_pieces(b->list, b->count, b->direction);
         b->count = 0;
     }
 }
@@ -106,15 +90,15 @@ static int64_t copy_through_buffer(int fd, int64_t len, int direction)
     int64_t done = 0;
     while (done < len) {
         int64_t n = len - done < (int64_t)sizeof buffer ? len - done : (int64_t)sizeof buffer;
-        struct piece p = {(uint32_t)(uintptr_t)buffer, (uint32_t)n};
+        struct files_piece p = {(uint32_t)(uintptr_t)buffer, (uint32_t)n};
         if (direction == SPINDLE_COPY_IN) {
-            host_files_pieces(&p, 1, direction);
+            spindle_host_files_pieces(&p, 1, direction);
             n = spindle_fs_pwrite(fd, buffer, (size_t)n, done);
         } else {
             n = spindle_fs_pread(fd, buffer, (size_t)n, done);
             p.len = n > 0 ? (uint32_t)n : 0;
             if (n > 0)
-                host_files_pieces(&p, 1, direction);
+                spindle_host_files_pieces(&p, 1, direction);
         }
         if (n <= 0)
             return n < 0 && done == 0 ? n : done;
@@ -123,7 +107,7 @@ static int64_t copy_through_buffer(int fd, int64_t len, int direction)
     return done;
 }
 
-static int64_t copy_file(const struct request *rq, int direction)
+static int64_t copy_file(const struct files_request *rq, int direction)
 {
     static struct batch batch;
     int flags = direction == SPINDLE_COPY_IN ? SPINDLE_O_WRONLY | SPINDLE_O_CREAT | SPINDLE_O_TRUNC
@@ -139,7 +123,7 @@ static int64_t copy_file(const struct request *rq, int direction)
             rc = -SPINDLE_EISDIR;
         len = st.size;
         if (rc == 0) /* the host sizes its buffer from this */
-            host_files_stat(st.mode, st.size, (int64_t)st.ino, (int64_t)st.nlink, 0, 0, 0);
+            spindle_host_files_stat(st.mode, st.size, (int64_t)st.ino, (int64_t)st.nlink, 0, 0, 0);
     }
     if (rc == 0) {
         batch.direction = direction;
@@ -159,9 +143,9 @@ static int64_t stat_path(const char *path)
     struct spindle_stat st;
     int rc = spindle_fs_fstatat(SPINDLE_AT_FDCWD, path, &st, 0);
     if (rc == 0)
-        host_files_stat(st.mode, st.size, (int64_t)st.ino, (int64_t)st.nlink,
-                        st.atim.sec * 1000000000 + st.atim.nsec, st.mtim.sec * 1000000000 + st.mtim.nsec,
-                        st.ctim.sec * 1000000000 + st.ctim.nsec);
+        spindle_host_files_stat(
+            st.mode, st.size, (int64_t)st.ino, (int64_t)st.nlink, st.atim.sec * 1000000000 + st.atim.nsec,
+            st.mtim.sec * 1000000000 + st.mtim.nsec, st.ctim.sec * 1000000000 + st.ctim.nsec);
     return rc;
 }
 
@@ -178,7 +162,7 @@ static int64_t list_dir(const char *path)
             const struct spindle_dirent *e = &entries[i];
             bool dots = e->name[0] == '.' && (e->name_len == 1 || (e->name_len == 2 && e->name[1] == '.'));
             if (!dots) {
-                host_files_entry(e->name, e->name_len, e->type);
+                spindle_host_files_entry(e->name, e->name_len, e->type);
                 total++;
             }
         }
@@ -188,7 +172,7 @@ static int64_t list_dir(const char *path)
     return n < 0 ? n : total;
 }
 
-static int64_t serve_one(int op, const struct request *rq)
+static int64_t serve_one(int op, const struct files_request *rq)
 {
     switch (op) {
     case OP_READ:
@@ -227,8 +211,8 @@ static void *serve(void *unused)
     (void)unused;
     spindle_fs_thread_acts_for_host(true); /* for good: it serves only the host */
     for (;;) {
-        int op = host_files_wait(&request);
-        host_files_done(serve_one(op, &request));
+        int op = spindle_host_files_wait(&request);
+        spindle_host_files_done(serve_one(op, &request));
     }
     return NULL;
 }
@@ -237,15 +221,15 @@ static void *serve(void *unused)
  * may read preloaded files). __wasi_init_tp has run, so threads work. */
 __attribute__((constructor(101))) static void start_files_service(void)
 {
-    int op = host_files_preload_next(&request);
-    bool wanted = host_files_wanted();
+    int op = spindle_host_files_preload_next(&request);
+    bool wanted = spindle_host_files_wanted();
     if (op == 0 && !wanted)
         return;
     /* The "/" preopen takes the first fd before this thread opens any. */
     int32_t err = wasi_fs_ready();
     spindle_fs_thread_acts_for_host(true); /* while it puts the preloaded files in */
-    for (; err == WASI_ESUCCESS && op != 0; op = host_files_preload_next(&request))
-        host_files_done(serve_one(op, &request));
+    for (; err == WASI_ESUCCESS && op != 0; op = spindle_host_files_preload_next(&request))
+        spindle_host_files_done(serve_one(op, &request));
     spindle_fs_thread_acts_for_host(false);
     if (err == WASI_ESUCCESS && wanted) {
         pthread_attr_t attr;
@@ -257,7 +241,7 @@ __attribute__((constructor(101))) static void start_files_service(void)
         pthread_attr_destroy(&attr);
     }
     if (err != WASI_ESUCCESS)
-        host_files_unavailable(err);
+        spindle_host_files_unavailable(err);
     if (err != WASI_ESUCCESS || !wanted)
         return;
     pthread_mutex_lock(&release_lock);

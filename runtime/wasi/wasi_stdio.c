@@ -4,13 +4,9 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "../include/spindle/host_imports.h"
 #include "wasi_host.h"
 #include "wasi_support.h"
-
-/* Linux's /proc/self/fd text for the host's fd: its length, or -1 when the host cannot say */
-__attribute__((import_module("spindle"), import_name("stdio_name"))) int32_t host_stdio_name(int32_t fd,
-                                                                                             void *text,
-                                                                                             int32_t size);
 
 static int64_t linux_error(int32_t wasi_errno)
 {
@@ -82,7 +78,7 @@ static int64_t seek_host(int fd, int64_t offset, int whence)
 
 static int describe(int fd, char *text, size_t size)
 {
-    int32_t len = host_stdio_name(fd, text, (int32_t)size - 1);
+    int32_t len = spindle_host_stdio_name(fd, text, (int32_t)size - 1);
     if (len < 0 || (size_t)len >= size)
         return -SPINDLE_EIO;
     text[len] = '\0';

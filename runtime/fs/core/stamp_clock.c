@@ -7,15 +7,14 @@
  * host, because Date.now is one of the engine's own functions: a thread's first writes call no
  * JavaScript that its new worker would first have to compile (docs/FILESYSTEM.md, "Timestamps").
  * Natively (the core's tests) and in a --host=wasi module (runtime/portable/stamp_clock.c,
- * which defines SPINDLE_STAMP_CLOCK_FROM_LIBC) it is clock_gettime itself. */
+ * compiled with SPINDLE_PORTABLE) it is clock_gettime itself. */
 #include "fs_core.h"
 
 #include <time.h>
 
-#if defined(__wasm__) && !defined(SPINDLE_STAMP_CLOCK_FROM_LIBC)
-__attribute__((import_module("spindle"), import_name("fs_clock_ms"))) double spindle_host_fs_clock_ms(void);
-__attribute__((import_module("spindle"), import_name("date_now_ms"))) double spindle_host_date_now_ms(void);
+#include "../../include/spindle/host_imports.h"
 
+#if defined(__wasm__) && !defined(SPINDLE_PORTABLE)
 static _Thread_local double read_at_date_ms = __builtin_nan(""); /* none yet: NaN equals nothing */
 static _Thread_local double reading_ms;
 

@@ -5,16 +5,12 @@
  * for wasm; natively the tests plug in their own backend. */
 #include "fs_mount.h"
 #include "mount_wire.h"
+#include "../../include/spindle/host_imports.h"
 #include "../../include/spindle/identity.h"
 
 #ifdef __wasm__
 
 #include <string.h>
-
-__attribute__((import_module("spindle"), import_name("mount_list"))) int32_t
-spindle_host_mount_list(char *buf, int32_t len);
-__attribute__((import_module("spindle"), import_name("mount_call"))) int32_t
-spindle_host_mount_call(void *request);
 
 _Static_assert(MOUNT_RESULT_FOLLOW == SPINDLE_MOUNT_FOLLOW && MOUNT_FOLLOW_BYTES == SPINDLE_FS_PATH_MAX,
                "the follow answer is mount.h's");
