@@ -1,8 +1,9 @@
 /* The mount host protocol's bytes in linear memory (docs/MOUNTS.md section 3):
  * the request runtime/fs/mount/mount_host.c builds, its op numbers, and the stat
  * and directory-entry encodings the host writes back. The JavaScript side is
- * host/abi/mount.js; tests/abi.test.js compiles a check of every field and
- * number here against it, so the two cannot drift. */
+ * host/abi/mount-request.js and host/abi/mount-wire.js; tests/abi.test.js
+ * compiles a check of every field and number here against it, so the two
+ * cannot drift. */
 #ifndef SPINDLE_MOUNT_WIRE_H
 #define SPINDLE_MOUNT_WIRE_H
 
