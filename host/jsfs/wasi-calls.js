@@ -6,9 +6,10 @@
 // fds 0-2 are the host's stdio and go to `stdio` (host/wasi/imports.js).
 import { AT, ERRNO as E, O, UTIME } from '../abi/linux.js';
 import {
-  DIRENT, ERRNO as W, errnoFromLinux, FDFLAGS, FDSTAT, FILESTAT, FILETYPE, FSTFLAGS, IOVEC, LOOKUPFLAGS, OFLAGS,
-  PREOPENTYPE, PRESTAT, RIGHTS,
+  DIRENT, ERRNO as W, FDFLAGS, FDSTAT, FILESTAT, FILETYPE, FSTFLAGS, IOVEC, LOOKUPFLAGS, OFLAGS, PREOPENTYPE, PRESTAT,
+  RIGHTS,
 } from '../abi/wasi.js';
+import { errnoFromLinux } from '../abi/wasi-translate.js';
 import { TYPE } from './fs.js';
 
 const toWasi = (rc) => errnoFromLinux(-rc);

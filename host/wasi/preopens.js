@@ -15,9 +15,9 @@ import { FSYNC_DATASYNC, OP, REQ } from '../abi/mount-request.js';
 import { readDirents, STAT as WIRE_STAT } from '../abi/mount-wire.js';
 import { preopenChecks } from './preopen-permission.js';
 import {
-  DIRENT, ERRNO, errnoFromLinux, FDFLAGS, FDSTAT, FILESTAT, FILETYPE, filetypeOfDt, filetypeOfMode, IOVEC, LOOKUPFLAGS,
-  OFLAGS, PRESTAT, PREOPENTYPE, RIGHTS,
+  DIRENT, ERRNO, FDFLAGS, FDSTAT, FILESTAT, FILETYPE, IOVEC, LOOKUPFLAGS, OFLAGS, PRESTAT, PREOPENTYPE, RIGHTS,
 } from '../abi/wasi.js';
+import { errnoFromLinux, filetypeOfDt, filetypeOfMode } from '../abi/wasi-translate.js';
 
 const FIRST_FD = 3;
 const MAX_FDS = 1024;
