@@ -23,8 +23,8 @@ import { fail, guestMemory, WasiError, wasiCall } from './guest-memory.js';
 
 const FIRST_FD = 3;
 const MAX_FDS = 1024;
-// kind, spare, mount, Linux status flags (O_APPEND only), position (i64 at ints 4-5), the mount's handle (i64 at ints 6-7:
-// what the backend's OPEN gave, never a Node fd; docs/MOUNTS.md)
+// kind, spare, mount, Linux status flags (O_APPEND only), position (i64 at ints 4-5), the
+// mount's handle (i64 at ints 6-7: what the backend's OPEN gave, never a Node fd; docs/MOUNTS.md)
 const SLOT_INTS = 8;
 const KIND = { FREE: 0, CLAIMED: 1, FILE: 2, DIR: 3, PREOPEN: 4 };
 
