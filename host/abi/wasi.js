@@ -1,7 +1,7 @@
 // The WASI preview1 numbering and byte layouts the hosts write into linear memory (host/wasi/imports.js,
 // host/wasi/preopens.js, host/jsfs/wasi-calls.js), as runtime/wasi/wasi_abi.h has them for C.
-// tests/abi.test.js checks each value against wasi-libc's <wasi/api.h> and wasi_abi.h.
-import { DT, ERRNO as LINUX_ERRNO, S } from './linux.js';
+// tests/abi.test.js checks each value against wasi-libc's <wasi/api.h> and wasi_abi.h. Translations
+// from and to Linux's numbering are in wasi-translate.js.
 
 export const ERRNO = {
   SUCCESS: 0, ACCES: 2, AGAIN: 6, BADF: 8, BUSY: 10, DQUOT: 19, EXIST: 20, FAULT: 21, FBIG: 22, ILSEQ: 25,
@@ -10,41 +10,7 @@ export const ERRNO = {
   OVERFLOW: 61, PERM: 63, PIPE: 64, RANGE: 68, ROFS: 69, SPIPE: 70, TXTBSY: 74, XDEV: 75, NOTCAPABLE: 76,
 };
 
-// Linux errno -> WASI errno: the WASI error of the same name (EFOO -> FOO), as
-// runtime/wasi/wasi_support.c's wasi_errno_from_linux; anything else is EIO.
-const fromLinux = new Map();
-for (const [name, linux] of Object.entries(LINUX_ERRNO)) {
-  const wasi = ERRNO[name.slice(1)];
-  if (wasi !== undefined && !fromLinux.has(linux)) fromLinux.set(linux, wasi);
-}
-/** The WASI errno for a Linux errno (positive). */
-export function errnoFromLinux(linuxErrno) {
-  return fromLinux.get(linuxErrno) ?? ERRNO.IO;
-}
-
 export const FILETYPE = { UNKNOWN: 0, CHARACTER_DEVICE: 2, DIRECTORY: 3, REGULAR_FILE: 4, SYMBOLIC_LINK: 7 };
-/** The WASI filetype of a Linux st_mode. */
-export function filetypeOfMode(mode) {
-  switch (mode & S.IFMT) {
-    case S.IFDIR: return FILETYPE.DIRECTORY;
-    case S.IFREG: return FILETYPE.REGULAR_FILE;
-    case S.IFLNK: return FILETYPE.SYMBOLIC_LINK;
-    case S.IFCHR: return FILETYPE.CHARACTER_DEVICE;
-    default: return FILETYPE.UNKNOWN;
-  }
-}
-
-/** The WASI filetype of a Linux d_type. */
-export function filetypeOfDt(type) {
-  switch (type) {
-    case DT.DIR: return FILETYPE.DIRECTORY;
-    case DT.REG: return FILETYPE.REGULAR_FILE;
-    case DT.LNK: return FILETYPE.SYMBOLIC_LINK;
-    case DT.CHR: return FILETYPE.CHARACTER_DEVICE;
-    default: return FILETYPE.UNKNOWN;
-  }
-}
-
 export const OFLAGS = { CREAT: 1, DIRECTORY: 2, EXCL: 4, TRUNC: 8 };
 export const FDFLAGS = { APPEND: 1, DSYNC: 2, NONBLOCK: 4, RSYNC: 8, SYNC: 16 };
 export const FSTFLAGS = { ATIM: 1, ATIM_NOW: 2, MTIM: 4, MTIM_NOW: 8 };

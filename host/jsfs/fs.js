@@ -7,9 +7,10 @@
 //
 // Paths are byte strings: one char per byte (latin1), so lengths are byte lengths and any byte
 // sequence round-trips.
-import { AT, ERRNO as E, O, UTIME } from '../abi/linux.js';
+import { AT, ERRNO as E, O, S, UTIME } from '../abi/linux.js';
 
-export const TYPE = { FILE: 1, DIR: 2, SYMLINK: 3 };
+// An inode's type as Linux's st_mode type bits, so stats and entries translate as Linux's do.
+export const TYPE = { FILE: S.IFREG, DIR: S.IFDIR, SYMLINK: S.IFLNK };
 
 const NAME_MAX = 255;
 const PATH_MAX = 4096; // including the terminating NUL

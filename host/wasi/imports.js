@@ -8,6 +8,7 @@ import {
   CLOCK, ERRNO, EVENT, EVENTTYPE, FDFLAGS, FDSTAT, FILESTAT, FILETYPE, IOVEC, RIGHTS, SUBCLOCKFLAGS, SUBSCRIPTION,
 } from '../abi/wasi.js';
 import { staysAtZero } from '../platform/stdio-description.js';
+import { guestMemory } from './guest-memory.js';
 
 const FIRST_PREOPEN_FD = 3;
 const NO_FILES_NOTE = 'spindle: this module has no filesystem of its own (not built by spindle cc or spindle cargo, ' +
@@ -44,6 +45,7 @@ export function wasiImports({ memory, args, env, platform, exit, sleep, brokenPi
   const envBytes = encodeStrings(Object.entries(env).map(([k, v]) => `${k}=${v}`));
   const view = () => new DataView(memory.buffer);
   const u8 = () => new Uint8Array(memory.buffer);
+  const guest = guestMemory(memory); // (bounds are checked before each use below)
   const sleepCell = new Int32Array(new SharedArrayBuffer(4));
   const yieldCpu = platform.yieldCpu ?? (() => {}); // where the host has no way, a yield does nothing
 
@@ -271,14 +273,12 @@ export function wasiImports({ memory, args, env, platform, exit, sleep, brokenPi
     fd_fdstat_get(fd, statPtr) {
       if (!isStdio(fd)) return ERRNO.BADF;
       if (!inBounds(statPtr, FDSTAT.BYTES)) return ERRNO.FAULT;
-      const dv = view();
       // wasi-libc's isatty() is "character device without seek/tell rights": answer as the
       // host's own fd is, so stdout is line-buffered on a terminal and fully buffered in a pipe.
       const tty = platform.isatty(fd);
-      dv.setUint8(statPtr + FDSTAT.FILETYPE, tty ? FILETYPE.CHARACTER_DEVICE : FILETYPE.UNKNOWN);
-      dv.setUint16(statPtr + FDSTAT.FLAGS, fd === 0 ? 0 : FDFLAGS.APPEND, true); // outputs append
-      dv.setBigUint64(statPtr + FDSTAT.RIGHTS_BASE, tty ? RIGHTS.ALL & ~RIGHTS_SEEK_TELL : RIGHTS.ALL, true);
-      dv.setBigUint64(statPtr + FDSTAT.RIGHTS_INHERITING, RIGHTS.ALL, true);
+      guest.putFdstat(statPtr, { filetype: tty ? FILETYPE.CHARACTER_DEVICE : FILETYPE.UNKNOWN,
+        fdflags: fd === 0 ? 0 : FDFLAGS.APPEND, // outputs append
+        rightsBase: tty ? RIGHTS.ALL & ~RIGHTS_SEEK_TELL : RIGHTS.ALL, rightsInheriting: RIGHTS.ALL });
       return ERRNO.SUCCESS;
     },
     fd_fdstat_set_flags: (fd) => (isStdio(fd) ? ERRNO.SUCCESS : ERRNO.BADF),
@@ -288,13 +288,8 @@ export function wasiImports({ memory, args, env, platform, exit, sleep, brokenPi
       if (!isStdio(fd)) return ERRNO.BADF;
       if (!inBounds(bufPtr, FILESTAT.BYTES)) return ERRNO.FAULT;
       const info = platform.describeStdio(fd);
-      const dv = view();
-      u8().fill(0, bufPtr, bufPtr + FILESTAT.BYTES);
-      dv.setUint8(bufPtr + FILESTAT.FILETYPE, info.filetype);
-      for (const [field, value] of [['DEV', info.dev], ['INO', info.ino], ['NLINK', info.nlink], ['SIZE', info.size],
-        ['ATIM', info.atimNs], ['MTIM', info.mtimNs], ['CTIM', info.ctimNs]]) {
-        dv.setBigUint64(bufPtr + FILESTAT[field], BigInt(value), true);
-      }
+      guest.putFilestat(bufPtr, { dev: info.dev, ino: info.ino, filetype: info.filetype, nlink: info.nlink,
+        size: info.size, atim: info.atimNs, mtim: info.mtimNs, ctim: info.ctimNs });
       return ERRNO.SUCCESS;
     },
     // Only stdio redirected from or to a regular file seeks: stdin at a position the platform

@@ -14,15 +14,17 @@ import { AT, O } from '../abi/linux.js';
 import { FSYNC_DATASYNC, OP, REQ } from '../abi/mount-request.js';
 import { readDirents, STAT as WIRE_STAT } from '../abi/mount-wire.js';
 import { preopenChecks } from './preopen-permission.js';
+import { ERRNO, FILETYPE, OFLAGS, RIGHTS } from '../abi/wasi.js';
 import {
-  DIRENT, ERRNO, errnoFromLinux, FDFLAGS, FDSTAT, FILESTAT, FILETYPE, filetypeOfDt, filetypeOfMode, IOVEC, LOOKUPFLAGS,
-  OFLAGS, PRESTAT, PREOPENTYPE, RIGHTS,
-} from '../abi/wasi.js';
+  accessFromRights, errnoFromLinux, fdflagsFromStatusFlags, filetypeOfDt, filetypeOfMode, noFollowFromLookup,
+  openFlagsFromOflags, statusFlagsFromFdflags,
+} from '../abi/wasi-translate.js';
+import { fail, guestMemory, WasiError, wasiCall } from './guest-memory.js';
 
 const FIRST_FD = 3;
 const MAX_FDS = 1024;
-// kind, spare, mount, fdflags, position (i64 at ints 4-5), the mount's handle (i64 at ints 6-7:
-// what the backend's OPEN gave, never a Node fd; docs/MOUNTS.md)
+// kind, spare, mount, Linux status flags (O_APPEND only), position (i64 at ints 4-5), the
+// mount's handle (i64 at ints 6-7: what the backend's OPEN gave, never a Node fd; docs/MOUNTS.md)
 const SLOT_INTS = 8;
 const KIND = { FREE: 0, CLAIMED: 1, FILE: 2, DIR: 3, PREOPEN: 4 };
 
@@ -33,11 +35,6 @@ const PATH2 = PATH1 + 4096;
 const DATA = PATH2 + 4096;
 const DATA_SIZE = 64 * 1024;
 const STAT = DATA; // FSTAT/STAT/OPEN write their stat here
-
-class WasiError extends Error {
-  constructor(errno) { super(`wasi errno ${errno}`); this.errno = errno; }
-}
-const fail = (errno) => { throw new WasiError(errno); };
 
 /** Coordinator: the shared fd table, preopens for mounts 0..n-1 at fds 3..3+n-1. */
 export function createFdTable(mountCount) {
@@ -63,8 +60,7 @@ export function withHostFiles(base, { memory, mounts, table: tableBuffer }) {
   const scratch = new ArrayBuffer(DATA + DATA_SIZE);
   const sv = new DataView(scratch);
   const su8 = new Uint8Array(scratch);
-  const view = () => new DataView(memory.buffer);
-  const mem = () => new Uint8Array(memory.buffer);
+  const guest = guestMemory(memory);
   const encoder = new TextEncoder();
   const decoder = new TextDecoder();
 
@@ -134,9 +130,9 @@ export function withHostFiles(base, { memory, mounts, table: tableBuffer }) {
   }
 
   function pathAt(fd, ptr, len) {
-    if (ptr < 0 || len < 0 || ptr + len > memory.buffer.byteLength) fail(ERRNO.FAULT);
+    const bytes = guest.path(ptr, len);
     const { m, base } = dirBase(fd);
-    return { m, rel: relative(base, decoder.decode(mem().slice(ptr, ptr + len))) };
+    return { m, rel: relative(base, decoder.decode(bytes)) };
   }
 
   function handleOf(e) {
@@ -178,40 +174,21 @@ export function withHostFiles(base, { memory, mounts, table: tableBuffer }) {
   const checks = mounts.map((mount, m) => (mount.checkModes ? preopenChecks(modeAt(m), fail) : null));
   const statSize = () => sv.getBigInt64(STAT + WIRE_STAT.SIZE, true);
 
-  // The protocol's stat (at STAT in the scratch) as a WASI filestat at ptr.
-  function putFilestat(ptr) {
-    if (ptr < 0 || ptr + FILESTAT.BYTES > memory.buffer.byteLength) fail(ERRNO.FAULT);
-    const dv = view();
-    new Uint8Array(memory.buffer, ptr, FILESTAT.BYTES).fill(0);
-    dv.setBigUint64(ptr + FILESTAT.INO, sv.getBigUint64(STAT + WIRE_STAT.INO, true), true);
-    dv.setUint8(ptr + FILESTAT.FILETYPE, filetypeOfMode(statMode()));
-    dv.setBigUint64(ptr + FILESTAT.NLINK, sv.getBigUint64(STAT + WIRE_STAT.NLINK, true), true);
-    dv.setBigUint64(ptr + FILESTAT.SIZE, sv.getBigUint64(STAT + WIRE_STAT.SIZE, true), true);
-    dv.setBigUint64(ptr + FILESTAT.ATIM, sv.getBigUint64(STAT + WIRE_STAT.ATIME_NS, true), true);
-    dv.setBigUint64(ptr + FILESTAT.MTIM, sv.getBigUint64(STAT + WIRE_STAT.MTIME_NS, true), true);
-    dv.setBigUint64(ptr + FILESTAT.CTIM, sv.getBigUint64(STAT + WIRE_STAT.CTIME_NS, true), true);
-  }
-
-  function iovecs(iovs, count) {
-    if (iovs < 0 || iovs + count * IOVEC.BYTES > memory.buffer.byteLength) fail(ERRNO.FAULT);
-    const dv = view();
-    return Array.from({ length: count }, (_, i) => {
-      const ptr = dv.getUint32(iovs + i * IOVEC.BYTES + IOVEC.BUF, true);
-      const len = dv.getUint32(iovs + i * IOVEC.BYTES + IOVEC.LEN, true);
-      if (ptr + len > memory.buffer.byteLength) fail(ERRNO.FAULT);
-      return { ptr, len };
-    });
-  }
+  // The protocol's stat (at STAT in the scratch) as the shared layer's filestat (no device number).
+  const wireStat = (field) => sv.getBigUint64(STAT + field, true);
+  const filestat = () => ({ dev: 0, ino: wireStat(WIRE_STAT.INO), filetype: filetypeOfMode(statMode()),
+    nlink: wireStat(WIRE_STAT.NLINK), size: wireStat(WIRE_STAT.SIZE), atim: wireStat(WIRE_STAT.ATIME_NS),
+    mtim: wireStat(WIRE_STAT.MTIME_NS), ctim: wireStat(WIRE_STAT.CTIME_NS) });
 
   // Reads or writes the iovecs at `offset`, in DATA_SIZE pieces; returns the byte count.
   function transfer(e, writing, list, offset) {
     let done = 0;
-    for (const { ptr, len } of list) {
+    for (const [ptr, len] of list) {
       for (let at = 0; at < len;) {
         const n = Math.min(DATA_SIZE, len - at);
-        if (writing) su8.set(mem().subarray(ptr + at, ptr + at + n), DATA);
+        if (writing) su8.set(guest.bytes().subarray(ptr + at, ptr + at + n), DATA);
         const got = Number(request(e.mount, writing ? OP.PWRITE : OP.PREAD, { handle: e.handle, offset: offset + BigInt(done), len: n }));
-        if (!writing) mem().set(su8.subarray(DATA, DATA + got), ptr + at);
+        if (!writing) guest.bytes().set(su8.subarray(DATA, DATA + got), ptr + at);
         done += got;
         at += got;
         if (got < n) return done;
@@ -227,46 +204,29 @@ export function withHostFiles(base, { memory, mounts, table: tableBuffer }) {
   }
 
   // Each call: stdio (and unknown fds for non-path calls) go to base; errors become WASI errnos.
-  const guard = (fn) => (...args) => {
-    try {
-      fn(...args);
-      return ERRNO.SUCCESS;
-    } catch (err) {
-      if (err instanceof WasiError) return err.errno;
-      if (err instanceof HandleError) return errnoFromLinux(err.errno);
-      // (a host call outside the backend, or a pointer out of bounds: an error, never a trap)
-      return err instanceof RangeError ? ERRNO.FAULT : err?.code === 'ENOENT' ? ERRNO.NOENT : ERRNO.IO;
-    }
-  };
+  const guard = (fn) => wasiCall(fn, (err) => {
+    if (err instanceof HandleError) return errnoFromLinux(err.errno);
+    // (a host call outside the backend, or a pointer out of bounds: an error, never a trap)
+    return err instanceof RangeError ? ERRNO.FAULT : err?.code === 'ENOENT' ? ERRNO.NOENT : ERRNO.IO;
+  });
   const isStdio = (fd) => fd >= 0 && fd <= 2;
 
   const overrides = {
-    fd_prestat_get: (fd, ptr) => {
+    fd_prestat_get: guard((fd, ptr) => {
       const s = slotOf(fd);
       if (s < 0 || table[s] !== KIND.PREOPEN) return ERRNO.BADF;
-      const dv = view();
-      dv.setUint32(ptr + PRESTAT.TAG, PREOPENTYPE.DIR, true);
-      dv.setUint32(ptr + PRESTAT.DIR_NAME_LEN, encoder.encode(mounts[table[s + 2]].path).length, true);
-      return ERRNO.SUCCESS;
-    },
-    fd_prestat_dir_name: (fd, ptr, len) => {
+      guest.putPrestat(ptr, encoder.encode(mounts[table[s + 2]].path).length);
+    }),
+    fd_prestat_dir_name: guard((fd, ptr, len) => {
       const s = slotOf(fd);
       if (s < 0 || table[s] !== KIND.PREOPEN) return ERRNO.BADF;
-      const name = encoder.encode(mounts[table[s + 2]].path);
-      if (len < name.length) return ERRNO.INVAL;
-      mem().set(name, ptr);
-      return ERRNO.SUCCESS;
-    },
+      guest.putPrestatName(ptr, len, encoder.encode(mounts[table[s + 2]].path));
+    }),
     path_open: guard((dirFd, dirFlags, pathPtr, pathLen, oflags, rightsBase, _inheriting, fdflags, fdPtr) => {
       const { m, rel } = pathAt(dirFd, pathPtr, pathLen);
-      const read = (rightsBase & RIGHTS.FD_READ) !== 0n;
-      const write = (rightsBase & RIGHTS.FD_WRITE) !== 0n || (oflags & OFLAGS.TRUNC) !== 0;
-      let flags = write ? (read ? O.RDWR : O.WRONLY) : 0;
-      if (oflags & OFLAGS.CREAT) flags |= O.CREAT;
-      if (oflags & OFLAGS.EXCL) flags |= O.EXCL;
-      if (oflags & OFLAGS.TRUNC) flags |= O.TRUNC;
-      if (oflags & OFLAGS.DIRECTORY) flags |= O.DIRECTORY;
-      if (!(dirFlags & LOOKUPFLAGS.SYMLINK_FOLLOW)) flags |= O.NOFOLLOW;
+      // O_TRUNC opens for writing here: the backend's quota counts a truncation only then
+      const rights = oflags & OFLAGS.TRUNC ? rightsBase | RIGHTS.FD_WRITE : rightsBase;
+      const flags = accessFromRights(rights) | openFlagsFromOflags(oflags, dirFlags);
       checks[m]?.beforeOpen(rel, flags);
       request(m, OP.OPEN, { path: rel, flags, mode: 0o666 });
       const handle = sv.getBigInt64(AT_REQ + REQ.HANDLE, true);
@@ -277,42 +237,43 @@ export function withHostFiles(base, { memory, mounts, table: tableBuffer }) {
         throw err;
       }
       const isDir = filetypeOfMode(statMode()) === FILETYPE.DIRECTORY;
-      const fd = allocate(isDir ? KIND.DIR : KIND.FILE, handle, m, fdflags & FDFLAGS.APPEND);
+      // O_APPEND is kept here, not given to the backend: fd_write puts the data at the end itself
+      const fd = allocate(isDir ? KIND.DIR : KIND.FILE, handle, m, statusFlagsFromFdflags(fdflags) & O.APPEND);
       if (fd < 0) {
         request(m, OP.CLOSE, { handle: handle });
         fail(ERRNO.MFILE);
       }
-      view().setUint32(fdPtr, fd, true);
+      guest.putU32(fdPtr, fd);
     }),
     fd_close: (fd) => {
       if (isStdio(fd) || slotOf(fd) < 0) return base.fd_close(fd);
       const e = entry(fd);
       if (e.kind === KIND.PREOPEN) return ERRNO.SUCCESS; // (kept: other threads resolve paths through it)
       Atomics.store(table, e.s, KIND.FREE);
-      return guard(() => request(e.mount, OP.CLOSE, { handle: e.handle }))();
+      return guard(() => { request(e.mount, OP.CLOSE, { handle: e.handle }); })();
     },
     fd_read: (fd, iovs, count, nPtr) => (slotOf(fd) < 0 ? base.fd_read(fd, iovs, count, nPtr) : guard(() => {
       const e = fileEntry(fd);
-      const n = transfer(e, false, iovecs(iovs, count), position(e.s));
+      const n = transfer(e, false, guest.iovecs(iovs, count), position(e.s));
       setPosition(e.s, position(e.s) + BigInt(n));
-      view().setUint32(nPtr, n, true);
+      guest.putU32(nPtr, n);
     })()),
     fd_write: (fd, iovs, count, nPtr) => (slotOf(fd) < 0 ? base.fd_write(fd, iovs, count, nPtr) : guard(() => {
       const e = fileEntry(fd);
       let at = position(e.s);
-      if (e.flags & FDFLAGS.APPEND) {
+      if (e.flags & O.APPEND) {
         request(e.mount, OP.FSTAT, { handle: e.handle });
         at = statSize();
       }
-      const n = transfer(e, true, iovecs(iovs, count), at);
+      const n = transfer(e, true, guest.iovecs(iovs, count), at);
       setPosition(e.s, at + BigInt(n));
-      view().setUint32(nPtr, n, true);
+      guest.putU32(nPtr, n);
     })()),
     fd_pread: guard((fd, iovs, count, offset, nPtr) => {
-      view().setUint32(nPtr, transfer(fileEntry(fd), false, iovecs(iovs, count), offset), true);
+      guest.putU32(nPtr, transfer(fileEntry(fd), false, guest.iovecs(iovs, count), offset));
     }),
     fd_pwrite: guard((fd, iovs, count, offset, nPtr) => {
-      view().setUint32(nPtr, transfer(fileEntry(fd), true, iovecs(iovs, count), offset), true);
+      guest.putU32(nPtr, transfer(fileEntry(fd), true, guest.iovecs(iovs, count), offset));
     }),
     fd_seek: (fd, offset, whence, newPtr) => (slotOf(fd) < 0 ? base.fd_seek(fd, offset, whence, newPtr) : guard(() => {
       const e = fileEntry(fd);
@@ -325,27 +286,24 @@ export function withHostFiles(base, { memory, mounts, table: tableBuffer }) {
       const to = from + offset;
       if (to < 0n) fail(ERRNO.INVAL);
       setPosition(e.s, to);
-      view().setBigUint64(newPtr, to, true);
+      guest.putU64(newPtr, to);
     })()),
     fd_tell: (fd, ptr) => (slotOf(fd) < 0 ? base.fd_tell(fd, ptr) : guard(() => {
-      view().setBigUint64(ptr, position(fileEntry(fd).s), true);
+      guest.putU64(ptr, position(fileEntry(fd).s));
     })()),
     fd_fdstat_get: (fd, ptr) => (slotOf(fd) < 0 ? base.fd_fdstat_get(fd, ptr) : guard(() => {
       const e = entry(fd);
-      const dv = view();
-      dv.setUint8(ptr + FDSTAT.FILETYPE, e.kind === KIND.FILE ? FILETYPE.REGULAR_FILE : FILETYPE.DIRECTORY);
-      dv.setUint16(ptr + FDSTAT.FLAGS, e.flags, true);
-      dv.setBigUint64(ptr + FDSTAT.RIGHTS_BASE, RIGHTS.ALL, true);
-      dv.setBigUint64(ptr + FDSTAT.RIGHTS_INHERITING, RIGHTS.ALL, true);
+      guest.putFdstat(ptr, { filetype: e.kind === KIND.FILE ? FILETYPE.REGULAR_FILE : FILETYPE.DIRECTORY,
+        fdflags: fdflagsFromStatusFlags(e.flags), rightsBase: RIGHTS.ALL, rightsInheriting: RIGHTS.ALL });
     })()),
     fd_fdstat_set_flags: (fd, flags) => (slotOf(fd) < 0 ? base.fd_fdstat_set_flags(fd, flags) : guard(() => {
       const e = entry(fd);
-      table[e.s + 3] = flags & FDFLAGS.APPEND;
+      table[e.s + 3] = statusFlagsFromFdflags(flags) & O.APPEND;
     })()),
     fd_filestat_get: (fd, ptr) => (slotOf(fd) < 0 ? base.fd_filestat_get(fd, ptr) : guard(() => {
       const e = entry(fd);
       request(e.mount, OP.FSTAT, { handle: handleOf(e) });
-      putFilestat(ptr);
+      guest.putFilestat(ptr, filestat());
     })()),
     fd_filestat_set_size: guard((fd, size) => {
       const e = fileEntry(fd);
@@ -363,30 +321,17 @@ export function withHostFiles(base, { memory, mounts, table: tableBuffer }) {
       const e = entry(fd);
       if (e.kind === KIND.FILE) fail(ERRNO.NOTDIR);
       const got = Number(request(e.mount, OP.READDIR, { handle: handleOf(e), offset: cookie, len: DATA_SIZE }));
-      // the protocol's entries as WASI dirents, each followed by its name (a last one may be cut)
-      const out = new Uint8Array(len);
-      let used = 0;
+      const out = guest.direntWriter(buf, len);
       for (const d of readDirents(sv, DATA, got)) {
-        if (used >= len) break;
-        const entryBytes = new Uint8Array(DIRENT.BYTES + d.name.length);
-        const ev = new DataView(entryBytes.buffer);
-        ev.setBigUint64(DIRENT.NEXT, d.next, true);
-        ev.setBigUint64(DIRENT.INO, d.ino, true);
-        ev.setUint32(DIRENT.NAMLEN, d.name.length, true);
-        ev.setUint8(DIRENT.TYPE, filetypeOfDt(d.type));
-        entryBytes.set(d.name, DIRENT.BYTES);
-        const n = Math.min(entryBytes.length, len - used);
-        out.set(entryBytes.subarray(0, n), used);
-        used += n;
+        if (!out.add({ next: d.next, ino: d.ino, filetype: filetypeOfDt(d.type), name: d.name })) break;
       }
-      mem().set(out.subarray(0, used), buf);
-      view().setUint32(usedPtr, used, true);
+      guest.putU32(usedPtr, out.used);
     }),
     path_filestat_get: guard((fd, lookupFlags, pathPtr, pathLen, ptr) => {
       const { m, rel } = pathAt(fd, pathPtr, pathLen);
       checks[m]?.search(rel);
-      request(m, OP.STAT, { path: rel, flags: lookupFlags & LOOKUPFLAGS.SYMLINK_FOLLOW ? 0 : AT.SYMLINK_NOFOLLOW });
-      putFilestat(ptr);
+      request(m, OP.STAT, { path: rel, flags: noFollowFromLookup(lookupFlags) });
+      guest.putFilestat(ptr, filestat());
     }),
     path_create_directory: guard((fd, pathPtr, pathLen) => {
       const { m, rel } = pathAt(fd, pathPtr, pathLen);
