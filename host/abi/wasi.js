@@ -1,5 +1,5 @@
 // The WASI preview1 numbering and byte layouts the hosts write into linear memory (host/wasi/imports.js,
-// host/wasi/preopens.js, host/jsfs/wasi-calls.js), as runtime/wasi/wasi_abi.h has them for C.
+// host/wasi/file-calls.js), as runtime/wasi/wasi_abi.h has them for C.
 // tests/abi.test.js checks each value against wasi-libc's <wasi/api.h> and wasi_abi.h. Translations
 // from and to Linux's numbering are in wasi-translate.js.
 

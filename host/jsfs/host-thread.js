@@ -9,7 +9,7 @@ import { terminateIfUncaughtCxx } from '../threads/cxx-exceptions.js';
 import { uncatchableByWasm } from '../threads/uncatchable.js';
 import { ProgramExit, stdioFsTypeImport, wasiImports } from '../wasi/imports.js';
 import { JsFs } from './fs.js';
-import { fileCalls } from './wasi-calls.js';
+import { jsFsFileCalls } from './wasi-calls.js';
 import { CH, proxyServer } from './proxy.js';
 import { failureMessage } from '../threads/stack-overflow.js';
 import { instantiateThread } from '../threads/thread-instance.js';
@@ -23,7 +23,7 @@ const EINVAL = 28;
 
 /** The JS filesystem with its WASI binding and mailbox server, for the host's main thread. */
 export function jsFsHost(channel, memory, stdio) {
-  const calls = fileCalls(new JsFs(), memory, stdio);
+  const calls = jsFsFileCalls(new JsFs(), memory, stdio);
   return { calls, server: proxyServer(channel, calls) };
 }
 

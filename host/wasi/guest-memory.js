@@ -1,8 +1,8 @@
-// The guest-memory side of WASI's file calls, written once for the host's two sets of them:
-// host/wasi/preopens.js (host directories, for modules without Spindle's filesystem) and
-// host/jsfs/wasi-calls.js (the --fs=js baseline). It reads a module's arguments (paths, iovecs)
-// and writes its results (counts, filestat, fdstat, prestat, dirents) in WASI's layouts, each
-// pointer checked against the memory's size first: a hostile module's pointer gets EFAULT, never
+// The guest-memory side of WASI's file calls (host/wasi/file-calls.js, whose backends are
+// host/wasi/preopens.js, host directories for modules without Spindle's filesystem, and
+// host/jsfs/wasi-calls.js, the --fs=js baseline) and of stdio's (imports.js). It reads a
+// module's arguments (paths, iovecs) and writes its results (counts, filestat, fdstat, prestat,
+// dirents) in WASI's layouts, each pointer checked against the memory's size first: a hostile module's pointer gets EFAULT, never
 // a trap in the host. Errors are thrown as WasiError; `wasiCall` turns them into the errno.
 import { DIRENT, ERRNO, FDSTAT, FILESTAT, IOVEC, PREOPENTYPE, PRESTAT } from '../abi/wasi.js';
 

@@ -1,8 +1,9 @@
 // WASI preopened directories for modules without Spindle's filesystem (plain `cargo build`,
 // `spindle cc --bare`): `--mount=/PATH=HOSTDIR` in Node becomes a WASI preopen whose file calls
-// (path_open, fd_read, fd_readdir, ...) are served here. Each call is one request of the mount
-// protocol (docs/MOUNTS.md) to the host-directory backend (host/mount/hostdir/hostdir.js), which does the
-// confinement (no `..` or symlink escape); this file only translates WASI to requests, and,
+// (path_open, fd_read, fd_readdir, ...) are served here, as a backend of host/wasi/file-calls.js
+// (which reads the calls' arguments and writes their results). Each operation is one request of the
+// mount protocol (docs/MOUNTS.md) to the host-directory backend (host/mount/hostdir/hostdir.js), which
+// does the confinement (no `..` or symlink escape); this file only turns operations into requests, and,
 // where the host lets everything through (root), checks the modes as Linux would for the files'
 // ordinary owner (preopen-permission.js).
 //
@@ -10,16 +11,14 @@
 // descriptors belong to the process, so a file opened by one thread is used by any other.
 import { HandleError } from '../mount/handle-table.js';
 import { backendClient } from '../mount/index.js';
-import { AT, O } from '../abi/linux.js';
+import { AT, O, S } from '../abi/linux.js';
 import { FSYNC_DATASYNC, OP, REQ } from '../abi/mount-request.js';
 import { readDirents, STAT as WIRE_STAT } from '../abi/mount-wire.js';
 import { preopenChecks } from './preopen-permission.js';
-import { ERRNO, FILETYPE, OFLAGS, RIGHTS } from '../abi/wasi.js';
-import {
-  accessFromRights, errnoFromLinux, fdflagsFromStatusFlags, filetypeOfDt, filetypeOfMode, noFollowFromLookup,
-  openFlagsFromOflags, statusFlagsFromFdflags,
-} from '../abi/wasi-translate.js';
-import { fail, guestMemory, WasiError, wasiCall } from './guest-memory.js';
+import { ERRNO, FDFLAGS, FILETYPE, RIGHTS } from '../abi/wasi.js';
+import { errnoFromLinux, filetypeOfMode, statusFlagsFromFdflags } from '../abi/wasi-translate.js';
+import { fileCalls } from './file-calls.js';
+import { fail, guestMemory, WasiError } from './guest-memory.js';
 
 const FIRST_FD = 3;
 const MAX_FDS = 1024;
@@ -35,6 +34,12 @@ const PATH2 = PATH1 + 4096;
 const DATA = PATH2 + 4096;
 const DATA_SIZE = 64 * 1024;
 const STAT = DATA; // FSTAT/STAT/OPEN write their stat here
+
+// every file status flag path_open's fdflags can ask for (none goes to the mount's OPEN)
+const STATUS_FLAGS = statusFlagsFromFdflags(FDFLAGS.APPEND | FDFLAGS.DSYNC | FDFLAGS.NONBLOCK | FDFLAGS.RSYNC | FDFLAGS.SYNC);
+// the calls that answer stdio and fds outside the table from base (host/wasi/imports.js)
+const BASE_FIRST = new Set(['fd_close', 'fd_read', 'fd_write', 'fd_seek', 'fd_tell', 'fd_fdstat_get',
+  'fd_fdstat_set_flags', 'fd_filestat_get', 'fd_sync', 'fd_datasync']);
 
 /** Coordinator: the shared fd table, preopens for mounts 0..n-1 at fds 3..3+n-1. */
 export function createFdTable(mountCount) {
@@ -129,12 +134,6 @@ export function withHostFiles(base, { memory, mounts, table: tableBuffer }) {
     return { m: e.mount, base: real.slice(root.length + 1) };
   }
 
-  function pathAt(fd, ptr, len) {
-    const bytes = guest.path(ptr, len);
-    const { m, base } = dirBase(fd);
-    return { m, rel: relative(base, decoder.decode(bytes)) };
-  }
-
   function handleOf(e) {
     if (e.kind !== KIND.PREOPEN || e.handle >= 0n) return e.handle;
     request(e.mount, OP.OPEN, { path: '', flags: O.DIRECTORY });
@@ -174,11 +173,11 @@ export function withHostFiles(base, { memory, mounts, table: tableBuffer }) {
   const checks = mounts.map((mount, m) => (mount.checkModes ? preopenChecks(modeAt(m), fail) : null));
   const statSize = () => sv.getBigInt64(STAT + WIRE_STAT.SIZE, true);
 
-  // The protocol's stat (at STAT in the scratch) as the shared layer's filestat (no device number).
-  const wireStat = (field) => sv.getBigUint64(STAT + field, true);
-  const filestat = () => ({ dev: 0, ino: wireStat(WIRE_STAT.INO), filetype: filetypeOfMode(statMode()),
-    nlink: wireStat(WIRE_STAT.NLINK), size: wireStat(WIRE_STAT.SIZE), atim: wireStat(WIRE_STAT.ATIME_NS),
-    mtim: wireStat(WIRE_STAT.MTIME_NS), ctim: wireStat(WIRE_STAT.CTIME_NS) });
+  // The protocol's stat (at STAT in the scratch) as the call layer's (no device number).
+  const wireField = (field) => sv.getBigUint64(STAT + field, true);
+  const wireStat = () => ({ dev: 0, ino: wireField(WIRE_STAT.INO), mode: statMode(),
+    nlink: wireField(WIRE_STAT.NLINK), size: wireField(WIRE_STAT.SIZE), atim: wireField(WIRE_STAT.ATIME_NS),
+    mtim: wireField(WIRE_STAT.MTIME_NS), ctim: wireField(WIRE_STAT.CTIME_NS) });
 
   // Reads or writes the iovecs at `offset`, in DATA_SIZE pieces; returns the byte count.
   function transfer(e, writing, list, offset) {
@@ -203,79 +202,39 @@ export function withHostFiles(base, { memory, mounts, table: tableBuffer }) {
     return e;
   }
 
-  // Each call: stdio (and unknown fds for non-path calls) go to base; errors become WASI errnos.
-  const guard = (fn) => wasiCall(fn, (err) => {
-    if (err instanceof HandleError) return errnoFromLinux(err.errno);
-    // (a host call outside the backend, or a pointer out of bounds: an error, never a trap)
-    return err instanceof RangeError ? ERRNO.FAULT : err?.code === 'ENOENT' ? ERRNO.NOENT : ERRNO.IO;
-  });
-  const isStdio = (fd) => fd >= 0 && fd <= 2;
+  function pathAt(fd, bytes) {
+    const { m, base } = dirBase(fd);
+    return { m, rel: relative(base, decoder.decode(bytes)) };
+  }
 
-  const overrides = {
-    fd_prestat_get: guard((fd, ptr) => {
-      const s = slotOf(fd);
-      if (s < 0 || table[s] !== KIND.PREOPEN) return ERRNO.BADF;
-      guest.putPrestat(ptr, encoder.encode(mounts[table[s + 2]].path).length);
-    }),
-    fd_prestat_dir_name: guard((fd, ptr, len) => {
-      const s = slotOf(fd);
-      if (s < 0 || table[s] !== KIND.PREOPEN) return ERRNO.BADF;
-      guest.putPrestatName(ptr, len, encoder.encode(mounts[table[s + 2]].path));
-    }),
-    path_open: guard((dirFd, dirFlags, pathPtr, pathLen, oflags, rightsBase, _inheriting, fdflags, fdPtr) => {
-      const { m, rel } = pathAt(dirFd, pathPtr, pathLen);
-      // O_TRUNC opens for writing here: the backend's quota counts a truncation only then
-      const rights = oflags & OFLAGS.TRUNC ? rightsBase | RIGHTS.FD_WRITE : rightsBase;
-      const flags = accessFromRights(rights) | openFlagsFromOflags(oflags, dirFlags);
-      checks[m]?.beforeOpen(rel, flags);
-      request(m, OP.OPEN, { path: rel, flags, mode: 0o666 });
-      const handle = sv.getBigInt64(AT_REQ + REQ.HANDLE, true);
-      try {
-        checks[m]?.opened(flags, statMode());
-      } catch (err) {
-        request(m, OP.CLOSE, { handle });
-        throw err;
-      }
-      const isDir = filetypeOfMode(statMode()) === FILETYPE.DIRECTORY;
-      // O_APPEND is kept here, not given to the backend: fd_write puts the data at the end itself
-      const fd = allocate(isDir ? KIND.DIR : KIND.FILE, handle, m, statusFlagsFromFdflags(fdflags) & O.APPEND);
-      if (fd < 0) {
-        request(m, OP.CLOSE, { handle: handle });
-        fail(ERRNO.MFILE);
-      }
-      guest.putU32(fdPtr, fd);
-    }),
-    fd_close: (fd) => {
-      if (isStdio(fd) || slotOf(fd) < 0) return base.fd_close(fd);
-      const e = entry(fd);
-      if (e.kind === KIND.PREOPEN) return ERRNO.SUCCESS; // (kept: other threads resolve paths through it)
-      Atomics.store(table, e.s, KIND.FREE);
-      return guard(() => { request(e.mount, OP.CLOSE, { handle: e.handle }); })();
-    },
-    fd_read: (fd, iovs, count, nPtr) => (slotOf(fd) < 0 ? base.fd_read(fd, iovs, count, nPtr) : guard(() => {
+  // the entries of a READDIR answer (in the scratch's data area) as the call layer takes them
+  function* dirents(got) {
+    for (const d of readDirents(sv, DATA, got)) yield { next: d.next, ino: d.ino, dt: d.type, name: d.name };
+  }
+
+  // The backend of host/wasi/file-calls.js: the calls' work on the shared fd table and the mounts.
+  const backend = {
+    truncWrites: true, // O_TRUNC opens for writing here: the backend's quota counts a truncation only then
+    readv(fd, list) {
       const e = fileEntry(fd);
-      const n = transfer(e, false, guest.iovecs(iovs, count), position(e.s));
+      const n = transfer(e, false, list, position(e.s));
       setPosition(e.s, position(e.s) + BigInt(n));
-      guest.putU32(nPtr, n);
-    })()),
-    fd_write: (fd, iovs, count, nPtr) => (slotOf(fd) < 0 ? base.fd_write(fd, iovs, count, nPtr) : guard(() => {
+      return n;
+    },
+    writev(fd, list) {
       const e = fileEntry(fd);
       let at = position(e.s);
       if (e.flags & O.APPEND) {
         request(e.mount, OP.FSTAT, { handle: e.handle });
         at = statSize();
       }
-      const n = transfer(e, true, guest.iovecs(iovs, count), at);
+      const n = transfer(e, true, list, at);
       setPosition(e.s, at + BigInt(n));
-      guest.putU32(nPtr, n);
-    })()),
-    fd_pread: guard((fd, iovs, count, offset, nPtr) => {
-      guest.putU32(nPtr, transfer(fileEntry(fd), false, guest.iovecs(iovs, count), offset));
-    }),
-    fd_pwrite: guard((fd, iovs, count, offset, nPtr) => {
-      guest.putU32(nPtr, transfer(fileEntry(fd), true, guest.iovecs(iovs, count), offset));
-    }),
-    fd_seek: (fd, offset, whence, newPtr) => (slotOf(fd) < 0 ? base.fd_seek(fd, offset, whence, newPtr) : guard(() => {
+      return n;
+    },
+    preadv: (fd, list, offset) => transfer(fileEntry(fd), false, list, offset),
+    pwritev: (fd, list, offset) => transfer(fileEntry(fd), true, list, offset),
+    seek(fd, offset, whence) {
       const e = fileEntry(fd);
       let from = 0n;
       if (whence === 1) from = position(e.s);
@@ -286,77 +245,111 @@ export function withHostFiles(base, { memory, mounts, table: tableBuffer }) {
       const to = from + offset;
       if (to < 0n) fail(ERRNO.INVAL);
       setPosition(e.s, to);
-      guest.putU64(newPtr, to);
-    })()),
-    fd_tell: (fd, ptr) => (slotOf(fd) < 0 ? base.fd_tell(fd, ptr) : guard(() => {
-      guest.putU64(ptr, position(fileEntry(fd).s));
-    })()),
-    fd_fdstat_get: (fd, ptr) => (slotOf(fd) < 0 ? base.fd_fdstat_get(fd, ptr) : guard(() => {
+      return to;
+    },
+    tell: (fd) => position(fileEntry(fd).s),
+    close(fd) {
       const e = entry(fd);
-      guest.putFdstat(ptr, { filetype: e.kind === KIND.FILE ? FILETYPE.REGULAR_FILE : FILETYPE.DIRECTORY,
-        fdflags: fdflagsFromStatusFlags(e.flags), rightsBase: RIGHTS.ALL, rightsInheriting: RIGHTS.ALL });
-    })()),
-    fd_fdstat_set_flags: (fd, flags) => (slotOf(fd) < 0 ? base.fd_fdstat_set_flags(fd, flags) : guard(() => {
-      const e = entry(fd);
-      table[e.s + 3] = statusFlagsFromFdflags(flags) & O.APPEND;
-    })()),
-    fd_filestat_get: (fd, ptr) => (slotOf(fd) < 0 ? base.fd_filestat_get(fd, ptr) : guard(() => {
-      const e = entry(fd);
-      request(e.mount, OP.FSTAT, { handle: handleOf(e) });
-      guest.putFilestat(ptr, filestat());
-    })()),
-    fd_filestat_set_size: guard((fd, size) => {
-      const e = fileEntry(fd);
-      request(e.mount, OP.FTRUNCATE, { handle: e.handle, offset: size });
-    }),
-    fd_sync: (fd) => (slotOf(fd) < 0 ? base.fd_sync(fd) : guard(() => {
+      if (e.kind === KIND.PREOPEN) return; // (kept: other threads resolve paths through it)
+      Atomics.store(table, e.s, KIND.FREE);
+      request(e.mount, OP.CLOSE, { handle: e.handle });
+    },
+    sync(fd) {
       const e = fileEntry(fd);
       request(e.mount, OP.FSYNC, { handle: e.handle });
-    })()),
-    fd_datasync: (fd) => (slotOf(fd) < 0 ? base.fd_datasync(fd) : guard(() => {
+    },
+    datasync(fd) {
       const e = fileEntry(fd);
       request(e.mount, OP.FSYNC, { handle: e.handle, flags: FSYNC_DATASYNC });
-    })()),
-    fd_readdir: guard((fd, buf, len, cookie, usedPtr) => {
+    },
+    // every right reported: the host's permissions, not rights, decide (preopen-permission.js)
+    fdstat(fd) {
+      const e = entry(fd);
+      return { mode: e.kind === KIND.FILE ? S.IFREG : S.IFDIR, flags: e.flags, rights: RIGHTS.ALL };
+    },
+    setFlags(fd, flags) {
+      const e = entry(fd);
+      table[e.s + 3] = flags & O.APPEND;
+    },
+    fstat(fd) {
+      const e = entry(fd);
+      request(e.mount, OP.FSTAT, { handle: handleOf(e) });
+      return wireStat();
+    },
+    truncate(fd, size) {
+      const e = fileEntry(fd);
+      request(e.mount, OP.FTRUNCATE, { handle: e.handle, offset: size });
+    },
+    readdir(fd, cookie) {
       const e = entry(fd);
       if (e.kind === KIND.FILE) fail(ERRNO.NOTDIR);
-      const got = Number(request(e.mount, OP.READDIR, { handle: handleOf(e), offset: cookie, len: DATA_SIZE }));
-      const out = guest.direntWriter(buf, len);
-      for (const d of readDirents(sv, DATA, got)) {
-        if (!out.add({ next: d.next, ino: d.ino, filetype: filetypeOfDt(d.type), name: d.name })) break;
+      return dirents(Number(request(e.mount, OP.READDIR, { handle: handleOf(e), offset: cookie, len: DATA_SIZE })));
+    },
+    prestat(fd) {
+      const s = slotOf(fd);
+      if (s < 0 || table[s] !== KIND.PREOPEN) fail(ERRNO.BADF);
+      return encoder.encode(mounts[table[s + 2]].path);
+    },
+    open(dirFd, path, flags) {
+      const { m, rel } = pathAt(dirFd, path);
+      // O_APPEND is kept here, not given to the backend: fd_write puts the data at the end itself
+      const openFlags = flags & ~STATUS_FLAGS;
+      checks[m]?.beforeOpen(rel, openFlags);
+      request(m, OP.OPEN, { path: rel, flags: openFlags, mode: 0o666 });
+      const handle = sv.getBigInt64(AT_REQ + REQ.HANDLE, true);
+      try {
+        checks[m]?.opened(openFlags, statMode());
+      } catch (err) {
+        request(m, OP.CLOSE, { handle });
+        throw err;
       }
-      guest.putU32(usedPtr, out.used);
-    }),
-    path_filestat_get: guard((fd, lookupFlags, pathPtr, pathLen, ptr) => {
-      const { m, rel } = pathAt(fd, pathPtr, pathLen);
+      const isDir = filetypeOfMode(statMode()) === FILETYPE.DIRECTORY;
+      const fd = allocate(isDir ? KIND.DIR : KIND.FILE, handle, m, flags & O.APPEND);
+      if (fd < 0) {
+        request(m, OP.CLOSE, { handle: handle });
+        fail(ERRNO.MFILE);
+      }
+      return fd;
+    },
+    stat(dirFd, path, atFlags) {
+      const { m, rel } = pathAt(dirFd, path);
       checks[m]?.search(rel);
-      request(m, OP.STAT, { path: rel, flags: noFollowFromLookup(lookupFlags) });
-      guest.putFilestat(ptr, filestat());
-    }),
-    path_create_directory: guard((fd, pathPtr, pathLen) => {
-      const { m, rel } = pathAt(fd, pathPtr, pathLen);
+      request(m, OP.STAT, { path: rel, flags: atFlags });
+      return wireStat();
+    },
+    mkdir(dirFd, path) {
+      const { m, rel } = pathAt(dirFd, path);
       checks[m]?.nameChanges(rel, 'added');
       request(m, OP.MKDIR, { path: rel, mode: 0o777 });
-    }),
-    path_unlink_file: guard((fd, pathPtr, pathLen) => {
-      const { m, rel } = pathAt(fd, pathPtr, pathLen);
+    },
+    unlink(dirFd, path) {
+      const { m, rel } = pathAt(dirFd, path);
       checks[m]?.nameChanges(rel, 'removed');
       request(m, OP.UNLINK, { path: rel });
-    }),
-    path_remove_directory: guard((fd, pathPtr, pathLen) => {
-      const { m, rel } = pathAt(fd, pathPtr, pathLen);
+    },
+    rmdir(dirFd, path) {
+      const { m, rel } = pathAt(dirFd, path);
       checks[m]?.nameChanges(rel, 'removed');
       request(m, OP.UNLINK, { path: rel, flags: AT.REMOVEDIR });
-    }),
-    path_rename: guard((fd, oldPtr, oldLen, newFd, newPtr, newLen) => {
-      const from = pathAt(fd, oldPtr, oldLen);
-      const to = pathAt(newFd, newPtr, newLen);
+    },
+    rename(oldFd, oldPath, newFd, newPath) {
+      const from = pathAt(oldFd, oldPath);
+      const to = pathAt(newFd, newPath);
       if (from.m !== to.m) fail(ERRNO.XDEV); // two mounts
       checks[from.m]?.nameChanges(from.rel, 'removed');
       checks[from.m]?.nameChanges(to.rel, 'replaced');
       checks[from.m]?.movedDir(from.rel, to.rel);
       request(from.m, OP.RENAME, { path: from.rel, path2: to.rel });
-    }),
+    },
   };
-  return new Proxy(base, { get: (target, name) => overrides[name] ?? target[name] });
+
+  // Errors other than a WASI errno: the mount's, or a host call's outside the backend (never a trap)
+  const otherError = (err) => {
+    if (err instanceof HandleError) return errnoFromLinux(err.errno);
+    return err instanceof RangeError ? ERRNO.FAULT : err?.code === 'ENOENT' ? ERRNO.NOENT : ERRNO.IO;
+  };
+  // Stdio and fds not in the table go to base for these calls; the calls the backend lacks too.
+  const passOn = { calls: BASE_FIRST, owns: (fd) => slotOf(fd) >= 0, to: base };
+  const served = fileCalls(backend, memory, { fallback: base, passOn, otherError });
+  return new Proxy(base, { get: (target, name) => served[name] ?? target[name] });
 }
