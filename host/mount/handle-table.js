@@ -25,8 +25,13 @@ const BUSY = -1;
 const HEADER = INTS; // [0] the serial counter, [1] where the next free slot is looked for
 const MAX_TAG = 0xff;
 
-// A handle's serial as the int32 its slot's WORD holds.
-const serialOf = (handle) => Number((handle >> 16n) & 0xffffffffn) | 0;
+// A handle less its tag, serial << 16 | slot (48 bits, exact as a double), is its key: the
+// backend's hot calls pass keys, read from the request as two 32-bit words, and make no BigInt.
+const TAG_SHIFT = 2 ** 48;
+const WORD_SHIFT = 2 ** 32;
+const slotOf = (key) => key % SLOTS;
+// the serial as the int32 its slot's WORD holds
+const serialOf = (key) => Math.floor(key / SLOTS) | 0;
 
 export class HandleError extends Error {
   constructor(errno) { super(`errno ${errno}`); this.errno = errno; }
@@ -40,11 +45,17 @@ export class HandleTable {
   constructor(buffer, mountId) {
     if (!(mountId >= 0 && mountId < MAX_TAG)) throw new Error(`handle table: bad mount id ${mountId}`);
     this.words = new Int32Array(buffer);
-    this.tag = BigInt(mountId + 1);
+    this.tagNumber = mountId + 1;
+    this.tag = BigInt(this.tagNumber);
   }
 
   /** Records `value` (an int32); returns its new handle (a BigInt). EMFILE when full. */
   add(value) {
+    return this.handleOf(this.addKey(value));
+  }
+
+  /** add(), returning the handle's key (a number; handleOf gives the handle). */
+  addKey(value) {
     const w = this.words;
     let serial;
     do serial = (Atomics.add(w, 0, 1) + 1) | 0; while (serial === 0 || serial === BUSY);
@@ -55,24 +66,50 @@ export class HandleTable {
       if (Atomics.compareExchange(w, at + WORD, 0, BUSY) !== 0) continue;
       w[at + VALUE] = value;
       Atomics.store(w, at + WORD, serial);
-      return (this.tag << 48n) | (BigInt(serial >>> 0) << 16n) | BigInt(slot);
+      return (serial >>> 0) * SLOTS + slot;
     }
     throw new HandleError(E.EMFILE);
   }
 
-  // The word index of a handle's slot, or -1 unless it has this mount's tag; its serial: serialOf.
-  // (plain numbers from here: the low 48 bits fit a double; no BigInt work per call beyond two)
-  #at(handle) {
-    if (handle >> 48n !== this.tag) return -1;
-    return HEADER + (Number(handle & 0xffffn)) * INTS;
+  /** The handle (a BigInt) of a key. */
+  handleOf(key) {
+    return (this.tag << 48n) | BigInt(key);
+  }
+
+  /** The key of a handle, or -1 unless it has this mount's tag. */
+  keyOf(handle) {
+    return handle >> 48n === this.tag ? Number(handle & 0xffffffffffffn) : -1;
+  }
+
+  /** The key of the handle whose low and high 32-bit words are lo and hi, or -1 (keyOf). */
+  keyOfWords(lo, hi) {
+    return hi >>> 16 === this.tagNumber ? (hi & 0xffff) * WORD_SHIFT + lo : -1;
+  }
+
+  /** Writes key's handle at byte `at` of `view`, as setBigUint64 would (two words, no BigInt). */
+  writeHandle(view, at, key) {
+    view.setUint32(at, key >>> 0, true);
+    view.setUint32(at + 4, this.tagNumber * 2 ** 16 + Math.floor(key / WORD_SHIFT), true);
+  }
+
+  // The word index of a key's slot, or -1 for no key or one that cannot be live.
+  #at(key) {
+    if (!(key >= 0 && key < TAG_SHIFT)) return -1;
+    const serial = serialOf(key);
+    return serial === 0 || serial === BUSY ? -1 : HEADER + slotOf(key) * INTS;
   }
 
   /** Runs fn(value) for a live handle (EBADF otherwise); the slot cannot be closed meanwhile. */
   use(handle, fn) {
+    return this.useKey(this.keyOf(handle), fn);
+  }
+
+  /** use() by the handle's key. */
+  useKey(key, fn) {
     const w = this.words;
-    const at = this.#at(handle);
-    const serial = serialOf(handle);
-    if (at < 0 || serial === 0 || serial === BUSY || Atomics.load(w, at + WORD) !== serial) throw new HandleError(E.EBADF);
+    const at = this.#at(key);
+    const serial = serialOf(key);
+    if (at < 0 || Atomics.load(w, at + WORD) !== serial) throw new HandleError(E.EBADF);
     Atomics.add(w, at + USERS, 1);
     try {
       // a close may have taken the slot between the check and the count: check again
@@ -88,12 +125,15 @@ export class HandleTable {
    * and the slot is free again. EBADF if the handle is not live (closed twice, forged).
    */
   remove(handle, close) {
+    return this.removeKey(this.keyOf(handle), close);
+  }
+
+  /** remove() by the handle's key. */
+  removeKey(key, close) {
     const w = this.words;
-    const at = this.#at(handle);
-    const serial = serialOf(handle);
-    if (at < 0 || serial === 0 || serial === BUSY || Atomics.compareExchange(w, at + WORD, serial, BUSY) !== serial) {
-      throw new HandleError(E.EBADF);
-    }
+    const at = this.#at(key);
+    const serial = serialOf(key);
+    if (at < 0 || Atomics.compareExchange(w, at + WORD, serial, BUSY) !== serial) throw new HandleError(E.EBADF);
     for (let users; (users = Atomics.load(w, at + USERS)) !== 0;) Atomics.wait(w, at + USERS, users, 50);
     try {
       return close(w[at + VALUE]);

@@ -17,7 +17,7 @@ import { ABSENT, ListedStats, mayChange, NOT_KEPT, TAKEN } from './listed-stats.
 import { fdPath, hasProcFd } from './proc-fd.js';
 import { addonWanted, decided, entryStarts, hasStatAt, mountAddon, nameAt, nameLengthAt, packListing, statAt as entryStatAt, typeAt } from '../../platform/mount-addon.js';
 import { createMailboxes, failWorker, submit } from '../mailbox.js';
-import { AT, ERRNO as E, DT, O, UTIME } from '../../abi/linux.js';
+import { AT, ERRNO as E, DT, O, S, UTIME } from '../../abi/linux.js';
 import { FOLLOW, FOLLOW_OPS, FSYNC_DATASYNC, ioHandle, ioHandleParts, ioWorkerOf, inMemory, MAX_IO_WORKERS, memoryBytes, OP, REQ, setResult } from '../../abi/mount-request.js';
 import { cookieAfter, direntBytes, indexFrom, STAT as WIRE_STAT, writeDirentFrom, writeStat } from '../../abi/mount-wire.js';
 import { checkMountOptions, symlinkLeaves } from './hostdir-options.js';
@@ -41,14 +41,16 @@ const fail = (code) => { throw new Errno(code); };
 const errnoOf = (err) => (err instanceof Errno || err instanceof HandleError ? err.errno : E[err?.code] ?? E.EIO);
 
 // Linux O_* bits -> this host's
+// (pairs of numbers, the host's looked up once: every OPEN maps its flags)
 const LINUX_O = [
   // (no O_APPEND: the C layer places appends itself and always gives an offset)
   [O.CREAT, 'O_CREAT'], [O.EXCL, 'O_EXCL'], [O.TRUNC, 'O_TRUNC'],
   [O.DIRECTORY, 'O_DIRECTORY'], [O.NOFOLLOW, 'O_NOFOLLOW'], [O.DSYNC, 'O_DSYNC'], [O.SYNC, 'O_SYNC'],
-];
+].filter(([, name]) => C[name] !== undefined).map(([bit, name]) => [bit, C[name]]);
+const HOST_ACCESS = [C.O_RDONLY, C.O_WRONLY, C.O_RDWR];
 function hostFlags(flags) {
-  let out = [C.O_RDONLY, C.O_WRONLY, C.O_RDWR][flags & O.ACCMODE] ?? C.O_RDONLY;
-  for (const [bit, name] of LINUX_O) if ((flags & bit) === bit && C[name] !== undefined) out |= C[name];
+  let out = HOST_ACCESS[flags & O.ACCMODE] ?? C.O_RDONLY;
+  for (const [bit, host] of LINUX_O) if ((flags & bit) === bit) out |= host;
   return out;
 }
 
@@ -158,17 +160,25 @@ function inlineClient(config, ioWorker) {
   const root = config.root;
   const table = new HandleTable(config.handles, config.mountId);
   const quota = quotaCounter(config.quota);
-  // an I/O worker's handles carry its index; a handle of another worker is not ours
-  const opaqueOf = (handle) => (ioWorker === undefined ? handle : ioHandle(handle, ioWorker));
-  const tableHandle = (handle) => {
-    if (ioWorker === undefined) return handle;
+  // Handles are used by their keys (handle-table.js), read from the request as two words: no
+  // BigInt per call. An I/O worker's handles carry its index; a handle of another worker is
+  // not ours (-1: EBADF).
+  const keyOfHandle = (handle) => {
+    if (ioWorker === undefined) return table.keyOf(handle);
     const { id, w } = ioHandleParts(handle);
-    return w === ioWorker ? id : fail(E.EBADF);
+    return w === ioWorker ? table.keyOf(id) : -1;
+  };
+  const keyIn = (view, at) => (ioWorker === undefined
+    ? table.keyOfWords(view.getUint32(at, true), view.getUint32(at + 4, true))
+    : keyOfHandle(view.getBigUint64(at, true)));
+  const writeHandle = (view, at, key) => {
+    if (ioWorker === undefined) table.writeHandle(view, at, key);
+    else view.setBigUint64(at, ioHandle(table.handleOf(key), ioWorker), true);
   };
   const keptDirs = new DirCache(new HandleTable(config.keptDirs, config.mountId));
   const listed = new ListedStats(new Int32Array(config.changes));
-  const dirs = new Map(); // readdir snapshots by handle (this thread's)
-  const relOf = new Map(); // the relative path each handle this thread opened was resolved to
+  const dirs = new Map(); // readdir snapshots by handle key (this thread's)
+  const relOf = new Map(); // the relative path each directory this thread opened was resolved to
   const paths = new Map(); // without /proc: the path each handle was opened at
   const addon = config.addon ? mountAddon() : null;
   // with the addon, the handle table's fds are all its own (host/platform/mount-addon.js): node:fs's adopted
@@ -427,132 +437,171 @@ function inlineClient(config, ioWorker) {
     return packListing(entries.sort((a, b) => Buffer.compare(a.name, b.name))); // (strcmp's order, as the addon's)
   }
 
-  function dispatch(view, req, op, flags) {
-    // every field is read once: another thread of the module may change the request meanwhile
-    // (the 64-bit ones only by the ops that use them: a BigInt made per call costs a path call)
-    let sent;
-    const handle = () => tableHandle(sent ??= view.getBigUint64(req + REQ.HANDLE, true));
-    // runs fn(fd) on the fd the handle names (EBADF if none); it stays open meanwhile
-    const withFd = (fn) => table.use(handle(), fn);
-    let offsetSent;
-    const offset = () => (offsetSent ??= view.getBigInt64(req + REQ.OFFSET, true));
-    const ptr = view.getUint32(req + REQ.PTR, true);
-    const len = view.getUint32(req + REQ.LEN, true);
-    const span = (at, n) => memoryBytes(view, at, n) ?? fail(E.EFAULT);
-    const str = (at, lenAt) => decodeName(span(view.getUint32(req + at, true), view.getUint32(req + lenAt, true)).slice());
-    const path = () => str(REQ.PATH, REQ.PATH_LEN);
-    const path2 = () => str(REQ.PATH2, REQ.PATH2_LEN);
+  // A request's fields are read once each, by the op that uses them: another thread of the
+  // module may change the request meanwhile. The ops a program calls most (open, read, write,
+  // close, stat) read them with these functions of (view, req), not with closures made per
+  // request, and the 64-bit fields as two words, not as BigInts: each is a measurable part of a
+  // call of a few microseconds.
+  const span = (view, at, n) => memoryBytes(view, at, n) ?? fail(E.EFAULT);
+  const pathAt = (view, req, at, lenAt) => decodeName(span(view, view.getUint32(req + at, true), view.getUint32(req + lenAt, true)).slice());
+  const pathOf = (view, req) => pathAt(view, req, REQ.PATH, REQ.PATH_LEN);
+  // where a stat goes, checked before anything is done
+  const statOut = (view, ptr) => (inMemory(view, ptr, WIRE_STAT.BYTES) ? ptr : fail(E.EFAULT));
+  // the offset, which must be >= 0 (-1 would mean "the current position" to node:fs) and an
+  // exact double (below 2^53)
+  const positionOf = (view, req) => {
+    const high = view.getInt32(req + REQ.OFFSET + 4, true);
+    if (high < 0) fail(E.EINVAL);
+    if (high >= 2 ** 21) fail(E.EFBIG);
+    return high * 2 ** 32 + view.getUint32(req + REQ.OFFSET, true);
+  };
+  // the request's [ptr, ptr + len) in memory: ptr, or EFAULT
+  const spanAt = (view, ptr, len) => (inMemory(view, ptr, len) ? ptr : fail(E.EFAULT));
+
+  function openOp(view, req, flags) {
+    // O_CREAT|O_EXCL never follows a final symlink (Linux: EEXIST), like O_NOFOLLOW
+    const exclusive = (flags & O.CREAT) !== 0 && (flags & O.EXCL) !== 0;
+    const userNoFollow = (flags & O.NOFOLLOW) !== 0 || exclusive;
     const mode = view.getUint32(req + REQ.MODE, true);
-    const bytes = () => span(ptr, len);
-    const statOut = () => (inMemory(view, ptr, WIRE_STAT.BYTES) ? ptr : fail(E.EFAULT)); // where a stat goes, checked first
-    // an offset or length must be >= 0 (-1 would mean "the current position" to node:fs)
-    followTo = FOLLOW_OPS.has(op) ? view.getUint32(req + REQ.FOLLOW, true) : 0;
-    const position = () => {
-      const at = offset();
-      return at < 0n ? fail(E.EINVAL) : at > BigInt(Number.MAX_SAFE_INTEGER) ? fail(E.EFBIG) : Number(at);
-    };
-    switch (op) {
-      case OP.OPEN: {
-        // O_CREAT|O_EXCL never follows a final symlink (Linux: EEXIST), like O_NOFOLLOW
-        const exclusive = (flags & O.CREAT) !== 0 && (flags & O.EXCL) !== 0;
-        const userNoFollow = (flags & O.NOFOLLOW) !== 0 || exclusive;
-        const statAt = statOut();
-        const quick = openNative(view.getUint32(req + REQ.PATH, true), view.getUint32(req + REQ.PATH_LEN, true), flags, mode, view, statAt);
-        const rel = path();
-        let opened = quick !== null ? `${root}/${rel}` : root;
-        let openedRel = quick !== null ? rel : '';
-        const fd = quick ?? own(confined(rel, !userNoFollow, (r) => {
-          opened = r.name === null ? root : `${hostPath(r.dir)}/${r.name}`;
-          openedRel = r.name === null ? '' : [...r.dir, r.name].join('/');
-          if (r.name === null) {
-            if (flags & O.CREAT) fail(E.EISDIR);
-            if ((flags & O.ACCMODE) !== O.RDONLY) fail(E.EISDIR);
-            return openRoot();
-          }
-          return inParent(r.dir, (at) => {
-            if (quota && (flags & O.CREAT) && quota.full() && !present(at(r.name))) fail(E.ENOSPC);
-            // with a quota, O_TRUNC is an ftruncate after the open, so the bytes it frees count
-            const truncateAfter = quota !== null && (flags & O.TRUNC) !== 0 && (flags & O.ACCMODE) !== O.RDONLY;
-            let fd;
-            try {
-              fd = openSync(at(r.name), hostFlags(truncateAfter ? flags & ~O.TRUNC : flags) | C.O_NOFOLLOW, mode & PERMISSIONS);
-            } catch (err) {
-              if (err.code === 'ELOOP' && !userNoFollow) throw new Retry(); // became a symlink
-              // (O_DIRECTORY on a symlink is ENOTDIR: unresolved yet, resolve it carefully)
-              if (err.code === 'ENOTDIR' && r.optimistic && !userNoFollow) throw new Retry();
-              throw err;
-            }
-            checkOpened(fd);
-            if (truncateAfter) quota.truncate(fd, 0, () => ftruncateSync(fd, 0));
-            return fd;
-          });
-        }));
-        let added;
+    const statAt = statOut(view, view.getUint32(req + REQ.PTR, true));
+    const quick = openNative(view.getUint32(req + REQ.PATH, true), view.getUint32(req + REQ.PATH_LEN, true), flags, mode, view, statAt);
+    // (the addon opened it: the path is not decoded, unless a directory needs it below)
+    let opened = root;
+    let openedRel = null;
+    const fd = quick ?? own(confined(pathOf(view, req), !userNoFollow, (r) => {
+      opened = r.name === null ? root : `${hostPath(r.dir)}/${r.name}`;
+      openedRel = r.name === null ? '' : [...r.dir, r.name].join('/');
+      if (r.name === null) {
+        if (flags & O.CREAT) fail(E.EISDIR);
+        if ((flags & O.ACCMODE) !== O.RDONLY) fail(E.EISDIR);
+        return openRoot();
+      }
+      return inParent(r.dir, (at) => {
+        if (quota && (flags & O.CREAT) && quota.full() && !present(at(r.name))) fail(E.ENOSPC);
+        // with a quota, O_TRUNC is an ftruncate after the open, so the bytes it frees count
+        const truncateAfter = quota !== null && (flags & O.TRUNC) !== 0 && (flags & O.ACCMODE) !== O.RDONLY;
+        let fd;
         try {
-          if (quick === null) fstatInto(view, statAt, fd);
-          added = table.add(fd);
+          fd = openSync(at(r.name), hostFlags(truncateAfter ? flags & ~O.TRUNC : flags) | C.O_NOFOLLOW, mode & PERMISSIONS);
         } catch (err) {
-          closeFd(fd);
+          if (err.code === 'ELOOP' && !userNoFollow) throw new Retry(); // became a symlink
+          // (O_DIRECTORY on a symlink is ENOTDIR: unresolved yet, resolve it carefully)
+          if (err.code === 'ENOTDIR' && r.optimistic && !userNoFollow) throw new Retry();
           throw err;
         }
-        if (!hasProcFd) paths.set(added, opened);
-        relOf.set(added, openedRel);
-        view.setBigUint64(req + REQ.HANDLE, opaqueOf(added), true);
-        return 0;
-      }
-      case OP.CLOSE: {
-        const h = handle();
-        table.remove(h, closeFd);
-        dirs.delete(h);
-        paths.delete(h);
-        relOf.delete(h);
-        return 0;
-      }
-      case OP.PREAD: return withFd((fd) => {
-        if (!addon) return readSync(fd, bytes(), 0, len, position());
-        const n = addon.pread(fd, view, inMemory(view, ptr, len) ? ptr : fail(E.EFAULT), len, position());
-        return n < 0 ? fail(-n) : n;
+        checkOpened(fd);
+        if (truncateAfter) quota.truncate(fd, 0, () => ftruncateSync(fd, 0));
+        return fd;
       });
-      case OP.PWRITE: return withFd((fd) => {
-        const at = position();
-        const write = addon?.pwrite
-          ? () => {
-            const n = addon.pwrite(fd, view, inMemory(view, ptr, len) ? ptr : fail(E.EFAULT), len, at);
-            return n < 0 ? fail(-n) : n;
-          }
-          : () => writeSync(fd, bytes(), 0, len, at);
-        return quota ? quota.write(fd, at, len, write) : write();
-      });
-      case OP.FSTAT: return withFd((fd) => fstatInto(view, statOut(), fd));
+    }));
+    let added;
+    let dirRel = null;
+    try {
+      if (quick === null) fstatInto(view, statAt, fd);
+      // a directory's path, for the stats its listing keeps (readdirInto): a file needs none.
+      // (the mode is read back from the program's memory: a wrong one only loses or adds an
+      // entry that readdirInto checks against the fd's real path before any use)
+      if ((view.getUint32(statAt + WIRE_STAT.MODE, true) & S.IFMT) === S.IFDIR) dirRel = openedRel ?? pathOf(view, req);
+      added = table.addKey(fd);
+    } catch (err) {
+      closeFd(fd);
+      throw err;
+    }
+    if (!hasProcFd) paths.set(added, opened);
+    if (dirRel !== null) relOf.set(added, dirRel);
+    writeHandle(view, req + REQ.HANDLE, added);
+    return 0;
+  }
+
+  function closeOp(view, req) {
+    const h = keyIn(view, req + REQ.HANDLE);
+    table.removeKey(h, closeFd);
+    dirs.delete(h);
+    paths.delete(h);
+    relOf.delete(h);
+    return 0;
+  }
+
+  function preadOp(view, req) {
+    const ptr = view.getUint32(req + REQ.PTR, true);
+    const len = view.getUint32(req + REQ.LEN, true);
+    return table.useKey(keyIn(view, req + REQ.HANDLE), (fd) => {
+      if (!addon) return readSync(fd, span(view, ptr, len), 0, len, positionOf(view, req));
+      const n = addon.pread(fd, view, spanAt(view, ptr, len), len, positionOf(view, req));
+      return n < 0 ? fail(-n) : n;
+    });
+  }
+
+  function pwriteOp(view, req) {
+    const ptr = view.getUint32(req + REQ.PTR, true);
+    const len = view.getUint32(req + REQ.LEN, true);
+    return table.useKey(keyIn(view, req + REQ.HANDLE), (fd) => {
+      const at = positionOf(view, req);
+      const write = addon?.pwrite
+        ? () => {
+          const n = addon.pwrite(fd, view, spanAt(view, ptr, len), len, at);
+          return n < 0 ? fail(-n) : n;
+        }
+        : () => writeSync(fd, span(view, ptr, len), 0, len, at);
+      return quota ? quota.write(fd, at, len, write) : write();
+    });
+  }
+
+  function statOp(view, req, flags) {
+    // (the root through its /proc magic link needs stat; names were resolved already)
+    const follow = !(flags & AT.SYMLINK_NOFOLLOW);
+    const statAt = statOut(view, view.getUint32(req + REQ.PTR, true));
+    const pathAt = view.getUint32(req + REQ.PATH, true);
+    const pathLength = view.getUint32(req + REQ.PATH_LEN, true);
+    const kept = inMemory(view, pathAt, pathLength) ? listed.take(view, pathAt, pathLength, follow, statAt) : NOT_KEPT;
+    if (kept === TAKEN) return 0;
+    if (kept === ABSENT) return -E.ENOENT; // (returned, not thrown: a walk asks thousands of times)
+    if (statNative(pathAt, pathLength, follow, view, statAt)) return 0;
+    const st = confined(pathOf(view, req), follow, (r) =>
+      inParent(split(r).dir, (at) => {
+        const found = (r.name === null ? statSync : lstatSync)(at(r.name), { bigint: true });
+        if (r.optimistic && r.follow && found.isSymbolicLink()) throw new Retry();
+        return found;
+      }));
+    writeStat(view, statAt, st);
+    return 0;
+  }
+
+  function dispatch(view, req, op, flags) {
+    followTo = FOLLOW_OPS.has(op) ? view.getUint32(req + REQ.FOLLOW, true) : 0;
+    switch (op) {
+      case OP.OPEN: return openOp(view, req, flags);
+      case OP.CLOSE: return closeOp(view, req);
+      case OP.PREAD: return preadOp(view, req);
+      case OP.PWRITE: return pwriteOp(view, req);
+      case OP.FSTAT: return table.useKey(keyIn(view, req + REQ.HANDLE), (fd) => fstatInto(view, statOut(view, view.getUint32(req + REQ.PTR, true)), fd));
+      case OP.STAT: return statOp(view, req, flags);
+      default: return otherOp(view, req, op, flags);
+    }
+  }
+
+  function otherOp(view, req, op, flags) {
+    // (the 64-bit fields only by the ops that use them: a BigInt made per call costs a path call)
+    let sent;
+    const handle = () => (sent ??= keyIn(view, req + REQ.HANDLE));
+    // runs fn(fd) on the fd the handle names (EBADF if none); it stays open meanwhile
+    const withFd = (fn) => table.useKey(handle(), fn);
+    const ptr = view.getUint32(req + REQ.PTR, true);
+    const len = view.getUint32(req + REQ.LEN, true);
+    const path = () => pathOf(view, req);
+    const path2 = () => pathAt(view, req, REQ.PATH2, REQ.PATH2_LEN);
+    const mode = view.getUint32(req + REQ.MODE, true);
+    const bytes = () => span(view, ptr, len);
+    switch (op) {
       case OP.FTRUNCATE: return withFd((fd) => {
-        const length = position();
+        const length = positionOf(view, req);
         const truncate = () => ftruncateSync(fd, length);
         if (quota) quota.truncate(fd, length, truncate);
         else truncate();
         return 0;
       });
       case OP.FSYNC: return withFd((fd) => (flags & FSYNC_DATASYNC ? fdatasyncSync : fsyncSync)(fd) ?? 0);
-      case OP.READDIR: return withFd((fd) => readdirInto(view, handle(), fd, offset(), ptr, len, mode));
-      case OP.STAT: {
-        // (the root through its /proc magic link needs stat; names were resolved already)
-        const follow = !(flags & AT.SYMLINK_NOFOLLOW);
-        const statAt = statOut();
-        const pathAt = view.getUint32(req + REQ.PATH, true);
-        const pathLength = view.getUint32(req + REQ.PATH_LEN, true);
-        const kept = inMemory(view, pathAt, pathLength) ? listed.take(view, pathAt, pathLength, follow, statAt) : NOT_KEPT;
-        if (kept === TAKEN) return 0;
-        if (kept === ABSENT) return -E.ENOENT; // (returned, not thrown: a walk asks thousands of times)
-        if (statNative(pathAt, pathLength, follow, view, statAt)) return 0;
-        const rel = path();
-        const st = confined(rel, follow, (r) =>
-          inParent(split(r).dir, (at) => {
-            const found = (r.name === null ? statSync : lstatSync)(at(r.name), { bigint: true });
-            if (r.optimistic && r.follow && found.isSymbolicLink()) throw new Retry();
-            return found;
-          }));
-        writeStat(view, statAt, st);
-        return 0;
-      }
+      case OP.READDIR: return withFd((fd) => readdirInto(view, handle(), fd, view.getBigInt64(req + REQ.OFFSET, true), ptr, len, mode));
       case OP.MKDIR: {
         const rel = path();
         if (!quota && changedNative((p) => addon.mkdir(p, mode & PERMISSIONS), rel)) return 0;
@@ -649,7 +698,7 @@ function inlineClient(config, ioWorker) {
     return FOLLOW.RESULT;
   }
   // host/wasi/preopens.js: where an open directory is (EBADF if the handle names none)
-  call.realPath = (handle) => table.use(tableHandle(handle), (fd) => readlinkSync(fdPath(fd)));
+  call.realPath = (handle) => table.useKey(keyOfHandle(handle), (fd) => readlinkSync(fdPath(fd)));
   return call;
 }
 

@@ -100,37 +100,54 @@ static int arg_path(napi_env env, napi_value v, char *buf) {
     return 0;
 }
 
-// Where a stat goes: `at` bytes into DataView `view`, wholly inside it; NULL if not.
-static void *arg_stat_out(napi_env env, napi_value view, napi_value at) {
-    size_t length = 0;
+// The bytes of a DataView (the program's memory), looked up once per call: false if `view` is
+// not a DataView.
+struct memory {
+    char *data;
+    size_t length;
+};
+
+static bool arg_memory(napi_env env, napi_value view, struct memory *mem) {
     void *data = NULL;
+    mem->length = 0;
+    if (napi_get_dataview_info(env, view, &mem->length, &data, NULL, NULL) != napi_ok || !data) return false;
+    mem->data = data;
+    return true;
+}
+
+// Where a stat goes: `at` bytes into the memory, wholly inside it; NULL if not.
+static void *stat_out(napi_env env, const struct memory *mem, napi_value at) {
     uint32_t offset;
-    if (napi_get_dataview_info(env, view, &length, &data, NULL, NULL) != napi_ok ||
-        napi_get_value_uint32(env, at, &offset) != napi_ok || !data || offset > length ||
-        length - offset < sizeof(struct mount_wire_stat))
+    if (napi_get_value_uint32(env, at, &offset) != napi_ok || offset > mem->length ||
+        mem->length - offset < sizeof(struct mount_wire_stat))
         return NULL;
-    return (char *)data + offset;
+    return mem->data + offset;
+}
+
+// stat_out() of DataView `view`
+static void *arg_stat_out(napi_env env, napi_value view, napi_value at) {
+    struct memory mem;
+    return arg_memory(env, view, &mem) ? stat_out(env, &mem, at) : NULL;
 }
 
 // A path made of the mount's root (a Buffer of its bytes) and a relative path the program sent,
-// read where it lies in its memory (`len` bytes at `at` of the DataView `view`): no JavaScript
-// string is made for it. 0, or -EINVAL for bytes the careful path must judge (from 0x80: UTF-8
-// is checked there; a NUL), -ENAMETOOLONG, -EFAULT outside the view.
-static int memory_path(napi_env env, napi_value root, napi_value view, napi_value at, napi_value len, char *buf) {
-    void *root_bytes = NULL, *data = NULL;
-    size_t root_len = 0, length = 0;
+// read where it lies in its memory (`len` bytes at `at` of `mem`): no JavaScript string is made
+// for it. 0, or -EINVAL for bytes the careful path must judge (from 0x80: UTF-8 is checked
+// there; a NUL), -ENAMETOOLONG, -EFAULT outside the memory.
+static int memory_path(napi_env env, napi_value root, const struct memory *mem, napi_value at, napi_value len, char *buf) {
+    void *root_bytes = NULL;
+    size_t root_len = 0;
     uint32_t offset, n;
     if (napi_get_buffer_info(env, root, &root_bytes, &root_len) != napi_ok ||
-        napi_get_dataview_info(env, view, &length, &data, NULL, NULL) != napi_ok ||
         napi_get_value_uint32(env, at, &offset) != napi_ok || napi_get_value_uint32(env, len, &n) != napi_ok)
         return -EINVAL;
-    if (!data || offset > length || length - offset < n) return -EFAULT;
+    if (offset > mem->length || mem->length - offset < n) return -EFAULT;
     if (root_len + 1 + (size_t)n >= PATH_MAX - 1) return -ENAMETOOLONG;
     if (memchr(root_bytes, 0, root_len) != NULL) return -EINVAL; // not a path the kernel would see whole
     memcpy(buf, root_bytes, root_len);
     size_t at_byte = root_len;
     if (n > 0) buf[at_byte++] = '/';
-    const unsigned char *rel = (const unsigned char *)data + offset;
+    const unsigned char *rel = (const unsigned char *)mem->data + offset;
     for (uint32_t i = 0; i < n; i++) {
         if (rel[i] == 0 || rel[i] >= 0x80) return -EINVAL;
         buf[at_byte++] = (char)rel[i];
@@ -173,11 +190,12 @@ static napi_value js_open_in(napi_env env, napi_callback_info info) {
     char path[PATH_MAX];
     int32_t flags = 0;
     uint32_t mode = 0;
-    void *out = argc == 7 ? arg_stat_out(env, argv[1], argv[6]) : NULL;
+    struct memory mem;
+    void *out = argc == 7 && arg_memory(env, argv[1], &mem) ? stat_out(env, &mem, argv[6]) : NULL;
     if (!out || napi_get_value_int32(env, argv[4], &flags) != napi_ok ||
         napi_get_value_uint32(env, argv[5], &mode) != napi_ok)
         return type_error(env, "openIn(root, view, pathAt, pathLength, flags, mode, at)");
-    int err = memory_path(env, argv[0], argv[1], argv[2], argv[3], path);
+    int err = memory_path(env, argv[0], &mem, argv[2], argv[3], path);
     return int_value(env, err ? err : open_with_stat(path, flags, mode, out));
 }
 
@@ -202,10 +220,11 @@ static napi_value js_stat_in(napi_env env, napi_callback_info info) {
     napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
     char path[PATH_MAX];
     bool follow = false;
-    void *out = argc == 6 ? arg_stat_out(env, argv[1], argv[5]) : NULL;
+    struct memory mem;
+    void *out = argc == 6 && arg_memory(env, argv[1], &mem) ? stat_out(env, &mem, argv[5]) : NULL;
     if (!out || napi_get_value_bool(env, argv[4], &follow) != napi_ok)
         return type_error(env, "statIn(root, view, pathAt, pathLength, follow, at)");
-    int err = memory_path(env, argv[0], argv[1], argv[2], argv[3], path);
+    int err = memory_path(env, argv[0], &mem, argv[2], argv[3], path);
     return int_value(env, err ? err : stat_plain(path, follow, out));
 }
 
