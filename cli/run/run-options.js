@@ -37,16 +37,12 @@ export function parseMount(spec) {
   return { path, hostDir: resolve(target), ...options };
 }
 
-/** What a run takes before its options are read. */
-export const runDefaults = () => ({ browser: false, env: {}, inheritEnv: false, poolSize: undefined, maxThreads: undefined,
-  waitForPool: false, compilation: 'auto', codeCache: true, preload: [], mounts: [], help: false });
-
 /**
  * Each option: `flag`; `kind`, as cli/common/options.js's readOption takes it; `help`, its lines
  * in the usage text ([form, text] pairs); `synopsis`, its short form in `spindle cargo`'s usage,
  * where `cargo` marks the options cargo run/test/bench pass on to `spindle run`; `mainInWorker`:
- * the C main then runs in a worker (cli/run/main-thread-choice.js); `apply(opts, value)`: what it
- * sets in the options of the run (runDefaults).
+ * the C main then runs in a worker (cli/run/main-thread-choice.js); `unset`: what the run's
+ * options hold where it is not given; `apply(opts, value)`: what it sets in them.
  */
 export const RUN_OPTIONS = [
   {
@@ -55,12 +51,14 @@ export const RUN_OPTIONS = [
     help: [['--browser', 'run in headless Chromium instead of Node'],
       ['--browser=chromium|firefox|webkit', 'run in that headless browser (Firefox: firefox-esr; WebKit:',
         "WebKitGTK's MiniBrowser under a private Xvfb, no OPFS mounts)"]],
+    unset: { browser: false },
     apply: (opts, value) => { opts.browser = parseBrowserName(value); },
   },
   {
     // `--env` alone passes the whole environment; `--env NAME=VALUE` sets one variable
     flag: '--env', kind: (next) => /^[A-Za-z_][A-Za-z0-9_]*=/.test(next), cargo: true, synopsis: '--env[=NAME=VALUE]',
     help: [['--env', 'pass the whole environment (none by default)'], ['--env=NAME=VALUE', 'set one variable (repeatable)']],
+    unset: { env: {}, inheritEnv: false },
     apply: (opts, value) => {
       if (value === null) { opts.inheritEnv = true; return; }
       const eq = value.indexOf('=');
@@ -72,6 +70,7 @@ export const RUN_OPTIONS = [
     flag: '--pool', kind: 'a number of workers', cargo: true, synopsis: '--pool=N',
     help: [['--pool=N', 'workers for threads (default max(4, cores)): started before main',
       'with --wait-for-pool, else on demand as threads are created']],
+    unset: { poolSize: undefined },
     apply: (opts, value) => { opts.poolSize = positiveInteger('--pool', value); },
   },
   {
@@ -79,6 +78,7 @@ export const RUN_OPTIONS = [
     flag: '--wait-for-pool', kind: 'switch', cargo: true, mainInWorker: true, synopsis: '--wait-for-pool',
     help: [['--wait-for-pool', "start the pool's workers before main (for benchmarks that time",
       'their first pthread_create)']],
+    unset: { waitForPool: false },
     apply: (opts) => { opts.waitForPool = true; },
   },
   {
@@ -86,6 +86,7 @@ export const RUN_OPTIONS = [
     flag: '--max-threads', kind: 'a number of threads', cargo: true, synopsis: '--max-threads=N',
     help: [['--max-threads=N', 'most threads alive at once, main excluded (default 1024); the',
       'next pthread_create fails with EAGAIN']],
+    unset: { maxThreads: undefined },
     apply: (opts, value) => { opts.maxThreads = positiveInteger('--max-threads', value); },
   },
   {
@@ -94,6 +95,7 @@ export const RUN_OPTIONS = [
     help: [[`--compile=${COMPILATION_MODES.join('|')}`, 'V8 compiles every function before main (eager) or each at its first',
       'call (lazy); auto (default) is eager; lazy runs in a Node started',
       'again with that V8 flag (docs/HOST.md); V8 only (Node, Chromium)']],
+    unset: { compilation: 'auto' },
     apply: (opts, value) => {
       if (!COMPILATION_MODES.includes(value)) throw new Error(`--compile=${value}: expected ${COMPILATION_MODES.join(', ')}`);
       opts.compilation = value;
@@ -107,6 +109,7 @@ export const RUN_OPTIONS = [
       'of the same module starts without compiling; with --browser',
       '(Chromium), the code Chromium cached for the page, kept in',
       '.../chromium-profile (docs/HOST.md, "Cached code in pages")']],
+    unset: { codeCache: true },
     apply: (opts, value) => {
       if (value === '') throw new Error('--code-cache=: expected on, off or a directory');
       opts.codeCache = codeCacheOption(value);
@@ -116,6 +119,7 @@ export const RUN_OPTIONS = [
     // files and directory trees put into the in-memory tree before main (docs/FILES.md)
     flag: '--preload', kind: 'a file or directory, HOSTPATH[@/PATH]', cargo: true, synopsis: '--preload=HOSTPATH[@/PATH]',
     help: [['--preload=HOSTPATH[@/PATH]', 'put a host file or directory into the tree before main (repeatable)']],
+    unset: { preload: [] },
     apply: (opts, value) => { opts.preload.push(value); },
   },
   {
@@ -127,10 +131,12 @@ export const RUN_OPTIONS = [
       'it (refused by default), quota=SIZE (e.g. 1G) caps the bytes it',
       'may add to the directory\'s files (then ENOSPC); docs/MOUNTS.md'],
     ['--mount=/PATH=opfs[:SUBDIR]', "the browser's origin-private file system as /PATH (--browser)"]],
+    unset: { mounts: [] },
     apply: (opts, value) => { opts.mounts.push(parseMount(value)); },
   },
   {
     flag: '--help', kind: 'switch', synopsis: '--help', help: [['--help', 'this text']],
+    unset: { help: false },
     apply: (opts) => { opts.help = true; },
   },
 ];
@@ -178,6 +184,9 @@ export function scanRunArgs(argv) {
   }
   return { help: false, options, index: i };
 }
+
+/** What a run's options hold before any is given: each option's `unset` (fresh arrays and objects). */
+export const runDefaults = () => Object.assign({}, ...RUN_OPTIONS.map((option) => structuredClone(option.unset)));
 
 /** The options of a scan applied in order over runDefaults(). */
 export function applyRunOptions(scan) {
