@@ -5,8 +5,8 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import {
-  closeSync, existsSync, lstatSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, symlinkSync,
-  writeFileSync, writeSync,
+  closeSync, existsSync, lstatSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, renameSync, rmSync,
+  symlinkSync, writeFileSync, writeSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -184,6 +184,75 @@ describe('host-directory mount addon', { skip: !addon && 'not built or not Linux
     assert.equal(addon.statIn(Buffer.alloc(5000, 'x'), memory, 3000, 8, false, 64), -E.ENAMETOOLONG);
     assert.throws(() => addon.statIn(rootBytes, memory, 3000, 8, false, 4096 - 63), TypeError);
     assert.throws(() => addon.openIn(rootBytes, memory, 3000, 8, 'x', 0, 0), TypeError);
+  });
+
+  it('keeps a stat\'s directories open only while inotify says they are where the path says (kept_dirs.c)', () => {
+    const top = mkdtempSync(join(tmpdir(), 'spindle-kept-dirs-'));
+    const mountRoot = join(top, 'root');
+    const file = (rel, text) => {
+      mkdirSync(join(mountRoot, rel, '..'), { recursive: true });
+      writeFileSync(join(mountRoot, rel), text);
+    };
+    const rootBytes = Buffer.from(mountRoot);
+    // the size of root/rel, or -errno
+    const sizeOf = (rel) => {
+      Buffer.from(memory.buffer, 3000, rel.length).set(Buffer.from(rel));
+      const r = addon.statIn(rootBytes, memory, 3000, rel.length, false, 64);
+      return r === 0 ? Number(memory.getBigInt64(64 + 24, true)) : r;
+    };
+    const openFds = () => readdirSync('/proc/self/fd').length;
+    try {
+      file('d/e/f', 'one');
+      addon.dropKeptDirs();
+      const before = openFds();
+      assert.equal(sizeOf('d/e/f'), 3);
+      assert.ok(openFds() > before, 'its directories are kept open');
+      file('d/e/g', 'grown');
+      rmSync(join(mountRoot, 'd/e/f'));
+      assert.deepEqual([sizeOf('d/e/f'), sizeOf('d/e/g')], [-E.ENOENT, 5], 'files come and go in a kept directory');
+      // another directory renamed over it
+      rmSync(join(mountRoot, 'd/e/g'));
+      mkdirSync(join(top, 'new-e'));
+      writeFileSync(join(top, 'new-e/f'), 'second');
+      renameSync(join(top, 'new-e'), join(mountRoot, 'd/e'));
+      assert.equal(sizeOf('d/e/f'), 6, 'the directory renamed over it');
+      // moved outside the mount, and a symlink to it put in its place: never reached
+      renameSync(join(mountRoot, 'd'), join(top, 'outside'));
+      assert.equal(sizeOf('d/e/f'), -E.ENOENT, 'moved away');
+      symlinkSync(join(top, 'outside'), join(mountRoot, 'd'));
+      assert.equal(sizeOf('d/e/f'), -E.ELOOP, 'a symlink in its place (the careful path decides)');
+      rmSync(join(mountRoot, 'd'));
+      // removed and made again while it was kept
+      file('d/e/f', 'three');
+      assert.equal(sizeOf('d/e/f'), 5);
+      rmSync(join(mountRoot, 'd'), { recursive: true });
+      file('d/e/f', 'four!!');
+      assert.equal(sizeOf('d/e/f'), 6, 'removed and made again');
+      // the root's own parent renamed: its path names nothing now, as for a path walk
+      renameSync(top, `${top}-moved`);
+      try {
+        assert.equal(sizeOf('d/e/f'), -E.ENOENT, 'a parent of the root renamed');
+      } finally {
+        renameSync(`${top}-moved`, top);
+      }
+      assert.equal(sizeOf('d/e/f'), 6);
+      addon.dropKeptDirs();
+      assert.equal(openFds(), before, 'dropKeptDirs closes them and the queue of their watches');
+    } finally {
+      rmSync(top, { recursive: true, force: true });
+    }
+  });
+
+  it('keeps nothing open with SPINDLE_MOUNT_KEPT_DIRS=0', () => {
+    const script = `const { mountAddon } = await import(${JSON.stringify(join(root, 'host/platform/mount-addon.js'))});
+      const { readdirSync } = await import('node:fs');
+      const memory = new DataView(new SharedArrayBuffer(4096));
+      Buffer.from(memory.buffer, 0, 10).set(Buffer.from('a/b/file'));
+      const before = readdirSync('/proc/self/fd').length;
+      const r = mountAddon().statIn(Buffer.from(${JSON.stringify(dir)}), memory, 0, 8, false, 64);
+      console.log(r, readdirSync('/proc/self/fd').length - before);`;
+    const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', env: { ...process.env, SPINDLE_MOUNT_KEPT_DIRS: '0' } });
+    assert.equal(r.stdout.trim(), '0 0', r.stderr);
   });
 
   it('lists a directory with each entry\'s lstat, in node:fs\'s order', () => {

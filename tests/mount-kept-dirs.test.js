@@ -16,6 +16,7 @@ import { AT, ERRNO, O } from '../host/abi/linux.js';
 import { OP, REQ } from '../host/abi/mount-request.js';
 import { readDirents } from '../host/abi/mount-wire.js';
 import { client, prepare } from '../host/mount/hostdir/hostdir.js';
+import { mountAddon } from '../host/platform/mount-addon.js';
 
 const REQUEST = 1024;
 const PATH_AT = 4096;
@@ -130,10 +131,12 @@ describe('hostdir mount: what is kept between calls', { skip: process.platform !
 
   it('at most 32 directories stay open per thread, and dispose closes them', async () => {
     const files = Object.fromEntries(Array.from({ length: 100 }, (_, i) => [`d${i}/f`, 'y']));
+    mountAddon()?.dropKeptDirs?.(); // (what earlier tests' calls left kept on this thread)
     const before = openFds();
     const m = await mounted('many', files);
     for (let i = 0; i < 100; i++) assert.equal(m.stat(`d${i}/f`).size, 1);
-    assert.ok(openFds() - before <= 32, `${openFds() - before} fds kept`);
+    // (the addon's are its own: 32 and the queue of their watches, addon/kept_dirs.c)
+    assert.ok(openFds() - before <= 32 + (mountAddon() ? 1 : 0), `${openFds() - before} fds kept`);
     m.dispose();
     assert.equal(openFds(), before);
   });

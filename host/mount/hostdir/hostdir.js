@@ -99,9 +99,11 @@ export async function prepare(spec, ctx = {}) {
     addon: addonWanted() && hasProcFd && mountAddon() !== null, // host/platform/mount-addon.js
   };
   // the program is over: what it left open, and the directories its threads kept, are closed
+  // (the addon's, kept by each thread itself, close with the thread; this one's here)
   const closeLeftovers = () => {
     new HandleTable(config.handles, config.mountId).closeAll(config.addon ? mountAddon().close : closeSync);
     new HandleTable(config.keptDirs, config.mountId).closeAll(closeSync);
+    if (config.addon) mountAddon().dropKeptDirs?.();
   };
   // root's calls pass whatever the modes: the module then checks them as for their owner
   const checkModes = process.geteuid?.() === 0;

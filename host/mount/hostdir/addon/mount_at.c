@@ -1,13 +1,16 @@
-// A Node-API addon giving the host-directory mount backend (host/mount/hostdir.js) the confined
+// A Node-API addon giving the host-directory mount backend (host/mount/hostdir/hostdir.js) the confined
 // path calls node:fs lacks (docs/MOUNTS.md, "The native addon"):
 //   openIn(root, view, pathAt, pathLength, flags, mode, at)
 //                                  openat2 with RESOLVE_NO_SYMLINKS of root + "/" + the path read
 //                                  from the program's memory (no string made; bytes from 0x80
 //                                  give EINVAL: the careful path judges them), its stat written
-//                                  at `at`: the fd, or -errno
+//                                  at `at`: the fd, or -errno. Where the path's parent can be
+//                                  kept open (kept_dirs.c), one openat2 of the last name in it
 //   statIn(root, view, pathAt, pathLength, follow, at)
 //                                  the same with O_PATH|O_NOFOLLOW, fstat, close: 0 or -errno
-//                                  (ELOOP for a final symlink when `follow`)
+//                                  (ELOOP for a final symlink when `follow`); one fstatat in
+//                                  the kept parent instead, as for openIn
+//   dropKeptDirs()                 closes the directories this thread keeps (the program ended)
 //   fstat(fd, view, at)            fstat into the program's memory: 0 or -errno
 //   unlink(path, directory), mkdir(path, mode), rename(from, to), link(from, to)
 //                                  the *at call in each path's parent, opened as open opens:
@@ -49,6 +52,7 @@
 #include <unistd.h>
 
 #include "../../../../runtime/fs/mount/mount_wire.h"
+#include "kept_dirs.h"
 
 static int64_t ns_of(struct timespec t) { return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec; }
 
@@ -64,15 +68,20 @@ static int plain_path(const char *p) {
     }
 }
 
-static int open_plain(const char *path, int flags, unsigned mode) {
-    if (!plain_path(path)) return -EINVAL;
+// path (from dirfd) opened with no symlink, no magic link and (from a directory) nothing above
+// it on the way, close-on-exec: the fd, or -errno
+static int open_resolved(int dirfd, const char *path, int flags, unsigned mode, uint64_t resolve) {
     struct open_how how = {
         .flags = (uint64_t)(flags | O_NOFOLLOW | O_CLOEXEC),
         .mode = (flags & (O_CREAT | O_TMPFILE)) ? mode : 0,
-        .resolve = RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS,
+        .resolve = resolve | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS,
     };
-    long fd = syscall(SYS_openat2, AT_FDCWD, path, &how, sizeof how);
+    long fd = syscall(SYS_openat2, dirfd, path, &how, sizeof how);
     return fd < 0 ? -errno : (int)fd;
+}
+
+static int open_plain(const char *path, int flags, unsigned mode) {
+    return plain_path(path) ? open_resolved(AT_FDCWD, path, flags, mode, 0) : -EINVAL;
 }
 
 static void fill_wire_stat(void *at, const struct stat *st) {
@@ -130,11 +139,12 @@ static void *arg_stat_out(napi_env env, napi_value view, napi_value at) {
     return arg_memory(env, view, &mem) ? stat_out(env, &mem, at) : NULL;
 }
 
-// A path made of the mount's root (a Buffer of its bytes) and a relative path the program sent,
-// read where it lies in its memory (`len` bytes at `at` of `mem`): no JavaScript string is made
-// for it. 0, or -EINVAL for bytes the careful path must judge (from 0x80: UTF-8 is checked
+// A path made of the mount's root (a Buffer of its bytes, *root_length of them) and a relative
+// path the program sent, read where it lies in its memory (`len` bytes at `at` of `mem`): no
+// JavaScript string is made for it. 0, or -EINVAL for bytes the careful path must judge (from 0x80: UTF-8 is checked
 // there; a NUL), -ENAMETOOLONG, -EFAULT outside the memory.
-static int memory_path(napi_env env, napi_value root, const struct memory *mem, napi_value at, napi_value len, char *buf) {
+static int memory_path(napi_env env, napi_value root, const struct memory *mem, napi_value at, napi_value len, char *buf,
+                       size_t *root_length) {
     void *root_bytes = NULL;
     size_t root_len = 0;
     uint32_t offset, n;
@@ -145,6 +155,7 @@ static int memory_path(napi_env env, napi_value root, const struct memory *mem, 
     if (root_len + 1 + (size_t)n >= PATH_MAX - 1) return -ENAMETOOLONG;
     if (memchr(root_bytes, 0, root_len) != NULL) return -EINVAL; // not a path the kernel would see whole
     memcpy(buf, root_bytes, root_len);
+    *root_length = root_len;
     size_t at_byte = root_len;
     if (n > 0) buf[at_byte++] = '/';
     const unsigned char *rel = (const unsigned char *)mem->data + offset;
@@ -167,9 +178,37 @@ static napi_value type_error(napi_env env, const char *what) {
     return NULL;
 }
 
-// The fd of path opened (close-on-exec), its stat written at `out`; or -errno
-static int open_with_stat(const char *path, int flags, unsigned mode, void *out) {
-    int fd = open_plain(path, flags, mode);
+// (a thread without kept directories: its instance data, so that it asks only once)
+static char no_kept_dirs;
+
+static void free_kept_dirs(napi_env env, void *data, void *hint) {
+    (void)env, (void)hint;
+    if (data != &no_kept_dirs) kept_dirs_free(data);
+}
+
+// This thread's kept directories (kept_dirs.c), made at its first call; NULL for none.
+static struct kept_dirs *kept_dirs_of(napi_env env) {
+    void *data = NULL;
+    if (napi_get_instance_data(env, &data) != napi_ok) return NULL;
+    if (!data) {
+        struct kept_dirs *made = kept_dirs_new();
+        data = made ? (void *)made : (void *)&no_kept_dirs;
+        if (napi_set_instance_data(env, data, free_kept_dirs, NULL) != napi_ok) {
+            kept_dirs_free(made);
+            return NULL;
+        }
+    }
+    return data == &no_kept_dirs ? NULL : data;
+}
+
+// open_plain() of path (root_len bytes of it the mount's root) through its parent kept open
+// where it can be (kept_dirs.c): one openat2 of its last name there, no walk; its stat written
+// at `out`. The fd (close-on-exec), or -errno.
+static int open_with_stat(struct kept_dirs *kept, const char *path, size_t root_len, int flags, unsigned mode, void *out) {
+    if (!plain_path(path)) return -EINVAL;
+    const char *name;
+    int dir = kept_parent(kept, path, root_len, &name);
+    int fd = dir < 0 ? open_plain(path, flags, mode) : open_resolved(dir, name, flags, mode, RESOLVE_BENEATH);
     if (fd < 0) return fd;
     struct stat st;
     if (fstat(fd, &st) != 0) {
@@ -195,18 +234,29 @@ static napi_value js_open_in(napi_env env, napi_callback_info info) {
     if (!out || napi_get_value_int32(env, argv[4], &flags) != napi_ok ||
         napi_get_value_uint32(env, argv[5], &mode) != napi_ok)
         return type_error(env, "openIn(root, view, pathAt, pathLength, flags, mode, at)");
-    int err = memory_path(env, argv[0], &mem, argv[2], argv[3], path);
-    return int_value(env, err ? err : open_with_stat(path, flags, mode, out));
+    size_t root_len;
+    int err = memory_path(env, argv[0], &mem, argv[2], argv[3], path, &root_len);
+    return int_value(env, err ? err : open_with_stat(kept_dirs_of(env), path, root_len, flags, mode, out));
 }
 
-// The stat of what path names written at `out` (a final symlink itself, or -ELOOP when
-// `follow`: the caller resolves it): 0 or -errno
-static int stat_plain(const char *path, bool follow, void *out) {
-    int fd = open_plain(path, O_PATH, 0);
-    if (fd < 0) return fd;
+// The stat of what path (root_len bytes of it the mount's root) names written at `out` (a final
+// symlink itself, or -ELOOP when `follow`: the caller resolves it): 0 or -errno. Through its
+// parent kept open where it can be (kept_dirs.c): one fstatat of its last name there, where the
+// kernel alone would open, fstat and close the path.
+static int stat_in(struct kept_dirs *kept, const char *path, size_t root_len, bool follow, void *out) {
+    if (!plain_path(path)) return -EINVAL;
+    const char *name;
+    int dir = kept_parent(kept, path, root_len, &name);
     struct stat st;
-    int err = fstat(fd, &st) == 0 ? 0 : -errno;
-    close(fd);
+    int err = 0;
+    if (dir >= 0) {
+        err = fstatat(dir, name, &st, AT_SYMLINK_NOFOLLOW) == 0 ? 0 : -errno;
+    } else {
+        int fd = open_plain(path, O_PATH, 0);
+        if (fd < 0) return fd;
+        err = fstat(fd, &st) == 0 ? 0 : -errno;
+        close(fd);
+    }
     if (!err && follow && S_ISLNK(st.st_mode)) err = -ELOOP;
     if (!err) fill_wire_stat(out, &st);
     return err;
@@ -224,8 +274,17 @@ static napi_value js_stat_in(napi_env env, napi_callback_info info) {
     void *out = argc == 6 && arg_memory(env, argv[1], &mem) ? stat_out(env, &mem, argv[5]) : NULL;
     if (!out || napi_get_value_bool(env, argv[4], &follow) != napi_ok)
         return type_error(env, "statIn(root, view, pathAt, pathLength, follow, at)");
-    int err = memory_path(env, argv[0], &mem, argv[2], argv[3], path);
-    return int_value(env, err ? err : stat_plain(path, follow, out));
+    size_t root_len;
+    int err = memory_path(env, argv[0], &mem, argv[2], argv[3], path, &root_len);
+    return int_value(env, err ? err : stat_in(kept_dirs_of(env), path, root_len, follow, out));
+}
+
+// dropKeptDirs(): this thread's kept directories closed, and their watches
+static napi_value js_drop_kept_dirs(napi_env env, napi_callback_info info) {
+    (void)info;
+    void *data = NULL;
+    if (napi_get_instance_data(env, &data) == napi_ok && data && data != &no_kept_dirs) kept_dirs_drop(data);
+    return NULL;
 }
 
 // fstat(fd, view, at): 0 and the fd's stat written, or -errno (node:fs's fstatSync with BigInts
@@ -560,6 +619,7 @@ NAPI_MODULE_INIT(/* napi_env env, napi_value exports */) {
     const napi_property_descriptor fns[] = {
         {"openIn", NULL, js_open_in, NULL, NULL, NULL, napi_enumerable, NULL},
         {"statIn", NULL, js_stat_in, NULL, NULL, NULL, napi_enumerable, NULL},
+        {"dropKeptDirs", NULL, js_drop_kept_dirs, NULL, NULL, NULL, napi_enumerable, NULL},
         {"fstat", NULL, js_fstat, NULL, NULL, NULL, napi_enumerable, NULL},
         {"unlink", NULL, js_unlink, NULL, NULL, NULL, napi_enumerable, NULL},
         {"mkdir", NULL, js_mkdir, NULL, NULL, NULL, napi_enumerable, NULL},
