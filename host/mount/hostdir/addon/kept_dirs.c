@@ -297,7 +297,8 @@ int kept_parent(struct kept_dirs *kept, const char *path, size_t root_len, const
     if (!kept) return -1;
     const char *slash = strrchr(path, '/');
     size_t dir_len = (size_t)(slash - path);
-    if (dir_len < root_len || dir_len >= PATH_MAX) return -1; // (the root itself: its parent is outside)
+    // (the root itself: its parent is outside; / is never a mount's root)
+    if (dir_len == 0 || dir_len < root_len || dir_len >= PATH_MAX) return -1;
     if (kept->queue >= 0 && !nothing_changed(kept)) drop_all(kept);
     char dir[PATH_MAX];
     memcpy(dir, path, dir_len);

@@ -345,13 +345,18 @@ static napi_value one_name(napi_env env, napi_callback_info info, bool make) {
     if (argc != 2 || (make ? napi_get_value_uint32(env, argv[1], &mode) : napi_get_value_bool(env, argv[1], &directory)) != napi_ok)
         return type_error(env, make ? "mkdir(path, mode)" : "unlink(path, directory)");
     char paths[1][PATH_MAX];
-    int fd;
     const char *name;
-    int err = parents_of(env, argv, 1, paths, &fd, &name);
-    if (err) return int_value(env, err);
+    // (the parent kept open where it can be, kept_dirs.c: the JavaScript never sends the root
+    // itself, so every parent is the root or below it)
+    int fd = arg_path(env, argv[0], paths[0]) == 0 && plain_path(paths[0]) ? kept_parent(kept_dirs_of(env), paths[0], 0, &name) : -1;
+    bool kept = fd >= 0;
+    if (!kept) {
+        int err = parents_of(env, argv, 1, paths, &fd, &name);
+        if (err) return int_value(env, err);
+    }
     int rc = make ? mkdirat(fd, name, mode & 0777) : unlinkat(fd, name, directory ? AT_REMOVEDIR : 0);
-    err = rc == 0 ? 0 : -errno;
-    close(fd);
+    int err = rc == 0 ? 0 : -errno;
+    if (!kept) close(fd);
     return int_value(env, err);
 }
 
