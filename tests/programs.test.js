@@ -137,6 +137,8 @@ const inBrowser = (browser, name) => (browser === 'firefox' ? inFirefox(name) : 
 // itself, a browser launched for each.
 const viaCli = new Set(['stdin_lines', 'trap_in_thread']); // in every browser's subset
 const throughCli = (p) => Boolean(p.spec.stdinFrom || p.spec.stdoutTo || p.spec.stderrTo) || viaCli.has(p.name);
+// One browser of each: the two tests at a time are mostly a Node run beside a browser run, and
+// two Chromiums measured no faster on 2 cores (365 s against 348 s for the file, load 5-14).
 const SESSIONS = Number(process.env.SPINDLE_TEST_BROWSER_SESSIONS) || 1;
 
 describe('C/C++ programs under spindle run', { concurrency: Math.max(2, availableParallelism()) }, () => {
