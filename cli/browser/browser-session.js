@@ -85,7 +85,7 @@ const claimTimeoutS = Number(process.env.SPINDLE_PAGE_CLAIM_TIMEOUT_S) || 15;
 
 export class BrowserSession {
   #server; #browser; #jobs = []; #waitingPage = []; #running = new Map(); #nextId = 1;
-  #failed = null; #pageToken = null; #claimTimer = null; #codeCache = null; #shaOf = new Map();
+  #failed = null; #pageToken = null; #claimTimer = null; #codeCache = null; #shaOf = new Map(); #freshPage = false;
 
   /**
    * `optimizedFromStart`: V8 compiles the whole module with its optimizing tier before it runs
@@ -97,16 +97,22 @@ export class BrowserSession {
    * only. `browser`: 'chromium', 'firefox' or 'webkit' (cli/browser/browsers.js). `codeCache`: Chromium
    * only, a per-user directory (cli/browser/chromium-code-cache.js) whose caches the profile starts with
    * and gives back to; modules then have stable URLs and the server asks for a stable port.
+   * `freshPage`: the page reloads after each job, so that no job finds what an earlier one left
+   * in the page (workers still running, module state, OPFS handles); tests/programs.test.js.
    */
-  static async open({ browser = 'chromium', optimizedFromStart = false, jsFlags = [], codeCache = null } = {}) {
+  static async open({ browser = 'chromium', optimizedFromStart = false, jsFlags = [], codeCache = null, freshPage = false } = {}) {
     const session = new BrowserSession();
     session.#codeCache = browser === 'chromium' ? codeCache : null;
+    session.#freshPage = freshPage;
     await session.#start(browserLaunch(browser, { optimizedFromStart, jsFlags, profileCache: session.#codeCache }));
     return session;
   }
 
   /** The origin of the page's server (its port is stable where the session keeps code). */
   get origin() { return this.#server.origin; }
+
+  /** Why the session failed (its browser ended, its page did not start a job), or null: no job can run in it then. */
+  get failed() { return this.#failed; }
 
   async #start(launch) {
     const cached = Boolean(this.#codeCache);
@@ -156,7 +162,7 @@ export class BrowserSession {
       const next = this.#jobs.length ? this.#jobs.shift() : await new Promise((r) => this.#waitingPage.push(r));
       next.claimed = true;
       this.#watchClaims();
-      const claim = { ...next.describe, page: this.#pageToken };
+      const claim = { ...next.describe, page: this.#pageToken, ...(this.#freshPage && !next.describe.done && { reload: true }) };
       return res.writeHead(200, { ...isolation, 'Content-Type': 'application/json' }).end(JSON.stringify(claim));
     }
     if (path.startsWith('/host/')) {

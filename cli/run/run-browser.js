@@ -1,5 +1,6 @@
 // `spindle run --browser[=NAME]`: one job in a BrowserSession, with the terminal's stdin, stdout and
-// stderr; returns the program's exit code.
+// stderr; returns the program's exit code. runBrowserJob is that job in a session and with stdio
+// of the caller's (tests/programs.test.js runs many in one browser).
 import { seekHostFile, writeAllSync } from '../../host/platform/node.js';
 import { readHostFdAt, truncateHostFd, writeHostFdAt } from '../../host/platform/positioned-stdio.js';
 import { describeHostFd } from '../../host/platform/stdio-info.js';
@@ -54,7 +55,12 @@ function terminalStdin() {
   };
 }
 
-export async function runInBrowser(opts) {
+/**
+ * What a BrowserSession for the run `opts` (parseRunArgs) opens with: { options } for
+ * BrowserSession.open, and `cache`, the page code cache ({ dir } or { why } it is off). Refuses
+ * what the browser cannot do before any browser starts.
+ */
+export function browserSessionOptions(opts) {
   // What this browser cannot do is refused before it starts: --compile outside Chromium, OPFS
   // mounts in WebKitGTK (cli/browser/browsers.js).
   refuseInBrowser(opts.browser, opts);
@@ -64,15 +70,35 @@ export async function runInBrowser(opts) {
   // Chromium keeps a module's optimized code in the profile's caches, which a per-user directory
   // keeps between runs (cli/browser/chromium-code-cache.js; --code-cache=off, SPINDLE_CODE_CACHE=0: not)
   const cache = opts.browser === 'chromium' ? openProfileCache(opts.codeCache) : { why: `off: ${opts.browser} is not Chromium` };
-  if (process.env.SPINDLE_DEBUG) process.stderr.write(`[spindle] page code cache: ${cache.dir ?? cache.why}\n`);
   // V8 hands a module's optimized code to the cache two seconds after its last optimizing compile
   // by default, which never happened in headless Chromium 156 (docs/HOST.md, "Cached code in
   // pages"); with the timer off it does, each time 1,000 more bytes of it are made.
   if (cache.dir) jsFlags.push('--wasm-caching-timeout-ms=0');
-  const session = await BrowserSession.open({ browser: opts.browser, jsFlags, codeCache: cache.dir ?? null });
+  return { options: { browser: opts.browser, jsFlags, codeCache: cache.dir ?? null }, cache };
+}
+
+/**
+ * Runs the program of `opts` (parseRunArgs) as one job of `session`, with the stdio of `io`:
+ * BrowserSession.run's write(fd, bytes) and readStdin, and where the stdio are real fds its
+ * describeStdio, seekOutput, readStdioAt, writeStdioAt and truncateStdio. A trap's message goes
+ * to write(2) as `spindle: TRAP`. Resolves the exit code; rejects as session.run does (the
+ * module could not run, the browser or its page failed).
+ */
+export async function runBrowserJob(session, opts, io) {
+  const { write, readStdin, describeStdio, seekOutput, readStdioAt, writeStdioAt, truncateStdio } = io;
+  const result = await session.run(opts.wasm, {
+    ...programOptions(opts), write, readStdin, describeStdio, seekOutput, readStdioAt, writeStdioAt, truncateStdio,
+  });
+  if (result.trap) write(2, Buffer.from(`spindle: ${result.trap}\n`)); // escaped by the session
+  return result.exitCode;
+}
+
+export async function runInBrowser(opts) {
+  const { options, cache } = browserSessionOptions(opts);
+  if (process.env.SPINDLE_DEBUG) process.stderr.write(`[spindle] page code cache: ${cache.dir ?? cache.why}\n`);
+  const session = await BrowserSession.open(options);
   try {
-    const result = await session.run(opts.wasm, {
-      ...programOptions(opts),
+    const exitCode = await runBrowserJob(session, opts, {
       write: (fd, bytes) => writeAllSync(fd, bytes),
       seekOutput: seekHostFile, // lseek of a stdout or stderr that is a regular file
       readStdioAt: readHostFdAt, // pread, pwrite and ftruncate of fds 0-2 (the CLI's are the program's)
@@ -81,12 +107,11 @@ export async function runInBrowser(opts) {
       readStdin: terminalStdin(),
       describeStdio: describeHostFd, // what the program's fstat and /proc/self/fd report
     });
-    if (result.trap) process.stderr.write(`spindle: ${result.trap}\n`); // escaped by the session
     const kept = await session.awaitCodeCache(opts.wasm);
     if (kept && process.env.SPINDLE_DEBUG) {
       process.stderr.write(`[spindle] page code cache: ${kept.written ? 'V8 stored code' : 'nothing stored'} (waited ${Math.round(kept.waitedMs)} ms), origin ${session.origin}\n`);
     }
-    return result.exitCode;
+    return exitCode;
   } finally {
     await session.close();
     process.stdin.destroy();

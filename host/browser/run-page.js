@@ -1,6 +1,7 @@
 // The page that `spindle run --browser` and `spindle bench --browser` open. It asks the CLI's
 // server for jobs (job), runs each module with its arguments, and reports each outcome (exit)
-// until the server says there are no more. The page's main thread only coordinates: the C main
+// until the server says there are no more; where a job says `reload`, the page reloads after it
+// and the new page claims the next job (with the token it kept in sessionStorage). The page's main thread only coordinates: the C main
 // and every pthread run on workers, and their stdio goes to the server over io/. The server's
 // URLs are relative to this page (under the run's secret path); workers get them absolute. A
 // module whose code Chromium may keep comes from a stable URL outside the secret path, which the
@@ -14,7 +15,9 @@ async function post(path, outcome) {
   await fetch(here(path), { method: 'POST', body: JSON.stringify({ ...outcome, crossOriginIsolated }) });
 }
 
-let claimToken = null; // from the first claim; the server refuses claims without it after that
+// from the first claim; the server refuses claims without it after that (kept across a reload)
+const TOKEN_KEY = 'spindle-page';
+let claimToken = sessionStorage.getItem(TOKEN_KEY);
 // The last module stays referenced until the next job: V8 hands its optimized code to the
 // browser's cache only while the module lives, and the CLI waits for that after the program's
 // end (cli/browser/chromium-code-cache.js, awaitCodeCacheWrite).
@@ -35,5 +38,10 @@ for (;;) {
   } catch (err) {
     // the message alone, one line, as `spindle run` prints it in Node
     await post(`exit/${job.id}`, { error: err instanceof Error ? err.message : String(err) });
+  }
+  if (job.reload) {
+    sessionStorage.setItem(TOKEN_KEY, claimToken);
+    location.reload();
+    break;
   }
 }
