@@ -40,6 +40,7 @@
 #define QUEUES_MAX 16       // threads of a process with a queue (a user has 128 inotify
                             // instances in all); others go the uncached way
 #define DEPTH_MAX 128       // names walked for one directory
+#define REFUSED_MAX 8       // directories remembered as not watchable (then: none kept at all)
 
 #ifndef XFS_SUPER_MAGIC
 #define XFS_SUPER_MAGIC 0x58465342
@@ -67,6 +68,11 @@ struct kept_dirs {
     uint32_t watches;
     uint64_t clock;
     struct kept dirs[KEPT_MAX];
+    // directories that cannot be watched (another file system's, no read permission): nothing
+    // at or below one is walked again, so a mount on NFS pays no failed walk per call
+    int refused_count;
+    size_t refused_len[REFUSED_MAX];
+    char *refused[REFUSED_MAX];
 };
 
 // (every change of a local file system goes through this kernel, so through its inotify)
@@ -126,6 +132,7 @@ void kept_dirs_drop(struct kept_dirs *kept) {
 void kept_dirs_free(struct kept_dirs *kept) {
     if (!kept) return;
     drop_all(kept);
+    for (int i = 0; i < kept->refused_count && i < REFUSED_MAX; i++) free(kept->refused[i]);
     free(kept);
     atomic_fetch_sub(&queues, 1);
 }
@@ -214,60 +221,102 @@ static bool watch(struct kept_dirs *kept, int fd) {
     return true;
 }
 
+// Whether dir[0, len) is at or below a directory that could not be watched
+static bool refused(const struct kept_dirs *kept, const char *dir, size_t len) {
+    if (kept->refused_count > REFUSED_MAX) return true; // (too many: none at all)
+    for (int i = 0; i < kept->refused_count; i++) {
+        size_t n = kept->refused_len[i];
+        if (len >= n && memcmp(dir, kept->refused[i], n) == 0 && (n == 1 || len == n || dir[n] == '/')) return true;
+    }
+    return false;
+}
+
+static void refuse(struct kept_dirs *kept, const char *dir, size_t len) {
+    char *copy = kept->refused_count < REFUSED_MAX ? malloc(len) : NULL;
+    if (copy) {
+        memcpy(copy, dir, len);
+        kept->refused[kept->refused_count] = copy;
+        kept->refused_len[kept->refused_count] = len;
+    }
+    kept->refused_count++; // (past REFUSED_MAX, or out of memory: nothing kept any more)
+    if (!copy && kept->refused_count <= REFUSED_MAX) kept->refused_count = REFUSED_MAX + 1;
+}
+
 // Opens, watches and records dir[0, len) name by name from the kept directory at base_len (0:
 // from /), then walks it again and checks each name is still the directory watched. Keeps every
-// directory on the way; the fd of the last (kept), or -1.
+// directory on the way; the fd of the last (kept), or -1: a name on the way is missing or no
+// directory (nothing else changes), one cannot be watched (remembered: refuse()), or something
+// changed meanwhile (everything kept is dropped).
 static int walk_and_keep(struct kept_dirs *kept, char *dir, size_t len, size_t base_len) {
-    struct { dev_t dev; ino_t ino; size_t end; } chain[DEPTH_MAX];
+    struct link { dev_t dev; ino_t ino; size_t end; } chain[DEPTH_MAX];
+    int fds[DEPTH_MAX];
     int depth = 0;
     struct kept *base = base_len ? find(kept, dir, base_len) : NULL;
     int at = base ? base->fd : open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
     if (at < 0) return -1;
-    bool ok = base || (watchable(at) && watch(kept, at));
     struct stat st;
-    ok = ok && fstat(at, &st) == 0;
-    dev_t base_dev = st.st_dev;
-    ino_t base_ino = st.st_ino;
-    int fds[DEPTH_MAX];
-    int prev = at;
+    enum { KEPT, ABSENT, REFUSED, CHANGED } outcome = KEPT;
+    if (!base && !(watchable(at) && watch(kept, at))) {
+        refuse(kept, "/", 1);
+        outcome = REFUSED;
+    }
+    dev_t base_dev = 0;
+    ino_t base_ino = 0;
+    if (outcome == KEPT && fstat(at, &st) == 0) {
+        base_dev = st.st_dev;
+        base_ino = st.st_ino;
+    } else if (outcome == KEPT) {
+        outcome = ABSENT;
+    }
     // first pass: open and watch each name below the base
-    for (size_t i = base_len + 1; ok && i <= len;) {
+    int prev = at;
+    for (size_t i = base_len + 1; outcome == KEPT && i <= len;) {
         size_t end = i;
         while (end < len && dir[end] != '/') end++;
-        if (depth == DEPTH_MAX) { ok = false; break; }
+        if (depth == DEPTH_MAX) {
+            outcome = ABSENT;
+            break;
+        }
         dir[end] = 0;
         int fd = open_name(prev, dir + i);
         dir[end] = end < len ? '/' : 0;
-        if (fd < 0) { ok = false; break; }
+        if (fd < 0 || fstat(fd, &st) != 0) {
+            if (fd >= 0) close(fd);
+            outcome = ABSENT;
+            break;
+        }
         fds[depth] = fd;
-        chain[depth].end = end;
-        ok = watchable(fd) && watch(kept, fd) && fstat(fd, &st) == 0;
-        chain[depth].dev = st.st_dev;
-        chain[depth].ino = st.st_ino;
+        chain[depth] = (struct link){.dev = st.st_dev, .ino = st.st_ino, .end = end};
         depth++;
+        if (!watchable(fd) || !watch(kept, fd)) {
+            refuse(kept, dir, end);
+            outcome = REFUSED;
+        }
         prev = fd;
         i = end + 1;
     }
     // second pass, after every watch: the same directories under the same names
-    if (ok && !base) {
+    if (outcome == KEPT && !base) {
         int again = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
-        ok = again >= 0 && same_dir(again, base_dev, base_ino);
+        if (again < 0 || !same_dir(again, base_dev, base_ino)) outcome = CHANGED;
         if (again >= 0) close(again);
     }
-    for (int d = 0, from = at; ok && d < depth; d++) {
+    for (int d = 0; outcome == KEPT && d < depth; d++) {
         size_t start = d == 0 ? base_len + 1 : chain[d - 1].end + 1;
         dir[chain[d].end] = 0;
-        int fd = open_name(d == 0 ? from : fds[d - 1], dir + start);
+        int fd = open_name(d == 0 ? at : fds[d - 1], dir + start);
         dir[chain[d].end] = chain[d].end < len ? '/' : 0;
-        ok = fd >= 0 && same_dir(fd, chain[d].dev, chain[d].ino);
+        if (fd < 0 || !same_dir(fd, chain[d].dev, chain[d].ino)) outcome = CHANGED;
         if (fd >= 0) close(fd);
     }
     // (a change between the first pass's watch and the second pass's look is in the queue)
-    ok = ok && nothing_changed(kept);
+    if (outcome == KEPT && !nothing_changed(kept)) outcome = CHANGED;
     if (!base) close(at); // (/ itself is watched, not kept)
-    if (!ok) {
+    if (outcome != KEPT) {
         for (int d = 0; d < depth; d++) close(fds[d]);
-        drop_all(kept); // (the queue may hold watches of directories not kept)
+        // (a missing name or a refused directory leaves the rest as it was: a watch of a
+        // directory not kept can only drop the kept ones early)
+        if (outcome == CHANGED) drop_all(kept);
         return -1;
     }
     for (int d = 0; d < depth; d++) keep(kept, dir, chain[d].end, fds[d]);
@@ -283,6 +332,7 @@ static int kept_dir(struct kept_dirs *kept, char *dir, size_t len) {
         k->used = ++kept->clock;
         return k->fd;
     }
+    if (refused(kept, dir, len)) return -1;
     if (kept->watches > WATCHES_MAX) drop_all(kept);
     if (kept->queue < 0 && (kept->queue = new_queue()) < 0) return -1;
     size_t base_len = len; // (the nearest kept directory above, 0 for none: from /)
