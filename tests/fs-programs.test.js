@@ -3,11 +3,18 @@
 // programs in tests/jsfs, run in Node and in headless Chromium; stdout and exit code must equal
 // the native Linux build run in a fresh directory (or what the program's entry below expects
 // when there is no native counterpart).
+// In the browsers, for CI's time (issue 38: a browser's launch was most of each run), a program
+// runs as `spindle run --browser`'s own job in a browser the suite keeps open, its page reloaded
+// after each job, with stdio in memory (tests/lib/browser-jobs.js, as tests/programs.test.js):
+// the same stdout, stderr, exit code and trap line; no program here reads stdin or looks at
+// what fds 0-2 are, and none mounts OPFS. tests/programs.test.js, tests/run-exit.test.js and
+// tests/trap-text.test.js run the whole CLI in every browser.
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { BrowserJobs } from './lib/browser-jobs.js';
 import { browserFlag, testBrowsers } from './lib/browsers.js';
 import { exec, inParallel } from './lib/exec.js';
 
@@ -61,12 +68,16 @@ async function build(p) {
 }
 
 describe('file-system programs (--fs=spindle and --fs=js)', { concurrency: Math.max(2, availableParallelism()) }, () => {
+  const jobs = new BrowserJobs(); // one browser of each kind, as tests/programs.test.js
   before(async () => {
     mkdirSync(out, { recursive: true });
     scratch = mkdtempSync(join(tmpdir(), 'spindle-jsfs-native-'));
     await inParallel(programs, availableParallelism(), build);
   });
-  after(() => rmSync(scratch, { recursive: true, force: true }));
+  after(async () => {
+    rmSync(scratch, { recursive: true, force: true });
+    await jobs.close();
+  });
 
   it('a --fs=js module imports the host-thread wait hook and no Spindle FS', async () => {
     const b = built.get(programs[0].name);
@@ -94,7 +105,7 @@ describe('file-system programs (--fs=spindle and --fs=js)', { concurrency: Math.
       it(`--fs=${fs}, ${mode}: ${p.name}`, async () => {
         const b = built.get(p.name);
         assert.equal(b.buildError[fs], null, `spindle cc --fs=${fs} failed:\n${b.buildError[fs]}`);
-        const got = await exec(spindle, ['run', ...(browser ? [browserFlag(browser)] : []), b.wasm[fs]]);
+        const got = browser ? await jobs.run([browserFlag(browser), b.wasm[fs]]) : await exec(spindle, ['run', b.wasm[fs]]);
         const context = `\n--- stdout ---\n${got.stdout.slice(0, 3000)}\n--- stderr ---\n${got.stderr.slice(0, 2000)}`;
         if (b.native) {
           assert.equal(b.native.code, p.spec.exit, `the native build exits as expected:\n${b.native.stdout}`);

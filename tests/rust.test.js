@@ -1,12 +1,19 @@
 // `spindle cargo`: the workspace tests/rust (rayon and cc from crates.io, pinned by its
 // Cargo.lock) is built once, then each check of tests/rust/checks runs in Node and Chromium;
 // a plain `cargo new` project is built and run too. docs/RUST.md.
+// In the browsers, for CI's time (issue 38: a browser's launch was most of each run), a check runs
+// as `spindle run --browser`'s own job in a browser kept open for its browser's suite, its page
+// reloaded after each job, with stdio in memory (tests/lib/browser-jobs.js, as
+// tests/programs.test.js): the same stdout, stderr and exit code. What goes through the CLI and
+// cargo's runner themselves still launches a browser each: `cargo run --browser=NAME` of a plain
+// project and --preload (packed by the CLI, which BrowserJobs refuses) in each browser.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { basename, join } from 'node:path';
-import { before, describe, it } from 'node:test';
+import { after, before, describe, it } from 'node:test';
+import { BrowserJobs } from './lib/browser-jobs.js';
 import { browserFlag, browserTitle, runBrowsers, testBrowsers } from './lib/browsers.js';
 import { exec } from './lib/exec.js';
 import { sections } from '../host/compile/module-info.js';
@@ -172,9 +179,14 @@ for (const browser of [null, ...testBrowsers]) {
   describe(`spindle cargo programs in ${browser ? browserTitle[browser] : 'Node'}`, () => {
     // Node's core count is the test's; a browser's is its navigator.hardwareConcurrency.
     const cores = browser ? null : availableParallelism();
+    // a browser's runs are jobs in one browser kept open for this suite (tests/lib/browser-jobs.js)
+    const jobs = browser ? new BrowserJobs() : null;
+    after(() => jobs?.close());
+    const runCheck = (args, timeoutMs = 120000) => (jobs ? jobs.run([browserFlag(browser), ...args], { timeoutMs })
+      : exec(spindle, ['run', ...args], { timeoutMs }));
     for (const [name, [args, expected]] of Object.entries(expectations(cores ?? '\\d+'))) {
       it(name, async () => {
-        const got = ok(await run([checks, ...args], browser), name);
+        const got = ok(await runCheck([checks, ...args]), name);
         assert.match(got, expected);
         if (name === 'rayon' && browser) {
           const [, pool, counted] = /pool=(\d+) cores=(\d+)/.exec(got);
@@ -184,7 +196,7 @@ for (const browser of [null, ...testBrowsers]) {
     }
 
     it('a panic in a thread: its message, exit status 134, no trap', async () => {
-      const got = await run([checks, 'panic'], browser);
+      const got = await runCheck([checks, 'panic']);
       assert.equal(got.code, 134, got.stderr);
       assert.match(got.stderr, /panicked at checks\/src\/main\.rs:\d+:\d+:\nworker gave up on purpose\n/);
       assert.ok(!/trap|wasm-function/.test(got.stderr), got.stderr);
@@ -192,11 +204,12 @@ for (const browser of [null, ...testBrowsers]) {
     });
 
     it('a std::thread that overflows its stack: reported, exit 134', async () => {
-      const got = await run([linkOptions, 'recurse', 'thread', '1000000', String(512 << 10)], browser);
+      const got = await runCheck([linkOptions, 'recurse', 'thread', '1000000', String(512 << 10)]);
       assert.equal(got.code, 134, got.stderr);
       assert.match(got.stderr, /spindle: thread \d+: stack overflow \(limit 512 KiB, /);
     });
 
+    // through the CLI in a browser too: it packs the files (BrowserJobs refuses --preload)
     it('--preload puts host files in the tree', async () => {
       const dir = join(out, `preload-${browser ?? 'node'}`);
       mkdirSync(dir, { recursive: true });
@@ -206,7 +219,7 @@ for (const browser of [null, ...testBrowsers]) {
 
     // Node 20's Liftoff lost this receiver's wake-up until each wait became a call (docs/HOST.md).
     it('channels: the receiver blocks while producers send', async () => {
-      const got = await exec(spindle, ['run', ...(browser ? [browserFlag(browser)] : []), checks, 'channels-blocking'], { timeoutMs: 15000 });
+      const got = await runCheck([checks, 'channels-blocking'], 15000);
       assert.match(ok(got, 'channels-blocking'), /^channels sum=7998000 expected=7998000 pingpong=100\n$/);
     });
   });

@@ -1,10 +1,11 @@
 // `spindle run --browser[=NAME] ...` as a job in a browser that stays open (cli/run/run-browser.js's
 // runBrowserJob in a BrowserSession), with in-memory stdio: one launch of each browser serves a
-// whole suite instead of one per program (tests/programs.test.js; issue 38, CI's time). The
-// session opens with what the CLI gives that run (browserSessionOptions) except for the page code
-// cache, which it keeps none of (tests/page-code-cache.test.js tests that), and its page reloads
-// after each job, so no job finds what an earlier one left (workers, module state); no job mounts
-// OPFS, whose files would outlive the page.
+// whole suite instead of one per program (tests/programs.test.js, tests/fs-programs.test.js,
+// tests/rust.test.js; issue 38, CI's time). The session opens with what the CLI gives that run
+// (browserSessionOptions) except for the page code cache, which it keeps none of
+// (tests/page-code-cache.test.js tests that), and its page reloads after each job, so no job
+// finds what an earlier one left (workers, module state); no job mounts OPFS, whose files would
+// outlive the page.
 import { BrowserSession } from '../../cli/browser/browser-session.js';
 import { parseRunArgs } from '../../cli/run/run.js';
 import { browserSessionOptions, runBrowserJob } from '../../cli/run/run-browser.js';
@@ -86,8 +87,11 @@ export class BrowserJobs {
 
   constructor({ sessionsPerBrowser = 1 } = {}) { this.#size = sessionsPerBrowser; }
 
-  /** { code, stdout, stderr } as tests/lib/exec.js gives them for `spindle run ...runArgs`. */
-  async run(runArgs, { input = '' } = {}) {
+  /**
+   * { code, stdout, stderr } as tests/lib/exec.js gives them for `spindle run ...runArgs`;
+   * timeoutMs as exec's, for a test that fails a hang sooner.
+   */
+  async run(runArgs, { input = '', timeoutMs = JOB_TIMEOUT_MS } = {}) {
     const opts = parseRunArgs(runArgs);
     // (--preload is packed by cli/run/run.js; OPFS is the origin's, so one job's files would
     // outlive its page: such runs go through the CLI)
@@ -103,9 +107,9 @@ export class BrowserJobs {
     const out = [];
     const err = [];
     const io = { write: (fd, bytes) => { (fd === 1 ? out : err).push(Buffer.from(bytes)); return true; }, readStdin: stdinOf(input) };
-    const hung = new Error(`the job did not end within ${JOB_TIMEOUT_MS / 1000} s`);
+    const hung = new Error(`the job did not end within ${timeoutMs / 1000} s`);
     let timer;
-    const timeout = new Promise((_, reject) => { timer = setTimeout(() => reject(hung), JOB_TIMEOUT_MS); });
+    const timeout = new Promise((_, reject) => { timer = setTimeout(() => reject(hung), timeoutMs); });
     let code;
     try {
       code = await Promise.race([runBrowserJob(session, opts, io), timeout]);
