@@ -15,8 +15,7 @@ if [ ! -f "$header" ]; then
   echo "[mount-addon] $header missing (Debian package nodejs): host-directory mounts use node:fs only"
   exit 0
 fi
-newer=$(find "$addon" "$wire" -newer "$out" 2>/dev/null | head -1)
-if [ -f "$out" ] && [ -z "$newer" ]; then exit 0; fi
+if [ -f "$out" ] && [ -z "$(find "$addon" "$wire" -newer "$out" | head -1)" ]; then exit 0; fi
 mkdir -p "$(dirname "$out")"
 "clang-$CLANG_MAJOR" -O2 -Wall -Wextra -Werror -shared -fPIC -fvisibility=hidden \
   -DNAPI_VERSION=8 -I/usr/include/node -o "$out.part" "$addon"/*.c
