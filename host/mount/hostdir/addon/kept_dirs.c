@@ -260,14 +260,6 @@ static int walk_and_keep(struct kept_dirs *kept, char *dir, size_t len, size_t b
         refuse(kept, "/", 1);
         outcome = REFUSED;
     }
-    dev_t base_dev = 0;
-    ino_t base_ino = 0;
-    if (outcome == KEPT && fstat(at, &st) == 0) {
-        base_dev = st.st_dev;
-        base_ino = st.st_ino;
-    } else if (outcome == KEPT) {
-        outcome = ABSENT;
-    }
     // first pass: open and watch each name below the base
     int prev = at;
     for (size_t i = base_len + 1; outcome == KEPT && i <= len;) {
@@ -295,12 +287,8 @@ static int walk_and_keep(struct kept_dirs *kept, char *dir, size_t len, size_t b
         prev = fd;
         i = end + 1;
     }
-    // second pass, after every watch: the same directories under the same names
-    if (outcome == KEPT && !base) {
-        int again = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
-        if (again < 0 || !same_dir(again, base_dev, base_ino)) outcome = CHANGED;
-        if (again >= 0) close(again);
-    }
+    // second pass, after every watch: the same directories under the same names (from the same
+    // base: a kept fd, or / which only this process's own chroot could change)
     for (int d = 0; outcome == KEPT && d < depth; d++) {
         size_t start = d == 0 ? base_len + 1 : chain[d - 1].end + 1;
         dir[chain[d].end] = 0;
