@@ -18,7 +18,11 @@ export SPINDLE_CODE_CACHE_DIR
 # `spindle cc` would fill it after every link, in the background, for hundreds of test modules:
 # tests/code-cache.test.js turns that on where it checks it.
 export SPINDLE_CODE_CACHE_PREFILL=0
-trap 'rm -rf "$SPINDLE_CODE_CACHE_DIR"' EXIT
+# The lanes below share the programs the suites build (tests/lib/build-cache.js): the toolchain
+# is set up once, so the same source and command make the same file on every Node.
+SPINDLE_TEST_BUILD_CACHE=$(mktemp -d "${TMPDIR:-/tmp}/spindle-test-builds.XXXXXX")
+export SPINDLE_TEST_BUILD_CACHE
+trap 'rm -rf "$SPINDLE_CODE_CACHE_DIR" "$SPINDLE_TEST_BUILD_CACHE"' EXIT
 # Test files run one at a time: each uses both cores itself. A test that hangs fails after 20
 # minutes (60 with SPINDLE_TEST_LONG=1) instead of holding CI until its own limit.
 timeout_ms=$(( ${SPINDLE_TEST_LONG:-0} == 1 ? 3600000 : 1200000 ))

@@ -7,6 +7,7 @@ import { chmodSync, chownSync, closeSync, mkdirSync, mkdtempSync, openSync, read
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { cachedBuild } from './lib/build-cache.js';
 import { exec } from './lib/exec.js';
 import { compile, createProgram, runProgram } from '../host/index.js';
 
@@ -17,7 +18,10 @@ const programs = join(root, 'tests', 'mount', 'programs');
 let host;
 
 async function build(name) {
-  const r = await exec(spindle, ['cc', '-O2', join(programs, `${name}.c`), '-o', join(out, `${name}.wasm`)]);
+  const [source, wasm] = [join(programs, `${name}.c`), join(out, `${name}.wasm`)];
+  const args = ['cc', '-O2', source, '-o', wasm];
+  // (kept for the next lane of scripts/test.sh: tests/lib/build-cache.js)
+  const r = await cachedBuild({ command: [spindle, ...args], inputs: [source], outputs: [wasm] }, () => exec(spindle, args));
   assert.equal(r.code, 0, r.stderr);
   return join(out, `${name}.wasm`);
 }
