@@ -40,7 +40,7 @@ const wasm = {};
 const reports = {};
 async function buildAndReport(variant) {
   mkdirSync(out, { recursive: true });
-  wasm[variant] = await buildAddon(variant, join(out, variant));
+  wasm[variant] = await buildAddon(variant);
   reports[variant] = await reportOf(wasm[variant]);
 }
 // The default build's results are the reference of both suites.

@@ -32,9 +32,9 @@ export function napiExperiments({ quick }) {
     note: `tests/napi/addon \`allocChurn(THREADS, ${iterations})\` (each thread does the same work), timed inside the ` +
       'addon; "default": `cargo build --release --target wasm32-wasip1-threads` with napi-build\'s flags, ' +
       '"spindle": `spindle cargo --host=wasi build --release`; both loaded by tests/napi/loader.cjs in Node, interleaved.',
-    async suite({ runs, buildDir, progress }) {
+    async suite({ runs, progress }) {
       const wasm = {};
-      for (const v of variants) wasm[v] = await buildAddon(builds[v], join(buildDir, 'napi', builds[v]));
+      for (const v of variants) wasm[v] = await buildAddon(builds[v]);
       const out = Object.fromEntries(variants.map((v) => [v, Object.fromEntries(threads.map((t) => [point(t), []]))]));
       for (let i = 0; i < runs; i++) {
         for (const t of threads) {

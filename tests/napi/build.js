@@ -14,8 +14,13 @@ const commands = {
   spindle: [process.execPath, [spindle, 'cargo', '--host=wasi', '--max-memory=4GiB', 'build', '--release', '--locked']],
 };
 
-/** Builds `variant` ('default' or 'spindle') under `targetDir`; gives back the addon's path. */
-export async function buildAddon(variant, targetDir) {
+/**
+ * Builds `variant` ('default' or 'spindle') under build/napi/VARIANT, one cargo target folder
+ * for the tests and the bench (cargo rebuilds only what changed, and locks the folder while
+ * building), so CI builds each variant once; gives back the addon's path.
+ */
+export async function buildAddon(variant) {
+  const targetDir = join(root, 'build', 'napi', variant);
   const [cmd, args] = commands[variant];
   const env = {
     ...process.env,
