@@ -4,7 +4,8 @@
 // tests/rust.test.js; issue 38, CI's time). The session opens with what the CLI gives that run
 // (browserSessionOptions) except for the page code cache, which it keeps none of
 // (tests/page-code-cache.test.js tests that), and its page reloads after each job, so no job
-// finds what an earlier one left (workers, module state); no job mounts OPFS, whose files would
+// finds what an earlier one left (workers, module state; the host's modules come from the
+// browser's cache then, cli/browser/browser-session.js); no job mounts OPFS, whose files would
 // outlive the page.
 import { BrowserSession } from '../../cli/browser/browser-session.js';
 import { parseRunArgs } from '../../cli/run/run.js';
