@@ -7,7 +7,7 @@ import { chmodSync, chownSync, closeSync, mkdirSync, mkdtempSync, openSync, read
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { cachedBuild } from './lib/build-cache.js';
+import { buildFromSource } from './lib/build-cache.js';
 import { exec } from './lib/exec.js';
 import { compile, createProgram, runProgram } from '../host/index.js';
 
@@ -19,9 +19,8 @@ let host;
 
 async function build(name) {
   const [source, wasm] = [join(programs, `${name}.c`), join(out, `${name}.wasm`)];
-  const args = ['cc', '-O2', source, '-o', wasm];
   // (kept for the next lane of scripts/test.sh: tests/lib/build-cache.js)
-  const r = await cachedBuild({ command: [spindle, ...args], inputs: [source], outputs: [wasm] }, () => exec(spindle, args));
+  const r = await buildFromSource(spindle, ['cc', '-O2', source, '-o', wasm], source, wasm);
   assert.equal(r.code, 0, r.stderr);
   return join(out, `${name}.wasm`);
 }

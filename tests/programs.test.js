@@ -23,7 +23,7 @@ import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { BrowserJobs } from './lib/browser-jobs.js';
-import { cachedBuild } from './lib/build-cache.js';
+import { buildFromSource } from './lib/build-cache.js';
 import { browserFlag, runBrowsers } from './lib/browsers.js';
 import { exec, inParallel } from './lib/exec.js';
 import { addonWanted, mountAddon } from '../host/platform/mount-addon.js';
@@ -73,23 +73,20 @@ async function run(p, cmd, args, env) {
 }
 
 // (each build kept for the next lane of scripts/test.sh: tests/lib/build-cache.js)
-const buildOne = (cmd, args, source, output) => cachedBuild({ command: [cmd, ...args], inputs: [source], outputs: [output] },
-  () => exec(cmd, args));
-
 async function build(p) {
   const source = join(dir, p.file);
   const wasm = join(out, `${p.name}.wasm`);
-  const cc = await buildOne(spindle, ['cc', '-O2', ...p.spec.spindleFlags, ...p.spec.cflags, source, '-o', wasm], source, wasm);
+  const cc = await buildFromSource(spindle, ['cc', '-O2', ...p.spec.spindleFlags, ...p.spec.cflags, source, '-o', wasm], source, wasm);
   const result = { wasm, buildError: cc.code === 0 ? null : cc.stderr };
   if (p.spec.fsjs) {
     result.wasmFsJs = join(out, `${p.name}.fsjs.wasm`);
-    const js = await buildOne(spindle, ['cc', '-O2', '--fs=js', ...p.spec.cflags, source, '-o', result.wasmFsJs], source, result.wasmFsJs);
+    const js = await buildFromSource(spindle, ['cc', '-O2', '--fs=js', ...p.spec.cflags, source, '-o', result.wasmFsJs], source, result.wasmFsJs);
     if (js.code !== 0) result.buildError = js.stderr;
   }
   if (p.spec.native) {
     const exe = join(out, `${p.name}.native`);
     const compiler = p.cxx ? 'clang++-22' : 'clang-22';
-    const nat = await buildOne(compiler, ['-O2', '-pthread', ...p.spec.cflags, source, '-o', exe], source, exe);
+    const nat = await buildFromSource(compiler, ['-O2', '-pthread', ...p.spec.cflags, source, '-o', exe], source, exe);
     if (nat.code !== 0) throw new Error(`native build of ${p.file} failed:\n${nat.stderr}`);
     result.native = await run(p, exe, p.spec.args, { ...p.spec.env, PATH: process.env.PATH });
   }

@@ -8,6 +8,7 @@
 import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
+import { exec } from './exec.js';
 
 /**
  * Runs `build()` (resolving to { code, ... }) unless the cache holds what an identical build
@@ -37,3 +38,7 @@ export async function cachedBuild({ command, inputs, outputs }, build) {
   });
   return result;
 }
+
+/** `cmd args`, which builds `output` from the one file `source`, run through cachedBuild. */
+export const buildFromSource = (cmd, args, source, output) =>
+  cachedBuild({ command: [cmd, ...args], inputs: [source], outputs: [output] }, () => exec(cmd, args));
