@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { MODULE_CACHE_CONTROL, PAGE_TOKEN_HEADER, serveModule } from '../cli/browser/browser-session.js';
@@ -117,8 +117,8 @@ describe('spindle run --browser with the page cache', { skip: skipBrowser }, () 
   });
 
   /** `spindle run --browser` with `options`; { code, stdout, moduleUrl (the page compiled), log } */
-  async function runPage(options, file = wasm, env = {}) {
-    const r = await exec(spindle, ['run', '--browser', ...options, file, '1'], {
+  async function runPage(options, file = wasm, env = {}, threads = '1') {
+    const r = await exec(spindle, ['run', '--browser', ...options, file, threads], {
       env: { ...process.env, SPINDLE_DEBUG: '1', XDG_CACHE_HOME: join(scratch, 'xdg'), SPINDLE_CODE_CACHE_DIR: '', ...env } });
     assert.equal(r.code, 0, r.stderr.split('\n').filter((l) => !l.startsWith('[spindle] GET') && !l.startsWith('[spindle] POST')).join('\n'));
     assert.match(r.stdout, /^RESULT \{"bench":"own_files"/);
@@ -126,6 +126,23 @@ describe('spindle run --browser with the page cache', { skip: skipBrowser }, () 
     return { ...r, moduleUrl, fetched: r.stderr.split('\n').filter((l) => /^\[spindle\] GET \/wasm\/[0-9a-f]{64}\.wasm$/.test(l)).length };
   }
   const keptEntries = (dir) => Object.keys(codeCacheState(join(dir, 'chromium-profile', 'saved')));
+
+  // (the hint is kept in the code cache's directory, as Node's runs keep it)
+  it('starts as many threads\' workers beside the page\'s compile as the module\'s last runs used, and keeps what this run used', async () => {
+    const dir = freshDir();
+    const started = (r) => Number(/threads' workers started early: (\d+)/.exec(r.stderr)?.[1]);
+    const cores = availableParallelism();
+    const first = await runPage([`--code-cache=${dir}`], wasm, {}, '2');
+    assert.match(first.stderr, /no runs of the module known here/);
+    assert.equal(started(first), cores > 1 ? 2 : 0);
+    assert.match(first.stdout, /"threads":2,.*"mismatches":0/);
+    const second = await runPage([`--code-cache=${dir}`], wasm, {}, '1');
+    assert.match(second.stderr, /its last runs here used 2\)/);
+    assert.equal(started(second), Math.min(2, cores));
+    const third = await runPage([`--code-cache=${dir}`, '--max-threads=1'], wasm, {}, '1');
+    assert.match(third.stderr, /its last runs here used 1, 2\)/);
+    assert.equal(started(third), 1, 'no more than --max-threads');
+  });
 
   it('keeps the code V8 cached in a module\'s first run, and its second run compiles from the same URL without fetching it', async () => {
     const dir = freshDir();

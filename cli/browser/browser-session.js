@@ -29,7 +29,7 @@ async function body(req) {
   return Buffer.concat(parts);
 }
 
-/** What the page posts to /exit: { exitCode, trap? } or { error }; null when it is not that. */
+/** What the page posts to /exit: { exitCode, trap?, workersUsed? } or { error }; null when it is not that. */
 function parseOutcome(bytes) {
   let outcome;
   try {
@@ -40,7 +40,10 @@ function parseOutcome(bytes) {
   if (typeof outcome !== 'object' || outcome === null) return null;
   if (typeof outcome.error === 'string') return outcome;
   const trapOk = outcome.trap === undefined || outcome.trap === null || typeof outcome.trap === 'string';
-  return Number.isInteger(outcome.exitCode) && outcome.exitCode >= 0 && trapOk ? outcome : null;
+  if (!Number.isInteger(outcome.exitCode) || outcome.exitCode < 0 || !trapOk) return null;
+  // (a count for the thread hint, cli/run/thread-hint.js: anything else is no count)
+  const used = outcome.workersUsed;
+  return { ...outcome, workersUsed: Number.isInteger(used) && used >= 0 ? used : undefined };
 }
 
 // How a module at its stable URL may be kept (serveModule)
@@ -250,11 +253,13 @@ export class BrowserSession {
    * fd 0-2, `truncateStdio(fd, length)`: its ftruncate (host/platform/positioned-stdio.js: the
    * bytes, count or 0, or an error's code);
    * `preload`: packed files (host/files/preload.js) the page fetches once; `freshCompile`: the
-   * page compiles the module anew, not with code V8 kept from an earlier run (cli/browser/unique-module.js). Resolves
-   * { exitCode, trap }; rejects if the module could not run or the browser or page failed.
+   * page compiles the module anew, not with code V8 kept from an earlier run (cli/browser/unique-module.js);
+   * `threadWorkers`: threads' workers the page starts beside the compile (cli/run/thread-hint.js),
+   * which main waits for with `waitForThreadWorkers`. Resolves { exitCode, trap, workersUsed }
+   * (how many thread workers ran a thread, or undefined); rejects if the module could not run or the browser or page failed.
    * Text from the page (trap, error) comes with its control characters escaped.
    */
-  run(wasmPath, { args, env = {}, poolSize, maxThreads, waitForPool, preload, mounts, freshCompile, describeStdio, seekOutput, readStdioAt, writeStdioAt, truncateStdio, write, readStdin = async () => Buffer.alloc(0) }) {
+  run(wasmPath, { args, env = {}, poolSize, maxThreads, waitForPool, threadWorkers = 0, waitForThreadWorkers = false, preload, mounts, freshCompile, describeStdio, seekOutput, readStdioAt, writeStdioAt, truncateStdio, write, readStdin = async () => Buffer.alloc(0) }) {
     if (this.#failed) return Promise.reject(new Error(this.#failed));
     const id = this.#nextId++;
     return new Promise((resolve, reject) => {
@@ -268,7 +273,7 @@ export class BrowserSession {
         wasm, wasmSha, write, readStdin, describeStdio, seekOutput, readStdioAt, writeStdioAt, truncateStdio, preload, claimed: false,
         // URLs relative to the page (host/browser/run-page.js); the stable one, from the origin
         describe: { id, wasmUrl: wasmSha ? modulePath(wasmSha) : `wasm/${id}`, preloadUrl: preload ? `preload/${id}` : undefined,
-          options: { args, env, poolSize, maxThreads, waitForPool, mounts, stdioDescribed: Boolean(describeStdio) } },
+          options: { args, env, poolSize, maxThreads, waitForPool, threadWorkers, waitForThreadWorkers, mounts, stdioDescribed: Boolean(describeStdio) } },
         fail: (err) => { settled(); reject(err); },
         finish: (outcome) => {
           settled();
@@ -278,7 +283,7 @@ export class BrowserSession {
           }
           if (outcome.error !== undefined) reject(new Error(escapeControls(outcome.error)));
           else if (outcome.crossOriginIsolated === false) reject(new Error('the page was not cross-origin isolated'));
-          else resolve({ exitCode: outcome.exitCode, trap: outcome.trap == null ? undefined : escapeControls(outcome.trap) });
+          else resolve({ exitCode: outcome.exitCode, trap: outcome.trap == null ? undefined : escapeControls(outcome.trap), workersUsed: outcome.workersUsed });
         },
       };
       this.#running.set(id, job);

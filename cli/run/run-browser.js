@@ -1,6 +1,7 @@
 // `spindle run --browser[=NAME]`: one job in a BrowserSession, with the terminal's stdin, stdout and
 // stderr; returns the program's exit code. runBrowserJob is that job in a session and with stdio
 // of the caller's (tests/programs.test.js runs many in one browser).
+import { availableParallelism } from 'node:os';
 import { seekHostFile, writeAllSync } from '../../host/platform/node.js';
 import { readHostFdAt, truncateHostFd, writeHostFdAt } from '../../host/platform/positioned-stdio.js';
 import { describeHostFd } from '../../host/platform/stdio-info.js';
@@ -8,6 +9,7 @@ import { BrowserSession } from '../browser/browser-session.js';
 import { openProfileCache } from '../browser/chromium-code-cache.js';
 import { refuseInBrowser } from '../browser/browsers.js';
 import { programOptions } from './run-options.js';
+import { NO_THREAD_HINT, threadHint } from './thread-hint.js';
 
 const { readSync } = process.getBuiltinModule('node:fs');
 
@@ -82,13 +84,16 @@ export function browserSessionOptions(opts) {
  * BrowserSession.run's write(fd, bytes) and readStdin, and where the stdio are real fds its
  * describeStdio, seekOutput, readStdioAt, writeStdioAt and truncateStdio. A trap's message goes
  * to write(2) as `spindle: TRAP`. Resolves the exit code; rejects as session.run does (the
- * module could not run, the browser or its page failed).
+ * module could not run, the browser or its page failed). `hint` (cli/run/thread-hint.js): the
+ * threads' workers the page starts while it compiles, as `spindle run` does in Node; none without.
  */
-export async function runBrowserJob(session, opts, io) {
+export async function runBrowserJob(session, opts, io, hint = NO_THREAD_HINT) {
   const { write, readStdin, describeStdio, seekOutput, readStdioAt, writeStdioAt, truncateStdio } = io;
   const result = await session.run(opts.wasm, {
     ...programOptions(opts), write, readStdin, describeStdio, seekOutput, readStdioAt, writeStdioAt, truncateStdio,
+    threadWorkers: Math.min(hint.workers, opts.maxThreads ?? Infinity), waitForThreadWorkers: hint.last !== undefined,
   });
+  hint.record(result.workersUsed);
   if (result.trap) write(2, Buffer.from(`spindle: ${result.trap}\n`)); // escaped by the session
   return result.exitCode;
 }
@@ -97,6 +102,12 @@ export async function runInBrowser(opts) {
   const { options, cache } = browserSessionOptions(opts);
   if (process.env.SPINDLE_DEBUG) process.stderr.write(`[spindle] page code cache: ${cache.dir ?? cache.why}\n`);
   const session = await BrowserSession.open(options);
+  // the module's runs here, with the same cache setting, used this many threads at once
+  const hint = threadHint(opts.wasm, opts.codeCache, availableParallelism());
+  if (process.env.SPINDLE_DEBUG) {
+    process.stderr.write(`[spindle] threads' workers started early: ${Math.min(hint.workers, opts.maxThreads ?? Infinity)} (${
+      hint.last === undefined ? 'no runs of the module known here' : `its last runs here used ${hint.last.join(', ')}`})\n`);
+  }
   try {
     const exitCode = await runBrowserJob(session, opts, {
       write: (fd, bytes) => writeAllSync(fd, bytes),
@@ -106,7 +117,7 @@ export async function runInBrowser(opts) {
       truncateStdio: truncateHostFd,
       readStdin: terminalStdin(),
       describeStdio: describeHostFd, // what the program's fstat and /proc/self/fd report
-    });
+    }, hint);
     const kept = await session.awaitCodeCache(opts.wasm);
     if (kept && process.env.SPINDLE_DEBUG) {
       process.stderr.write(`[spindle] page code cache: ${kept.written ? 'V8 stored code' : 'nothing stored'} (waited ${Math.round(kept.waitedMs)} ms), origin ${session.origin}\n`);

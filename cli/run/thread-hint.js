@@ -14,7 +14,7 @@ import { defaultCacheDir, unusableReason } from '../../host/code-cache/store.js'
 
 const { readFileSync, realpathSync, renameSync, statSync, writeFileSync } = process.getBuiltinModule('node:fs');
 
-const NO_HINT = { workers: 0, last: undefined, record: () => {} };
+export const NO_THREAD_HINT = Object.freeze({ workers: 0, last: undefined, record: () => {} });
 const FIRST_RUN_WORKERS = 2;
 const RUNS_KEPT = 4;
 // (a number too large to be a thread count is no hint)
@@ -30,16 +30,16 @@ const MOST_WORKERS = 1024;
  */
 export function threadHint(wasmPath, codeCache, cpuCount) {
   const { addon } = codeCacheAddon();
-  if (!codeCache || !addon || process.env.SPINDLE_CODE_CACHE === '0') return NO_HINT;
+  if (!codeCache || !addon || process.env.SPINDLE_CODE_CACHE === '0') return NO_THREAD_HINT;
   const dir = typeof codeCache === 'string' ? codeCache : defaultCacheDir();
   let file;
   try {
     const st = statSync(wasmPath);
-    if (unusableReason(dir)) return NO_HINT;
+    if (unusableReason(dir)) return NO_THREAD_HINT;
     const name = addon.sha256(Buffer.from(`${realpathSync(wasmPath)}\0${st.size}\0${st.mtimeMs}`)).toString('hex');
     file = join(dir, `${name}.threads`);
   } catch {
-    return NO_HINT;
+    return NO_THREAD_HINT;
   }
   let last; // undefined: the module's first run here
   try {
@@ -52,7 +52,8 @@ export function threadHint(wasmPath, codeCache, cpuCount) {
     workers: Math.min(wanted, cpuCount),
     last,
     record(used) {
-      const runs = [used, ...(last ?? [])].slice(0, RUNS_KEPT).join(' ');
+      if (!Number.isInteger(used) || used < 0) return; // (a page's count is checked here too)
+      const runs = [Math.min(used, MOST_WORKERS), ...(last ?? [])].slice(0, RUNS_KEPT).join(' ');
       if (runs === last?.join(' ')) return;
       try {
         writeFileSync(`${file}.${process.pid}`, runs, { mode: 0o600 });

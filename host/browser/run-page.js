@@ -7,7 +7,7 @@
 // module whose code Chromium may keep comes from a stable URL outside the secret path, which the
 // server serves to a request that carries the page's token in a header (cli/browser/browser-session.js);
 // it is compiled streaming (host/compile/compile-streaming.js; docs/HOST.md, "Cached code in pages").
-import { compile, runProgram } from '../index.js';
+import { compile, runProgram, startEarlyWorker } from '../index.js';
 
 const here = (path) => new URL(path, document.baseURI).href;
 
@@ -27,15 +27,25 @@ for (;;) {
   claimToken = job.page;
   if (job.done) break;
   kept.compiled = null;
+  const early = [];
   try {
+    // main's worker, and as many threads' workers as the module's last runs used (the CLI's
+    // hint, cli/run/thread-hint.js), boot while the module is fetched and compiled
+    const { threadWorkers = 0, ...options } = job.options;
+    const earlyMain = startEarlyWorker();
+    const earlyThreads = Array.from({ length: threadWorkers }, () => startEarlyWorker());
+    early.push(earlyMain, ...earlyThreads);
     const preload = job.preloadUrl ? new Uint8Array(await (await fetch(here(job.preloadUrl))).arrayBuffer()) : undefined;
     const started = performance.now();
     const compiled = await compile(fetch(here(job.wasmUrl), { headers: { 'Spindle-Page': claimToken } }));
     const compileInfo = { ms: performance.now() - started, codeCache: compiled.codeCache };
     kept.compiled = compiled;
-    const { exitCode, trap } = await runProgram(compiled, { ...job.options, preload, stdioUrl: here(`io/${job.id}`) });
-    await post(`exit/${job.id}`, { exitCode, trap, compile: compileInfo });
+    const { exitCode, trap, workersUsed } = await runProgram(compiled, {
+      ...options, preload, stdioUrl: here(`io/${job.id}`), earlyWorker: await earlyMain, earlyThreadWorkers: await Promise.all(earlyThreads),
+    });
+    await post(`exit/${job.id}`, { exitCode, trap, workersUsed, compile: compileInfo });
   } catch (err) {
+    for (const worker of early) worker.then((w) => w.terminate(), () => {}); // (no program serves them now)
     // the message alone, one line, as `spindle run` prints it in Node
     await post(`exit/${job.id}`, { error: err instanceof Error ? err.message : String(err) });
   }

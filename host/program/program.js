@@ -67,15 +67,16 @@ function ioConfig(options) {
 }
 
 /**
- * Runs a compiled program to its end. Resolves with { exitCode, trap } where trap is the
- * message of a trap that ended it (exitCode 134) or undefined.
+ * Runs a compiled program to its end. Resolves with { exitCode, trap, workersUsed } where trap
+ * is the message of a trap that ended it (exitCode 134) or undefined, and workersUsed how many
+ * thread workers ran a thread (about the most threads it had at once: a hint for the next run).
  */
 export async function runProgram(compiled, options = {}) {
   const program = await createProgram(compiled, { ...options, files: false });
   program.start();
   const result = await program.exited;
   program.dispose();
-  return result;
+  return { ...result, workersUsed: program.workersUsed() };
 }
 
 /**
@@ -171,13 +172,12 @@ export async function createProgram(compiled, options = {}) {
     }
   }
 
-  const slotsWithWorker = new Set();
+  const spawnedForSlot = new Map();
   let starting = 0; // workers created and not yet ready
+  // { worker, ready } of the slot's worker: a slot's first call starts it, a later one (--fs=js's
+  // host thread, a pool after the early threads' workers) gets the same
   function spawnWorker(slot) {
-    if (slot !== undefined) {
-      if (slotsWithWorker.has(slot)) return null; // (--fs=js: the host thread started it already)
-      slotsWithWorker.add(slot);
-    }
+    if (spawnedForSlot.has(slot)) return spawnedForSlot.get(slot);
     let readyResolve;
     starting++;
     const ready = new Promise((resolve) => { readyResolve = () => { starting--; resolve(); }; });
@@ -193,7 +193,9 @@ export async function createProgram(compiled, options = {}) {
     // (a view of the module's bytes is sent as a copy of its own bytes, not of the module's)
     const mainOnly = slot === undefined ? { preload: preload.map((bytes) => bytes.slice()) } : {};
     worker.post({ type: 'init', ...base, ...mainOnly, slot });
-    return { worker, ready };
+    const spawned = { worker, ready };
+    if (slot !== undefined) spawnedForSlot.set(slot, spawned);
+    return spawned;
   }
 
   // options.earlyThreadWorkers: workers started before the program for its first threads, as
@@ -208,6 +210,21 @@ export async function createProgram(compiled, options = {}) {
     const worker = early.adopt(onMessage, onError);
     if (early.lifeline && watcher && !watcher.adopted(early.lifeline)) onError(new Error('worker exited before the program ended'));
     return worker;
+  }
+
+  // The threads' workers started early boot on once main's instance exists: their slots are
+  // STARTING, so the first pthread_creates take them (claimSlot) instead of making a worker each
+  // then. With waitForThreadWorkers (the module's earlier runs started threads), main waits for
+  // them, as Emscripten's main waits for its PTHREAD_POOL_SIZE workers: they boot beside the
+  // compile, and main's threads then start at once, with no worker booting beside them.
+  async function initEarlyThreadWorkers() {
+    const ready = [];
+    earlyThreadWorkers.forEach((early, slot) => {
+      if (!early || slot >= maxThreads) return;
+      Atomics.store(control, slotIndex(slot), SLOT.STARTING);
+      ready.push(spawnWorker(slot).ready);
+    });
+    if (options.waitForThreadWorkers) await Promise.race([Promise.all(ready), ended]);
   }
 
   function startPool(size) {
@@ -308,18 +325,7 @@ export async function createProgram(compiled, options = {}) {
       end(`instantiation failed: ${err.message}`);
       return program(() => {}, 'here');
     }
-    // The threads' workers started early boot on: their slots are STARTING, so the first
-    // pthread_creates take them (claimSlot) instead of making a worker each then.
-    // With waitForThreadWorkers (the module's earlier runs started threads), main waits for
-    // them, as Emscripten's main waits for its PTHREAD_POOL_SIZE workers: they boot beside the
-    // compile, and main's threads then start at once, with no worker booting beside them.
-    const ready = [];
-    earlyThreadWorkers.forEach((early, slot) => {
-      if (!early || slot >= maxThreads) return;
-      Atomics.store(control, slotIndex(slot), SLOT.STARTING);
-      ready.push(spawnWorker(slot).ready);
-    });
-    if (options.waitForThreadWorkers) await Promise.race([Promise.all(ready), ended]);
+    await initEarlyThreadWorkers();
     return program(() => { if (!ending) runMain(control, instance, report); }, 'here');
   }
 
@@ -327,6 +333,7 @@ export async function createProgram(compiled, options = {}) {
   // initialisation is the only one whose __tls_base points at the main thread's static TLS.
   const main = spawnWorker(undefined);
   await Promise.race([main.ready, ended]);
+  await initEarlyThreadWorkers();
   // By default main starts now and workers on demand: a pthread_create that finds none starts
   // one for its slot (it returns at once; the thread runs when the worker is ready). A worker's
   // boot takes ~30 ms of a core, which workers booting while main runs would take from the
