@@ -6,6 +6,8 @@
 # script exits non-zero on any failure.
 #   SPINDLE_TEST_BROWSER=0  skip the Chromium runs     SPINDLE_TEST_ONLY=regex  only matching programs
 #   SPINDLE_TEST_LONG=1     long stress and fuzz runs  SPINDLE_TEST_LTS=0       only Node 26's run
+# The other lanes run with SPINDLE_TEST_LANE=extra, which skips what the first lane checks for
+# every Node (tests/mount-addon.test.js's rerun of three suites without the addon).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/scripts/setup.sh"
@@ -54,7 +56,7 @@ if [ "${SPINDLE_TEST_LTS:-1}" != 0 ]; then
     tests/files-api.test.js tests/rust.test.js tests/napi.test.js"
   for version in $EXTRA_NODE_VERSIONS; do
     echo "== on Node $version (.toolchain/node-$version): $(echo $suites) =="
-    SPINDLE_TEST_BROWSER=0 on_node "$version" run_suites "Node $version" $suites || status=$?
+    SPINDLE_TEST_BROWSER=0 SPINDLE_TEST_LANE=extra on_node "$version" run_suites "Node $version" $suites || status=$?
   done
   # Node 20, past its end of life, stays as long as it costs nothing: the suites of what differs.
   legacy="tests/compilation.test.js tests/node-versions.test.js tests/liftoff-wait-calls.test.js tests/run-exit.test.js"
