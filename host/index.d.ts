@@ -101,8 +101,8 @@ export interface RunOptions {
    */
   waitForPool?: boolean;
   /**
-   * Node: a worker from startEarlyWorker(), started before the module was compiled, to run the C
-   * main (docs/HOST.md, "Start-up"). Not taken by a --fs=js module, whose C main runs on the
+   * A worker from startEarlyWorker(), started before the module was compiled, to run the C main
+   * (docs/HOST.md, "Start-up"). Not taken by a --fs=js module in Node, whose C main runs on the
    * host thread: that one is terminated.
    */
   earlyWorker?: EarlyWorker;
@@ -114,17 +114,18 @@ export interface RunOptions {
    */
   earlyThreadWorker?: EarlyWorker;
   /**
-   * Node: workers from startEarlyWorker({ lifeline: true }) for the program's first threads:
-   * slot N takes the Nth, so a program's first pthread_creates find workers booted or booting
-   * (`spindle run` starts as many as the module's last run used, one on its first run;
-   * docs/HOST.md, "Start-up"). Those no thread took are terminated at dispose(). Replaces
-   * earlyThreadWorker, which is the one-worker form.
+   * Workers from startEarlyWorker (in Node with `{ lifeline: true }`) for the program's first
+   * threads: slot N takes the Nth once main's instance exists, so a program's first
+   * pthread_creates find workers booted or booting (`spindle run`, in Node and in its page, starts
+   * as many as the module's last runs used, two on its first run; docs/HOST.md, "Start-up").
+   * Those no thread took are terminated at dispose(). Replaces earlyThreadWorker, which is the
+   * one-worker form.
    */
   earlyThreadWorkers?: EarlyWorker[];
   /**
-   * Node, with earlyThreadWorkers and the C main on the calling thread: main starts once they are
-   * ready, so that its first threads start at once (`spindle run` does so where the module's
-   * earlier runs started threads, not on its first run; docs/HOST.md, "Start-up").
+   * With earlyThreadWorkers: main starts once they are ready, so that its first threads start at
+   * once (`spindle run` does so where the module's earlier runs started threads, not on its
+   * first run; docs/HOST.md, "Start-up").
    */
   waitForThreadWorkers?: boolean;
   /**
@@ -239,6 +240,11 @@ export interface RunResult {
   exitCode: number;
   /** Set when a trap (or a failed worker) ended the program: which thread, and the message. */
   trap?: string;
+  /**
+   * runProgram and run: how many thread workers ran a thread (Program.workersUsed at the end),
+   * to start as many early next time (earlyThreadWorkers).
+   */
+  workersUsed?: number;
 }
 
 /**
