@@ -34,6 +34,17 @@ step() { # step NAME COMMAND...: run, count, show the tail of the output on fail
     fi
 }
 
+# 6 first. libFuzzer: random operation sequences with invariants. The fuzzer is single-threaded
+# and runs for a fixed time, so it runs beside the steps below and is reported at the end.
+fuzz() {
+    $CC "${COMMON[@]}" "${PREFIXED[@]}" -O1 -fsanitize=fuzzer,address,undefined \
+        -fno-sanitize-recover=undefined -DSPINDLE_ALLOC_DEBUG "$T/fuzz_alloc.c" "${SRC[@]}" -o "$OUT/fuzz_alloc" -lpthread &&
+        mkdir -p "$OUT/fuzz-corpus" &&
+        "$OUT/fuzz_alloc" -max_total_time="$FUZZ_SECONDS" -max_len=1000 -print_final_stats=1 "$OUT/fuzz-corpus"
+}
+fuzz > "$OUT/fuzz.out" 2>&1 &
+fuzz_pid=$!
+
 # 1. warnings are errors, with both compilers (the wasm build uses -Wall -Wextra -Werror)
 for cc in "$CC" gcc; do
     step "$cc builds every allocator file warning-free" bash -c '
@@ -78,12 +89,9 @@ step "edge cases as the process malloc" bash -c "
     gcc -std=c11 -O2 -I$ROOT/runtime/include -I$T $T/edge_cases.c ${SRC[*]} -o $OUT/edge_replaced -lpthread &&
     $OUT/edge_replaced"
 
-# 6. libFuzzer: random operation sequences with invariants
-step "build fuzzer" $CC "${COMMON[@]}" "${PREFIXED[@]}" -O1 -fsanitize=fuzzer,address,undefined \
-    -fno-sanitize-recover=undefined -DSPINDLE_ALLOC_DEBUG "$T/fuzz_alloc.c" "${SRC[@]}" -o "$OUT/fuzz_alloc" -lpthread
-mkdir -p "$OUT/fuzz-corpus"
-step "fuzz ${FUZZ_SECONDS}s" "$OUT/fuzz_alloc" -max_total_time="$FUZZ_SECONDS" -max_len=1000 \
-    -print_final_stats=1 "$OUT/fuzz-corpus"
+# 6. the fuzzer started above: built, then run for FUZZ_SECONDS
+fuzz_result() { wait "$fuzz_pid"; local rc=$?; cat "$OUT/fuzz.out"; return $rc; }
+step "build and fuzz ${FUZZ_SECONDS}s" fuzz_result
 
 echo "$passed passed, $failed failed"
 [[ $failed -eq 0 ]]
