@@ -85,12 +85,16 @@ function collect(cmd, args, { timeoutMs = 10 * 60 * 1000, env } = {}) {
     const out = []; const err = [];
     child.stdout.on('data', (c) => out.push(c));
     child.stderr.on('data', (c) => err.push(c));
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    let timedOut = false;
+    const timer = setTimeout(() => { timedOut = true; child.kill('SIGKILL'); }, timeoutMs);
     const forget = onInterrupt(() => child.kill('SIGKILL')); // no run outlives an interrupted bench
     child.on('close', (code) => {
       clearTimeout(timer);
       forget();
-      resolve({ code, stdout: Buffer.concat(out).toString(), stderr: Buffer.concat(err).toString() });
+      const stdout = Buffer.concat(out).toString();
+      // (how far a run that never ended got: whether its program printed its result, or not)
+      const killed = timedOut ? `\nkilled after ${timeoutMs / 1000} s without ending; its stdout ended with: ${JSON.stringify(stdout.slice(-300))}` : '';
+      resolve({ code, stdout, stderr: Buffer.concat(err).toString() + killed });
     });
   });
 }
