@@ -4,12 +4,14 @@
 // with main in a worker (SPINDLE_MAIN_THREAD=worker): same status, stdout and stderr, on every
 // Node version the suite runs on (scripts/test.sh runs it on 22 and 24 too).
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, before, beforeEach, describe, it } from 'node:test';
 import { exec } from './lib/exec.js';
 import { CLI_NODE_FLAGS } from '../cli/common/v8-start.js';
+import { threadHint } from '../cli/run/thread-hint.js';
+import { codeCacheAddon } from '../host/code-cache/addon.js';
 
 const root = join(import.meta.dirname, '..');
 const spindle = join(root, 'bin', 'spindle');
@@ -243,5 +245,16 @@ describe('threads\' workers started early', () => {
     assert.equal(started(r), Math.min(1, cores));
     assert.equal(r.code, 134, r.stderr);
     assert.match(r.stderr, /^spindle: worker failed: worker exited (with code 0 )?before the program ended\n$/);
+  });
+
+  // A browser run's count comes from its page (cli/browser/browser-session.js): untrusted.
+  it('keeps only whole counts of workers, at most 1024, whoever reports them', { skip: !codeCacheAddon().addon && 'no code-cache addon (no hint)' }, () => {
+    const hintFile = () => readdirSync(cache).filter((n) => n.endsWith('.threads'));
+    for (const bad of [-1, 2.5, '3', null, undefined, Number.NaN, Infinity]) threadHint(file, cache, 4).record(bad);
+    assert.deepEqual(hintFile(), [], 'no count was kept');
+    threadHint(file, cache, 4).record(1e9);
+    assert.equal(readFileSync(join(cache, hintFile()[0]), 'latin1'), '1024');
+    assert.deepEqual(threadHint(file, cache, 4).last, [1024]);
+    assert.equal(threadHint(file, cache, 4).workers, 4, 'no more than the cores');
   });
 });
