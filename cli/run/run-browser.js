@@ -87,11 +87,14 @@ export function browserSessionOptions(opts) {
  * module could not run, the browser or its page failed). `hint` (cli/run/thread-hint.js): the
  * threads' workers the page starts while it compiles, as `spindle run` does in Node; none without.
  */
+/** The threads' workers a run starts early: the hint's, within --max-threads. */
+const earlyWorkerCount = (hint, opts) => Math.min(hint.workers, opts.maxThreads ?? Infinity);
+
 export async function runBrowserJob(session, opts, io, hint = NO_THREAD_HINT) {
   const { write, readStdin, describeStdio, seekOutput, readStdioAt, writeStdioAt, truncateStdio } = io;
   const result = await session.run(opts.wasm, {
     ...programOptions(opts), write, readStdin, describeStdio, seekOutput, readStdioAt, writeStdioAt, truncateStdio,
-    threadWorkers: Math.min(hint.workers, opts.maxThreads ?? Infinity), waitForThreadWorkers: hint.last !== undefined,
+    threadWorkers: earlyWorkerCount(hint, opts), waitForThreadWorkers: hint.last !== undefined,
   });
   hint.record(result.workersUsed);
   if (result.trap) write(2, Buffer.from(`spindle: ${result.trap}\n`)); // escaped by the session
@@ -105,7 +108,7 @@ export async function runInBrowser(opts) {
   // the module's runs here, with the same cache setting, used this many threads at once
   const hint = threadHint(opts.wasm, opts.codeCache, availableParallelism());
   if (process.env.SPINDLE_DEBUG) {
-    process.stderr.write(`[spindle] threads' workers started early: ${Math.min(hint.workers, opts.maxThreads ?? Infinity)} (${
+    process.stderr.write(`[spindle] threads' workers started early: ${earlyWorkerCount(hint, opts)} (${
       hint.last === undefined ? 'no runs of the module known here' : `its last runs here used ${hint.last.join(', ')}`})\n`);
   }
   try {

@@ -129,8 +129,9 @@ export async function createProgram(compiled, options = {}) {
   const wasiFiles = mounts.preopens ? await import('../wasi/preopens.js') : null;
   if (wasiFiles) base.wasiFiles = { table: wasiFiles.createFdTable(mounts.list.length) };
   // The files service's worker is kept after exit, so files can be read until dispose().
-  const slotWorkers = new Map();
-  const filesWorker = () => slotWorkers.get(files.serviceSlot());
+  // slot -> { worker, ready }, as spawnWorker started them
+  const spawnedForSlot = new Map();
+  const filesWorker = () => spawnedForSlot.get(files.serviceSlot())?.worker;
   const writeStdio = options.onStdio ?? ((fd, bytes) => (fd === 2 ? console.error : console.log)(new TextDecoder().decode(bytes)));
 
   const workers = [];
@@ -172,7 +173,6 @@ export async function createProgram(compiled, options = {}) {
     }
   }
 
-  const spawnedForSlot = new Map();
   let starting = 0; // workers created and not yet ready
   // { worker, ready } of the slot's worker: a slot's first call starts it, a later one (--fs=js's
   // host thread, a pool after the early threads' workers) gets the same
@@ -189,7 +189,6 @@ export async function createProgram(compiled, options = {}) {
     const early = slot === undefined ? options.earlyWorker : takeEarlyThreadWorker(slot);
     const worker = early ? adoptEarly(early, onMessage, onError) : (watcher?.watched(create) ?? create());
     workers.push(worker);
-    if (slot !== undefined) slotWorkers.set(slot, worker);
     // (a view of the module's bytes is sent as a copy of its own bytes, not of the module's)
     const mainOnly = slot === undefined ? { preload: preload.map((bytes) => bytes.slice()) } : {};
     worker.post({ type: 'init', ...base, ...mainOnly, slot });
