@@ -247,6 +247,35 @@ describe('threads\' workers started early', () => {
     assert.match(r.stderr, /^spindle: worker failed: worker exited (with code 0 )?before the program ended\n$/);
   });
 
+  // The watcher worker of host/threads/lifelines.js boots in ~25 ms of a core, which it took from
+  // the program's threads: a worker that reported ready watches itself (the addon's exitIfVanished).
+  const watcherProbe = 'import wt from"node:worker_threads";import{syncBuiltinESMExports}from"node:module";' +
+    'if(wt.isMainThread){const W=wt.Worker;wt.Worker=class extends W{constructor(u,o){super(u,o);' +
+    'if(String(u).includes("lifeline-watcher"))process.stderr.write("[probe] watcher started\\n")}};syncBuiltinESMExports()}';
+  const watcherStarted = (r) => /\[probe\] watcher started/.test(r.stderr);
+  const withoutProbe = (r) => ({ ...r, stderr: r.stderr.replace(/^\[probe\].*\n/m, '') });
+
+  it('a later run whose threads\' workers are ready before main starts no watcher', async () => {
+    assert.equal((await run(['2'])).code, 0);
+    const r = await run(['2'], watcherProbe);
+    assert.equal(started(r), Math.min(2, cores));
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout, 'threads 2, total 3\n');
+    assert.equal(watcherStarted(r), false, 'no watcher');
+  });
+
+  it('a thread\'s worker that goes away after it was ready ends the run with 134, not a hang, with no watcher', async () => {
+    assert.equal((await run(['1'])).code, 0);
+    // each thread worker exits at its first wait for a thread, which comes right after its 'ready'
+    const exitAtWait = 'import{isMainThread}from"node:worker_threads";if(!isMainThread)Atomics.wait=()=>process.exit(0)';
+    const r = await run(['1'], `${watcherProbe};${exitAtWait}`);
+    // (it ends the run before main starts, and so before the run's debug lines)
+    assert.equal(watcherStarted(r), false, 'no watcher');
+    const ran = withoutProbe(r);
+    assert.equal(ran.code, 134, ran.stderr);
+    assert.equal(ran.stderr, 'spindle: worker failed: worker exited before the program ended\n');
+  });
+
   // A browser run's count comes from its page (cli/browser/browser-session.js): untrusted.
   it('keeps only whole counts of workers, at most 1024, whoever reports them', { skip: !codeCacheAddon().addon && 'no code-cache addon (no hint)' }, () => {
     const hintFile = () => readdirSync(cache).filter((n) => n.endsWith('.threads'));

@@ -7,13 +7,15 @@ import { HEADER } from '../threads/control.js';
 import { trapReport } from '../threads/trap-text.js';
 import { writeAllSync } from '../platform/node.js';
 import { createWorker } from './node-workers.js';
-import { lifelinesThrough } from '../threads/lifelines.js';
+import { exitIfVanished, lifelinesThrough } from '../threads/lifelines.js';
 import { processExit } from '../platform/process-exit.js';
 
 /** `post` for a thread in this worker; `toHost` still takes the reports nobody acts on. */
 export function ownEnd(init, toHost) {
   const exitNow = processExit();
   if (!exitNow) return toHost; // (the coordinator chose this only with the addon's exit)
+  // before this worker reports itself ready: its parent then needs no watcher for it
+  exitIfVanished(init.control, init.io.stderrFd ?? 2);
   const watcher = workerData?.lifeline ? lifelinesThrough(workerData.lifeline) : null;
   const fail = (text) => {
     writeAllSync(init.io.stderrFd ?? 2, new TextEncoder().encode(`spindle: ${text}\n`));

@@ -140,6 +140,7 @@ export async function createProgram(compiled, options = {}) {
   let trap;
   let ending = false;
   let watcher = null; // main here: host/threads/lifelines.js watches the thread workers
+  let selfWatching = false; // and they watch themselves once their code runs
 
   function end(failure) {
     if (ending) return;
@@ -192,7 +193,10 @@ export async function createProgram(compiled, options = {}) {
     // (a view of the module's bytes is sent as a copy of its own bytes, not of the module's)
     const mainOnly = slot === undefined ? { preload: preload.map((bytes) => bytes.slice()) } : {};
     worker.post({ type: 'init', ...base, ...mainOnly, slot });
-    const spawned = { worker, ready };
+    // isReady: its 'ready' came (a worker that watches itself does so by then); lifeline: an
+    // early worker's, not yet given to the watcher (watchUnready)
+    const spawned = { worker, ready, isReady: false, lifeline: early && selfWatching ? early.lifeline : null };
+    ready.then(() => { spawned.isReady = true; });
     if (slot !== undefined) spawnedForSlot.set(slot, spawned);
     return spawned;
   }
@@ -207,8 +211,18 @@ export async function createProgram(compiled, options = {}) {
   }
   function adoptEarly(early, onMessage, onError) {
     const worker = early.adopt(onMessage, onError);
-    if (early.lifeline && watcher && !watcher.adopted(early.lifeline)) onError(new Error('worker exited before the program ended'));
+    if (early.lifeline && watcher && !selfWatching && !watcher.adopted(early.lifeline)) onError(new Error('worker exited before the program ended'));
     return worker;
+  }
+  // Where workers watch themselves once their code runs (host/threads/lifelines.js), the watcher
+  // is started, as main starts, only for the early workers that have not reported ready by
+  // then: its boot would take a core from the program's threads (docs/HOST.md, "Tenth pass").
+  function watchUnready() {
+    for (const spawned of spawnedForSlot.values()) {
+      if (!spawned.lifeline || spawned.isReady) continue;
+      if (!watcher.adopted(spawned.lifeline)) end('worker failed: worker exited before the program ended');
+      spawned.lifeline = null;
+    }
   }
 
   // The threads' workers started early boot on once main's instance exists: their slots are
@@ -308,7 +322,9 @@ export async function createProgram(compiled, options = {}) {
     options.earlyWorker?.terminate();
     base.endsProcess = true;
     // a worker that dies while it boots is noticed by no event loop here while main is in wasm
-    watcher = (await import('../threads/lifelines.js')).lifelineWatcher(control, { endsProcess: true, stderrFd: base.io.stderrFd ?? 2 });
+    const lifelines = await import('../threads/lifelines.js');
+    watcher = lifelines.lifelineWatcher(control, { endsProcess: true, stderrFd: base.io.stderrFd ?? 2 });
+    selfWatching = lifelines.workersWatchThemselves();
     const report = (msg) => {
       // A closed stdout ends the run at once, as SIGPIPE's default action does: nothing here
       // could stop a main that goes on without writing.
@@ -325,6 +341,7 @@ export async function createProgram(compiled, options = {}) {
       return program(() => {}, 'here');
     }
     await initEarlyThreadWorkers();
+    watchUnready();
     return program(() => { if (!ending) runMain(control, instance, report); }, 'here');
   }
 

@@ -47,6 +47,9 @@ export function slotIndex(slot) {
 // SIGPIPE's default action ends a native one (128 + 13); docs/HOST.md.
 export const BROKEN_PIPE_EXIT = 141;
 
+/** What a run whose thread's worker went away while the program ran says before it ends with 134 (host/threads/lifelines.js). */
+export const VANISHED_LINE = 'spindle: worker failed: worker exited before the program ended\n';
+
 export const programEnded = (control) => Atomics.load(control, HEADER.FATE) !== FATE.RUNNING;
 
 /** Records how the program ended; returns false if another thread got there first. */

@@ -4,7 +4,7 @@
 // never end by itself (a main joining that thread waits for good), so it ends as a run with main
 // in a worker does (host/program/node-workers.js): status 134 and `spindle: worker failed`.
 import { parentPort, workerData } from 'node:worker_threads';
-import { FATE, programEnded, settleFate } from './control.js';
+import { FATE, programEnded, settleFate, VANISHED_LINE } from './control.js';
 
 const { writeSync } = process.getBuiltinModule('node:fs');
 
@@ -22,7 +22,7 @@ async function workerVanished() {
   const exitNow = (await import('../platform/process-exit.js')).processExit();
   if (programEnded(control)) return;
   // (its exit code is not known here: the Worker object that hears it lives on the parent's event loop)
-  writeSync(stderrFd, 'spindle: worker failed: worker exited before the program ended\n');
+  writeSync(stderrFd, VANISHED_LINE);
   exitNow(134);
 }
 

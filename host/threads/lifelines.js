@@ -4,8 +4,30 @@
 // wasm. So each such worker gets one end of a MessageChannel (its lifeline, in workerData) and
 // one watcher worker, which never runs wasm, holds the other: Node closes that end when the
 // worker's thread goes away, however it went (host/threads/lifeline-watcher.js).
+// With the mount addon, a thread's worker also watches itself once its code runs (exitIfVanished
+// below), so the watcher, whose own boot takes a core from the program, is started only for
+// workers that are still booting while their parent is in wasm.
 // (node:worker_threads is loaded by the first lifeline: a run without threads needs none)
+import { addonFunction } from '../platform/mount-addon.js';
+import { FATE, HEADER, VANISHED_LINE } from './control.js';
+
 const workerThreads = () => process.getBuiltinModule('node:worker_threads');
+
+/** Whether a thread's worker can watch itself here (the addon's exitIfVanished). */
+export const workersWatchThemselves = () => addonFunction('exitIfVanished') !== null;
+
+/**
+ * In a thread's worker of a program that ends the process (host/program/own-end.js): from now on,
+ * this worker going away while the program runs (process.exit in it, its heap's limit, a
+ * terminate) writes VANISHED_LINE and ends the process with 134, as the watcher would
+ * (host/mount/hostdir/addon/vanish_alarm.c). Returns false where the addon cannot.
+ */
+export function exitIfVanished(control, stderrFd) {
+  const alarm = addonFunction('exitIfVanished');
+  if (!alarm) return false;
+  alarm(new DataView(control.buffer, control.byteOffset), HEADER.FATE * 4, FATE.RUNNING, stderrFd, VANISHED_LINE);
+  return true;
+}
 
 /**
  * Creates a worker by `create(lifeline)` and then hands the lifeline's other end on by

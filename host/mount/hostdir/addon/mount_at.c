@@ -26,6 +26,9 @@
 //                                  process.hrtime it is the wall clock (host/platform)
 //   isatty(fd)                     isatty(3) of a host fd, a boolean: node:tty would load node:net
 //                                  and the streams (~15 ms) to answer it (host/platform)
+//   exitIfVanished(fate, at, running, stderrFd, line)
+//                                  ends the process when this worker goes away while the
+//                                  program runs (vanish_alarm.c; host/program/own-end.js)
 // `path` is absolute and must contain no symlink, no `.` or `..` and no empty component: the
 // kernel then walks exactly the names given, so a path that starts at the mount's root stays
 // inside it (a symlink anywhere, the root's own path included, gives ELOOP and the caller resolves
@@ -52,6 +55,7 @@
 
 #include "../../../../runtime/fs/mount/mount_wire.h"
 #include "kept_dirs.h"
+#include "vanish_alarm.h"
 
 static int64_t ns_of(struct timespec t) { return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec; }
 
@@ -632,6 +636,7 @@ NAPI_MODULE_INIT(/* napi_env env, napi_value exports */) {
         {"yield", NULL, js_yield, NULL, NULL, NULL, napi_enumerable, NULL},
         {"epochOffsetNs", NULL, js_epoch_offset_ns, NULL, NULL, NULL, napi_enumerable, NULL},
         {"isatty", NULL, js_isatty, NULL, NULL, NULL, napi_enumerable, NULL},
+        {"exitIfVanished", NULL, js_exit_if_vanished, NULL, NULL, NULL, napi_enumerable, NULL},
     };
     napi_define_properties(env, exports, sizeof fns / sizeof fns[0], fns);
     return exports;
