@@ -325,6 +325,9 @@ export async function createProgram(compiled, options = {}) {
     const lifelines = await import('../threads/lifelines.js');
     watcher = lifelines.lifelineWatcher(control, { endsProcess: true, stderrFd: base.io.stderrFd ?? 2 });
     selfWatching = lifelines.workersWatchThemselves();
+    // a process that ends by its host's own error (no fate set) takes its workers with it: no
+    // worker vanished then, and none must say so
+    process.once('exit', () => Atomics.compareExchange(control, HEADER.FATE, FATE.RUNNING, FATE.EXITED));
     const report = (msg) => {
       // A closed stdout ends the run at once, as SIGPIPE's default action does: nothing here
       // could stop a main that goes on without writing.
