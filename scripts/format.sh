@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Formats C/C++ with clang-format (.clang-format) and JavaScript with ESLint (eslint.config.js),
 # in place. With --check it changes nothing, lists what is not formatted and exits 1. Without
-# paths it covers what git tracks or would track in runtime/, tests/, bench/, examples/ (C/C++)
+# paths it covers what git tracks or would track in runtime/, tests/, bench/, examples/, host/ (C/C++)
 # and bin/, cli/, host/, bench/, tests/, scripts/, examples/ (JavaScript); with paths, only those
 # files or folders. The tools come from scripts/setup.sh (docs/TOOLCHAIN.md, "Formatting").
 #   scripts/format.sh [--check] [PATH...]
@@ -42,7 +42,7 @@ c_files=()
 js_args=()
 eslint_opts=(--max-warnings=0 --no-error-on-unmatched-pattern)
 if [ "${#paths[@]}" -eq 0 ]; then
-  c_files_in runtime tests bench examples
+  c_files_in runtime tests bench examples host
   js_args=(eslint.config.js bin/spindle cli host bench tests scripts examples)
 else
   named_js_files=0

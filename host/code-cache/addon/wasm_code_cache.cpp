@@ -27,11 +27,11 @@
 // OpenSSL headers, whose configuration differs per build).
 extern "C" {
 struct SpindleSha256State {
-  unsigned int h[8], nl, nh, data[16], num, md_len;
+    unsigned int h[8], nl, nh, data[16], num, md_len;
 };
-int SHA256_Init(SpindleSha256State* c);
-int SHA256_Update(SpindleSha256State* c, const void* data, size_t len);
-int SHA256_Final(unsigned char* md, SpindleSha256State* c);
+int SHA256_Init(SpindleSha256State *c);
+int SHA256_Update(SpindleSha256State *c, const void *data, size_t len);
+int SHA256_Final(unsigned char *md, SpindleSha256State *c);
 }
 
 namespace {
@@ -44,16 +44,18 @@ using v8::Value;
 // What compile() hands to V8's streaming callback: the wire bytes and the cached code, copied,
 // because V8 may read the code until the streaming compile finishes.
 struct PendingCompile {
-  std::unique_ptr<uint8_t[]> wire;
-  size_t wire_size = 0;
-  std::unique_ptr<uint8_t[]> code;
-  size_t code_size = 0;
+    std::unique_ptr<uint8_t[]> wire;
+    size_t wire_size = 0;
+    std::unique_ptr<uint8_t[]> code;
+    size_t code_size = 0;
   // where V8's answer goes (took[0]), kept alive until it is written; null: not asked
-  std::shared_ptr<v8::BackingStore> took;
-  size_t took_offset = 0;
-  void answer(bool used) const {
-    if (took) static_cast<uint8_t*>(took->Data())[took_offset] = used ? 1 : 0;
-  }
+    std::shared_ptr<v8::BackingStore> took;
+    size_t took_offset = 0;
+    void answer(bool used) const
+    {
+        if (took)
+            static_cast<uint8_t *>(took->Data())[took_offset] = used ? 1 : 0;
+    }
 };
 
 // V8 calls the streaming callback from a promise job, after compile() has returned, with the
@@ -61,136 +63,161 @@ struct PendingCompile {
 thread_local std::map<uint32_t, std::unique_ptr<PendingCompile>> pending;
 thread_local uint32_t last_job = 0;
 
-bool copy_bytes(Local<Value> value, std::unique_ptr<uint8_t[]>& out, size_t& size) {
-  if (!value->IsArrayBufferView()) return false;
-  auto view = value.As<v8::ArrayBufferView>();
-  size = view->ByteLength();
-  out.reset(new uint8_t[size ? size : 1]);
-  view->CopyContents(out.get(), size);
-  return true;
+bool copy_bytes(Local<Value> value, std::unique_ptr<uint8_t[]> &out, size_t &size)
+{
+    if (!value->IsArrayBufferView())
+        return false;
+    auto view = value.As<v8::ArrayBufferView>();
+    size = view->ByteLength();
+    out.reset(new uint8_t[size ? size : 1]);
+    view->CopyContents(out.get(), size);
+    return true;
 }
 
-void throw_type_error(Isolate* isolate, const char* text) {
-  isolate->ThrowException(v8::Exception::TypeError(v8::String::NewFromUtf8(isolate, text).ToLocalChecked()));
+void throw_type_error(Isolate *isolate, const char *text)
+{
+    isolate->ThrowException(
+        v8::Exception::TypeError(v8::String::NewFromUtf8(isolate, text).ToLocalChecked()));
 }
 
-std::unique_ptr<PendingCompile> take_job(Local<Value> id) {
-  if (!id->IsUint32()) return nullptr;
-  auto found = pending.find(id.As<v8::Uint32>()->Value());
-  if (found == pending.end()) return nullptr;
-  std::unique_ptr<PendingCompile> job = std::move(found->second);
-  pending.erase(found);
-  return job;
+std::unique_ptr<PendingCompile> take_job(Local<Value> id)
+{
+    if (!id->IsUint32())
+        return nullptr;
+    auto found = pending.find(id.As<v8::Uint32>()->Value());
+    if (found == pending.end())
+        return nullptr;
+    std::unique_ptr<PendingCompile> job = std::move(found->second);
+    pending.erase(found);
+    return job;
 }
 
 // V8 calls this for WebAssembly.compileStreaming(); only compile() below calls that, with a job's
 // number. Any other caller is refused: this isolate's compileStreaming is the cache's.
-void on_streaming(const FunctionCallbackInfo<Value>& info) {
-  Isolate* isolate = info.GetIsolate();
-  std::shared_ptr<v8::WasmStreaming> streaming = v8::WasmStreaming::Unpack(isolate, info.Data());
-  std::unique_ptr<PendingCompile> job = take_job(info[0]);
-  if (!job) {
-    streaming->Abort(v8::Exception::TypeError(v8::String::NewFromUtf8(
-        isolate, "WebAssembly.compileStreaming is used by Spindle's code cache in this process").ToLocalChecked()));
-    return;
-  }
+void on_streaming(const FunctionCallbackInfo<Value> &info)
+{
+    Isolate *isolate = info.GetIsolate();
+    std::shared_ptr<v8::WasmStreaming> streaming = v8::WasmStreaming::Unpack(isolate, info.Data());
+    std::unique_ptr<PendingCompile> job = take_job(info[0]);
+    if (!job) {
+        streaming->Abort(v8::Exception::TypeError(
+            v8::String::NewFromUtf8(
+                isolate, "WebAssembly.compileStreaming is used by Spindle's code cache in this process")
+                .ToLocalChecked()));
+        return;
+    }
 #if V8_MAJOR_VERSION >= 14
   // V8 14 (Node 26) asks for the cached code inside Finish, after it has every wire byte; a
   // header V8 does not accept makes it compile the wire bytes instead, as before.
   // Without code V8 takes no callback (it compiles while the bytes stream in).
-  const bool has_code = job->code_size > 0;
-  if (has_code) streaming->SetHasCompiledModuleBytes();
-  streaming->OnBytesReceived(job->wire.get(), job->wire_size);
-  const PendingCompile* cached = job.get();
-  cached->answer(false);
-  if (!has_code) {
-    streaming->Finish({});
-  } else {
-    streaming->Finish([cached](v8::WasmStreaming::ModuleCachingInterface& cache) {
-      cached->answer(cache.SetCachedCompiledModuleBytes(v8::MemorySpan<const uint8_t>(cached->code.get(), cached->code_size)));
-    });
-  }
+    const bool has_code = job->code_size > 0;
+    if (has_code)
+        streaming->SetHasCompiledModuleBytes();
+    streaming->OnBytesReceived(job->wire.get(), job->wire_size);
+    const PendingCompile *cached = job.get();
+    cached->answer(false);
+    if (!has_code) {
+        streaming->Finish({});
+    } else {
+        streaming->Finish([cached](v8::WasmStreaming::ModuleCachingInterface &cache) {
+            cached->answer(cache.SetCachedCompiledModuleBytes(
+                v8::MemorySpan<const uint8_t>(cached->code.get(), cached->code_size)));
+        });
+    }
 #else
   // (V8 checks the header here; a file that passed it and the host's checksum deserializes)
-  bool has_code = job->code_size > 0 && streaming->SetCompiledModuleBytes(job->code.get(), job->code_size);
-  job->answer(has_code);
-  streaming->OnBytesReceived(job->wire.get(), job->wire_size);
-  streaming->Finish(has_code);
+    bool has_code = job->code_size > 0 && streaming->SetCompiledModuleBytes(job->code.get(), job->code_size);
+    job->answer(has_code);
+    streaming->OnBytesReceived(job->wire.get(), job->wire_size);
+    streaming->Finish(has_code);
 #endif
   // V8 has copied or used both buffers by the end of Finish (it deserializes or starts compiling
   // from its own copy of the wire bytes), so they may go now.
 }
 
-void compile(const FunctionCallbackInfo<Value>& info) {
-  Isolate* isolate = info.GetIsolate();
-  auto job = std::make_unique<PendingCompile>();
-  if (!copy_bytes(info[0], job->wire, job->wire_size)) return throw_type_error(isolate, "compile: wire bytes must be a Uint8Array");
-  if (!info[1]->IsNullOrUndefined() && !copy_bytes(info[1], job->code, job->code_size)) {
-    return throw_type_error(isolate, "compile: code must be a Uint8Array or null");
-  }
-  if (info.Length() > 2 && !info[2]->IsUndefined()) {
-    if (!info[2]->IsUint8Array() || info[2].As<v8::Uint8Array>()->ByteLength() < 1) {
-      return throw_type_error(isolate, "compile: took must be a Uint8Array of at least one byte");
+void compile(const FunctionCallbackInfo<Value> &info)
+{
+    Isolate *isolate = info.GetIsolate();
+    auto job = std::make_unique<PendingCompile>();
+    if (!copy_bytes(info[0], job->wire, job->wire_size))
+        return throw_type_error(isolate, "compile: wire bytes must be a Uint8Array");
+    if (!info[1]->IsNullOrUndefined() && !copy_bytes(info[1], job->code, job->code_size)) {
+        return throw_type_error(isolate, "compile: code must be a Uint8Array or null");
     }
-    auto took = info[2].As<v8::Uint8Array>();
+    if (info.Length() > 2 && !info[2]->IsUndefined()) {
+        if (!info[2]->IsUint8Array() || info[2].As<v8::Uint8Array>()->ByteLength() < 1) {
+            return throw_type_error(isolate, "compile: took must be a Uint8Array of at least one byte");
+        }
+        auto took = info[2].As<v8::Uint8Array>();
     // (a resizable buffer could shrink before V8 answers, and its pages go with it)
-    if (took->Buffer()->GetBackingStore()->IsResizableByUserJavaScript()) {
-      return throw_type_error(isolate, "compile: took must not be a resizable buffer");
+        if (took->Buffer()->GetBackingStore()->IsResizableByUserJavaScript()) {
+            return throw_type_error(isolate, "compile: took must not be a resizable buffer");
+        }
+        job->took = took->Buffer()->GetBackingStore();
+        job->took_offset = took->ByteOffset();
     }
-    job->took = took->Buffer()->GetBackingStore();
-    job->took_offset = took->ByteOffset();
-  }
-  isolate->SetWasmStreamingCallback(on_streaming);
-  Local<v8::Context> context = isolate->GetCurrentContext();
-  Local<v8::Object> global = context->Global();
-  Local<Value> wasm, compile_streaming;
-  if (!global->Get(context, v8::String::NewFromUtf8Literal(isolate, "WebAssembly")).ToLocal(&wasm) || !wasm->IsObject() ||
-      !wasm.As<v8::Object>()->Get(context, v8::String::NewFromUtf8Literal(isolate, "compileStreaming")).ToLocal(&compile_streaming) ||
-      !compile_streaming->IsFunction()) {
-    return throw_type_error(isolate, "compile: this V8 has no WebAssembly.compileStreaming");
-  }
-  uint32_t id = ++last_job;
-  pending[id] = std::move(job);
-  Local<Value> argv[] = {v8::Integer::NewFromUnsigned(isolate, id)};
-  Local<Value> promise;
-  if (compile_streaming.As<v8::Function>()->Call(context, wasm, 1, argv).ToLocal(&promise)) {
-    info.GetReturnValue().Set(promise);
-  } else {
-    pending.erase(id);  // the call threw: V8 will not ask for this job
-  }
+    isolate->SetWasmStreamingCallback(on_streaming);
+    Local<v8::Context> context = isolate->GetCurrentContext();
+    Local<v8::Object> global = context->Global();
+    Local<Value> wasm, compile_streaming;
+    if (!global->Get(context, v8::String::NewFromUtf8Literal(isolate, "WebAssembly")).ToLocal(&wasm) ||
+        !wasm->IsObject() ||
+        !wasm.As<v8::Object>()
+             ->Get(context, v8::String::NewFromUtf8Literal(isolate, "compileStreaming"))
+             .ToLocal(&compile_streaming) ||
+        !compile_streaming->IsFunction()) {
+        return throw_type_error(isolate, "compile: this V8 has no WebAssembly.compileStreaming");
+    }
+    uint32_t id = ++last_job;
+    pending[id] = std::move(job);
+    Local<Value> argv[] = {v8::Integer::NewFromUnsigned(isolate, id)};
+    Local<Value> promise;
+    if (compile_streaming.As<v8::Function>()->Call(context, wasm, 1, argv).ToLocal(&promise)) {
+        info.GetReturnValue().Set(promise);
+    } else {
+        pending.erase(id);  // the call threw: V8 will not ask for this job
+    }
 }
 
-void serialize(const FunctionCallbackInfo<Value>& info) {
-  Isolate* isolate = info.GetIsolate();
-  if (!info[0]->IsWasmModuleObject()) return throw_type_error(isolate, "serialize: not a WebAssembly.Module");
-  v8::OwnedBuffer code = info[0].As<v8::WasmModuleObject>()->GetCompiledModule().Serialize();
-  if (!code.buffer || code.size == 0) return info.GetReturnValue().SetNull();
-  Local<v8::Object> buffer;
-  if (node::Buffer::Copy(isolate, reinterpret_cast<const char*>(code.buffer.get()), code.size).ToLocal(&buffer)) {
-    info.GetReturnValue().Set(buffer);
-  }
+void serialize(const FunctionCallbackInfo<Value> &info)
+{
+    Isolate *isolate = info.GetIsolate();
+    if (!info[0]->IsWasmModuleObject())
+        return throw_type_error(isolate, "serialize: not a WebAssembly.Module");
+    v8::OwnedBuffer code = info[0].As<v8::WasmModuleObject>()->GetCompiledModule().Serialize();
+    if (!code.buffer || code.size == 0)
+        return info.GetReturnValue().SetNull();
+    Local<v8::Object> buffer;
+    if (node::Buffer::Copy(isolate, reinterpret_cast<const char *>(code.buffer.get()), code.size)
+            .ToLocal(&buffer)) {
+        info.GetReturnValue().Set(buffer);
+    }
 }
 
-void sha256(const FunctionCallbackInfo<Value>& info) {
-  Isolate* isolate = info.GetIsolate();
-  SpindleSha256State state;
-  SHA256_Init(&state);
-  for (int i = 0; i < info.Length(); i++) {
-    if (!info[i]->IsArrayBufferView()) return throw_type_error(isolate, "sha256: every part must be a Uint8Array");
-    auto view = info[i].As<v8::ArrayBufferView>();
-    auto* data = static_cast<const uint8_t*>(view->Buffer()->Data()) + view->ByteOffset();
-    SHA256_Update(&state, data, view->ByteLength());
-  }
-  unsigned char digest[32];
-  SHA256_Final(digest, &state);
-  Local<v8::Object> buffer;
-  if (node::Buffer::Copy(isolate, reinterpret_cast<const char*>(digest), sizeof digest).ToLocal(&buffer)) info.GetReturnValue().Set(buffer);
+void sha256(const FunctionCallbackInfo<Value> &info)
+{
+    Isolate *isolate = info.GetIsolate();
+    SpindleSha256State state;
+    SHA256_Init(&state);
+    for (int i = 0; i < info.Length(); i++) {
+        if (!info[i]->IsArrayBufferView())
+            return throw_type_error(isolate, "sha256: every part must be a Uint8Array");
+        auto view = info[i].As<v8::ArrayBufferView>();
+        auto *data = static_cast<const uint8_t *>(view->Buffer()->Data()) + view->ByteOffset();
+        SHA256_Update(&state, data, view->ByteLength());
+    }
+    unsigned char digest[32];
+    SHA256_Final(digest, &state);
+    Local<v8::Object> buffer;
+    if (node::Buffer::Copy(isolate, reinterpret_cast<const char *>(digest), sizeof digest).ToLocal(&buffer))
+        info.GetReturnValue().Set(buffer);
 }
 
-void initialize(Local<v8::Object> exports, Local<Value>, Local<v8::Context>, void*) {
-  NODE_SET_METHOD(exports, "compile", compile);
-  NODE_SET_METHOD(exports, "serialize", serialize);
-  NODE_SET_METHOD(exports, "sha256", sha256);
+void initialize(Local<v8::Object> exports, Local<Value>, Local<v8::Context>, void *)
+{
+    NODE_SET_METHOD(exports, "compile", compile);
+    NODE_SET_METHOD(exports, "serialize", serialize);
+    NODE_SET_METHOD(exports, "sha256", sha256);
 }
 
 }  // namespace

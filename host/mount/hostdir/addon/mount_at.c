@@ -60,19 +60,25 @@
 static int64_t ns_of(struct timespec t) { return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec; }
 
 // Whether an absolute path names only plain components (no ".", "..", or empty one).
-static int plain_path(const char *p) {
-    if (p[0] != '/') return 0;
+static int plain_path(const char *p)
+{
+    if (p[0] != '/')
+        return 0;
     for (const char *c = p + 1;;) {
         const char *end = strchrnul(c, '/');
         size_t n = (size_t)(end - c);
-        if (n == 0 || (n == 1 && c[0] == '.') || (n == 2 && c[0] == '.' && c[1] == '.')) return 0;
-        if (*end == 0) return 1;
+        if (n == 0 || (n == 1 && c[0] == '.') || (n == 2 && c[0] == '.' && c[1] == '.'))
+            return 0;
+        if (*end == 0)
+            return 1;
         c = end + 1;
     }
 }
 
-static int open_plain(const char *path, int flags, unsigned mode) {
-    if (!plain_path(path)) return -EINVAL;
+static int open_plain(const char *path, int flags, unsigned mode)
+{
+    if (!plain_path(path))
+        return -EINVAL;
     struct open_how how = {
         .flags = (uint64_t)(flags | O_NOFOLLOW | O_CLOEXEC),
         .mode = (flags & (O_CREAT | O_TMPFILE)) ? mode : 0,
@@ -82,11 +88,17 @@ static int open_plain(const char *path, int flags, unsigned mode) {
     return fd < 0 ? -errno : (int)fd;
 }
 
-static void fill_wire_stat(void *at, const struct stat *st) {
+static void fill_wire_stat(void *at, const struct stat *st)
+{
     struct mount_wire_stat w = {
-        .ino = st->st_ino,          .mode = st->st_mode,          .nlink = st->st_nlink,
-        .size = st->st_size,        .blocks = st->st_blocks,      .atime_ns = ns_of(st->st_atim),
-        .mtime_ns = ns_of(st->st_mtim), .ctime_ns = ns_of(st->st_ctim),
+        .ino = st->st_ino,
+        .mode = st->st_mode,
+        .nlink = st->st_nlink,
+        .size = st->st_size,
+        .blocks = st->st_blocks,
+        .atime_ns = ns_of(st->st_atim),
+        .mtime_ns = ns_of(st->st_mtim),
+        .ctime_ns = ns_of(st->st_ctim),
     };
     memcpy(at, &w, sizeof w); // (the program's memory: any alignment)
 }
@@ -99,11 +111,15 @@ static void fill_wire_stat(void *at, const struct stat *st) {
 
 // ---- argument helpers (a wrong argument is a JavaScript programming error: it throws) ----
 
-static int arg_path(napi_env env, napi_value v, char *buf) {
+static int arg_path(napi_env env, napi_value v, char *buf)
+{
     size_t len = 0;
-    if (napi_get_value_string_utf8(env, v, buf, PATH_MAX, &len) != napi_ok) return -EINVAL;
-    if (len >= PATH_MAX - 1) return -ENAMETOOLONG;
-    if (strlen(buf) != len) return -EINVAL; // a NUL inside: not a path the kernel would see whole
+    if (napi_get_value_string_utf8(env, v, buf, PATH_MAX, &len) != napi_ok)
+        return -EINVAL;
+    if (len >= PATH_MAX - 1)
+        return -ENAMETOOLONG;
+    if (strlen(buf) != len)
+        return -EINVAL; // a NUL inside: not a path the kernel would see whole
     return 0;
 }
 
@@ -114,16 +130,19 @@ struct memory {
     size_t length;
 };
 
-static bool arg_memory(napi_env env, napi_value view, struct memory *mem) {
+static bool arg_memory(napi_env env, napi_value view, struct memory *mem)
+{
     void *data = NULL;
     mem->length = 0;
-    if (napi_get_dataview_info(env, view, &mem->length, &data, NULL, NULL) != napi_ok || !data) return false;
+    if (napi_get_dataview_info(env, view, &mem->length, &data, NULL, NULL) != napi_ok || !data)
+        return false;
     mem->data = data;
     return true;
 }
 
 // Where a stat goes: `at` bytes into the memory, wholly inside it; NULL if not.
-static void *stat_out(napi_env env, const struct memory *mem, napi_value at) {
+static void *stat_out(napi_env env, const struct memory *mem, napi_value at)
+{
     uint32_t offset;
     if (napi_get_value_uint32(env, at, &offset) != napi_ok || offset > mem->length ||
         mem->length - offset < sizeof(struct mount_wire_stat))
@@ -132,7 +151,8 @@ static void *stat_out(napi_env env, const struct memory *mem, napi_value at) {
 }
 
 // stat_out() of DataView `view`
-static void *arg_stat_out(napi_env env, napi_value view, napi_value at) {
+static void *arg_stat_out(napi_env env, napi_value view, napi_value at)
+{
     struct memory mem;
     return arg_memory(env, view, &mem) ? stat_out(env, &mem, at) : NULL;
 }
@@ -141,37 +161,45 @@ static void *arg_stat_out(napi_env env, napi_value view, napi_value at) {
 // path the program sent, read where it lies in its memory (`len` bytes at `at` of `mem`): no
 // JavaScript string is made for it. 0, or -EINVAL for bytes the careful path must judge (from
 // 0x80: UTF-8 is checked there; a NUL), -ENAMETOOLONG, -EFAULT outside the memory.
-static int memory_path(napi_env env, napi_value root, const struct memory *mem, napi_value at, napi_value len, char *buf,
-                       size_t *root_length) {
+static int memory_path(napi_env env, napi_value root, const struct memory *mem, napi_value at, napi_value len,
+                       char *buf, size_t *root_length)
+{
     void *root_bytes = NULL;
     size_t root_len = 0;
     uint32_t offset, n;
     if (napi_get_buffer_info(env, root, &root_bytes, &root_len) != napi_ok ||
         napi_get_value_uint32(env, at, &offset) != napi_ok || napi_get_value_uint32(env, len, &n) != napi_ok)
         return -EINVAL;
-    if (offset > mem->length || mem->length - offset < n) return -EFAULT;
-    if (root_len + 1 + (size_t)n >= PATH_MAX - 1) return -ENAMETOOLONG;
-    if (memchr(root_bytes, 0, root_len) != NULL) return -EINVAL; // not a path the kernel would see whole
+    if (offset > mem->length || mem->length - offset < n)
+        return -EFAULT;
+    if (root_len + 1 + (size_t)n >= PATH_MAX - 1)
+        return -ENAMETOOLONG;
+    if (memchr(root_bytes, 0, root_len) != NULL)
+        return -EINVAL; // not a path the kernel would see whole
     memcpy(buf, root_bytes, root_len);
     *root_length = root_len;
     size_t at_byte = root_len;
-    if (n > 0) buf[at_byte++] = '/';
+    if (n > 0)
+        buf[at_byte++] = '/';
     const unsigned char *rel = (const unsigned char *)mem->data + offset;
     for (uint32_t i = 0; i < n; i++) {
-        if (rel[i] == 0 || rel[i] >= 0x80) return -EINVAL;
+        if (rel[i] == 0 || rel[i] >= 0x80)
+            return -EINVAL;
         buf[at_byte++] = (char)rel[i];
     }
     buf[at_byte] = 0;
     return 0;
 }
 
-static napi_value int_value(napi_env env, int n) {
+static napi_value int_value(napi_env env, int n)
+{
     napi_value v;
     napi_create_int32(env, n, &v);
     return v;
 }
 
-static napi_value type_error(napi_env env, const char *what) {
+static napi_value type_error(napi_env env, const char *what)
+{
     napi_throw_type_error(env, NULL, what);
     return NULL;
 }
@@ -179,15 +207,19 @@ static napi_value type_error(napi_env env, const char *what) {
 // (a thread without kept directories: its instance data, so that it asks only once)
 static char no_kept_dirs;
 
-static void free_kept_dirs(napi_env env, void *data, void *hint) {
+static void free_kept_dirs(napi_env env, void *data, void *hint)
+{
     (void)env, (void)hint;
-    if (data != &no_kept_dirs) kept_dirs_free(data);
+    if (data != &no_kept_dirs)
+        kept_dirs_free(data);
 }
 
 // This thread's kept directories (kept_dirs.c), made at its first call; NULL for none.
-static struct kept_dirs *kept_dirs_of(napi_env env) {
+static struct kept_dirs *kept_dirs_of(napi_env env)
+{
     void *data = NULL;
-    if (napi_get_instance_data(env, &data) != napi_ok) return NULL;
+    if (napi_get_instance_data(env, &data) != napi_ok)
+        return NULL;
     if (!data) {
         struct kept_dirs *made = kept_dirs_new();
         data = made ? (void *)made : (void *)&no_kept_dirs;
@@ -203,9 +235,11 @@ static struct kept_dirs *kept_dirs_of(napi_env env) {
 // kept parent directory, kept_dirs.c: an open makes a struct file either way, and the queue's
 // read cost more than the shorter walk saved: 5.5-6.5 against 5.0-6.0 us for open + fstat +
 // pread + close of a file two levels deep, natively, 2026-11-29.)
-static int open_with_stat(const char *path, int flags, unsigned mode, void *out) {
+static int open_with_stat(const char *path, int flags, unsigned mode, void *out)
+{
     int fd = open_plain(path, flags, mode);
-    if (fd < 0) return fd;
+    if (fd < 0)
+        return fd;
     struct stat st;
     if (fstat(fd, &st) != 0) {
         int err = -errno;
@@ -218,7 +252,8 @@ static int open_with_stat(const char *path, int flags, unsigned mode, void *out)
 
 // openIn(root, view, pathAt, pathLength, flags, mode, at): open of root + "/" + the path in the
 // view (memory_path), as open
-static napi_value js_open_in(napi_env env, napi_callback_info info) {
+static napi_value js_open_in(napi_env env, napi_callback_info info)
+{
     size_t argc = 7;
     napi_value argv[7];
     napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
@@ -239,8 +274,10 @@ static napi_value js_open_in(napi_env env, napi_callback_info info) {
 // symlink itself, or -ELOOP when `follow`: the caller resolves it): 0 or -errno. Through its
 // parent kept open where it can be (kept_dirs.c): one fstatat of its last name there, where the
 // kernel alone would open, fstat and close the path.
-static int stat_in(struct kept_dirs *kept, const char *path, size_t root_len, bool follow, void *out) {
-    if (!plain_path(path)) return -EINVAL;
+static int stat_in(struct kept_dirs *kept, const char *path, size_t root_len, bool follow, void *out)
+{
+    if (!plain_path(path))
+        return -EINVAL;
     const char *name;
     int dir = kept_parent(kept, path, root_len, &name);
     struct stat st;
@@ -249,18 +286,22 @@ static int stat_in(struct kept_dirs *kept, const char *path, size_t root_len, bo
         err = fstatat(dir, name, &st, AT_SYMLINK_NOFOLLOW) == 0 ? 0 : -errno;
     } else {
         int fd = open_plain(path, O_PATH, 0);
-        if (fd < 0) return fd;
+        if (fd < 0)
+            return fd;
         err = fstat(fd, &st) == 0 ? 0 : -errno;
         close(fd);
     }
-    if (!err && follow && S_ISLNK(st.st_mode)) err = -ELOOP;
-    if (!err) fill_wire_stat(out, &st);
+    if (!err && follow && S_ISLNK(st.st_mode))
+        err = -ELOOP;
+    if (!err)
+        fill_wire_stat(out, &st);
     return err;
 }
 
 // statIn(root, view, pathAt, pathLength, follow, at): stat of root + "/" + the path in the view
 // (memory_path), as stat
-static napi_value js_stat_in(napi_env env, napi_callback_info info) {
+static napi_value js_stat_in(napi_env env, napi_callback_info info)
+{
     size_t argc = 6;
     napi_value argv[6];
     napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
@@ -276,24 +317,29 @@ static napi_value js_stat_in(napi_env env, napi_callback_info info) {
 }
 
 // dropKeptDirs(): this thread's kept directories closed, and their watches
-static napi_value js_drop_kept_dirs(napi_env env, napi_callback_info info) {
+static napi_value js_drop_kept_dirs(napi_env env, napi_callback_info info)
+{
     (void)info;
     void *data = NULL;
-    if (napi_get_instance_data(env, &data) == napi_ok && data && data != &no_kept_dirs) kept_dirs_drop(data);
+    if (napi_get_instance_data(env, &data) == napi_ok && data && data != &no_kept_dirs)
+        kept_dirs_drop(data);
     return NULL;
 }
 
 // fstat(fd, view, at): 0 and the fd's stat written, or -errno (node:fs's fstatSync with BigInts
 // made an object of 14 BigInts for each call: ~1 us, four times the system call)
-static napi_value js_fstat(napi_env env, napi_callback_info info) {
+static napi_value js_fstat(napi_env env, napi_callback_info info)
+{
     size_t argc = 3;
     napi_value argv[3];
     napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
     int32_t fd;
     void *out = argc == 3 ? arg_stat_out(env, argv[1], argv[2]) : NULL;
-    if (!out || napi_get_value_int32(env, argv[0], &fd) != napi_ok) return type_error(env, "fstat(fd, view, at)");
+    if (!out || napi_get_value_int32(env, argv[0], &fd) != napi_ok)
+        return type_error(env, "fstat(fd, view, at)");
     struct stat st;
-    if (fstat(fd, &st) != 0) return int_value(env, -errno);
+    if (fstat(fd, &st) != 0)
+        return int_value(env, -errno);
     fill_wire_stat(out, &st);
     return int_value(env, 0);
 }
@@ -302,10 +348,13 @@ static napi_value js_fstat(napi_env env, napi_callback_info info) {
 
 // The parent of `path` (checked as open_plain checks a path), opened O_PATH: its fd, or -errno;
 // *name is then path's last component.
-static int open_parent(char *path, const char **name) {
-    if (!plain_path(path)) return -EINVAL;
+static int open_parent(char *path, const char **name)
+{
+    if (!plain_path(path))
+        return -EINVAL;
     char *slash = strrchr(path, '/');
-    if (slash == path) return -EINVAL; // "/" or "/x": no mount's root is /
+    if (slash == path)
+        return -EINVAL; // "/" or "/x": no mount's root is /
     *slash = 0;
     int fd = open_plain(path, O_PATH | O_DIRECTORY, 0);
     *slash = '/';
@@ -314,45 +363,56 @@ static int open_parent(char *path, const char **name) {
 }
 
 // The paths in argv[0..n), each with its parent opened: 0, or -errno (every fd closed then)
-static int parents_of(napi_env env, napi_value *argv, size_t n, char paths[][PATH_MAX], int *fds, const char **names) {
-    for (size_t i = 0; i < n; i++) fds[i] = -1;
+static int parents_of(napi_env env, napi_value *argv, size_t n, char paths[][PATH_MAX], int *fds,
+                      const char **names)
+{
+    for (size_t i = 0; i < n; i++)
+        fds[i] = -1;
     int err = 0;
     for (size_t i = 0; i < n && !err; i++) {
         err = arg_path(env, argv[i], paths[i]);
         if (!err) {
             fds[i] = open_parent(paths[i], &names[i]);
-            if (fds[i] < 0) err = fds[i];
+            if (fds[i] < 0)
+                err = fds[i];
         }
     }
     if (err)
         for (size_t i = 0; i < n; i++)
-            if (fds[i] >= 0) close(fds[i]);
+            if (fds[i] >= 0)
+                close(fds[i]);
     return err;
 }
 
 // unlink(path, directory) and mkdir(path, mode): unlinkat (AT_REMOVEDIR for a directory) or
 // mkdirat in path's parent: 0 or -errno
-static napi_value one_name(napi_env env, napi_callback_info info, bool make) {
+static napi_value one_name(napi_env env, napi_callback_info info, bool make)
+{
     size_t argc = 2;
     napi_value argv[2];
     napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
     bool directory = false;
     uint32_t mode = 0;
-    if (argc != 2 || (make ? napi_get_value_uint32(env, argv[1], &mode) : napi_get_value_bool(env, argv[1], &directory)) != napi_ok)
+    if (argc != 2 || (make ? napi_get_value_uint32(env, argv[1], &mode)
+                           : napi_get_value_bool(env, argv[1], &directory)) != napi_ok)
         return type_error(env, make ? "mkdir(path, mode)" : "unlink(path, directory)");
     char paths[1][PATH_MAX];
     const char *name;
     // (the parent kept open where it can be, kept_dirs.c: the JavaScript never sends the root
     // itself, so every parent is the root or below it)
-    int fd = arg_path(env, argv[0], paths[0]) == 0 && plain_path(paths[0]) ? kept_parent(kept_dirs_of(env), paths[0], 0, &name) : -1;
+    int fd = arg_path(env, argv[0], paths[0]) == 0 && plain_path(paths[0])
+                 ? kept_parent(kept_dirs_of(env), paths[0], 0, &name)
+                 : -1;
     bool kept = fd >= 0;
     if (!kept) {
         int err = parents_of(env, argv, 1, paths, &fd, &name);
-        if (err) return int_value(env, err);
+        if (err)
+            return int_value(env, err);
     }
     int rc = make ? mkdirat(fd, name, mode & 0777) : unlinkat(fd, name, directory ? AT_REMOVEDIR : 0);
     int err = rc == 0 ? 0 : -errno;
-    if (!kept) close(fd);
+    if (!kept)
+        close(fd);
     return int_value(env, err);
 }
 
@@ -361,17 +421,21 @@ static napi_value js_mkdir(napi_env env, napi_callback_info info) { return one_n
 
 // rename(from, to) and link(from, to) (a hard link to `from` itself, never a symlink's target):
 // renameat / linkat between the two parents: 0 or -errno
-static napi_value two_names(napi_env env, napi_callback_info info, bool link) {
+static napi_value two_names(napi_env env, napi_callback_info info, bool link)
+{
     size_t argc = 2;
     napi_value argv[2];
     napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
-    if (argc != 2) return type_error(env, link ? "link(from, to)" : "rename(from, to)");
+    if (argc != 2)
+        return type_error(env, link ? "link(from, to)" : "rename(from, to)");
     char paths[2][PATH_MAX];
     int fds[2];
     const char *names[2];
     int err = parents_of(env, argv, 2, paths, fds, names);
-    if (err) return int_value(env, err);
-    int rc = link ? linkat(fds[0], names[0], fds[1], names[1], 0) : renameat(fds[0], names[0], fds[1], names[1]);
+    if (err)
+        return int_value(env, err);
+    int rc =
+        link ? linkat(fds[0], names[0], fds[1], names[1], 0) : renameat(fds[0], names[0], fds[1], names[1]);
     err = rc == 0 ? 0 : -errno;
     close(fds[0]);
     close(fds[1]);
@@ -390,18 +454,23 @@ struct listing {
     size_t count, cap;
 };
 
-static int grow(void **p, size_t *cap, size_t need, size_t unit) {
-    if (need <= *cap) return 0;
+static int grow(void **p, size_t *cap, size_t need, size_t unit)
+{
+    if (need <= *cap)
+        return 0;
     size_t n = *cap ? *cap * 2 : 64;
-    while (n < need) n *= 2;
+    while (n < need)
+        n *= 2;
     void *q = realloc(*p, n * unit);
-    if (!q) return -ENOMEM;
+    if (!q)
+        return -ENOMEM;
     *p = q;
     *cap = n;
     return 0;
 }
 
-static int add_entry(struct listing *l, int dirfd, const struct dirent *e) {
+static int add_entry(struct listing *l, int dirfd, const struct dirent *e)
+{
     size_t name_len = strlen(e->d_name);
     size_t bytes = ENTRY_BYTES(name_len);
     if (grow((void **)&l->bytes, &l->size, l->used + bytes, 1) ||
@@ -412,12 +481,14 @@ static int add_entry(struct listing *l, int dirfd, const struct dirent *e) {
     struct stat st;
     int ok = fstatat(dirfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0;
     unsigned type = e->d_type;
-    if (type == DT_UNKNOWN && ok) type = IFTODT(st.st_mode);
+    if (type == DT_UNKNOWN && ok)
+        type = IFTODT(st.st_mode);
     at[0] = (unsigned char)type;
     at[1] = (unsigned char)ok;
     uint16_t n16 = (uint16_t)name_len;
     memcpy(at + 2, &n16, 2);
-    if (ok) fill_wire_stat(at + 8, &st);
+    if (ok)
+        fill_wire_stat(at + 8, &st);
     memcpy(at + ENTRY_HEAD, e->d_name, name_len);
     l->starts[l->count++] = l->used;
     l->used += bytes;
@@ -425,16 +496,19 @@ static int add_entry(struct listing *l, int dirfd, const struct dirent *e) {
 }
 
 // (qsort_r: worker threads may list at the same time)
-static int by_name(const void *a, const void *b, void *bytes) {
+static int by_name(const void *a, const void *b, void *bytes)
+{
     const char *base = bytes;
     return strcmp(base + *(const size_t *)a + ENTRY_HEAD, base + *(const size_t *)b + ENTRY_HEAD);
 }
 
 // Reads the directory fd names (from its start, on a descriptor of its own), entries sorted by
 // name as node:fs lists them; 0 or -errno.
-static int read_listing(int fd, struct listing *l) {
+static int read_listing(int fd, struct listing *l)
+{
     int own = openat(fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (own < 0) return -errno;
+    if (own < 0)
+        return -errno;
     DIR *dir = fdopendir(own);
     if (!dir) {
         int err = -errno;
@@ -443,26 +517,31 @@ static int read_listing(int fd, struct listing *l) {
     }
     int err = 0;
     for (struct dirent *e; !err && (errno = 0, e = readdir(dir));) {
-        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0) continue;
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+            continue;
         err = add_entry(l, own, e);
     }
-    if (!err && errno) err = -errno;
+    if (!err && errno)
+        err = -errno;
     closedir(dir);
     return err;
 }
 
 // list(dirfd): a Buffer of the entries (layout above), or -errno
-static napi_value js_list(napi_env env, napi_callback_info info) {
+static napi_value js_list(napi_env env, napi_callback_info info)
+{
     size_t argc = 1;
     napi_value argv[1];
     napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
     int32_t fd;
-    if (argc != 1 || napi_get_value_int32(env, argv[0], &fd) != napi_ok) return type_error(env, "list(fd)");
+    if (argc != 1 || napi_get_value_int32(env, argv[0], &fd) != napi_ok)
+        return type_error(env, "list(fd)");
     struct listing l = {0};
     int err = read_listing(fd, &l);
     napi_value result = NULL;
     char *sorted = NULL;
-    if (!err && l.used && !(sorted = malloc(l.used))) err = -ENOMEM;
+    if (!err && l.used && !(sorted = malloc(l.used)))
+        err = -ENOMEM;
     if (!err) {
         // node:fs (libuv's scandir) lists names sorted by strcmp: the same order as before
         qsort_r(l.starts, l.count, sizeof *l.starts, by_name, l.bytes);
@@ -485,7 +564,9 @@ static napi_value js_list(napi_env env, napi_callback_info info) {
 
 // The arguments of pread and pwrite: (fd, view, at, len, offset), with [at, at + len) wholly
 // inside `view`; *mem points at byte `at`. False if any is wrong.
-static bool io_args(napi_env env, napi_callback_info info, int32_t *fd, char **mem, uint32_t *len, int64_t *offset) {
+static bool io_args(napi_env env, napi_callback_info info, int32_t *fd, char **mem, uint32_t *len,
+                    int64_t *offset)
+{
     size_t argc = 5;
     napi_value argv[5];
     napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
@@ -494,7 +575,8 @@ static bool io_args(napi_env env, napi_callback_info info, int32_t *fd, char **m
     void *data = NULL;
     if (argc != 5 || napi_get_value_int32(env, argv[0], fd) != napi_ok ||
         napi_get_dataview_info(env, argv[1], &length, &data, NULL, NULL) != napi_ok ||
-        napi_get_value_uint32(env, argv[2], &at) != napi_ok || napi_get_value_uint32(env, argv[3], len) != napi_ok ||
+        napi_get_value_uint32(env, argv[2], &at) != napi_ok ||
+        napi_get_value_uint32(env, argv[3], len) != napi_ok ||
         napi_get_value_int64(env, argv[4], offset) != napi_ok || !data || at > length || length - at < *len ||
         *offset < 0)
         return false;
@@ -502,45 +584,52 @@ static bool io_args(napi_env env, napi_callback_info info, int32_t *fd, char **m
     return true;
 }
 
-static napi_value count_value(napi_env env, ssize_t n) {
+static napi_value count_value(napi_env env, ssize_t n)
+{
     napi_value v;
     napi_create_int64(env, n < 0 ? -errno : n, &v);
     return v;
 }
 
 // pread(fd, view, at, len, offset): bytes read into `view` at `at`, or -errno
-static napi_value js_pread(napi_env env, napi_callback_info info) {
+static napi_value js_pread(napi_env env, napi_callback_info info)
+{
     int32_t fd;
     char *mem;
     uint32_t len;
     int64_t offset;
-    if (!io_args(env, info, &fd, &mem, &len, &offset)) return type_error(env, "pread(fd, view, at, len, offset)");
+    if (!io_args(env, info, &fd, &mem, &len, &offset))
+        return type_error(env, "pread(fd, view, at, len, offset)");
     return count_value(env, pread(fd, mem, len, offset));
 }
 
 // pwrite(fd, view, at, len, offset): bytes written from `view` at `at`, or -errno. Straight from
 // the program's memory: node:fs's writeSync cost a view object and its checks per call, and
 // every small write of a mount is now one such call (write-through).
-static napi_value js_pwrite(napi_env env, napi_callback_info info) {
+static napi_value js_pwrite(napi_env env, napi_callback_info info)
+{
     int32_t fd;
     char *mem;
     uint32_t len;
     int64_t offset;
-    if (!io_args(env, info, &fd, &mem, &len, &offset)) return type_error(env, "pwrite(fd, view, at, len, offset)");
+    if (!io_args(env, info, &fd, &mem, &len, &offset))
+        return type_error(env, "pwrite(fd, view, at, len, offset)");
     return count_value(env, pwrite(fd, mem, len, offset));
 }
 
 // lseek(fd, offset, whence): the new offset, or -errno. For a stdio fd that is a regular file
 // (host/platform/node.js): Node has no lseek, and the offset must be the fd's own, which the
 // shell that opened it shares.
-static napi_value js_lseek(napi_env env, napi_callback_info info) {
+static napi_value js_lseek(napi_env env, napi_callback_info info)
+{
     size_t argc = 3;
     napi_value argv[3];
     napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
     int32_t fd, whence;
     int64_t offset;
     if (argc != 3 || napi_get_value_int32(env, argv[0], &fd) != napi_ok ||
-        napi_get_value_int64(env, argv[1], &offset) != napi_ok || napi_get_value_int32(env, argv[2], &whence) != napi_ok)
+        napi_get_value_int64(env, argv[1], &offset) != napi_ok ||
+        napi_get_value_int32(env, argv[2], &whence) != napi_ok)
         return type_error(env, "lseek(fd, offset, whence)");
     off_t at = lseek(fd, offset, whence);
     napi_value v;
@@ -548,7 +637,8 @@ static napi_value js_lseek(napi_env env, napi_callback_info info) {
     return v;
 }
 
-static int arg_fd(napi_env env, napi_callback_info info, int32_t *fd) {
+static int arg_fd(napi_env env, napi_callback_info info, int32_t *fd)
+{
     size_t argc = 1;
     napi_value argv[1];
     napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
@@ -556,32 +646,39 @@ static int arg_fd(napi_env env, napi_callback_info info, int32_t *fd) {
 }
 
 // adopt(fd): a close-on-exec duplicate of fd (node:fs's, which the caller then closes), or -errno
-static napi_value js_adopt(napi_env env, napi_callback_info info) {
+static napi_value js_adopt(napi_env env, napi_callback_info info)
+{
     int32_t fd;
-    if (!arg_fd(env, info, &fd)) return type_error(env, "adopt(fd)");
+    if (!arg_fd(env, info, &fd))
+        return type_error(env, "adopt(fd)");
     int copy = fcntl(fd, F_DUPFD_CLOEXEC, 0);
     return int_value(env, copy < 0 ? -errno : copy);
 }
 
 // close(fd): 0 or -errno
-static napi_value js_close(napi_env env, napi_callback_info info) {
+static napi_value js_close(napi_env env, napi_callback_info info)
+{
     int32_t fd;
-    if (!arg_fd(env, info, &fd)) return type_error(env, "close(fd)");
+    if (!arg_fd(env, info, &fd))
+        return type_error(env, "close(fd)");
     return int_value(env, close(fd) == 0 ? 0 : -errno);
 }
 
 // exit(code): ends the whole process at once, from any thread (host/platform/process-exit.js).
 // A worker's process.exit ends only that worker, and Node's main thread may be inside wasm.
-static napi_value js_exit(napi_env env, napi_callback_info info) {
+static napi_value js_exit(napi_env env, napi_callback_info info)
+{
     int32_t code;
-    if (!arg_fd(env, info, &code)) return type_error(env, "exit(code)");
+    if (!arg_fd(env, info, &code))
+        return type_error(env, "exit(code)");
     _exit(code & 0xff);
 }
 
 // yield(): the calling thread gives up its CPU (sched_yield(2)), for WASI's sched_yield
 // (host/platform/node.js): a spinning thread then lets the lock holder it waits for run. It
 // takes no arguments, so nothing the program passes reaches it.
-static napi_value js_yield(napi_env env, napi_callback_info info) {
+static napi_value js_yield(napi_env env, napi_callback_info info)
+{
     (void)env;
     (void)info;
     sched_yield();
@@ -592,7 +689,8 @@ static napi_value js_yield(napi_env env, napi_callback_info info) {
 // CLOCK_MONOTONIC), read between two readings of the monotonic clock, in ns: the host adds it to
 // process.hrtime for a wall clock every thread shares (host/platform/wall-clock.js), exact to a
 // microsecond, where Date.now() would give a millisecond or worse.
-static napi_value js_epoch_offset_ns(napi_env env, napi_callback_info info) {
+static napi_value js_epoch_offset_ns(napi_env env, napi_callback_info info)
+{
     (void)info;
     struct timespec before, wall, after;
     clock_gettime(CLOCK_MONOTONIC, &before);
@@ -604,7 +702,8 @@ static napi_value js_epoch_offset_ns(napi_env env, napi_callback_info info) {
 }
 
 // isatty(fd): whether host fd `fd` is a terminal. Any int is safe to ask: a bad fd is false.
-static napi_value js_isatty(napi_env env, napi_callback_info info) {
+static napi_value js_isatty(napi_env env, napi_callback_info info)
+{
     size_t argc = 1;
     napi_value argv[1];
     int32_t fd = -1;
@@ -616,7 +715,8 @@ static napi_value js_isatty(napi_env env, napi_callback_info info) {
     return result;
 }
 
-NAPI_MODULE_INIT(/* napi_env env, napi_value exports */) {
+NAPI_MODULE_INIT(/* napi_env env, napi_value exports */)
+{
     const napi_property_descriptor fns[] = {
         {"openIn", NULL, js_open_in, NULL, NULL, NULL, napi_enumerable, NULL},
         {"statIn", NULL, js_stat_in, NULL, NULL, NULL, napi_enumerable, NULL},

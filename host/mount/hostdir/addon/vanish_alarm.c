@@ -24,12 +24,14 @@ struct alarm {
     char line[];
 };
 
-static void on_teardown(void *arg) {
+static void on_teardown(void *arg)
+{
     struct alarm *a = arg;
     if (__atomic_load_n(a->fate, __ATOMIC_SEQ_CST) == a->running) {
         for (size_t done = 0; done < a->length;) {
             ssize_t n = write(a->fd, a->line + done, a->length - done);
-            if (n <= 0) break;
+            if (n <= 0)
+                break;
             done += (size_t)n;
         }
         _exit(134);
@@ -37,15 +39,18 @@ static void on_teardown(void *arg) {
     free(a); // (the environment frees its references itself)
 }
 
-static napi_value refuse(napi_env env) {
+static napi_value refuse(napi_env env)
+{
     napi_throw_type_error(env, NULL, "exitIfVanished(fate: DataView, at, running, stderrFd, line: string)");
     return NULL;
 }
 
-napi_value js_exit_if_vanished(napi_env env, napi_callback_info info) {
+napi_value js_exit_if_vanished(napi_env env, napi_callback_info info)
+{
     size_t argc = 5;
     napi_value argv[5];
-    if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok || argc < 5) return refuse(env);
+    if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok || argc < 5)
+        return refuse(env);
     bool is_view = false;
     size_t view_length = 0;
     void *data = NULL;
@@ -53,13 +58,14 @@ napi_value js_exit_if_vanished(napi_env env, napi_callback_info info) {
     size_t length = 0;
     if (napi_is_dataview(env, argv[0], &is_view) != napi_ok || !is_view ||
         napi_get_dataview_info(env, argv[0], &view_length, &data, NULL, NULL) != napi_ok ||
-        napi_get_value_int32(env, argv[1], &at) != napi_ok || napi_get_value_int32(env, argv[2], &running) != napi_ok ||
+        napi_get_value_int32(env, argv[1], &at) != napi_ok ||
+        napi_get_value_int32(env, argv[2], &running) != napi_ok ||
         napi_get_value_int32(env, argv[3], &fd) != napi_ok ||
         napi_get_value_string_utf8(env, argv[4], NULL, 0, &length) != napi_ok)
         return refuse(env);
     // an aligned int32 inside the view, a real fd, a line of sane length
-    if (at < 0 || at % 4 != 0 || (size_t)at + 4 > view_length || ((uintptr_t)data + (size_t)at) % 4 != 0 || fd < 0 ||
-        length > 4096)
+    if (at < 0 || at % 4 != 0 || (size_t)at + 4 > view_length || ((uintptr_t)data + (size_t)at) % 4 != 0 ||
+        fd < 0 || length > 4096)
         return refuse(env);
     struct alarm *a = malloc(sizeof *a + length + 1);
     if (!a) {
