@@ -12,6 +12,7 @@ import { JsFs } from './fs.js';
 import { jsFsFileCalls } from './wasi-calls.js';
 import { CH, proxyServer } from './proxy.js';
 import { failureMessage } from '../threads/stack-overflow.js';
+import { bufferCovering } from '../platform/memory-view.js';
 import { instantiateThread } from '../threads/thread-instance.js';
 
 // Longest sleep between checks when nothing rings: a ring (ringHostThread) can be lost in the
@@ -67,7 +68,7 @@ export function instantiateOnHostThread({ module, memory, control, channel, cpuC
 
   function hostThreadWait(addr, expected, timeoutNs) {
     addr >>>= 0;
-    if (addr % 4 !== 0 || addr + 4 > memory.buffer.byteLength) return -EINVAL; // (a bad address from the module)
+    if (addr % 4 !== 0 || addr + 4 > bufferCovering(memory, addr + 4).byteLength) return -EINVAL; // (a bad address from the module)
     const deadline = timeoutNs < 0n ? Infinity : performance.now() + Number(timeoutNs) / 1e6;
     const index = addr >>> 2;
     for (;;) {

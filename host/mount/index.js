@@ -17,6 +17,7 @@ import { ERRNO } from '../abi/linux.js';
 import { REQ, requestInMemory, setResult } from '../abi/mount-request.js';
 import { importsFromSpindle, linkedAsRoot } from '../compile/module-info.js';
 import { isNode } from '../platform/current.js';
+import { bufferCovering } from '../platform/memory-view.js';
 
 const registry = new Map();
 
@@ -130,22 +131,23 @@ export function mountImports(mounts = [], memory) {
   const calls = mounts.map((m) => backendClient(m, memory));
   // views of the memory, made again only when it grew (a new buffer): a call is a few microseconds
   let views = null;
-  const viewsNow = () => {
-    const buffer = memory.buffer;
+  // (brought up to date where this thread's view ends before `end`: host/platform/memory-view.js)
+  const viewsNow = (end) => {
+    const buffer = bufferCovering(memory, end);
     if (views?.buffer !== buffer) views = { buffer, bytes: new DataView(buffer), words: new Int32Array(buffer) };
     return views;
   };
   return {
     mount_list(buf, len) {
       buf >>>= 0; // (wasm's i32 arrives signed)
-      if (buf + encoded.length > memory.buffer.byteLength) return -ERRNO.EFAULT;
+      if (buf + encoded.length > bufferCovering(memory, buf + encoded.length).byteLength) return -ERRNO.EFAULT;
       if (encoded.length && encoded.length <= len) new Uint8Array(memory.buffer, buf, encoded.length).set(encoded);
       return encoded.length;
     },
     mount_call(request) {
       request >>>= 0;
       // (a request the module placed outside its memory is not touched: the call returns -EFAULT)
-      const { buffer, bytes: view, words } = viewsNow();
+      const { buffer, bytes: view, words } = viewsNow(request + REQ.BYTES);
       if (!requestInMemory(buffer, request)) return -ERRNO.EFAULT;
       const call = calls[view.getInt32(request + REQ.MOUNT, true)];
       try {

@@ -11,6 +11,7 @@ import { mountImports } from '../mount/index.js';
 import { failureMessage } from '../threads/stack-overflow.js';
 import { instantiateThread } from '../threads/thread-instance.js';
 import { useWallClockBase } from '../platform/wall-clock.js';
+import { bufferCovering, catchUpMemory } from '../platform/memory-view.js';
 
 /**
  * The thread's instance of init.module. `loaded`: { platform, wasiFiles, jsfsProxy }, the
@@ -19,6 +20,8 @@ import { useWallClockBase } from '../platform/wall-clock.js';
 export function instantiate(init, post, { platform, wasiFiles = null, jsfsProxy = null }) {
   const { module, memory, control } = init;
   useWallClockBase(init.clockBaseNs);
+  // a worker that took the memory in while another thread grew it may see it shorter for good
+  catchUpMemory(memory);
   const io = platform.threadIo(init.io, post);
   // --fs=js: file calls go to the JS filesystem on the host's main thread (host/jsfs).
   const jsfs = init.jsfs ? new Int32Array(init.jsfs.channel) : null;
@@ -57,7 +60,7 @@ export function instantiate(init, post, { platform, wasiFiles = null, jsfsProxy 
       jsfs_on_host_thread: () => 0,
       jsfs_host_thread_wait: (addr, expected, timeoutNs) => {
         addr >>>= 0;
-        if (addr % 4 !== 0 || addr + 4 > memory.buffer.byteLength) return -28; // (a module's bad address: EINVAL)
+        if (addr % 4 !== 0 || addr + 4 > bufferCovering(memory, addr + 4).byteLength) return -28; // (a module's bad address: EINVAL)
         const r = Atomics.wait(new Int32Array(memory.buffer), addr >>> 2, expected,
           timeoutNs < 0n ? Infinity : Number(timeoutNs) / 1e6);
         return r === 'ok' ? 0 : r === 'not-equal' ? -6 : -73;

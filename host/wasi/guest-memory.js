@@ -5,6 +5,7 @@
 // dirents) in WASI's layouts, each pointer checked against the memory's size first: a hostile module's pointer gets EFAULT, never
 // a trap in the host. Errors are thrown as WasiError; `wasiCall` turns them into the errno.
 import { DIRENT, ERRNO, FDSTAT, FILESTAT, IOVEC, PREOPENTYPE, PRESTAT } from '../abi/wasi.js';
+import { bufferCovering } from '../platform/memory-view.js';
 
 const PATH_MAX = 4096; // Linux's, its terminating NUL included
 const IOV_MAX = 1024; // Linux's: more iovecs in one call is EINVAL
@@ -44,8 +45,12 @@ export function guestMemory(memory) {
     }
   };
   const inBounds = (ptr, len) => {
+    if (ptr < 0 || len < 0) return false;
     refresh();
-    return ptr >= 0 && len >= 0 && ptr + len <= buffer.byteLength;
+    if (ptr + len <= buffer.byteLength) return true;
+    bufferCovering(memory, ptr + len); // (this thread's view may be behind: host/platform/memory-view.js)
+    refresh();
+    return ptr + len <= buffer.byteLength;
   };
   const check = (ptr, len) => { if (!inBounds(ptr, len)) fail(ERRNO.FAULT); };
   const header = new DataView(new ArrayBuffer(DIRENT.BYTES)); // a dirent's fixed part, before it is cut

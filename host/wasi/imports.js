@@ -7,6 +7,7 @@
 import {
   CLOCK, ERRNO, EVENT, EVENTTYPE, FDFLAGS, FDSTAT, FILESTAT, FILETYPE, IOVEC, RIGHTS, SUBCLOCKFLAGS, SUBSCRIPTION,
 } from '../abi/wasi.js';
+import { bufferCovering } from '../platform/memory-view.js';
 import { staysAtZero } from '../platform/stdio-description.js';
 import { guestMemory } from './guest-memory.js';
 
@@ -50,7 +51,7 @@ export function wasiImports({ memory, args, env, platform, exit, sleep, brokenPi
   const yieldCpu = platform.yieldCpu ?? (() => {}); // where the host has no way, a yield does nothing
 
   function inBounds(ptr, len) {
-    return ptr >= 0 && len >= 0 && ptr + len <= memory.buffer.byteLength;
+    return ptr >= 0 && len >= 0 && ptr + len <= bufferCovering(memory, ptr + len).byteLength;
   }
 
   // The clock is read on every file write (the mtime), so its answer goes through a DataView
@@ -68,10 +69,10 @@ export function wasiImports({ memory, args, env, platform, exit, sleep, brokenPi
   }
 
   function putStrings(list, ptrsPtr, bufPtr) {
-    const dv = view(); const mem = u8();
     let total = 0;
     for (const s of list) total += s.length;
     if (!inBounds(ptrsPtr, list.length * 4) || !inBounds(bufPtr, total)) return ERRNO.FAULT;
+    const dv = view(); const mem = u8();
     for (const s of list) {
       dv.setUint32(ptrsPtr, bufPtr, true);
       mem.set(s, bufPtr);
@@ -392,7 +393,7 @@ export function stdioNameImport(memory, platform) {
   return (fd, ptr, size) => {
     if (fd < 0 || fd > 2) return -1;
     const text = new TextEncoder().encode(platform.describeStdio(fd).name);
-    if (text.length > size || ptr < 0 || ptr + text.length > memory.buffer.byteLength) return -1;
+    if (text.length > size || ptr < 0 || ptr + text.length > bufferCovering(memory, ptr + text.length).byteLength) return -1;
     new Uint8Array(memory.buffer).set(text, ptr);
     return text.length;
   };
