@@ -127,6 +127,28 @@ describe(`the C main on Node's main thread (Node ${process.versions.node})`, () 
     assert.match(r.stderr, vanished);
   });
 
+  // A later run's early worker was ready before main started, so the run's watcher holds no lifeline
+  // of it: the worker its thread starts gets its lifeline from a watcher of that worker's own.
+  it('a worker that a ready early worker\'s thread starts, dying while it boots, ends the run with 134', {
+    skip: !codeCacheAddon().addon && 'no code-cache addon (no hint)',
+  }, async () => {
+    const cache = mkdtempSync(join(tmpdir(), 'spindle-main-grandchild-'));
+    try {
+      const file = wasm['tests/run/thread_in_thread_exit.c'];
+      // one early worker: the child's thread takes it, the grandchild's needs a new one
+      threadHint(file, cache, availableParallelism()).record(1);
+      const r = runOf(await vanishAfterFirst((second) => exec(process.execPath,
+        [...CLI_NODE_FLAGS, '--import', `data:text/javascript,${second}`, spindle, 'run', `--code-cache=${cache}`, file],
+        { env: { ...process.env, SPINDLE_DEBUG: '1' }, timeoutMs: 20000 })));
+      assert.match(r.debug, /threads' workers started early: 1 \(its last runs here used 1\)/);
+      assert.equal(r.code, 134, r.stderr);
+      assert.equal(r.stdout, 'main: waiting\n');
+      assert.match(r.stderr, vanished);
+    } finally {
+      rmSync(cache, { recursive: true, force: true });
+    }
+  });
+
   // --fs=js (docs/JSFS.md) runs the C main here too, with a pool booted before main; the watcher
   // of the workers started later reports to the fate its waits check. The preload also says on
   // stderr when the watcher starts (Node's main thread's Worker, wrapped before Spindle loads).

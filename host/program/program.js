@@ -188,14 +188,18 @@ export async function createProgram(compiled, options = {}) {
     // the main thread's worker, or the first thread's, may have been started before the
     // program (host/program/early-worker.js)
     const early = slot === undefined ? options.earlyWorker : takeEarlyThreadWorker(slot);
-    const worker = early ? adoptEarly(early, onMessage, onError) : (watcher?.watched(create) ?? create());
+    // whether the watcher holds its lifeline: a worker whose threads start workers reads it then
+    // (host/program/own-end.js), so it is settled before main starts (watchUnready)
+    const lifelineWatched = new Int32Array(new SharedArrayBuffer(4));
+    const worker = early ? adoptEarly(early, onMessage, onError, lifelineWatched)
+      : (watcher ? watcher.watched((lifeline) => { lifelineWatched[0] = 1; return create(lifeline); }) : create());
     workers.push(worker);
     // (a view of the module's bytes is sent as a copy of its own bytes, not of the module's)
     const mainOnly = slot === undefined ? { preload: preload.map((bytes) => bytes.slice()) } : {};
-    worker.post({ type: 'init', ...base, ...mainOnly, slot });
+    worker.post({ type: 'init', ...base, ...mainOnly, slot, lifelineWatched });
     // isReady: its 'ready' came (a worker that watches itself does so by then); lifeline: an
     // early worker's, not yet given to the watcher (watchUnready)
-    const spawned = { worker, ready, isReady: false, lifeline: early && selfWatching ? early.lifeline : null };
+    const spawned = { worker, ready, isReady: false, lifeline: early && selfWatching ? early.lifeline : null, lifelineWatched };
     ready.then(() => { spawned.isReady = true; });
     if (slot !== undefined) spawnedForSlot.set(slot, spawned);
     return spawned;
@@ -209,9 +213,12 @@ export async function createProgram(compiled, options = {}) {
     if (early) earlyThreadWorkers[slot] = null;
     return early;
   }
-  function adoptEarly(early, onMessage, onError) {
+  function adoptEarly(early, onMessage, onError, lifelineWatched) {
     const worker = early.adopt(onMessage, onError);
-    if (early.lifeline && watcher && !selfWatching && !watcher.adopted(early.lifeline)) onError(new Error('worker exited before the program ended'));
+    if (early.lifeline && watcher && !selfWatching) {
+      if (watcher.adopted(early.lifeline)) lifelineWatched[0] = 1;
+      else onError(new Error('worker exited before the program ended'));
+    }
     return worker;
   }
   // Where workers watch themselves once their code runs (host/threads/lifelines.js), the watcher
@@ -220,7 +227,8 @@ export async function createProgram(compiled, options = {}) {
   function watchUnready() {
     for (const spawned of spawnedForSlot.values()) {
       if (!spawned.lifeline || spawned.isReady) continue;
-      if (!watcher.adopted(spawned.lifeline)) end('worker failed: worker exited before the program ended');
+      if (watcher.adopted(spawned.lifeline)) spawned.lifelineWatched[0] = 1;
+      else end('worker failed: worker exited before the program ended');
       spawned.lifeline = null;
     }
   }
