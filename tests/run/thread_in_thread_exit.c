@@ -26,10 +26,12 @@ static void *child(void *arg)
 int main(void)
 {
     pthread_t t;
-    if (pthread_create(&t, NULL, child, NULL))
-        return 1;
+    /* before the thread starts: with its workers ready (the thread hint) the grandchild can
+     * print within a millisecond of pthread_create */
     printf("main: waiting\n");
     fflush(stdout);
+    if (pthread_create(&t, NULL, child, NULL))
+        return 1;
     pthread_join(t, NULL);
     printf("main: not reached\n");
     return 0;
