@@ -132,8 +132,9 @@ describe('spindle run', () => {
     }
     // arguments that do not read leave no scan: run.js scans again and says what is wrong
     assert.equal(await earlyStart(['--fast', 'x.wasm']), NOTHING_EARLY);
-    // (this test's Node has no --stack-size: the C main would run in a worker, made early)
-    const early = await earlyStart(['--pool=2', 'x.wasm', 'arg']);
+    // (a C main asked to run in a worker: its worker is made early)
+    process.env.SPINDLE_MAIN_THREAD = 'worker';
+    const early = await earlyStart(['--pool=2', 'x.wasm', 'arg']).finally(() => delete process.env.SPINDLE_MAIN_THREAD);
     await early.mainWorker.loaded;
     assert.equal(typeof early.mainWorker.adopt, 'function');
     assert.deepEqual(early.threadWorkers, []);

@@ -1,14 +1,16 @@
 // When V8 compiles a module's functions (host/compile/compilation.js): under the flags the process was
 // started with, never changed while it runs (Node 26's V8 aborts when they change under a
-// module); eager in `spindle`'s own Node (cli/common/v8-start.js), lazy under V8's defaults; a mode the
-// process was not started with is refused by the host API and run in a Node of its own by
+// module); eager under TURBOFAN_FLAGS, lazy under V8's defaults, which `spindle` runs with
+// TurboFan code made for them once the cache has it (cli/common/v8-start.js); a mode the process
+// was not started with is refused by the host API and run in a Node of its own by
 // `spindle run --compile`. Checked with V8's own view of a function (compiled before its first
 // call or not, and by which compiler).
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
-import { CLI_V8_FLAGS } from '../cli/common/v8-start.js';
+import { TURBOFAN_FLAGS } from '../host/code-cache/defaults-stamp.js';
 import { compile } from '../host/index.js';
 import { exec } from './lib/exec.js';
 
@@ -33,14 +35,14 @@ describe('compilation mode', () => {
     assert.equal(r.code, 0, r.stderr);
   });
 
-  it('compiles every function with TurboFan before the first call in spindle\'s Node, none under V8\'s defaults', async () => {
-    assert.deepEqual(await probeLines(CLI_V8_FLAGS, '-:10', 'auto:11', 'eager:12', 'plain:13'),
+  it('compiles every function with TurboFan before the first call under TURBOFAN_FLAGS, none under V8\'s defaults', async () => {
+    assert.deepEqual(await probeLines(TURBOFAN_FLAGS, '-:10', 'auto:11', 'eager:12', 'plain:13'),
       ['eager compiled optimized', 'eager compiled optimized', 'eager compiled optimized', 'plain optimized']);
     assert.deepEqual(await probeLines([], '-:10', 'lazy:11', 'plain:12'), ['lazy uncompiled tiered', 'lazy uncompiled tiered', 'plain liftoff']);
   });
 
   it('refuses a mode the process was not started with, naming the flag, and changes no V8 flag', async () => {
-    assert.deepEqual(await probeLines(CLI_V8_FLAGS, 'lazy:10', 'plain:11'), [
+    assert.deepEqual(await probeLines(TURBOFAN_FLAGS, 'lazy:10', 'plain:11'), [
       "refused: compilation: 'lazy' needs Node started with --wasm-lazy-compilation (this one compiles eagerly; V8's flags cannot change while a process runs)",
       'plain optimized']);
     assert.deepEqual(await probeLines([], 'eager:10', 'plain:11'), [
@@ -52,10 +54,10 @@ describe('compilation mode', () => {
     }
   });
 
-  it('bin/spindle starts Node with the CLI\'s V8 flags, and this Node takes them', async () => {
+  it('bin/spindle starts Node without V8 flags, and this Node takes the TurboFan maker\'s', async () => {
     const shebang = readFileSync(spindle, 'utf8').split('\n')[0];
-    assert.equal(shebang, `#!/usr/bin/env -S node --stack-size=3904 ${CLI_V8_FLAGS.join(' ')}`);
-    const r = await exec(process.execPath, [...CLI_V8_FLAGS, '-e', '0']);
+    assert.equal(shebang, '#!/usr/bin/env node');
+    const r = await exec(process.execPath, [...TURBOFAN_FLAGS, '-e', '0']);
     assert.deepEqual([r.code, r.stderr], [0, '']);
   });
 
@@ -67,15 +69,26 @@ describe('compilation mode', () => {
     assert.doesNotMatch(r.stderr, /\n\s+at /);
   });
 
-  it('spindle run --compile names the mode under SPINDLE_DEBUG and runs the program, lazy in a Node started so', async () => {
-    for (const [flag, mode] of [[[], 'eager'], [['--compile=lazy'], 'lazy'], [['--compile', 'eager'], 'eager']]) {
-      const r = await exec(spindle, ['run', ...flag, hello], { env: { ...process.env, SPINDLE_DEBUG: '1' } });
+  it('spindle run compiles lazily until TurboFan code is made for its V8 defaults, then loads it; --compile says which', async () => {
+    const cache = mkdtempSync(join(tmpdir(), 'spindle-compilation-'));
+    const runWith = async (...flags) => {
+      const r = await exec(spindle, ['run', `--code-cache=${cache}`, ...flags, hello], { env: { ...process.env, SPINDLE_DEBUG: '1' } });
       assert.equal(r.code, 0, r.stderr);
       assert.equal(r.stdout, 'hello\n');
-      assert.match(r.stderr, new RegExp(`\\[spindle\\] compilation: ${mode} \\(.*\\), V8 tiers: optimized \\(.+\\)\n`));
-      const again = /\[spindle\] V8 flags: a Node started with (.*) \((.*)\)\n/.exec(r.stderr);
-      assert.deepEqual(again?.slice(1), mode === 'lazy' ? ['--no-liftoff --no-wasm-dynamic-tiering --wasm-lazy-compilation', '--compile=lazy'] : undefined);
-    }
+      const mode = /\[spindle\] compilation: (\w+) \(.*\), V8 tiers: (\w+) \(.+\)\n\[spindle\] code cache: (\w+)/.exec(r.stderr)?.slice(1);
+      const again = /\[spindle\] V8 flags: a Node started with (.*) \((.*)\)\n/.exec(r.stderr)?.slice(1);
+      return { mode, again };
+    };
+    // no code yet: --compile=eager runs in a Node started for TurboFan
+    assert.deepEqual(await runWith('--compile', 'eager'), { mode: ['eager', 'optimized', 'stored'],
+      again: [TURBOFAN_FLAGS.join(' '), '--compile=eager, no TurboFan code cached'] });
+    const files = (ending) => readdirSync(cache).filter((f) => f.endsWith(ending)).length;
+    const stamped = () => files('.code') === 2 && files('.making') === 0;
+    for (let waited = 0; !stamped() && waited < 60000; waited += 200) await new Promise((done) => setTimeout(done, 200));
+    assert.ok(stamped(), 'no TurboFan code made for V8\'s defaults within 60 s of the run');
+    assert.deepEqual(await runWith(), { mode: ['eager', 'optimized', 'hit'], again: undefined });
+    assert.deepEqual(await runWith('--compile=eager'), { mode: ['eager', 'optimized', 'hit'], again: undefined });
+    assert.deepEqual(await runWith('--compile=lazy'), { mode: ['lazy', 'tiered', 'off'], again: undefined });
   });
 
   it('spindle run --browser --compile=eager runs the program in Chromium', { skip: process.env.SPINDLE_TEST_BROWSER === '0' }, async () => {

@@ -80,7 +80,7 @@ describe(`the C main on Node's main thread (Node ${process.versions.node})`, () 
       assert.match(exited.debug, /C main: on Node's main thread/);
       assert.equal(exited.code, 7, exited.stderr);
     } finally {
-      rmSync(dir, { recursive: true, force: true });
+      rmSync(dir, { recursive: true, force: true, maxRetries: 10 });
     }
   });
 
@@ -107,7 +107,7 @@ describe(`the C main on Node's main thread (Node ${process.versions.node})`, () 
       return await runWith(`import{isMainThread}from"node:worker_threads";import{mkdirSync}from"node:fs";` +
         `if(!isMainThread){try{mkdirSync("${dir}/first")}catch{process.exit(0)}}`);
     } finally {
-      rmSync(dir, { recursive: true, force: true });
+      rmSync(dir, { recursive: true, force: true, maxRetries: 10 });
     }
   }
 
@@ -145,7 +145,7 @@ describe(`the C main on Node's main thread (Node ${process.versions.node})`, () 
       assert.equal(r.stdout, 'main: waiting\n');
       assert.match(r.stderr, vanished);
     } finally {
-      rmSync(cache, { recursive: true, force: true });
+      rmSync(cache, { recursive: true, force: true, maxRetries: 10 });
     }
   });
 
@@ -223,7 +223,7 @@ describe('threads\' workers started early', () => {
   });
   // (each test has a cache of its own: the hint is kept there)
   beforeEach(() => { cache = mkdtempSync(join(tmpdir(), 'spindle-thread-hint-')); });
-  afterEach(() => rmSync(cache, { recursive: true, force: true }));
+  afterEach(() => rmSync(cache, { recursive: true, force: true, maxRetries: 10 }));
   const run = async (args, preload = null) => runOf(await exec(process.execPath,
     [...CLI_NODE_FLAGS, ...(preload ? ['--import', `data:text/javascript,${preload}`] : []), spindle, 'run', `--code-cache=${cache}`, file, ...args],
     { env: { ...process.env, SPINDLE_DEBUG: '1' }, timeoutMs: 20000 }));

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { nodeTooOld } from '../cli/common/node-version.js';
 import { CLI_NODE_FLAGS } from '../cli/common/v8-start.js';
+import { TURBOFAN_FLAGS } from '../host/code-cache/defaults-stamp.js';
 import { inlinesWasmCalls, liftoffLosesWaitValues, processTiers, startFlagsFor, tierFlagsFor, WASM_TIERS } from '../host/compile/wasm-tiers.js';
 import { exec } from './lib/exec.js';
 
@@ -29,9 +30,10 @@ const expectedCompilers = {
 describe(`compilers on Node ${process.versions.node}`, () => {
   it('reads the compilers and the compile mode from the flags Node was started with', () => {
     assert.deepEqual(processTiers([], '26.12.1'), { tiers: 'tiered', compilation: 'lazy' });
-    assert.deepEqual(processTiers(CLI_NODE_FLAGS, '26.12.1'), { tiers: 'optimized', compilation: 'eager' });
-    assert.deepEqual(processTiers([...CLI_NODE_FLAGS, '--no-wasm-inlining'], '24.19.0'), { tiers: 'optimized-no-inlining', compilation: 'eager' });
-    assert.deepEqual(processTiers([...CLI_NODE_FLAGS, '--no-wasm-inlining'], '22.20.0'), { tiers: 'optimized', compilation: 'eager' });
+    assert.deepEqual(processTiers(CLI_NODE_FLAGS, '26.12.1'), { tiers: 'tiered', compilation: 'lazy' });
+    assert.deepEqual(processTiers(TURBOFAN_FLAGS, '26.12.1'), { tiers: 'optimized', compilation: 'eager' });
+    assert.deepEqual(processTiers([...TURBOFAN_FLAGS, '--no-wasm-inlining'], '24.19.0'), { tiers: 'optimized-no-inlining', compilation: 'eager' });
+    assert.deepEqual(processTiers([...TURBOFAN_FLAGS, '--no-wasm-inlining'], '22.20.0'), { tiers: 'optimized', compilation: 'eager' });
     assert.deepEqual(processTiers(['--no_liftoff', '--liftoff=true', '--wasm-lazy-compilation=false'], '20.20.2'), { tiers: 'tiered', compilation: 'eager' });
     assert.deepEqual(processTiers(['--wasm-tier-up', '--no-wasm-dynamic-tiering']), { tiers: 'background', compilation: 'lazy' });
     assert.deepEqual(processTiers(['--no-wasm-tier-up', '--no-wasm-dynamic-tiering']).tiers, 'liftoff-only');

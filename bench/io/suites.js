@@ -13,6 +13,7 @@
 import { median } from '../report/stats.js';
 import { buildMountCalls, callCases, callTargets, mountCallsBench, wallCase } from './mount-calls.js';
 import { target } from '../targets.js';
+import { codeMadeFor } from '../spindle-command.js';
 
 const cases = [
   { key: 'seq_write_4k', point: 'write 4K', per: 64, unit: 'MiB' },
@@ -83,6 +84,7 @@ export function ioExperiments({ quick }) {
         'and each side\'s whole process from spawn to exit (`spindle run` with default options, native).',
       async suite({ runs, buildDir, progress }) {
         const built = buildMountCalls(buildDir);
+        await codeMadeFor(built.wasm);
         const r = mountCallsBench({ runs, built, onRun: (i) => progress(`run ${i + 1}/${runs}`) });
         const side = (name) => Object.fromEntries([...callCases, wallCase].map((c) => [c.point, r.runs.map((run) => ({ ms: run[name][c.key] }))]));
         return {
@@ -102,6 +104,7 @@ export function ioExperiments({ quick }) {
       async suite({ runs, buildDir, progress }) {
         const { buildIoBench, hostdirBench } = await import('./hostdir.js');
         const wasm = buildIoBench(buildDir);
+        await codeMadeFor(wasm);
         const r = await hostdirBench({ runs, mib, wasm, onRun: (i, side) => progress(`run ${i + 1}/${runs}, ${side}`) });
         const time = (k) => (run) => run.node[k] / run.spindle[k]; // Spindle's time / node:fs's time
         return {

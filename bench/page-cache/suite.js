@@ -13,6 +13,7 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spindleArgs } from '../spindle-command.js';
+import { makersDone } from '../../cli/common/turbofan-maker.js';
 import { exec } from '../../tests/lib/exec.js';
 import { target } from '../targets.js';
 
@@ -77,6 +78,7 @@ export function pageCacheExperiments({ quick }) {
       const cachedEntries = Object.fromEntries(points.map((p) => [p.label, []]));
       try {
         for (const p of points) await runOne(wasm, p, [`--code-cache=${nodeCache}`], env); // Node's earlier run
+        await makersDone(nodeCache); // (the TurboFan code it has made for the later runs)
         for (let round = 0; round < rounds; round++) {
           for (const p of points) {
             const pageCache = join(scratch, `page-${round}-${p.args[0]}`);

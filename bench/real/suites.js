@@ -7,7 +7,7 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { exec } from '../../tests/lib/exec.js';
-import { spindleArgs } from '../spindle-command.js';
+import { codeMadeFor, spindleArgs } from '../spindle-command.js';
 import { buildProgram, SQLITE_VFS, sqliteVfsFor } from '../../tests/real/build.js';
 
 // Native runs keep their files on tmpfs, the fair "files in memory" reference.
@@ -56,6 +56,7 @@ async function interleaved({ key, points, runs, progress, args, measure }) {
   for (const v of variants) {
     progress(`building ${key} / ${v.id}`);
     binaries[v.id] = await buildProgram(key, { target: v.target ?? 'wasm', ccFlags: v.ccFlags, id: v.build ?? v.id });
+    if (v.target !== 'native') await codeMadeFor(binaries[v.id]);
   }
   const out = Object.fromEntries(variants.map((v) => [v.id, Object.fromEntries(points.flatMap((p) => measure.points(p).map((m) => [m, []])))]));
   const all = [];

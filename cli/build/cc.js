@@ -3,8 +3,8 @@
 // --fatal-warnings (a wrong import signature is otherwise only a warning, then a trap), and links
 // the selected Spindle runtime components. Every other argument goes to clang unchanged, so
 // Makefiles and CMake can use it as CC/CXX.
-import { spawn, spawnSync } from 'node:child_process';
-import { join, resolve } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
 import { wantsDebugInfo } from './debug-info.js';
 import { probeStartupBytes, startupBytes, tooSmall } from './memory-minimum.js';
 import { parseSize, readOption } from '../common/options.js';
@@ -15,7 +15,7 @@ import { dropCustomSections, metadataSections } from './strip-sections.js';
 import { addStackCheck, stackCheckLinkArgs, stackCheckWanted } from './stack-check.js';
 import { clang, clangxx, requireSetup, root, sysroot, target, toolchainDir } from '../common/toolchain.js';
 import { ccUsage } from '../common/usage.js';
-import { CLI_NODE_FLAGS } from '../common/v8-start.js';
+import { prefillCodeCache } from '../common/turbofan-maker.js';
 
 const { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } = process.getBuiltinModule('node:fs');
 
@@ -309,7 +309,7 @@ export async function compile(args, { cxx }) {
     dropCustomSections(output, metadataSections.filter((s) => !(opts.keepNames && s === 'name')));
   }
   if (linked && opts.preload.length) appendPreloadSection(output, preloadEntries);
-  if (linked && !opts.bare) prefillCodeCache(output);
+  if (linked && !opts.bare) await prefillCodeCache(output);
   return r.status ?? 1;
 }
 
@@ -321,13 +321,3 @@ const isPlainFile = (path) => {
   }
 };
 
-// The module's compiled code goes into the cache now, by a detached process at the lowest
-// priority, so that its first `spindle run` with this Node finds it (host/code-cache/prefill.js;
-// docs/HOST.md, "Compiled-code cache"); spindle cargo's linker calls it too. The caller passes a
-// module it has just linked. SPINDLE_CODE_CACHE=0 turns the cache off, as for runs;
-// SPINDLE_CODE_CACHE_PREFILL=0 only this (scripts/test.sh: the suites link hundreds of modules).
-export function prefillCodeCache(output) {
-  if (process.env.SPINDLE_CODE_CACHE === '0' || process.env.SPINDLE_CODE_CACHE_PREFILL === '0') return;
-  const script = join(root, 'host', 'code-cache', 'prefill.js');
-  spawn(process.execPath, [...CLI_NODE_FLAGS, script, resolve(output)], { detached: true, stdio: 'ignore' }).unref();
-}

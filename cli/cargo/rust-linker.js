@@ -10,7 +10,8 @@
 import { spawnSync } from 'node:child_process';
 
 import { fileURLToPath } from 'node:url';
-import { moduleLinkerFlags, prefillCodeCache, runtimeLinkArgs } from '../build/cc.js';
+import { moduleLinkerFlags, runtimeLinkArgs } from '../build/cc.js';
+import { prefillCodeCache } from '../common/turbofan-maker.js';
 import { appendPreloadSection, collectPreload } from '../common/preload-files.js';
 import { componentArchive } from '../build/runtime-lib.js';
 import { addStackCheck, stackCheckWanted } from '../build/stack-check.js';
@@ -124,7 +125,7 @@ export async function linkRust(args, settings) {
   // drops the DWARF, whose code offsets no longer hold; --no-stack-check keeps it.
   if (stackCheckWanted(settings)) addStackCheck(out);
   if (settings.preload?.length) appendPreloadSection(out, collectPreload(settings.preload, '--preload-file'));
-  if (!settings.bare) prefillCodeCache(out);
+  if (!settings.bare) await prefillCodeCache(out);
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {

@@ -1,21 +1,17 @@
-// The V8 flags a `spindle` process runs with. V8's flags are given when Node starts and never
-// changed while it runs: Node 26's V8 aborts when they change under a compiled module, and each
-// change also made Node refuse its built-in code cache (docs/HOST.md, "Node versions").
-// bin/spindle's first line starts Node with MAIN_STACK_FLAG and CLI_V8_FLAGS: every function
-// compiled by TurboFan before main, whose code the compiled-code cache then keeps (a hit on every
-// run after the first; `spindle cc` fills it after each link). A run that needs other flags runs
-// in a Node of its own, started with them (startAgain): `--compile=lazy`, SPINDLE_WASM_TIERS, and
-// a big module whose TurboFan code is not cached yet, which runs Liftoff + tiering while a
-// background process makes that code for the next run (host/code-cache/make-turbofan-code.js).
-import { MAIN_STACK_FLAG } from './main-stack.js';
-import { codeSectionSize } from '../../host/compile/module-info.js';
-import { processTiers, startFlagsFor, TURBOFAN_CODE_LIMIT, WASM_TIERS } from '../../host/compile/wasm-tiers.js';
+// The V8 flags a `spindle` process runs with: none. Any V8 flag makes Node refuse its built-in
+// code cache (its own modules compiled from source in the main thread and in every worker,
+// docs/HOST.md, "Eleventh pass"), and V8's flags cannot change while a process runs (Node 26's
+// V8 aborts, "Node versions"). So bin/spindle starts Node with V8's defaults, and a module's runs
+// load TurboFan code made for them by another Node (host/code-cache/defaults-stamp.js): a hit on
+// every run after the first, which runs Liftoff + tiering while that code is made for the next
+// (`spindle cc` has it made after each link). A run that needs other flags runs in a Node of its
+// own, started with them (startAgain): `--compile=eager` without cached code, SPINDLE_WASM_TIERS,
+// and Node 20's Liftoff, which loses values across waits.
+import { cachedCode as cachedCodeHere, runsDefaults } from '../../host/compile/compilation.js';
+import { liftoffLosesWaitValues, processTiers, startFlagsFor, WASM_TIERS } from '../../host/compile/wasm-tiers.js';
 
-/** bin/spindle's V8 flags after MAIN_STACK_FLAG, the same on every Node (tests/node-versions.test.js reads its first line). */
-export const CLI_V8_FLAGS = ['--no-liftoff', '--no-wasm-dynamic-tiering', '--no-wasm-lazy-compilation'];
-
-/** The whole V8 command line of a CLI process: what a process that fills the cache for runs must start with, flag for flag (V8 stamps code with a hash of every flag). */
-export const CLI_NODE_FLAGS = [MAIN_STACK_FLAG, ...CLI_V8_FLAGS];
+/** The V8 flags of bin/spindle's Node: none (the processes the CLI starts with `node` take these too). */
+export const CLI_NODE_FLAGS = [];
 
 // Set in a process this module started, so that it never starts another.
 const STARTED_AGAIN = 'SPINDLE_V8_STARTED';
@@ -24,34 +20,37 @@ const WASM_FLAG = /^--(no-)?(liftoff|wasm[-_](dynamic[-_]tiering|tier[-_]up|inli
 
 /**
  * Whether the run of `bytes` with options `opts` (parseRunArgs) needs a Node started with other
- * V8 flags than this one: null where it runs here, else { flags, reason, turbofanMarker }
- * (turbofanMarker: a big module's TurboFan code is to be made once the run is over, under that
- * marker, host/code-cache/make-turbofan-code.js). `cachedCode(bytes)`: what the compiled-code
- * cache holds of it for this process's flags (host/compile/compilation.js, cachedCode).
+ * V8 flags than this one: null where it runs here, else { flags, reason, makeCode }, makeCode the
+ * cache entry whose TurboFan code, for this process, is to be made (cli/common/turbofan-maker.js)
+ * or null. `cachedCode(bytes)`: what the compiled-code cache holds of it for this process
+ * (host/compile/compilation.js, cachedCode).
  */
-export async function v8StartFor(opts, bytes, cachedCode, env = process.env) {
+export async function v8StartFor(opts, bytes, cachedCode = (wire) => cachedCodeHere(wire, opts.codeCache), env = process.env) {
   if (env[STARTED_AGAIN]) return null;
   const here = processTiers();
   const asked = env.SPINDLE_WASM_TIERS;
   if (asked !== undefined && !Object.hasOwn(WASM_TIERS, asked)) {
     throw new Error(`SPINDLE_WASM_TIERS=${asked}: expected ${Object.keys(WASM_TIERS).join(' or ')}`);
   }
-  const compilation = opts.compilation === 'auto' ? here.compilation : opts.compilation;
-  const tiers = asked ?? here.tiers;
-  if (tiers !== here.tiers || compilation !== here.compilation) {
+  if (asked || !runsDefaults()) {
+    // compilers asked for, or a Node started with wasm flags by hand: those, as they are
+    const compilation = opts.compilation === 'auto' ? here.compilation : opts.compilation;
+    const tiers = asked ?? here.tiers;
+    if (tiers === here.tiers && compilation === here.compilation) return null;
     const why = [asked && `SPINDLE_WASM_TIERS=${asked}`, opts.compilation !== 'auto' && `--compile=${opts.compilation}`].filter(Boolean).join(', ');
-    return { flags: startFlagsFor(tiers, compilation), reason: why };
+    return { flags: startFlagsFor(tiers, compilation), reason: why, makeCode: null };
   }
-  if (asked || opts.compilation !== 'auto' || here.tiers.startsWith('tiered') || here.compilation !== 'eager') return null;
-  const codeBytes = codeSectionSize(bytes);
-  if (codeBytes < TURBOFAN_CODE_LIMIT) return null;
+  // V8's defaults: TurboFan code made for them, where the cache has it
+  if (opts.compilation === 'lazy') return null;
   const found = await cachedCode(bytes);
-  if (!found || found.cached) return null;
-  return {
-    flags: startFlagsFor('tiered', 'lazy'),
-    reason: `${Math.round(codeBytes / 1024)} KiB of code (from ${TURBOFAN_CODE_LIMIT / 1024} KiB), its TurboFan code not cached: Liftoff + tiering`,
-    turbofanMarker: found.marker,
-  };
+  if (found?.cached) return null;
+  const makeCode = found?.marker ? found : null;
+  const turbofan = startFlagsFor('optimized', 'eager');
+  if (opts.compilation === 'eager') return { flags: turbofan, reason: '--compile=eager, no TurboFan code cached', makeCode };
+  if (liftoffLosesWaitValues()) {
+    return { flags: turbofan, reason: `Node ${process.versions.node}'s Liftoff loses values across waits, no TurboFan code cached`, makeCode };
+  }
+  return null; // Liftoff + tiering, and the code made after the run (cli/run/run.js)
 }
 
 /**

@@ -18,5 +18,5 @@ const NEEDS_WORKER = RUN_OPTIONS.filter((option) => option.mainInWorker).map((op
 export function mainRunsHere(argv) {
   if (process.env.SPINDLE_MAIN_THREAD === 'worker') return false;
   if (argv.some((a) => NEEDS_WORKER.some((o) => a === o || a.startsWith(`${o}=`)))) return false;
-  return mainStackAsWorkers && Boolean(processExit());
+  return Boolean(processExit()) && mainStackAsWorkers();
 }

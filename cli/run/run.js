@@ -1,7 +1,6 @@
 // `spindle run [--browser[=chromium|firefox|webkit]] [options] app.wasm [args...]`: runs a module with
 // real threads in Node (default) or in a headless browser, and returns the program's exit code.
-import { basename, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { basename } from 'node:path';
 import { cachedCode } from '../../host/compile/compilation.js';
 import { startEarlyWorker } from '../../host/program/early-worker.js';
 import { checkMountPaths } from '../../host/mount/index.js';
@@ -11,7 +10,8 @@ import { packPreloadFiles } from '../common/preload-files.js';
 import { userEnv } from './js-compile-cache.js';
 import { mainRunsHere } from './main-thread-choice.js';
 import { earlyStart, terminateEarly } from './run-early.js';
-import { CLI_NODE_FLAGS, followParent, startAgain, v8StartFor } from '../common/v8-start.js';
+import { followParent, startAgain, v8StartFor } from '../common/v8-start.js';
+import { turbofanMaker } from '../common/turbofan-maker.js';
 
 const { readFileSync, statSync } = process.getBuiltinModule('node:fs');
 
@@ -49,18 +49,6 @@ function checkMounts(opts) {
   }
 }
 
-// A module that ran Liftoff code: its TurboFan code is made for the next run by a process that
-// outlives this one (host/code-cache/make-turbofan-code.js), started with the V8 flags of the
-// runs that will use it. It compiles once this process (the run, after execve) has ended:
-// started while the run went on, the compile took the run's CPU (SQLite's first run 80-125 ms
-// longer).
-function makeTurboFanCode(wasm, codeCache, marker) {
-  const script = fileURLToPath(new URL('../../host/code-cache/make-turbofan-code.js', import.meta.url));
-  const dir = typeof codeCache === 'string' ? codeCache : '';
-  const { spawn } = process.getBuiltinModule('node:child_process'); // (loaded only for this)
-  spawn(process.execPath, [...CLI_NODE_FLAGS, script, resolve(wasm), dir, marker, String(process.pid)], { detached: true, stdio: 'ignore' }).unref();
-}
-
 /**
  * Runs `spindle run argv`; `early`: the workers cli/run/run-early.js started for it (started here
  * where none is given), `from`: where this code was loaded from (cli/run/run-bundle.js).
@@ -74,13 +62,14 @@ export async function run(argv, early = null, from = 'the modules (no current bu
   // (cli/common/v8-start.js)
   early ??= await earlyStart(argv);
   const bytes = readFileSync(opts.wasm);
-  const start = await v8StartFor(opts, bytes, (wire) => cachedCode(wire, opts.codeCache));
+  const start = await v8StartFor(opts, bytes);
+  // the module's TurboFan code, made once this run has ended (the maker waits for this pid)
+  const makeCode = async (entry) => entry?.marker && (await turbofanMaker(opts.wasm, entry, process.pid))?.();
   if (start) {
     terminateEarly(early);
     if (process.env.SPINDLE_DEBUG) process.stderr.write(`[spindle] V8 flags: a Node started with ${start.flags.join(' ')} (${start.reason})\n`);
-    // a big module's TurboFan code, made once this run has ended (it waits for this pid)
-    const beforeExec = () => start.turbofanMarker && makeTurboFanCode(opts.wasm, opts.codeCache, start.turbofanMarker);
-    return startAgain(start.flags, { beforeExec });
+    await makeCode(start.makeCode);
+    return startAgain(start.flags);
   }
   const mainInWorker = await followParent();
   // The C main runs on this thread where it can (cli/run/main-thread-choice.js). Else its worker
@@ -104,6 +93,7 @@ export async function run(argv, early = null, from = 'the modules (no current bu
   const result = await program.exited;
   hint?.record(program.workersUsed());
   program.dispose();
+  if (compiled.codeCache === 'miss') await makeCode(await cachedCode(bytes, opts.codeCache));
   if (result.trap) process.stderr.write(`spindle: ${result.trap}\n`);
   return result.exitCode;
 }

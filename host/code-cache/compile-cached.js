@@ -1,11 +1,11 @@
-// A compile that reuses machine code from an earlier run (docs/HOST.md, "Compiled-code cache").
-// Called by host/compile/compilation.js while the compile's V8 flags are set, because V8 stamps its code
-// with a hash of every flag and refuses code stamped under other flags.
+// A compile that reuses machine code from an earlier run (docs/HOST.md, "Compiled-code cache"),
+// for host/compile/compilation.js. V8 stamps its code with a hash of every flag and refuses code
+// stamped under other flags, so an entry's key names the flags it was made for.
 import { join } from 'node:path';
 import { codeCacheAddon } from './addon.js';
 import { cacheKey, defaultCacheDir, readCode, unusableReason, writeCode } from './store.js';
 
-const { existsSync, statSync } = process.getBuiltinModule('node:fs');
+const { existsSync, statSync, unlinkSync } = process.getBuiltinModule('node:fs');
 
 /** How long a run's making of a module's TurboFan code keeps others from starting it again. */
 export const MAKING_MS = 2 * 60 * 1000;
@@ -42,7 +42,24 @@ export function turbofanCode({ dir, key, why }) {
   if (!key) return { cached: false, why };
   if (existsSync(join(dir, `${key}.code`))) return { cached: true };
   const marker = join(dir, `${key}.making`);
-  return beingMade(marker) ? { cached: false, why: 'its TurboFan code is being made' } : { cached: false, marker };
+  return beingMade(marker) ? { cached: false, why: 'its TurboFan code is being made' } : { cached: false, marker, dir, key };
+}
+
+/**
+ * Compiles `wire` with the TurboFan code its entry (cacheEntry, under stampedSetting) holds for
+ * this process's V8 defaults (host/code-cache/defaults-stamp.js): the module, or null where the
+ * cache has none or V8 refused it, and the caller compiles as without a cache.
+ */
+export async function compileStamped(wire, { addon, dir, key }) {
+  const code = readCode(addon.sha256, dir, key);
+  if (code) {
+    const took = new Uint8Array(1);
+    const module = await addon.compile(wire, code, took);
+    if (took[0] === 1) return module;
+  }
+  // a damaged file, or code V8 will not take, is no use to any run: gone, it is made again
+  try { unlinkSync(join(dir, `${key}.code`)); } catch { /* there was none */ }
+  return null;
 }
 
 /**

@@ -1,13 +1,18 @@
-// `node FLAGS host/code-cache/make-turbofan-code.js MODULE.wasm CACHE_DIR|'' MARKER [RUN_PID]`, FLAGS
-// those of `spindle`'s runs (cli/common/v8-start.js, CLI_NODE_FLAGS): compiles a module with TurboFan
-// only and stores its code in the compiled-code cache (docs/HOST.md, "Compiled-code cache"). `spindle run` starts it, detached, after a run of a module big enough
-// for Liftoff + tiering, so that later runs load TurboFan's code instead of running Liftoff's,
-// and no run waits for the compile. At the lowest priority: it must not slow the runs that go on
-// meanwhile. MARKER, a file it holds while it compiles, keeps runs from starting the compile twice.
+// `node TURBOFAN_FLAGS host/code-cache/make-turbofan-code.js MODULE.wasm DIR KEY STAMP [RUN_PID]`:
+// compiles a module with TurboFan, every function, and stores its code in the compiled-code cache
+// (DIR, under KEY) stamped for the Node with V8's defaults that started it (STAMP, its header in
+// hex: host/code-cache/defaults-stamp.js), so that its later runs load TurboFan's code instead of
+// running Liftoff's (docs/HOST.md, "Compiled-code cache"). `spindle run` starts it, detached, after
+// a module's run found no code, and `spindle cc` after a link; no run waits for it. At the lowest
+// priority: it must not slow the runs that go on meanwhile. DIR/KEY.making, a file it holds while
+// it compiles, keeps runs from starting the compile twice.
 import { setPriority } from 'node:os';
+import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { compileModule } from '../compile/compilation.js';
+import { codeCacheAddon } from './addon.js';
 import { beingMade } from './compile-cached.js';
+import { restamp } from './defaults-stamp.js';
+import { writeCode } from './store.js';
 
 const { closeSync, openSync, readFileSync, rmSync, utimesSync } = process.getBuiltinModule('node:fs');
 
@@ -32,25 +37,40 @@ const alive = (pid) => {
   }
 };
 
-/** Compiles `bytes` under this process's flags (TurboFan only, eagerly) and stores the code in
- * `dir` ('' for the default), unless another process holds `marker`; first waits, holding the
- * marker, until process `runPid` (if given) has ended, so that the compile takes no CPU from
- * the run it was started for. */
-export async function makeTurbofanCode(bytes, dir, marker, runPid = 0) {
-  if (!claim(marker)) return;
+/**
+ * Compiles `bytes` under this process's flags (TURBOFAN_FLAGS) and stores the code stamped with
+ * `stamp` in `dir` under `key`, unless another process holds the key's marker; first waits,
+ * holding the marker, until process `runPid` (if given) has ended, so that the compile takes no
+ * CPU from the run it was started for. Returns what it did, in words.
+ */
+export async function makeTurbofanCode(bytes, dir, key, stamp, runPid = 0) {
+  const marker = join(dir, `${key}.making`);
+  if (!claim(marker)) return 'being made by another process';
   try { setPriority(19); } catch { /* the compile runs anyway */ }
   try {
     while (runPid && alive(runPid)) {
       await new Promise((done) => setTimeout(done, 100));
       utimesSync(marker, new Date(), new Date()); // still being made: others keep off
     }
-    await compileModule(bytes, 'eager', dir || true);
+    const { addon, why } = codeCacheAddon();
+    if (!addon) return why;
+    const holdEventLoop = setInterval(() => {}, 1 << 30); // (Node 24 exits under a compile otherwise)
+    let code;
+    try {
+      code = addon.serialize(await addon.compile(bytes, null));
+    } finally {
+      clearInterval(holdEventLoop);
+    }
+    const stamped = code && restamp(code, stamp);
+    if (!stamped) return code ? 'V8 here is not the V8 the stamp came from' : 'V8 serialized nothing';
+    return writeCode(addon.sha256, dir, key, stamped) ?? 'stored';
   } finally {
     rmSync(marker, { force: true });
   }
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const [file, dir, marker, runPid] = process.argv.slice(2);
-  await makeTurbofanCode(readFileSync(file), dir, marker, Number(runPid ?? 0));
+  const [file, dir, key, stamp, runPid] = process.argv.slice(2);
+  const did = await makeTurbofanCode(readFileSync(file), dir, key, Buffer.from(stamp, 'hex'), Number(runPid ?? 0));
+  if (process.env.SPINDLE_DEBUG) process.stderr.write(`[spindle] TurboFan code for ${file}: ${did}\n`);
 }

@@ -8,6 +8,7 @@ import { isNode } from '../platform/current.js';
 import { moveWaitsIntoCalls } from './liftoff-wait-calls.js';
 import { liftoffLosesWaitValues, processTiers, startFlagsFor, usesLiftoff } from './wasm-tiers.js';
 import { COMPILATION_MODES } from './compilation-modes.js';
+import { stampedSetting, TURBOFAN_FLAGS } from '../code-cache/defaults-stamp.js';
 
 export { COMPILATION_MODES };
 
@@ -31,7 +32,11 @@ export function checkCompilationMode(mode = 'auto') {
  * browser's own choice runs and compilation and tiers are 'browser'. `codeCache`, in Node: true
  * or a directory to keep TurboFan's code in between runs (host/code-cache/; true: its default
  * directory), false for none; the result's codeCache says what it did. SPINDLE_CODE_CACHE=0
- * turns it off.
+ * turns it off. A Node with V8's default compilers (Liftoff first, dynamic tiering, lazily; no
+ * flags, as `spindle` runs) takes TurboFan code made for them where the cache has it
+ * (host/code-cache/defaults-stamp.js): every function's code before main, so 'eager' and
+ * 'optimized', cache 'hit'; else it compiles lazily, cache 'miss' (`spindle run` then has the
+ * code made for the next run).
  */
 export async function compileModule(bytes, mode, codeCache = false) {
   checkCompilationMode(mode);
@@ -39,6 +44,12 @@ export async function compileModule(bytes, mode, codeCache = false) {
     return { module: await WebAssembly.compile(bytes), compilation: 'browser', tiers: 'browser', tiersReason: 'the browser\'s own flags', codeCache: 'off' };
   }
   const { tiers, compilation } = processTiers();
+  const wanted = Boolean(codeCache) && process.env.SPINDLE_CODE_CACHE !== '0';
+  const stamped = wanted && mode !== 'lazy' && runsDefaults() ? await stampedCode(bytes, codeCache) : null;
+  if (stamped?.module) {
+    return { module: stamped.module, compilation: 'eager', tiers: 'optimized', codeCache: 'hit',
+      tiersReason: `Node ${process.versions.node}: V8's defaults, with TurboFan code made for them (${TURBOFAN_FLAGS.join(' ')})` };
+  }
   if (mode !== undefined && mode !== 'auto' && mode !== compilation) {
     throw new Error(`compilation: '${mode}' needs Node started with ${mode === 'eager' ? '--no-wasm-lazy-compilation' : '--wasm-lazy-compilation'} ` +
       `(this one compiles ${compilation === 'eager' ? 'eagerly' : 'lazily'}; V8's flags cannot change while a process runs)`);
@@ -53,24 +64,50 @@ export async function compileModule(bytes, mode, codeCache = false) {
     }
     reason += '; waits moved into calls for Node 20\'s Liftoff';
   }
-  const wanted = Boolean(codeCache) && process.env.SPINDLE_CODE_CACHE !== '0';
   const cache = wanted ? await cacheForProcess() : null;
   const entry = cache ? cacheEntryHere(cache, bytes, codeCache) : null;
+  const { module, cache: did } = await inTurn(async () => {
+    if (cache) return cache.compileCached(bytes, entry);
+    const why = !wanted ? 'off' : stamped?.why ?? (runsDefaults() ? 'off: lazy compilation asked for' : 'off: not an eager TurboFan compile');
+    return { module: await WebAssembly.compile(bytes), cache: why };
+  });
+  return { module, compilation, tiers, tiersReason: reason, codeCache: did };
+}
+
+// One compile at a time. Node 24 does not count V8's background compilation as work of its
+// event loop: with nothing else pending the process exited 0 before an eager compile resolved
+// (docs/HOST.md), so each holds the loop.
+function inTurn(compile) {
   const turn = lastCompile.then(async () => {
-    // Node 24 does not count V8's background compilation as work of its event loop: with nothing
-    // else pending the process exited 0 before an eager compile resolved (docs/HOST.md).
     const holdEventLoop = setInterval(() => {}, 1 << 30);
     try {
-      if (!cache) return { module: await WebAssembly.compile(bytes), cache: wanted ? 'off: not an eager TurboFan compile' : 'off' };
-      return await cache.compileCached(bytes, entry);
+      return await compile();
     } finally {
       clearInterval(holdEventLoop);
     }
   });
   lastCompile = turn.catch(() => {});
-  const { module, cache: did } = await turn;
-  return { module, compilation, tiers, tiersReason: reason, codeCache: did };
+  return turn;
 }
+
+/** Whether this process runs V8's default wasm compilers (Liftoff first, dynamic tiering, lazily), for which TurboFan code is made and stamped (host/code-cache/defaults-stamp.js). */
+export function runsDefaults() {
+  const { tiers, compilation } = processTiers();
+  return tiers === 'tiered' && compilation === 'lazy';
+}
+
+// { module } with TurboFan code made for this process's V8 defaults, else { why }: 'miss' where
+// the cache has none that V8 takes, 'off: WHY' where there is no cache.
+async function stampedCode(bytes, codeCache) {
+  const cache = await import('../code-cache/compile-cached.js');
+  const entry = stampedEntry(cache, bytes, codeCache);
+  if (!entry.key) return { why: `off: ${entry.why}` };
+  const module = await inTurn(() => cache.compileStamped(bytes, entry));
+  return module ? { module } : { why: 'miss' };
+}
+
+const stampedEntry = (cache, bytes, codeCache) =>
+  cache.cacheEntry(bytes, { dir: typeof codeCache === 'string' ? codeCache : undefined, setting: stampedSetting() });
 
 // The cache holds what an eager TurboFan compile made: TurboFan's code for every function.
 // Null in a process that compiles otherwise.
@@ -88,12 +125,18 @@ function cacheEntryHere(cache, bytes, codeCache) {
 
 /**
  * What the compiled-code cache holds of `bytes` for this process (`codeCache` as for
- * compileModule): { cached: true }, { cached: false, marker } where its code may be made
- * (host/code-cache/make-turbofan-code.js), { cached: false, why }, or null where this process
- * keeps no code in the cache.
+ * compileModule): { cached: true }, { cached: false, marker, dir, key } where its code may be
+ * made (host/code-cache/make-turbofan-code.js; in a process with V8's defaults, TurboFan code
+ * stamped for them), { cached: false, why }, or null where this process keeps no code in the
+ * cache.
  */
 export async function cachedCode(bytes, codeCache) {
-  const cache = codeCache && process.env.SPINDLE_CODE_CACHE !== '0' ? await cacheForProcess() : null;
+  if (!codeCache || process.env.SPINDLE_CODE_CACHE === '0') return null;
+  if (runsDefaults()) {
+    const cache = await import('../code-cache/compile-cached.js');
+    return cache.turbofanCode(stampedEntry(cache, bytes, codeCache));
+  }
+  const cache = await cacheForProcess();
   return cache ? cache.turbofanCode(cacheEntryHere(cache, bytes, codeCache)) : null;
 }
 

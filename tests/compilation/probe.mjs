@@ -7,7 +7,12 @@
 // optimized`. MODE
 // `cached` compiles eagerly with the code cache in $PROBE_CODE_CACHE and prints what the cache
 // did, the function's state and its compiler at the first call: e.g. `hit compiled optimized`.
+// MODE `make` (in a Node with V8's defaults) compiles with that cache, has the module's TurboFan
+// code made for this process as `spindle run` does after a miss, waits for it and prints what the
+// cache did: `miss, made`; a later `cached` in a Node started alike then finds it.
 import { compile } from '../../host/index.js';
+import { cachedCode } from '../../host/compile/compilation.js';
+import { turbofanMaker } from '../../cli/common/turbofan-maker.js';
 import { moduleWithBody, probeImports } from '../lib/probe-module.js';
 
 const imports = probeImports();
@@ -30,6 +35,18 @@ for (const arg of process.argv.slice(2)) {
     const state = isUncompiled(exports.f) ? 'uncompiled' : 'compiled';
     if (exports.f() !== 7) throw new Error('the probe function returned a wrong value');
     console.log(`${compiled.codeCache} ${state} ${isLiftoff(exports.f) ? 'liftoff' : 'optimized'}`);
+    continue;
+  }
+  if (mode === 'make') {
+    const { existsSync, writeFileSync } = await import('node:fs');
+    const dir = process.env.PROBE_CODE_CACHE;
+    const wire = moduleWithBody(Number(nops));
+    const compiled = await compile(wire, { codeCache: dir });
+    const entry = await cachedCode(wire, dir);
+    writeFileSync(`${dir}/probe-${nops}.wasm`, wire);
+    (await turbofanMaker(`${dir}/probe-${nops}.wasm`, entry))();
+    for (let waited = 0; !existsSync(`${dir}/${entry.key}.code`) && waited < 60000; waited += 100) await new Promise((done) => setTimeout(done, 100));
+    console.log(`${compiled.codeCache}, ${existsSync(`${dir}/${entry.key}.code`) ? 'made' : 'not made'}`);
     continue;
   }
   // Distinct bytes per module: V8 hands out one compiled module per identical bytes in a process.

@@ -12,6 +12,9 @@
 //   sha256(...parts) -> Buffer              the SHA-256 of the parts' bytes, one after another:
 //                                          OpenSSL's, which Node carries, without loading node:crypto
 //                                          (17 of Node's modules, a few ms of every start)
+//   setStackLimit(kib) -> true              this thread's V8 stack reaches `kib` KiB below the
+//                                          caller's frame: what --stack-size gives, without a V8
+//                                          flag (cli/common/main-stack.js checks the thread has it)
 // V8 uses the code only where its header (V8's version, CPU features and flags) matches its own;
 // the host checks the file's integrity before it calls compile, and learns from `took` whether
 // the code was used or the module compiled (and is to be stored again) (host/code-cache/).
@@ -213,11 +216,27 @@ void sha256(const FunctionCallbackInfo<Value> &info)
         info.GetReturnValue().Set(buffer);
 }
 
+// V8 takes the lowest address the stack may grow to; a frame's address here is a few hundred
+// bytes below the JavaScript that called, so the limit is measured from it.
+void set_stack_limit(const FunctionCallbackInfo<Value> &info)
+{
+    Isolate *isolate = info.GetIsolate();
+    if (!info[0]->IsUint32() || info[0].As<v8::Uint32>()->Value() < 1024 ||
+        info[0].As<v8::Uint32>()->Value() > 1024 * 1024) {
+        return throw_type_error(isolate, "setStackLimit: KiB must be an integer from 1024 to 1048576");
+    }
+    volatile char here = 0;
+    auto top = reinterpret_cast<uintptr_t>(&here);
+    isolate->SetStackLimit(top - uintptr_t{info[0].As<v8::Uint32>()->Value()} * 1024);
+    info.GetReturnValue().Set(true);
+}
+
 void initialize(Local<v8::Object> exports, Local<Value>, Local<v8::Context>, void *)
 {
     NODE_SET_METHOD(exports, "compile", compile);
     NODE_SET_METHOD(exports, "serialize", serialize);
     NODE_SET_METHOD(exports, "sha256", sha256);
+    NODE_SET_METHOD(exports, "setStackLimit", set_stack_limit);
 }
 
 }  // namespace
