@@ -5,7 +5,7 @@
 // the module compiles as without a cache, the program's output is the same, and the code is made
 // again.
 import assert from 'node:assert/strict';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import module from 'node:module';
 import { join } from 'node:path';
@@ -14,6 +14,7 @@ import { pruneCache } from '../host/code-cache/store.js';
 import { codeCacheAddon } from '../host/code-cache/addon.js';
 import { restamp, TURBOFAN_FLAGS } from '../host/code-cache/defaults-stamp.js';
 import { exec } from './lib/exec.js';
+import { removeCodeCache } from './lib/code-cache-dir.js';
 
 const root = join(import.meta.dirname, '..');
 const spindle = join(root, 'bin', 'spindle');
@@ -53,7 +54,7 @@ describe('compiled-code cache', { skip: !hasAddon && 'no code-cache addon for th
     const e = await exec(spindle, ['cc', '-O2', join(out, 'env.c'), '-o', envWasm]);
     assert.equal(e.code, 0, e.stderr);
   });
-  after(() => rmSync(scratch, { recursive: true, force: true, maxRetries: 10 }));
+  after(() => removeCodeCache(scratch));
 
   it('has the code made after the first run and loads it on the next, with the same output', async () => {
     const dir = freshDir();

@@ -9,6 +9,7 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, before, beforeEach, describe, it } from 'node:test';
 import { exec } from './lib/exec.js';
+import { removeCodeCache } from './lib/code-cache-dir.js';
 import { CLI_NODE_FLAGS } from '../cli/common/v8-start.js';
 import { threadHint } from '../cli/run/thread-hint.js';
 import { codeCacheAddon } from '../host/code-cache/addon.js';
@@ -80,7 +81,7 @@ describe(`the C main on Node's main thread (Node ${process.versions.node})`, () 
       assert.match(exited.debug, /C main: on Node's main thread/);
       assert.equal(exited.code, 7, exited.stderr);
     } finally {
-      rmSync(dir, { recursive: true, force: true, maxRetries: 10 });
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 
@@ -107,7 +108,7 @@ describe(`the C main on Node's main thread (Node ${process.versions.node})`, () 
       return await runWith(`import{isMainThread}from"node:worker_threads";import{mkdirSync}from"node:fs";` +
         `if(!isMainThread){try{mkdirSync("${dir}/first")}catch{process.exit(0)}}`);
     } finally {
-      rmSync(dir, { recursive: true, force: true, maxRetries: 10 });
+      rmSync(dir, { recursive: true, force: true });
     }
   }
 
@@ -145,7 +146,7 @@ describe(`the C main on Node's main thread (Node ${process.versions.node})`, () 
       assert.equal(r.stdout, 'main: waiting\n');
       assert.match(r.stderr, vanished);
     } finally {
-      rmSync(cache, { recursive: true, force: true, maxRetries: 10 });
+      await removeCodeCache(cache);
     }
   });
 
@@ -223,7 +224,7 @@ describe('threads\' workers started early', () => {
   });
   // (each test has a cache of its own: the hint is kept there)
   beforeEach(() => { cache = mkdtempSync(join(tmpdir(), 'spindle-thread-hint-')); });
-  afterEach(() => rmSync(cache, { recursive: true, force: true, maxRetries: 10 }));
+  afterEach(() => removeCodeCache(cache));
   const run = async (args, preload = null) => runOf(await exec(process.execPath,
     [...CLI_NODE_FLAGS, ...(preload ? ['--import', `data:text/javascript,${preload}`] : []), spindle, 'run', `--code-cache=${cache}`, file, ...args],
     { env: { ...process.env, SPINDLE_DEBUG: '1' }, timeoutMs: 20000 }));

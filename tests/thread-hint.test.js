@@ -1,13 +1,14 @@
 // cli/run/thread-hint.js: how many threads' workers a run starts early, from what the module's last
 // runs used (docs/HOST.md, "Seventh pass"), and what a damaged hint file means.
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { codeCacheAddon } from '../host/code-cache/addon.js';
 import { threadHint } from '../cli/run/thread-hint.js';
 import { exec } from './lib/exec.js';
+import { removeCodeCache } from './lib/code-cache-dir.js';
 
 const root = join(import.meta.dirname, '..');
 const spindle = join(root, 'bin', 'spindle');
@@ -24,7 +25,7 @@ describe('the thread hint', { skip: !codeCacheAddon().addon && 'no code-cache ad
     // (the cache directory must be the user's and private, as store.js checks)
     mkdirSync(cache, { mode: 0o700 });
   });
-  after(() => rmSync(dir, { recursive: true, force: true }));
+  after(() => removeCodeCache(dir));
   const hintFile = () => join(cache, readdirSync(cache).find((f) => f.endsWith('.threads')));
 
   it('a first run starts two on two cores or more, none on one; records what each run used, latest first, four at most', () => {
@@ -53,7 +54,7 @@ describe('the thread hint', { skip: !codeCacheAddon().addon && 'no code-cache ad
 describe('workers a run uses', { skip: !codeCacheAddon().addon && 'no code-cache addon' }, () => {
   let dir;
   before(() => { dir = mkdtempSync(join(tmpdir(), 'spindle-rounds-')); });
-  after(() => rmSync(dir, { recursive: true, force: true }));
+  after(() => removeCodeCache(dir));
 
   // host/threads/control.js, waitForEndingSlot: a pthread_create right after the last round's joins
   // waits for an ending thread's worker instead of booting a third
