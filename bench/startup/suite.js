@@ -80,7 +80,9 @@ async function timeOne(variant, built, point, cache) {
   }[variant.id];
   // a module's first run, not Spindle's: its own compiled JavaScript (Node 22+, which
   // --code-cache=DIR would look for in DIR/js) is where the earlier runs left it
-  const env = { ...process.env, ...(variant.id === 'native' ? { TMPDIR: tmpfs } : {}),
+  // (as a user runs it: not the bench's SPINDLE_WASM_TIERS=optimized, which would restart a first run)
+  const { SPINDLE_WASM_TIERS: _tiers, ...userEnv } = process.env;
+  const env = { ...userEnv, ...(variant.id === 'native' ? { TMPDIR: tmpfs } : {}),
     ...(variant.id === 'spindle-first' ? { NODE_COMPILE_CACHE: join(cache, 'kept', 'js') } : {}) };
   const started = performance.now();
   const r = await exec(cmd, argv, { env, timeoutMs: 120000 });

@@ -6,8 +6,6 @@
 // the browsers with their defaults (Liftoff, the baseline compiler or JSC's interpreter first). Either way every run also
 // records its wall time from spawn to exit (cli/bench/bench.js), so the report shows what the user
 // waits for beside what the program measures inside itself.
-import { processTiers } from '../../host/compile/wasm-tiers.js';
-import { CLI_NODE_FLAGS } from '../common/v8-start.js';
 
 /** The run mode of `opts` (parseBenchArgs): the extra `spindle run` flags and the browser's launch. */
 export function benchRunMode(opts) {
@@ -25,11 +23,11 @@ export function benchRunMode(opts) {
  * mode (V8's tiers and Spindle's --compile policy) and what the wall time covers.
  */
 export function runModeWords(opts) {
-  // what the runs' Node compiles (bin/spindle's flags), not this process
-  const compile = `--compile=auto (${processTiers(CLI_NODE_FLAGS).compilation})`;
+  // what the runs' Node compiles: the TurboFan code made for its V8 defaults (made before the runs)
+  const compile = '--compile=auto (TurboFan code from the code cache)';
   const pool = opts.asUser ? '' : ', workers started before main';
   // benchRunMode's choice, which the environment's wins over
-  const tiers = process.env.SPINDLE_WASM_TIERS ?? (opts.asUser ? 'by Node version and code size' : 'optimized');
+  const tiers = process.env.SPINDLE_WASM_TIERS ?? (opts.asUser ? 'optimized, Liftoff + tiering where no code is cached' : 'optimized');
   // A page cannot set V8's flags, so --compile has no say there: Chromium's flags decide.
   const chromium = opts.asUser ? 'default flags (Liftoff first, dynamic tiering)' : '--no-liftoff (TurboFan code from the start)';
   // SpiderMonkey's counterpart of --no-liftoff is a preference (cli/browser/firefox.js)

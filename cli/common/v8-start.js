@@ -32,7 +32,9 @@ export async function v8StartFor(opts, bytes, cachedCode = (wire) => cachedCodeH
   if (asked !== undefined && !Object.hasOwn(WASM_TIERS, asked)) {
     throw new Error(`SPINDLE_WASM_TIERS=${asked}: expected ${Object.keys(WASM_TIERS).join(' or ')}`);
   }
-  if (asked || !runsDefaults()) {
+  // TurboFan asked for, and its code made for this Node's V8 defaults cached: that, here
+  const optimizedHere = asked === 'optimized' && opts.compilation !== 'lazy' && runsDefaults() && (await cachedCode(bytes))?.cached;
+  if ((asked && !optimizedHere) || !runsDefaults()) {
     // compilers asked for, or a Node started with wasm flags by hand: those, as they are
     const compilation = opts.compilation === 'auto' ? here.compilation : opts.compilation;
     const tiers = asked ?? here.tiers;
