@@ -7,6 +7,7 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cachedCode } from '../../host/compile/compilation.js';
 import { codeCacheAddon } from '../../host/code-cache/addon.js';
+import { compilingNow } from '../../host/code-cache/compile-cached.js';
 import { defaultsStamp, TURBOFAN_FLAGS } from '../../host/code-cache/defaults-stamp.js';
 
 const MAKER = fileURLToPath(new URL('../../host/code-cache/make-turbofan-code.js', import.meta.url));
@@ -25,6 +26,26 @@ export async function turbofanMaker(wasm, { dir, key }, waitFor = 0) {
     const { spawn } = process.getBuiltinModule('node:child_process'); // (loaded only for this)
     spawn(process.execPath, args, { detached: true, stdio: 'ignore' }).unref();
   };
+}
+
+// How long a run waits for a maker that compiles its module now: SQLite's 1 MiB of code takes
+// TurboFan 1-1.2 s on two cores.
+const MAKER_WAIT_MS = 10000;
+
+/**
+ * Waits until the TurboFan code that a maker compiles now (not one that waits for a run to end)
+ * is in the cache, or the maker has gone, at most MAKER_WAIT_MS: `found`, cachedCode's answer
+ * with `making`. So `spindle cc x.c && spindle run x.wasm` runs TurboFan code, not Liftoff code
+ * beside a compile of the same module. Returns whether it waited.
+ */
+export async function awaitMaker(found) {
+  if (!found?.making || !compilingNow(found.making)) return false;
+  const { existsSync } = process.getBuiltinModule('node:fs');
+  const code = resolve(found.dir, `${found.key}.code`);
+  for (const until = Date.now() + MAKER_WAIT_MS; Date.now() < until && !existsSync(code) && compilingNow(found.making);) {
+    await new Promise((next) => setTimeout(next, 10));
+  }
+  return true;
 }
 
 /**

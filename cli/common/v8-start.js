@@ -9,6 +9,7 @@
 // and Node 20's Liftoff, which loses values across waits.
 import { cachedCode as cachedCodeHere, runsDefaults } from '../../host/compile/compilation.js';
 import { liftoffLosesWaitValues, processTiers, startFlagsFor, WASM_TIERS } from '../../host/compile/wasm-tiers.js';
+import { awaitMaker } from './turbofan-maker.js';
 
 /** The V8 flags of bin/spindle's Node: none (the processes the CLI starts with `node` take these too). */
 export const CLI_NODE_FLAGS = [];
@@ -44,7 +45,8 @@ export async function v8StartFor(opts, bytes, cachedCode = (wire) => cachedCodeH
   }
   // V8's defaults: TurboFan code made for them, where the cache has it
   if (opts.compilation === 'lazy') return null;
-  const found = await cachedCode(bytes);
+  let found = await cachedCode(bytes);
+  if (await awaitMaker(found)) found = await cachedCode(bytes);
   if (found?.cached) return null;
   const makeCode = found?.marker ? found : null;
   const turbofan = startFlagsFor('optimized', 'eager');

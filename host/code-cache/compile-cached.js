@@ -5,10 +5,33 @@ import { join } from 'node:path';
 import { codeCacheAddon } from './addon.js';
 import { cacheKey, defaultCacheDir, readCode, unusableReason, writeCode } from './store.js';
 
-const { existsSync, statSync, unlinkSync } = process.getBuiltinModule('node:fs');
+const { existsSync, readFileSync, statSync, unlinkSync } = process.getBuiltinModule('node:fs');
 
 /** How long a run's making of a module's TurboFan code keeps others from starting it again. */
 export const MAKING_MS = 2 * 60 * 1000;
+
+/** Whether process `pid` runs (another user's too). */
+export const alive = (pid) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return err.code === 'EPERM';
+  }
+};
+
+/**
+ * Whether a process compiles its module's TurboFan code under `marker` now, not waiting for a
+ * run to end first (the marker names the run it waits for, 0 for none).
+ */
+export function compilingNow(marker) {
+  try {
+    const runPid = Number(readFileSync(marker, 'utf8'));
+    return beingMade(marker) && !(runPid > 0 && alive(runPid));
+  } catch {
+    return false;
+  }
+}
 
 /** Whether `marker` says a process is making its module's TurboFan code now (a dead one's goes stale). */
 export function beingMade(marker) {
@@ -33,16 +56,17 @@ export function cacheEntry(wire, { dir = defaultCacheDir(), setting }) {
 }
 
 /**
- * For a module that runs Liftoff code, and its entry under TurboFan's setting: whether the cache
- * has its TurboFan code (a file, checked later by compileCached). { cached: true }; else
- * { cached: false, marker } where it may be made (host/code-cache/make-turbofan-code.js, with
- * that marker), or { cached: false, why } where not (it is being made, or the cache is off).
+ * For a module and its cache entry: whether the cache has its TurboFan code (a file, checked
+ * later by the compile). { cached: true }; else { cached: false, marker, dir, key } where it may
+ * be made (host/code-cache/make-turbofan-code.js, with that marker), { cached: false, why,
+ * making, dir, key } where a process is making it (`making`, its marker), or { cached: false,
+ * why } where the cache is off.
  */
 export function turbofanCode({ dir, key, why }) {
   if (!key) return { cached: false, why };
   if (existsSync(join(dir, `${key}.code`))) return { cached: true };
   const marker = join(dir, `${key}.making`);
-  return beingMade(marker) ? { cached: false, why: 'its TurboFan code is being made' } : { cached: false, marker, dir, key };
+  return beingMade(marker) ? { cached: false, why: 'its TurboFan code is being made', making: marker, dir, key } : { cached: false, marker, dir, key };
 }
 
 /**

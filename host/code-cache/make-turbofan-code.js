@@ -10,32 +10,23 @@ import { setPriority } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { codeCacheAddon } from './addon.js';
-import { beingMade } from './compile-cached.js';
+import { alive, beingMade } from './compile-cached.js';
 import { restamp } from './defaults-stamp.js';
 import { writeCode } from './store.js';
 
-const { closeSync, openSync, readFileSync, rmSync, utimesSync } = process.getBuiltinModule('node:fs');
+const { readFileSync, rmSync, utimesSync, writeFileSync } = process.getBuiltinModule('node:fs');
 
-/** Takes `marker` for this process; false where another process holds it. */
-function claim(marker) {
+/** Takes `marker` for this process, noting in it the run it waits for (0: none); false where another process holds it. */
+function claim(marker, runPid) {
   try {
-    closeSync(openSync(marker, 'wx', 0o600));
+    writeFileSync(marker, String(runPid), { flag: 'wx', mode: 0o600 });
     return true;
   } catch (err) {
     if (err.code !== 'EEXIST' || beingMade(marker)) return false;
-    utimesSync(marker, new Date(), new Date()); // a dead maker's
+    writeFileSync(marker, String(runPid)); // a dead maker's
     return true;
   }
 }
-
-const alive = (pid) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return err.code === 'EPERM';
-  }
-};
 
 /**
  * Compiles `bytes` under this process's flags (TURBOFAN_FLAGS) and stores the code stamped with
@@ -45,7 +36,7 @@ const alive = (pid) => {
  */
 export async function makeTurbofanCode(bytes, dir, key, stamp, runPid = 0) {
   const marker = join(dir, `${key}.making`);
-  if (!claim(marker)) return 'being made by another process';
+  if (!claim(marker, runPid)) return 'being made by another process';
   try { setPriority(19); } catch { /* the compile runs anyway */ }
   try {
     while (runPid && alive(runPid)) {
