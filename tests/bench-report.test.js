@@ -165,7 +165,7 @@ describe('bench report: what the user waits for', () => {
     assert.match(lines.find((l) => l.startsWith('spindle (node) ')), /^spindle \(node\) +1 +450\.0 ms +400-500 +600 ms +x1\.00/);
     const ranAs = lines.filter((l) => l.startsWith('ran as: '));
     assert.deepEqual(ranAs.map((l) => l.split(':')[1].trim()), ['node', 'browser', 'native']);
-    assert.match(ranAs[0], /spindle run --wait-for-pool \(--compile=auto \(eager\)\), V8 tiers: \w+; wall: spawn/);
+    assert.match(ranAs[0], /spindle run --wait-for-pool \(--compile=auto \(TurboFan code from the code cache\)\), V8 tiers: \w+; wall: spawn/);
     assert.match(ranAs[1], /Chromium, --no-liftoff/);
     assert.match(html(r), /<li>ran as: browser: Chromium, --no-liftoff/);
   });
