@@ -158,6 +158,17 @@ describe('compiled-code cache', { skip: !hasAddon && 'no code-cache addon for th
     assert.deepEqual(await runBig(), { tiers: 'optimized', cache: 'hit', started: undefined });
   });
 
+  it('keeps the program\'s exit status when the code cannot be made after the run', async () => {
+    const dir = freshDir();
+    // (the stamp's probe module has no imports: an Instance that needs them throws)
+    const broken = 'const I=WebAssembly.Instance;WebAssembly.Instance=function(m,i){if(!i)throw new Error("no imports");return new I(m,i)}';
+    const r = await exec(process.execPath, ['--import', `data:text/javascript,${broken}`, spindle, 'run', `--code-cache=${dir}`, hello],
+      { env: { ...process.env, SPINDLE_DEBUG: '1' } });
+    assert.deepEqual([r.code, r.stdout], [0, 'hello from the cache\n'], r.stderr);
+    assert.match(r.stderr, /\[spindle\] code cache: miss\n/);
+    assert.match(r.stderr, /\[spindle\] no TurboFan code made: no imports\n/);
+  });
+
   it('does not use a directory others may write, or one that is a file', async () => {
     const open = freshDir();
     mkdirSync(open, { mode: 0o777 });

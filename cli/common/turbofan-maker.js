@@ -19,7 +19,13 @@ const MAKER = fileURLToPath(new URL('../../host/code-cache/make-turbofan-code.js
  */
 export async function turbofanMaker(wasm, { dir, key }, waitFor = 0) {
   const { addon } = codeCacheAddon();
-  const stamp = addon && await defaultsStamp(addon);
+  let stamp = null;
+  try {
+    stamp = addon && await defaultsStamp(addon);
+  } catch (err) {
+    // (the run's work is done: its code is made next time, and its exit status stays the program's)
+    if (process.env.SPINDLE_DEBUG) process.stderr.write(`[spindle] no TurboFan code made: ${err.message}\n`);
+  }
   if (!stamp) return null;
   const args = [...TURBOFAN_FLAGS, MAKER, resolve(wasm), dir, key, stamp.toString('hex'), String(waitFor)];
   return () => {
