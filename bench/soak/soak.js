@@ -11,6 +11,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { codeMadeFor } from '../spindle-command.js';
 
 const root = join(import.meta.dirname, '..', '..');
 const spindle = join(root, 'bin', 'spindle');
@@ -43,6 +44,7 @@ export function buildSoak() {
  * sees each sample as it comes.
  */
 export async function soak({ seconds = 600, threads = 4, wasm = buildSoak(), onSample = () => {} } = {}) {
+  await codeMadeFor(wasm); // (its TurboFan code, which spindle cc has made in the background)
   const dir = mkdtempSync(join(tmpdir(), 'spindle-soak-'));
   try {
     const child = spawn(spindle, ['run', `--mount=/d=${dir}`, wasm, '/d', String(seconds), String(threads)], { stdio: ['ignore', 'pipe', 'pipe'] });

@@ -4,6 +4,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { codeMadeFor } from '../spindle-command.js';
 
 const root = join(import.meta.dirname, '..', '..');
 const spindle = join(root, 'bin', 'spindle');
@@ -13,6 +14,7 @@ const wasm = join(root, 'build', 'bench', 'threads', 'idle_threads.wasm');
 mkdirSync(join(wasm, '..'), { recursive: true });
 const cc = spawnSync(spindle, ['cc', '-O2', join(import.meta.dirname, 'idle_threads.c'), '-o', wasm], { stdio: 'inherit' });
 if (cc.status !== 0) process.exit(1);
+await codeMadeFor(wasm); // (its TurboFan code, which spindle cc has made in the background)
 
 const residentKiB = (pid) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]);
 
