@@ -11,8 +11,8 @@
 export const TURBOFAN_FLAGS = ['--no-liftoff', '--no-wasm-dynamic-tiering', '--no-wasm-lazy-compilation'];
 
 // V8's header of serialized wasm code (wasm-serialization.cc): four words, magic, V8's version
-// hash, the CPU's features, the flags' hash (V8 12.x and later add the enabled wasm features,
-// which no flag here changes and V8 checks itself). Only the flags' hash may differ.
+// hash, the CPU's features, the flags' hash (Node 24's and 26's V8 add a fifth, the enabled wasm
+// features, which no flag here changes and V8 checks itself). Only the flags' hash may differ.
 const FLAG_HASH = [12, 16];
 const HEADER_BYTES = 16;
 
