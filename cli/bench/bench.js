@@ -18,8 +18,7 @@ import { firefoxPath } from '../browser/firefox.js';
 import { webkitVersion } from '../browser/webkit.js';
 import { onInterrupt } from '../common/interrupt.js';
 import { CLI_NODE_FLAGS } from '../common/v8-start.js';
-import { makersDone, prefillCodeCache } from '../common/turbofan-maker.js';
-import { defaultCacheDir } from '../../host/code-cache/store.js';
+import { codeMadeFor } from '../../bench/spindle-command.js';
 import { isCurrentNode, rerunWithNode } from './node-binary.js';
 import { readOption } from '../common/options.js';
 import { clang, root } from '../common/toolchain.js';
@@ -243,8 +242,7 @@ export async function bench(argv) {
   // where `spindle cc` has not (prebuilt modules), and waited for, so that no run shares the CPU
   // with the compile (cli/common/turbofan-maker.js)
   const spindleModules = new Set(jobs.filter((j) => j.host === 'node' && j.variant.runner !== 'npm-wasi' && !j.series.error).map((j) => j.binary));
-  for (const wasm of spindleModules) await prefillCodeCache(wasm);
-  await makersDone(defaultCacheDir());
+  await codeMadeFor(...spindleModules);
 
   if (opts.buildOnly) { // the io suites build as they run, so they are not part of this
     const failed = results.experiments.flatMap((e) => e.series.filter((s) => s.error).map((s) => `${e.id} / ${s.label}: ${s.error}`));
