@@ -92,9 +92,10 @@ export const RUN_OPTIONS = [
   {
     // when V8 compiles the module's functions (host/compile/compilation.js, docs/HOST.md)
     flag: '--compile', kind: `${COMPILATION_MODES.slice(0, -1).join(', ')} or ${COMPILATION_MODES.at(-1)}`, cargo: true, synopsis: `--compile=${COMPILATION_MODES.join('|')}`,
-    help: [[`--compile=${COMPILATION_MODES.join('|')}`, 'V8 compiles every function before main (eager) or each at its first',
-      'call (lazy); auto (default) is eager; lazy runs in a Node started',
-      'again with that V8 flag (docs/HOST.md); V8 only (Node, Chromium)']],
+    help: [[`--compile=${COMPILATION_MODES.join('|')}`, 'TurboFan code for every function before main (eager), or each',
+      'function compiled at its first call, hot ones optimized (lazy);',
+      'auto (default): the module\'s cached TurboFan code, lazy where none',
+      'is cached yet or its last run was short (docs/HOST.md); V8 only']],
     unset: { compilation: 'auto' },
     apply: (opts, value) => {
       if (!COMPILATION_MODES.includes(value)) throw new Error(`--compile=${value}: expected ${COMPILATION_MODES.join(', ')}`);

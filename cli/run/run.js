@@ -1,7 +1,7 @@
 // `spindle run [--browser[=chromium|firefox|webkit]] [options] app.wasm [args...]`: runs a module with
 // real threads in Node (default) or in a headless browser, and returns the program's exit code.
 import { basename } from 'node:path';
-import { cachedCode } from '../../host/compile/compilation.js';
+import { cachedCode, runsDefaults } from '../../host/compile/compilation.js';
 import { startEarlyWorker } from '../../host/program/early-worker.js';
 import { checkMountPaths } from '../../host/mount/index.js';
 import { v8OnlyRefusal } from '../browser/browser-names.js';
@@ -12,6 +12,8 @@ import { mainRunsHere } from './main-thread-choice.js';
 import { earlyStart, terminateEarly } from './run-early.js';
 import { followParent, startAgain, v8StartFor } from '../common/v8-start.js';
 import { turbofanMaker } from '../common/turbofan-maker.js';
+import { compileHint, NO_COMPILE_HINT } from './compile-hint.js';
+import { liftoffLosesWaitValues } from '../../host/compile/wasm-tiers.js';
 
 const { readFileSync, statSync } = process.getBuiltinModule('node:fs');
 
@@ -61,8 +63,19 @@ export async function run(argv, early = null, from = 'the modules (no current bu
   // V8's flags are this process's: a run that needs others runs in a Node started with them
   // (cli/common/v8-start.js)
   early ??= await earlyStart(argv);
+  const { hint } = early;
+  // A module whose last runs were short compiles lazily instead of loading its TurboFan code
+  // (cli/run/compile-hint.js), where nothing else decides (V8's defaults, auto) and its runs had
+  // no threads: threads' workers boot beside the load, and each thread would compile lazily too.
+  const lazyMayPay = opts.compilation === 'auto' && runsDefaults() && !process.env.SPINDLE_WASM_TIERS && !liftoffLosesWaitValues() &&
+    Boolean(hint?.last?.every((used) => used === 0));
+  const compileChoice = lazyMayPay ? compileHint(opts.wasm, opts.codeCache) : NO_COMPILE_HINT;
+  const compilation = compileChoice.choice === 'lazy' ? 'lazy' : opts.compilation;
   const bytes = readFileSync(opts.wasm);
-  const start = await v8StartFor(opts, bytes);
+  // (what loading the code costs: its lookup here and the compile below)
+  let loadMs = -performance.now();
+  const start = await v8StartFor({ ...opts, compilation }, bytes);
+  loadMs += performance.now();
   // the module's TurboFan code, made once this run has ended (the maker waits for this pid)
   const makeCode = async (entry) => entry?.marker && (await turbofanMaker(opts.wasm, entry, process.pid))?.();
   if (start) {
@@ -77,21 +90,26 @@ export async function run(argv, early = null, from = 'the modules (no current bu
   const here = !early.mainWorker && !mainInWorker && mainRunsHere(argv);
   const earlyWorker = here ? null : early.mainWorker ?? await startEarlyWorker();
   // as many threads' workers as this module used last time (one on its first run) are booting
-  const { hint, threadWorkers: earlyThreadWorkers } = early;
+  const { threadWorkers: earlyThreadWorkers } = early;
   const { compile, createProgram } = await import('../../host/index.js');
-  const compiled = await compile(bytes, { compilation: opts.compilation, codeCache: opts.codeCache });
+  loadMs -= performance.now();
+  const compiled = await compile(bytes, { compilation, codeCache: opts.codeCache });
+  loadMs += performance.now();
   const program = await createProgram(compiled, { ...programOptions(opts), earlyWorker, earlyThreadWorkers,
     waitForThreadWorkers: Boolean(hint?.last), mainThread: here ? 'here' : 'worker', files: false });
   if (process.env.SPINDLE_DEBUG) {
     process.stderr.write(`[spindle] JavaScript: ${from}\n[spindle] compilation: ${compiled.compilation} (--compile=${opts.compilation}), ` +
-      `V8 tiers: ${compiled.tiers} (${compiled.tiersReason})\n[spindle] code cache: ${compiled.codeCache}\n` +
+      `V8 tiers: ${compiled.tiers} (${compiled.tiersReason})\n[spindle] code cache: ${compileChoice.choice === 'lazy' ? `not read: ${compileChoice.why}` : compiled.codeCache}\n` +
       `[spindle] threads' workers started early: ${earlyThreadWorkers.length} (${!hint ? 'the C main in a worker starts them on demand'
         : hint.last === undefined ? 'the module\'s first run here' : `its last runs here used ${hint.last.join(', ')}`})\n` +
       `[spindle] C main: ${program.mainThread === 'here' ? "on Node's main thread" : 'in a worker'}\n`);
   }
+  const mainStart = performance.now();
   program.start();
   const result = await program.exited;
   hint?.record(program.workersUsed());
+  compileChoice.record({ mode: compiled.codeCache === 'hit' ? 'turbofan' : compiled.compilation === 'lazy' ? 'lazy' : null,
+    loadMs, mainMs: performance.now() - mainStart });
   program.dispose();
   if (compiled.codeCache === 'miss') await makeCode(await cachedCode(bytes, opts.codeCache));
   if (result.trap) process.stderr.write(`spindle: ${result.trap}\n`);

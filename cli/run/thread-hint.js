@@ -5,14 +5,11 @@
 // (none on a single core): a first run with a second thread then finds it booted, which on-demand
 // workers made slower than the same run with one thread (issue 35). The most of several
 // runs, not the last alone: a program run with 1 thread and then with 2 (an argument) has its
-// second worker ready too. One small file per module in the compiled-code cache's directory (the
-// same owner and mode checks), named by the SHA-256 of the module's path, size and mtime, holding
-// the numbers, latest first: a rebuilt module starts as a first run.
-import { join } from 'node:path';
-import { codeCacheAddon } from '../../host/code-cache/addon.js';
-import { defaultCacheDir, unusableReason } from '../../host/code-cache/store.js';
+// second worker ready too. Kept in the module's `.threads` hint file (cli/run/hint-file.js),
+// the numbers latest first.
+import { hintPath, writeHint } from './hint-file.js';
 
-const { readFileSync, realpathSync, renameSync, statSync, writeFileSync } = process.getBuiltinModule('node:fs');
+const { readFileSync } = process.getBuiltinModule('node:fs');
 
 export const NO_THREAD_HINT = Object.freeze({ workers: 0, last: undefined, record: () => {} });
 const FIRST_RUN_WORKERS = 2;
@@ -29,18 +26,9 @@ const MOST_WORKERS = 1024;
  * has no hint and starts none.
  */
 export function threadHint(wasmPath, codeCache, cpuCount) {
-  const { addon } = codeCacheAddon();
-  if (!codeCache || !addon || process.env.SPINDLE_CODE_CACHE === '0') return NO_THREAD_HINT;
-  const dir = typeof codeCache === 'string' ? codeCache : defaultCacheDir();
-  let file;
-  try {
-    const st = statSync(wasmPath);
-    if (unusableReason(dir)) return NO_THREAD_HINT;
-    const name = addon.sha256(Buffer.from(`${realpathSync(wasmPath)}\0${st.size}\0${st.mtimeMs}`)).toString('hex');
-    file = join(dir, `${name}.threads`);
-  } catch {
-    return NO_THREAD_HINT;
-  }
+  const base = hintPath(wasmPath, codeCache);
+  if (!base) return NO_THREAD_HINT;
+  const file = `${base}.threads`;
   let last; // undefined: the module's first run here
   try {
     const text = readFileSync(file, 'latin1');
@@ -54,11 +42,7 @@ export function threadHint(wasmPath, codeCache, cpuCount) {
     record(used) {
       if (!Number.isInteger(used) || used < 0) return; // (a page's count is checked here too)
       const runs = [Math.min(used, MOST_WORKERS), ...(last ?? [])].slice(0, RUNS_KEPT).join(' ');
-      if (runs === last?.join(' ')) return;
-      try {
-        writeFileSync(`${file}.${process.pid}`, runs, { mode: 0o600 });
-        renameSync(`${file}.${process.pid}`, file);
-      } catch { /* a hint is only a hint */ }
+      if (runs !== last?.join(' ')) writeHint(file, runs);
     },
   };
 }
