@@ -53,7 +53,7 @@ if [ "${SPINDLE_TEST_LTS:-1}" != 0 ]; then
   # mounts (the addon), the CLI, how a run ends.
   suites="tests/compilation.test.js tests/code-cache.test.js tests/run-exit.test.js tests/node-versions.test.js tests/main-thread.test.js
     tests/programs.test.js tests/cli.test.js tests/host-api.test.js tests/mount.test.js tests/mount-addon.test.js tests/thread-limit.test.js
-    tests/files-api.test.js tests/rust.test.js tests/napi.test.js"
+    tests/files-api.test.js tests/rust.test.js tests/napi.test.js tests/compile-hint.test.js"
   for version in $EXTRA_NODE_VERSIONS; do
     echo "== on Node $version (.toolchain/node-$version): $(echo $suites) =="
     SPINDLE_TEST_BROWSER=0 SPINDLE_TEST_LANE=extra on_node "$version" run_suites "Node $version" $suites || status=$?

@@ -15,6 +15,7 @@ import { codeCacheAddon } from '../host/code-cache/addon.js';
 import { restamp, TURBOFAN_FLAGS } from '../host/code-cache/defaults-stamp.js';
 import { exec } from './lib/exec.js';
 import { removeCodeCache } from './lib/code-cache-dir.js';
+import { makersDone } from '../cli/common/turbofan-maker.js';
 
 const root = join(import.meta.dirname, '..');
 const spindle = join(root, 'bin', 'spindle');
@@ -158,15 +159,35 @@ describe('compiled-code cache', { skip: !hasAddon && 'no code-cache addon for th
     assert.deepEqual(await runBig(), { tiers: 'optimized', cache: 'hit', started: undefined });
   });
 
-  it('keeps the program\'s exit status when the code cannot be made after the run', async () => {
+  it('keeps the program\'s exit status, and leaves no marker, when the code cannot be made', async () => {
     const dir = freshDir();
-    // (the stamp's probe module has no imports: an Instance that needs them throws)
+    // (the stamp's Node is started with the run's options, and the probe module has no imports: an Instance that needs them throws)
     const broken = 'const I=WebAssembly.Instance;WebAssembly.Instance=function(m,i){if(!i)throw new Error("no imports");return new I(m,i)}';
     const r = await exec(process.execPath, ['--import', `data:text/javascript,${broken}`, spindle, 'run', `--code-cache=${dir}`, hello],
       { env: { ...process.env, SPINDLE_DEBUG: '1' } });
     assert.deepEqual([r.code, r.stdout], [0, 'hello from the cache\n'], r.stderr);
     assert.match(r.stderr, /\[spindle\] code cache: miss\n/);
-    assert.match(r.stderr, /\[spindle\] no TurboFan code made: no imports\n/);
+    assert.ok(await makersDone(dir), 'the maker is still at work');
+    assert.deepEqual(cacheFiles(dir), []);
+  });
+
+  it('has the code made for a program that a thread ends with exit()', async () => {
+    const dir = freshDir();
+    const source = join(out, 'thread-exit.c');
+    const wasm = join(out, 'thread-exit.wasm');
+    writeFileSync(source, '#include <pthread.h>\n#include <stdio.h>\n#include <stdlib.h>\n#include <unistd.h>\n' +
+      'static void *f(void *a) { puts("thread exits"); fflush(stdout); exit(3); return a; }\n' +
+      'int main(void) { pthread_t t; pthread_create(&t, 0, f, 0); for (;;) sleep(1); }\n');
+    const built = await exec(spindle, ['cc', '-O2', source, '-o', wasm], { env: { ...process.env, SPINDLE_CODE_CACHE: '0' } });
+    assert.equal(built.code, 0, built.stderr);
+    const run = () => exec(spindle, ['run', `--code-cache=${dir}`, wasm], { env: { ...process.env, SPINDLE_DEBUG: '1' } });
+    const first = await run();
+    assert.deepEqual([first.code, first.stdout], [3, 'thread exits\n'], first.stderr);
+    assert.match(first.stderr, /\[spindle\] code cache: miss\n/);
+    await codeMade(dir);
+    const second = await run();
+    assert.deepEqual([second.code, second.stdout], [3, 'thread exits\n'], second.stderr);
+    assert.match(second.stderr, /\[spindle\] code cache: hit\n/);
   });
 
   it('does not use a directory others may write, or one that is a file', async () => {

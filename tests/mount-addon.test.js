@@ -302,6 +302,33 @@ describe('host-directory mount addon', { skip: !addon && 'not built or not Linux
     }
   });
 
+  it('starts a command when the process ends, by Node\'s exit or the addon\'s, detached and holding none of its fds', async () => {
+    const addonPath = join(root, 'host', 'platform', 'mount-addon.js');
+    const out = join(dir, 'at-exit.txt');
+    // the command reports its session (its own) and its open fds (0-2 only, on /dev/null)
+    const report = `echo "sid=$(cut -d' ' -f6 /proc/self/stat) self=$$" > ${out}; ls -l /proc/self/fd >> ${out}`;
+    for (const how of ['node', 'addon']) {
+      rmSync(out, { force: true });
+      const script = `import { mountAddon } from ${JSON.stringify(addonPath)};
+        const a = mountAddon();
+        const bad = [a.startAtExit([]), a.startAtExit(['sh']), a.startAtExit('x'), a.startAtExit(['/bin/sh', 'a\\0b'])];
+        if (bad.some((r) => r !== -22)) throw new Error(String(bad));
+        if (a.startAtExit(['/bin/sh', '-c', ${JSON.stringify(report)}]) !== 0) throw new Error('not set');
+        ${how === 'addon' ? 'a.exit(7);' : 'process.exitCode = 7;'}`;
+      const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', stdio: ['pipe', 'pipe', 'pipe'] });
+      assert.equal(r.status, 7, r.stderr);
+      for (let waited = 0; !existsSync(out) || !readFileSync(out, 'utf8').includes('fd'); waited += 20) {
+        assert.ok(waited < 10000, `${how}: the command did not run`);
+        await new Promise((done) => setTimeout(done, 20));
+      }
+      const text = readFileSync(out, 'utf8');
+      const [, sid, self] = /sid=(\d+) self=(\d+)/.exec(text);
+      assert.equal(sid, self, `${how}: a session of its own`);
+      const fds = [...text.matchAll(/ (\d+) -> (\S+)/g)].filter(([, , target]) => !target.startsWith('/proc/')).map(([, fd, target]) => `${fd} ${target}`);
+      assert.deepEqual(fds.filter((f) => !/^(0|1|2) \/dev\/null$/.test(f) && !f.endsWith(out)), [], `${how}: ${fds.join(', ')}`);
+    }
+  });
+
   it('a program seeks its stdout file, and gets ESPIPE without the addon (SPINDLE_MOUNT_ADDON=0)', () => {
     const wasm = join(dir, 'stdout_seek.wasm');
     const cc = spawnSync(join(root, 'bin/spindle'), ['cc', '-O2', join(root, 'tests/programs/posix_stdio_stdout_seek.c'), '-o', wasm], { encoding: 'utf8' });

@@ -1,37 +1,58 @@
 // Has a module's TurboFan code made for the next runs, by a detached process at the lowest
 // priority (host/code-cache/make-turbofan-code.js), stamped for this process's V8 flags, which
-// are those of every `spindle` (none: V8's defaults, host/code-cache/defaults-stamp.js). `spindle
-// run` calls it after a run that found no code, `spindle cc` and `spindle cargo`'s linker after a
-// link, so that the module's first run with this Node finds it.
+// are those of every `spindle` (none: V8's defaults, host/code-cache/defaults-stamp.js): the
+// maker learns the stamp from a Node started as this one was, so that this process spends no
+// time on it. `spindle run` has it started when a run that found no code ends, however it ends
+// (makeCodeAtExit), `spindle cc` and `spindle cargo`'s linker after a link, so that the module's
+// first run with this Node finds it.
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cachedCode } from '../../host/compile/compilation.js';
 import { codeCacheAddon } from '../../host/code-cache/addon.js';
 import { compilingNow } from '../../host/code-cache/compile-cached.js';
-import { defaultsStamp, TURBOFAN_FLAGS } from '../../host/code-cache/defaults-stamp.js';
+import { TURBOFAN_FLAGS } from '../../host/code-cache/defaults-stamp.js';
+import { addonFunction } from '../../host/platform/mount-addon.js';
 
 const MAKER = fileURLToPath(new URL('../../host/code-cache/make-turbofan-code.js', import.meta.url));
+
+// The maker's command line (Node's path first), or null where the code cannot be made here (no addon).
+function makerCommand(wasm, { dir, key }, waitFor) {
+  if (!codeCacheAddon().addon) return null;
+  // (a profiler's options would have the stamp's Node write a profile of its own)
+  const flags = process.execArgv.filter((a) => !/^--(cpu-prof|heap-prof|prof)\b/.test(a));
+  return [process.execPath, ...TURBOFAN_FLAGS, MAKER, resolve(wasm), dir, key, String(waitFor), ...flags];
+}
 
 /**
  * A function that starts the making of `wasm`'s TurboFan code under `entry` (cachedCode's
  * { marker, dir, key }), once process `waitFor` (0: none) has ended; null where it cannot be
- * made here (no addon, V8 tiered nothing up to take its stamp from).
+ * made here (no addon). Whatever fails in the maker leaves the run's exit status alone: the
+ * next run finds no code and has it made again.
  */
-export async function turbofanMaker(wasm, { dir, key }, waitFor = 0) {
-  const { addon } = codeCacheAddon();
-  let stamp = null;
-  try {
-    stamp = addon && await defaultsStamp(addon);
-  } catch (err) {
-    // (the run's work is done: its code is made next time, and its exit status stays the program's)
-    if (process.env.SPINDLE_DEBUG) process.stderr.write(`[spindle] no TurboFan code made: ${err.message}\n`);
-  }
-  if (!stamp) return null;
-  const args = [...TURBOFAN_FLAGS, MAKER, resolve(wasm), dir, key, stamp.toString('hex'), String(waitFor)];
+export function turbofanMaker(wasm, entry, waitFor = 0) {
+  const command = makerCommand(wasm, entry, waitFor);
+  if (!command) return null;
+  const [node, ...args] = command;
   return () => {
     const { spawn } = process.getBuiltinModule('node:child_process'); // (loaded only for this)
-    spawn(process.execPath, args, { detached: true, stdio: 'ignore' }).unref();
+    const maker = spawn(node, args, { detached: true, stdio: 'ignore' });
+    maker.unref();
+    // at the lowest priority from its first instruction on, not once its code has loaded: a run
+    // may still go on beside it (the maker sets it again itself)
+    try { process.getBuiltinModule('node:os').setPriority(maker.pid, 19); } catch { /* it sets it itself */ }
   };
+}
+
+/**
+ * Has the maker of `wasm`'s TurboFan code under `entry` started when this process ends, by the
+ * mount addon (startAtExit: at Node's exit, or at the addon's _exit from any thread, so a
+ * program that a thread ends with exit() has its code made too), for nothing while the program
+ * runs. Returns whether it will be; false where the addon cannot (the caller starts it itself).
+ */
+export function makeCodeAtExit(wasm, entry) {
+  const startAtExit = addonFunction('startAtExit');
+  const command = startAtExit && makerCommand(wasm, entry, process.pid);
+  return Boolean(command) && startAtExit(command) === 0;
 }
 
 // How long a run waits for a maker that compiles its module now: SQLite's 1 MiB of code takes
@@ -63,7 +84,7 @@ export async function prefillCodeCache(wasm) {
   if (process.env.SPINDLE_CODE_CACHE === '0' || process.env.SPINDLE_CODE_CACHE_PREFILL === '0') return;
   const { readFileSync } = process.getBuiltinModule('node:fs');
   const found = await cachedCode(readFileSync(wasm), true);
-  if (found?.marker) (await turbofanMaker(wasm, found))?.();
+  if (found?.marker) turbofanMaker(wasm, found)?.();
 }
 
 /**

@@ -11,7 +11,7 @@ import { userEnv } from './js-compile-cache.js';
 import { mainRunsHere } from './main-thread-choice.js';
 import { earlyStart, terminateEarly } from './run-early.js';
 import { followParent, startAgain, v8StartFor } from '../common/v8-start.js';
-import { turbofanMaker } from '../common/turbofan-maker.js';
+import { makeCodeAtExit, turbofanMaker } from '../common/turbofan-maker.js';
 import { compileHint, NO_COMPILE_HINT } from './compile-hint.js';
 import { liftoffLosesWaitValues } from '../../host/compile/wasm-tiers.js';
 
@@ -76,12 +76,12 @@ export async function run(argv, early = null, from = 'the modules (no current bu
   let loadMs = -performance.now();
   const start = await v8StartFor({ ...opts, compilation }, bytes);
   loadMs += performance.now();
-  // the module's TurboFan code, made once this run has ended (the maker waits for this pid)
-  const makeCode = async (entry) => entry?.marker && (await turbofanMaker(opts.wasm, entry, process.pid))?.();
+  // a maker of the module's TurboFan code started now, which waits for this pid to end (a restart keeps it)
+  const makeCode = (entry) => entry?.marker && turbofanMaker(opts.wasm, entry, process.pid)?.();
   if (start) {
     terminateEarly(early);
     if (process.env.SPINDLE_DEBUG) process.stderr.write(`[spindle] V8 flags: a Node started with ${start.flags.join(' ')} (${start.reason})\n`);
-    await makeCode(start.makeCode);
+    makeCode(start.makeCode);
     return startAgain(start.flags);
   }
   const mainInWorker = await followParent();
@@ -95,6 +95,9 @@ export async function run(argv, early = null, from = 'the modules (no current bu
   loadMs -= performance.now();
   const compiled = await compile(bytes, { compilation, codeCache: opts.codeCache });
   loadMs += performance.now();
+  // no code cached: it is made for the next run once this one has ended, however it ends
+  const missed = compiled.codeCache === 'miss' ? await cachedCode(bytes, opts.codeCache) : null;
+  const makeAfterMain = missed?.marker && !makeCodeAtExit(opts.wasm, missed) ? missed : null;
   const program = await createProgram(compiled, { ...programOptions(opts), earlyWorker, earlyThreadWorkers,
     waitForThreadWorkers: Boolean(hint?.last), mainThread: here ? 'here' : 'worker', files: false });
   if (process.env.SPINDLE_DEBUG) {
@@ -111,7 +114,7 @@ export async function run(argv, early = null, from = 'the modules (no current bu
   compileChoice.record({ mode: compiled.codeCache === 'hit' ? 'turbofan' : compiled.compilation === 'lazy' ? 'lazy' : null,
     loadMs, mainMs: performance.now() - mainStart });
   program.dispose();
-  if (compiled.codeCache === 'miss') await makeCode(await cachedCode(bytes, opts.codeCache));
+  makeCode(makeAfterMain);
   if (result.trap) process.stderr.write(`spindle: ${result.trap}\n`);
   return result.exitCode;
 }

@@ -1,20 +1,31 @@
-// `node TURBOFAN_FLAGS host/code-cache/make-turbofan-code.js MODULE.wasm DIR KEY STAMP [RUN_PID]`:
+// `node TURBOFAN_FLAGS host/code-cache/make-turbofan-code.js MODULE.wasm DIR KEY RUN_PID [FLAGS...]`:
 // compiles a module with TurboFan, every function, and stores its code in the compiled-code cache
-// (DIR, under KEY) stamped for the Node with V8's defaults that started it (STAMP, its header in
-// hex: host/code-cache/defaults-stamp.js), so that its later runs load TurboFan's code instead of
-// running Liftoff's (docs/HOST.md, "Compiled-code cache"). `spindle run` starts it, detached, after
-// a module's run found no code, and `spindle cc` after a link; no run waits for it. At the lowest
-// priority: it must not slow the runs that go on meanwhile. DIR/KEY.making, a file it holds while
-// it compiles, keeps runs from starting the compile twice.
+// (DIR, under KEY) stamped for a Node started with FLAGS (those of the `spindle` that started it:
+// V8's defaults; the stamp is the header such a Node writes, host/code-cache/defaults-stamp.js),
+// so that its later runs load TurboFan's code instead of running Liftoff's (docs/HOST.md,
+// "Compiled-code cache"). `spindle run` starts it, detached, when a module's run finds no code
+// (it waits for that run, RUN_PID, to end), and `spindle cc` after a link (RUN_PID 0); no run
+// waits for it. At the lowest priority: it must not slow the runs that go on meanwhile.
+// DIR/KEY.making, a file it holds while it compiles, keeps runs from starting the compile twice.
+import { spawnSync } from 'node:child_process';
 import { setPriority } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { codeCacheAddon } from './addon.js';
 import { alive, beingMade } from './compile-cached.js';
 import { restamp } from './defaults-stamp.js';
 import { writeCode } from './store.js';
 
 const { readFileSync, rmSync, utimesSync, writeFileSync } = process.getBuiltinModule('node:fs');
+
+const PRINT_STAMP = fileURLToPath(new URL('./print-defaults-stamp.js', import.meta.url));
+
+/** The stamp of a Node started with `flags` (host/code-cache/print-defaults-stamp.js), or the reason there is none, as { why }. */
+export function stampOfNode(flags) {
+  const r = spawnSync(process.execPath, [...flags, PRINT_STAMP], { encoding: 'latin1', timeout: 30000 });
+  const hex = /^([0-9a-f]{32})\n$/.exec(r.stdout ?? '')?.[1];
+  return hex ? Buffer.from(hex, 'hex') : { why: (r.stderr || r.error?.message || `exit ${r.status}`).trim() };
+}
 
 /** Takes `marker` for this process, noting in it the run it waits for (0: none); false where another process holds it. */
 function claim(marker, runPid) {
@@ -30,9 +41,10 @@ function claim(marker, runPid) {
 
 /**
  * Compiles `bytes` under this process's flags (TURBOFAN_FLAGS) and stores the code stamped with
- * `stamp` in `dir` under `key`, unless another process holds the key's marker; first waits,
- * holding the marker, until process `runPid` (if given) has ended, so that the compile takes no
- * CPU from the run it was started for. Returns what it did, in words.
+ * `stamp` (a header, or a function that gives it: stampOfNode) in `dir` under `key`, unless
+ * another process holds the key's marker; first waits, holding the marker, until process
+ * `runPid` (if given) has ended, so that the compile takes no CPU from the run it was started
+ * for. Returns what it did, in words.
  */
 export async function makeTurbofanCode(bytes, dir, key, stamp, runPid = 0) {
   const marker = join(dir, `${key}.making`);
@@ -45,6 +57,8 @@ export async function makeTurbofanCode(bytes, dir, key, stamp, runPid = 0) {
     }
     const { addon, why } = codeCacheAddon();
     if (!addon) return why;
+    if (typeof stamp === 'function') stamp = stamp();
+    if (!Buffer.isBuffer(stamp)) return `no stamp: ${stamp.why}`;
     const holdEventLoop = setInterval(() => {}, 1 << 30); // (Node 24 exits under a compile otherwise)
     let code;
     try {
@@ -61,7 +75,7 @@ export async function makeTurbofanCode(bytes, dir, key, stamp, runPid = 0) {
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const [file, dir, key, stamp, runPid] = process.argv.slice(2);
-  const did = await makeTurbofanCode(readFileSync(file), dir, key, Buffer.from(stamp, 'hex'), Number(runPid ?? 0));
+  const [file, dir, key, runPid, ...flags] = process.argv.slice(2);
+  const did = await makeTurbofanCode(readFileSync(file), dir, key, () => stampOfNode(flags), Number(runPid));
   if (process.env.SPINDLE_DEBUG) process.stderr.write(`[spindle] TurboFan code for ${file}: ${did}\n`);
 }

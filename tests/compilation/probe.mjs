@@ -44,7 +44,7 @@ for (const arg of process.argv.slice(2)) {
     const compiled = await compile(wire, { codeCache: dir });
     const entry = await cachedCode(wire, dir);
     writeFileSync(`${dir}/probe-${nops}.wasm`, wire);
-    (await turbofanMaker(`${dir}/probe-${nops}.wasm`, entry))();
+    turbofanMaker(`${dir}/probe-${nops}.wasm`, entry)();
     for (let waited = 0; !existsSync(`${dir}/${entry.key}.code`) && waited < 60000; waited += 100) await new Promise((done) => setTimeout(done, 100));
     console.log(`${compiled.codeCache}, ${existsSync(`${dir}/${entry.key}.code`) ? 'made' : 'not made'}`);
     continue;

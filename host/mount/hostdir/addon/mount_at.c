@@ -21,7 +21,9 @@
 //                                  need not have opened (node:fs warns then), and its close
 //   lseek(fd, offset, whence)      the host's lseek, for stdio that is a regular file (not a
 //                                  mount's: host/platform/node.js)
-//   exit(code), yield()            _exit(2) and sched_yield(2) for any thread (host/platform)
+//   exit(code), yield()            _exit(2) and sched_yield(2) for any thread (host/platform);
+//                                  exit starts startAtExit's command first
+//   startAtExit(argv)              a command started when the process ends (start_at_exit.c)
 //   epochOffsetNs()                CLOCK_REALTIME less CLOCK_MONOTONIC in ns, a BigInt: added to
 //                                  process.hrtime it is the wall clock (host/platform)
 //   isatty(fd)                     isatty(3) of a host fd, a boolean: node:tty would load node:net
@@ -55,6 +57,7 @@
 
 #include "../../../../runtime/fs/mount/mount_wire.h"
 #include "kept_dirs.h"
+#include "start_at_exit.h"
 #include "vanish_alarm.h"
 
 static int64_t ns_of(struct timespec t) { return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec; }
@@ -671,6 +674,7 @@ static napi_value js_exit(napi_env env, napi_callback_info info)
     int32_t code;
     if (!arg_fd(env, info, &code))
         return type_error(env, "exit(code)");
+    start_at_exit_now();
     _exit(code & 0xff);
 }
 
@@ -737,6 +741,7 @@ NAPI_MODULE_INIT(/* napi_env env, napi_value exports */)
         {"epochOffsetNs", NULL, js_epoch_offset_ns, NULL, NULL, NULL, napi_enumerable, NULL},
         {"isatty", NULL, js_isatty, NULL, NULL, NULL, napi_enumerable, NULL},
         {"exitIfVanished", NULL, js_exit_if_vanished, NULL, NULL, NULL, napi_enumerable, NULL},
+        {"startAtExit", NULL, js_start_at_exit, NULL, NULL, NULL, napi_enumerable, NULL},
     };
     napi_define_properties(env, exports, sizeof fns / sizeof fns[0], fns);
     return exports;

@@ -8,6 +8,7 @@
 // for each worker that got this far, the watcher worker of host/threads/lifelines.js, whose own
 // boot took a core from the program's threads (docs/HOST.md, "Tenth pass").
 #define _GNU_SOURCE
+#include "start_at_exit.h"
 #include "vanish_alarm.h"
 
 #include <stdint.h>
@@ -34,6 +35,7 @@ static void on_teardown(void *arg)
                 break;
             done += (size_t)n;
         }
+        start_at_exit_now();
         _exit(134);
     }
     free(a); // (the environment frees its references itself)
