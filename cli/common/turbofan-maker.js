@@ -88,22 +88,44 @@ export async function prefillCodeCache(wasm) {
 }
 
 /**
- * Waits until no maker works in cache directory `dir` (no KEY.making file), at most `timeoutMs`:
- * for benches, whose measured runs must neither share the CPU with a compile nor miss code that
- * is about to be made. Returns whether they were done.
+ * Waits until no maker works in cache directory `dir`, at most `timeoutMs`: for benches and
+ * tests, whose measured runs must neither share the CPU with a compile nor miss code that is
+ * about to be made. A maker is at work while its KEY.making file is there, and from its start,
+ * before it has taken that file (it boots first), while its process runs (read from /proc).
+ * Returns whether they were done.
  */
 export async function makersDone(dir, timeoutMs = 120000) {
   const { readdirSync } = process.getBuiltinModule('node:fs');
   const busy = () => {
     try {
-      return readdirSync(dir).some((name) => name.endsWith('.making'));
-    } catch {
-      return false; // no cache directory: nothing is made there
-    }
+      if (readdirSync(dir).some((name) => name.endsWith('.making'))) return true;
+    } catch { /* no cache directory: nothing is made there */ }
+    return makerRunsFor(dir);
   };
   for (const until = Date.now() + timeoutMs; busy();) {
     if (Date.now() > until) return false;
     await new Promise((next) => setTimeout(next, 50));
   }
   return true;
+}
+
+// Whether a maker process for cache directory `dir` runs: its command line names MAKER, then the
+// module, then the directory (makerCommand). False where there is no /proc to read.
+function makerRunsFor(dir) {
+  const { readdirSync, readFileSync } = process.getBuiltinModule('node:fs');
+  let pids;
+  try {
+    pids = readdirSync('/proc').filter((name) => /^\d+$/.test(name));
+  } catch {
+    return false;
+  }
+  return pids.some((pid) => {
+    try {
+      const args = readFileSync(`/proc/${pid}/cmdline`, 'latin1').split('\0');
+      const at = args.indexOf(MAKER);
+      return at >= 0 && resolve(args[at + 2] ?? '') === resolve(dir);
+    } catch {
+      return false; // (gone meanwhile, or another user's)
+    }
+  });
 }
