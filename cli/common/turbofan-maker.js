@@ -88,7 +88,7 @@ export async function prefillCodeCache(wasm) {
 }
 
 /**
- * Waits until no maker works in cache directory `dir`, at most `timeoutMs`: for benches and
+ * Waits until no maker works in cache directory `dir` or one under it, at most `timeoutMs`: for benches and
  * tests, whose measured runs must neither share the CPU with a compile nor miss code that is
  * about to be made. A maker is at work while its KEY.making file is there, and from its start,
  * before it has taken that file (it boots first), while its process runs (read from /proc).
@@ -98,7 +98,7 @@ export async function makersDone(dir, timeoutMs = 120000) {
   const { readdirSync } = process.getBuiltinModule('node:fs');
   const busy = () => {
     try {
-      if (readdirSync(dir).some((name) => name.endsWith('.making'))) return true;
+      if (readdirSync(dir, { recursive: true }).some((name) => String(name).endsWith('.making'))) return true;
     } catch { /* no cache directory: nothing is made there */ }
     return makerRunsFor(dir);
   };
@@ -109,8 +109,8 @@ export async function makersDone(dir, timeoutMs = 120000) {
   return true;
 }
 
-// Whether a maker process for cache directory `dir` runs: its command line names MAKER, then the
-// module, then the directory (makerCommand). False where there is no /proc to read.
+// Whether a maker process for cache directory `dir`, or one under it, runs: its command line names
+// MAKER, then the module, then the directory (makerCommand). False where there is no /proc to read.
 function makerRunsFor(dir) {
   const { readdirSync, readFileSync } = process.getBuiltinModule('node:fs');
   let pids;
@@ -119,11 +119,13 @@ function makerRunsFor(dir) {
   } catch {
     return false;
   }
+  const top = resolve(dir);
   return pids.some((pid) => {
     try {
       const args = readFileSync(`/proc/${pid}/cmdline`, 'latin1').split('\0');
       const at = args.indexOf(MAKER);
-      return at >= 0 && resolve(args[at + 2] ?? '') === resolve(dir);
+      const its = at >= 0 ? resolve(args[at + 2] ?? '') : null;
+      return its !== null && (its === top || its.startsWith(`${top}/`));
     } catch {
       return false; // (gone meanwhile, or another user's)
     }
