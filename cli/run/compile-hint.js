@@ -7,7 +7,8 @@
 // sends the next one back to the code (docs/HOST.md, "Short programs compile lazily"). The two
 // bounds differ (half the load, then the whole) so that timing noise does not flip a module
 // between the two on every run. Kept in the module's `.compile` hint file
-// (cli/run/hint-file.js): "LOAD_MS MODE MAIN_MS", the code's load and the last run's main.
+// (cli/run/hint-file.js): "LOAD_MS MODE MAIN_MS", the code's load (its compile: read, checked,
+// deserialized) and the last run's main.
 import { hintPath, writeHint } from './hint-file.js';
 
 const { readFileSync } = process.getBuiltinModule('node:fs');

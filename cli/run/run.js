@@ -72,10 +72,7 @@ export async function run(argv, early = null, from = 'the modules (no current bu
   const compileChoice = lazyMayPay ? compileHint(opts.wasm, opts.codeCache) : NO_COMPILE_HINT;
   const compilation = compileChoice.choice === 'lazy' ? 'lazy' : opts.compilation;
   const bytes = readFileSync(opts.wasm);
-  // (what loading the code costs: its lookup here and the compile below)
-  let loadMs = -performance.now();
   const start = await v8StartFor({ ...opts, compilation }, bytes);
-  loadMs += performance.now();
   // a maker of the module's TurboFan code started now, which waits for this pid to end (a restart keeps it)
   const makeCode = (entry) => entry?.marker && turbofanMaker(opts.wasm, entry, process.pid)?.();
   if (start) {
@@ -92,9 +89,10 @@ export async function run(argv, early = null, from = 'the modules (no current bu
   // as many threads' workers as this module used last time (one on its first run) are booting
   const { threadWorkers: earlyThreadWorkers } = early;
   const { compile, createProgram } = await import('../../host/index.js');
-  loadMs -= performance.now();
+  // (what loading the code costs: reading, checking and deserializing it; not a wait for its maker)
+  const loadStart = performance.now();
   const compiled = await compile(bytes, { compilation, codeCache: opts.codeCache });
-  loadMs += performance.now();
+  const loadMs = performance.now() - loadStart;
   // no code cached: it is made for the next run once this one has ended, however it ends
   const missed = compiled.codeCache === 'miss' ? await cachedCode(bytes, opts.codeCache) : null;
   const makeAfterMain = missed?.marker && !makeCodeAtExit(opts.wasm, missed) ? missed : null;
