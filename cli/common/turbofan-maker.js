@@ -37,8 +37,9 @@ export function turbofanMaker(wasm, entry, waitFor = 0) {
     const { spawn } = process.getBuiltinModule('node:child_process'); // (loaded only for this)
     const maker = spawn(node, args, { detached: true, stdio: 'ignore' });
     maker.unref();
-    // at the lowest priority from its first instruction on, not once its code has loaded: a run
-    // may still go on beside it (the maker sets it again itself)
+    // at the lowest priority from its start, not once its code has loaded: a run may still go on
+    // beside it (Linux sets a thread's priority: its threads inherit it where they start after
+    // this, and the maker sets it again itself)
     try { process.getBuiltinModule('node:os').setPriority(maker.pid, 19); } catch { /* it sets it itself */ }
   };
 }
@@ -88,9 +89,9 @@ export async function prefillCodeCache(wasm) {
 }
 
 /**
- * Waits until no maker works in cache directory `dir` or one under it, at most `timeoutMs`: for benches and
- * tests, whose measured runs must neither share the CPU with a compile nor miss code that is
- * about to be made. A maker is at work while its KEY.making file is there, and from its start,
+ * Waits until no maker works in cache directory `dir` or one under it, at most `timeoutMs`: for
+ * benches and tests, whose measured runs must neither share the CPU with a compile nor miss code
+ * that is about to be made. A maker is at work while its KEY.making file is there, and from its start,
  * before it has taken that file (it boots first), while its process runs (read from /proc).
  * Returns whether they were done.
  */
