@@ -21,7 +21,7 @@ const { readFileSync, rmSync, utimesSync, writeFileSync } = process.getBuiltinMo
 const PRINT_STAMP = fileURLToPath(new URL('./print-defaults-stamp.js', import.meta.url));
 
 /** The stamp of a Node started with `flags` (host/code-cache/print-defaults-stamp.js), or the reason there is none, as { why }. */
-export function stampOfNode(flags) {
+function stampOfNode(flags) {
   const r = spawnSync(process.execPath, [...flags, PRINT_STAMP], { encoding: 'latin1', timeout: 30000 });
   const hex = /^([0-9a-f]{32})\n$/.exec(r.stdout ?? '')?.[1];
   return hex ? Buffer.from(hex, 'hex') : { why: (r.stderr || r.error?.message || `exit ${r.status}`).trim() };
@@ -40,13 +40,13 @@ function claim(marker, runPid) {
 }
 
 /**
- * Compiles `bytes` under this process's flags (TURBOFAN_FLAGS) and stores the code stamped with
- * `stamp` (a header, or a function that gives it: stampOfNode) in `dir` under `key`, unless
- * another process holds the key's marker; first waits, holding the marker, until process
+ * Compiles `bytes` under this process's flags (TURBOFAN_FLAGS) and stores the code stamped for
+ * a Node started with `stampFlags` (stampOfNode) in `dir` under `key`, unless another process
+ * holds the key's marker; first waits, holding the marker, until process
  * `runPid` (if given) has ended, so that the compile takes no CPU from the run it was started
  * for. Returns what it did, in words.
  */
-export async function makeTurbofanCode(bytes, dir, key, stamp, runPid = 0) {
+export async function makeTurbofanCode(bytes, dir, key, stampFlags, runPid = 0) {
   const marker = join(dir, `${key}.making`);
   if (!claim(marker, runPid)) return 'being made by another process';
   try { setPriority(19); } catch { /* the compile runs anyway */ }
@@ -57,7 +57,7 @@ export async function makeTurbofanCode(bytes, dir, key, stamp, runPid = 0) {
     }
     const { addon, why } = codeCacheAddon();
     if (!addon) return why;
-    if (typeof stamp === 'function') stamp = stamp();
+    const stamp = stampOfNode(stampFlags);
     if (!Buffer.isBuffer(stamp)) return `no stamp: ${stamp.why}`;
     const holdEventLoop = setInterval(() => {}, 1 << 30); // (Node 24 exits under a compile otherwise)
     let code;
@@ -76,6 +76,6 @@ export async function makeTurbofanCode(bytes, dir, key, stamp, runPid = 0) {
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const [file, dir, key, runPid, ...flags] = process.argv.slice(2);
-  const did = await makeTurbofanCode(readFileSync(file), dir, key, () => stampOfNode(flags), Number(runPid));
+  const did = await makeTurbofanCode(readFileSync(file), dir, key, flags, Number(runPid));
   if (process.env.SPINDLE_DEBUG) process.stderr.write(`[spindle] TurboFan code for ${file}: ${did}\n`);
 }
