@@ -16,6 +16,8 @@ import { compileHint, NO_COMPILE_HINT } from './compile-hint.js';
 import { liftoffLosesWaitValues } from '../../host/compile/wasm-tiers.js';
 
 const { readFileSync, statSync } = process.getBuiltinModule('node:fs');
+// (not performance.now(): its first use loads perf_hooks, ~2 ms of a hello world)
+const msSince = (startNs) => Number(process.hrtime.bigint() - startNs) / 1e6;
 
 /**
  * The options before app.wasm, then the module and its arguments; `help` if --help was asked.
@@ -90,9 +92,9 @@ export async function run(argv, early = null, from = 'the modules (no current bu
   const { threadWorkers: earlyThreadWorkers } = early;
   const { compile, createProgram } = await import('../../host/index.js');
   // (what loading the code costs: reading, checking and deserializing it; not a wait for its maker)
-  const loadStart = performance.now();
+  const loadStart = process.hrtime.bigint();
   const compiled = await compile(bytes, { compilation, codeCache: opts.codeCache });
-  const loadMs = performance.now() - loadStart;
+  const loadMs = msSince(loadStart);
   // no code cached: it is made for the next run once this one has ended, however it ends
   const missed = compiled.codeCache === 'miss' ? await cachedCode(bytes, opts.codeCache) : null;
   const makeAfterMain = missed?.marker && !makeCodeAtExit(opts.wasm, missed) ? missed : null;
@@ -105,12 +107,12 @@ export async function run(argv, early = null, from = 'the modules (no current bu
         : hint.last === undefined ? 'the module\'s first run here' : `its last runs here used ${hint.last.join(', ')}`})\n` +
       `[spindle] C main: ${program.mainThread === 'here' ? "on Node's main thread" : 'in a worker'}\n`);
   }
-  const mainStart = performance.now();
+  const mainStart = process.hrtime.bigint();
   program.start();
   const result = await program.exited;
   hint?.record(program.workersUsed());
   compileChoice.record({ mode: compiled.codeCache === 'hit' ? 'turbofan' : compiled.compilation === 'lazy' ? 'lazy' : null,
-    loadMs, mainMs: performance.now() - mainStart });
+    loadMs, mainMs: msSince(mainStart) });
   program.dispose();
   makeCode(makeAfterMain);
   if (result.trap) process.stderr.write(`spindle: ${result.trap}\n`);
