@@ -8,7 +8,7 @@
 // Idempotent: it builds again only when an input changed. `--force` builds anyway.
 import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { BUNDLE_DIR, EARLY_BUNDLE, freshBundle, INPUTS_FILE, RUN_BUNDLE, THREAD_WORKER_BUNDLE } from '../cli/run/run-bundle.js';
+import { BUNDLE_DIR, freshBundle, INPUTS_FILE, RUN_BUNDLE, THREAD_WORKER_BUNDLE } from '../cli/run/run-bundle.js';
 
 const root = join(import.meta.dirname, '..');
 const outDir = join(root, BUNDLE_DIR);
@@ -36,7 +36,7 @@ async function build() {
   const esbuild = await import('esbuild');
   mkdirSync(outDir, { recursive: true });
   const inputs = new Set();
-  const entries = [['cli/run/run-early.js', EARLY_BUNDLE], ['cli/run/run-entry.js', RUN_BUNDLE], ['host/program/thread-worker.js', THREAD_WORKER_BUNDLE]];
+  const entries = [['cli/run/run-entry.js', RUN_BUNDLE], ['host/program/thread-worker.js', THREAD_WORKER_BUNDLE]];
   for (const [entry, out] of entries) {
     const temp = join(outDir, `.${out}.${process.pid}`);
     const result = await esbuild.build({
@@ -64,5 +64,5 @@ if (!process.argv.includes('--force') && freshBundle(root)) {
   console.log(`[bundle] ${relative(process.cwd(), outDir) || '.'}: up to date`);
 } else {
   const count = await build();
-  console.log(`[bundle] ${relative(process.cwd(), outDir) || '.'}: ${EARLY_BUNDLE}, ${RUN_BUNDLE} and ${THREAD_WORKER_BUNDLE} from ${count} modules`);
+  console.log(`[bundle] ${relative(process.cwd(), outDir) || '.'}: ${RUN_BUNDLE} and ${THREAD_WORKER_BUNDLE} from ${count} modules`);
 }

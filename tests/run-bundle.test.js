@@ -5,7 +5,7 @@ import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { BUNDLE_DIR, EARLY_BUNDLE, freshBundle, INPUTS_FILE, RUN_BUNDLE, THREAD_WORKER_BUNDLE } from '../cli/run/run-bundle.js';
+import { BUNDLE_DIR, freshBundle, INPUTS_FILE, RUN_BUNDLE, THREAD_WORKER_BUNDLE } from '../cli/run/run-bundle.js';
 import { exec } from './lib/exec.js';
 
 const root = join(import.meta.dirname, '..');
@@ -17,7 +17,7 @@ describe('the run bundle is used only while it is current', () => {
     fake = mkdtempSync(join(tmpdir(), 'spindle-bundle-'));
     mkdirSync(join(fake, BUNDLE_DIR), { recursive: true });
     writeFileSync(join(fake, 'a.js'), 'export {};\n');
-    for (const bundle of [EARLY_BUNDLE, RUN_BUNDLE, THREAD_WORKER_BUNDLE]) writeFileSync(join(fake, BUNDLE_DIR, bundle), '');
+    for (const bundle of [RUN_BUNDLE, THREAD_WORKER_BUNDLE]) writeFileSync(join(fake, BUNDLE_DIR, bundle), '');
   });
   after(() => rmSync(fake, { recursive: true, force: true }));
   const list = (inputs) => writeFileSync(join(fake, BUNDLE_DIR, INPUTS_FILE), JSON.stringify({ inputs }));

@@ -1,6 +1,6 @@
 // Whether `spindle run` starts from its bundles (build/bundle/, made by
-// scripts/build-run-bundle.js at setup): one file for the CLI's run path and one for a thread's
-// worker, in place of ~60 ES modules each resolved, read and linked on every start (docs/HOST.md,
+// scripts/build-run-bundle.js at setup): one file for the CLI's run path (its early start
+// included) and one for a thread's worker, in place of ~60 ES modules each resolved, read and linked on every start (docs/HOST.md,
 // "Start-up"). They are used only while every module they were made from is as it was then, so
 // an edited module runs as it is, from the modules, until the next setup builds them again.
 const { readFileSync, statSync } = process.getBuiltinModule('node:fs');
@@ -9,7 +9,6 @@ const { pathToFileURL } = process.getBuiltinModule('node:url');
 
 export const BUNDLE_DIR = join('build', 'bundle');
 export const RUN_BUNDLE = 'run.mjs';
-export const EARLY_BUNDLE = 'early.mjs';
 export const THREAD_WORKER_BUNDLE = 'thread-worker.mjs';
 export const INPUTS_FILE = 'inputs.json';
 
@@ -18,7 +17,6 @@ export function freshBundle(root) {
   const dir = join(root, BUNDLE_DIR);
   try {
     statSync(join(dir, RUN_BUNDLE));
-    statSync(join(dir, EARLY_BUNDLE));
     statSync(join(dir, THREAD_WORKER_BUNDLE));
     const { inputs } = JSON.parse(readFileSync(join(dir, INPUTS_FILE), 'utf8'));
     return inputs.length > 0 && inputs.every(({ path, mtimeMs, size }) => {
@@ -35,14 +33,12 @@ export const bundleUsable = (root) => process.env.SPINDLE_BUNDLE !== '0' && fres
 
 /**
  * Runs `spindle run args` from the bundles under `root` (bundleUsable) and resolves with its exit
- * code. The run's workers start first (cli/run/run-early.js, from a bundle of its own: a tenth of
- * the run's), from the thread worker's bundle, and boot while the run's bundle loads.
+ * code. The early start is in the run's bundle: as a bundle of its own, loaded first so that the
+ * workers booted while the rest loaded, it cost a hello world ~5 ms and gained a threaded
+ * program nothing (docs/HOST.md, "Thirteenth pass").
  */
 export async function runFromBundle(root, args) {
   const dir = join(root, BUNDLE_DIR);
-  const threadWorker = pathToFileURL(join(dir, THREAD_WORKER_BUNDLE));
-  const { earlyStart } = await import(pathToFileURL(join(dir, EARLY_BUNDLE)).href);
-  const early = await earlyStart(args, { threadWorker });
   const { runCommand } = await import(pathToFileURL(join(dir, RUN_BUNDLE)).href);
-  return runCommand(args, threadWorker, early);
+  return runCommand(args, pathToFileURL(join(dir, THREAD_WORKER_BUNDLE)));
 }

@@ -1,6 +1,6 @@
-// `spindle run` in Node starts the workers it will need before it loads anything else, so that
-// their boots (~30-50 ms of a core each on the 2-core VM) run beside the loading of the CLI's
-// and the host's code and the compile (docs/HOST.md, "Start-up"): the C main's worker where
+// `spindle run` in Node starts the workers it will need before anything else, so that their
+// boots (~30-50 ms of a core each on the 2-core VM) run beside the rest of its start: the
+// host's code, the module's compile (docs/HOST.md, "Start-up"): the C main's worker where
 // main runs in one, else as many threads' workers as the module's last run used (one on its
 // first run, cli/run/thread-hint.js). Only the arguments are looked at here; cli/run/run.js parses them
 // and adopts the workers. Arguments it cannot read mean no early start: cli/run/run.js then says
