@@ -13,6 +13,7 @@ import { appendPreloadSection, collectPreload } from '../common/preload-files.js
 import { componentArchive } from './runtime-lib.js';
 import { dropCustomSections, metadataSections } from './strip-sections.js';
 import { addStackCheck, stackCheckLinkArgs, stackCheckWanted } from './stack-check.js';
+import { dropBssFill } from './bss-fill.js';
 import { clang, clangxx, requireSetup, root, sysroot, target, toolchainDir } from '../common/toolchain.js';
 import { ccUsage } from '../common/usage.js';
 import { prefillCodeCache } from '../common/turbofan-maker.js';
@@ -305,6 +306,7 @@ export async function compile(args, { cxx }) {
   const linked = r.status === 0 && linking && isPlainFile(output);
   if (linking && (linked || r.status !== 0)) checkMaxMemory(opts, linked, isCxx ? clangxx : clang, argv);
   if (linked && stackCheckWanted(opts)) addStackCheck(output);
+  if (linked && !opts.bare) dropBssFill(output);
   if (linked && !wantsDebugInfo(opts.clangArgs)) {
     dropCustomSections(output, metadataSections.filter((s) => !(opts.keepNames && s === 'name')));
   }
