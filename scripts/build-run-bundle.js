@@ -6,6 +6,7 @@
 // read and one compile, kept by Node's compile cache. cli/run/run-bundle.js uses the bundles while
 // inputs.json still lists every input as it was built (mtime and size), else the modules.
 // Idempotent: it builds again only when an input changed. `--force` builds anyway.
+import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { BUNDLE_DIR, freshBundle, INPUTS_FILE, RUN_BUNDLE, THREAD_WORKER_BUNDLE } from '../cli/run/run-bundle.js';
@@ -18,8 +19,6 @@ const outDir = join(root, BUNDLE_DIR);
 const metaPaths = {
   name: 'import-meta-paths',
   setup(build) {
-    // what stays out of the bundle is imported from its own file, named from the bundle's place
-    build.onResolve({ filter: /\/run-browser\.js$/ }, (args) => ({ path: relative(outDir, join(args.resolveDir, args.path)), external: true }));
     build.onLoad({ filter: /\.js$/ }, (args) => {
       let text = readFileSync(args.path, 'utf8');
       if (text.includes('import.meta')) {
@@ -36,17 +35,25 @@ async function build() {
   const esbuild = await import('esbuild');
   mkdirSync(outDir, { recursive: true });
   const inputs = new Set();
-  const entries = [['cli/run/run-entry.js', RUN_BUNDLE], ['host/program/thread-worker.js', THREAD_WORKER_BUNDLE]];
-  for (const [entry, out] of entries) {
+  // The run's bundle is a classic script (CommonJS in a function, cli/run/script-cache.js) whose
+  // import.meta.url is the bundle file's URL, handed in; the thread worker's is a module.
+  const entries = [
+    ['cli/run/run-entry.js', RUN_BUNDLE, { format: 'cjs', define: { 'import.meta.url': '__bundleUrl' } }],
+    ['host/program/thread-worker.js', THREAD_WORKER_BUNDLE, { format: 'esm' }],
+  ];
+  const outputs = [];
+  for (const [entry, out, how] of entries) {
     const temp = join(outDir, `.${out}.${process.pid}`);
     const result = await esbuild.build({
-      entryPoints: [join(root, entry)], outfile: temp, bundle: true, platform: 'node', format: 'esm', target: 'node20',
+      entryPoints: [join(root, entry)], outfile: temp, bundle: true, platform: 'node', target: 'node20', ...how,
       absWorkingDir: root, plugins: [metaPaths], metafile: true, logLevel: 'warning', legalComments: 'none',
-      // (what a Node run never loads stays out: the browser driver, and addons, which are files)
+      // (addons are files of their own)
       external: ['*.node'],
     });
     for (const input of Object.keys(result.metafile.inputs)) inputs.add(input);
     renameSync(temp, join(outDir, out));
+    const st = statSync(join(outDir, out));
+    outputs.push({ path: out, mtimeMs: st.mtimeMs, size: st.size, sha256: createHash('sha256').update(readFileSync(join(outDir, out))).digest('hex') });
   }
   // (this script is an input too: a bundle made another way is made again)
   inputs.add(relative(root, import.meta.filename));
@@ -55,7 +62,7 @@ async function build() {
     return { path, mtimeMs: st.mtimeMs, size: st.size };
   });
   const temp = join(outDir, `.${INPUTS_FILE}.${process.pid}`);
-  writeFileSync(temp, `${JSON.stringify({ inputs: list }, null, 1)}\n`);
+  writeFileSync(temp, `${JSON.stringify({ inputs: list, outputs }, null, 1)}\n`);
   renameSync(temp, join(outDir, INPUTS_FILE));
   return list.length;
 }

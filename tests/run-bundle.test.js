@@ -1,7 +1,8 @@
 // `spindle run` starts from its bundles (build/bundle, scripts/build-run-bundle.js) while every
-// module they were made from is unchanged, and from the modules otherwise (cli/run/run-bundle.js).
+// module they were made from, and each bundle, is unchanged, and from the modules otherwise
+// (cli/run/run-bundle.js); the run bundle's V8 code is kept after a run (cli/run/script-cache.js).
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -20,7 +21,11 @@ describe('the run bundle is used only while it is current', () => {
     for (const bundle of [RUN_BUNDLE, THREAD_WORKER_BUNDLE]) writeFileSync(join(fake, BUNDLE_DIR, bundle), '');
   });
   after(() => rmSync(fake, { recursive: true, force: true }));
-  const list = (inputs) => writeFileSync(join(fake, BUNDLE_DIR, INPUTS_FILE), JSON.stringify({ inputs }));
+  const outputs = () => [RUN_BUNDLE, THREAD_WORKER_BUNDLE].map((path) => {
+    const st = statSync(join(fake, BUNDLE_DIR, path));
+    return { path, mtimeMs: st.mtimeMs, size: st.size, sha256: '0'.repeat(64) };
+  });
+  const list = (inputs, outs = outputs()) => writeFileSync(join(fake, BUNDLE_DIR, INPUTS_FILE), JSON.stringify({ inputs, outputs: outs }));
   const at = (seconds) => utimesSync(join(fake, 'a.js'), seconds, seconds);
 
   it('fresh while every input has its mtime and size; stale after a change, a missing file or a missing list', () => {
@@ -37,6 +42,12 @@ describe('the run bundle is used only while it is current', () => {
     assert.equal(freshBundle(fake), false);
     list([]);
     assert.equal(freshBundle(fake), false);
+    list([{ path: 'a.js', mtimeMs: 1000000, size: 12 }]);
+    assert.equal(freshBundle(fake), true);
+    writeFileSync(join(fake, BUNDLE_DIR, RUN_BUNDLE), 'changed');
+    assert.equal(freshBundle(fake), false, 'a bundle changed since it was built');
+    list([{ path: 'a.js', mtimeMs: 1000000, size: 12 }], outputs().slice(1));
+    assert.equal(freshBundle(fake), false, 'no record of the run bundle');
     rmSync(join(fake, BUNDLE_DIR, INPUTS_FILE));
     assert.equal(freshBundle(fake), false);
   });
@@ -50,14 +61,65 @@ describe('the run bundle is used only while it is current', () => {
       const cc = await exec(spindle, ['cc', '-O2', join(root, 'bench', 'startup', 'hello_thread.c'), '-o', wasm]);
       assert.equal(cc.code, 0, cc.stderr);
       const { SPINDLE_BUNDLE: _, ...env } = process.env;
-      for (const [more, from] of [[{}, /JavaScript: the bundle/], [{ SPINDLE_BUNDLE: '0' }, /JavaScript: the modules/]]) {
-        const r = await exec(spindle, ['run', wasm], { env: { ...env, SPINDLE_DEBUG: '1', ...more } });
+      // (a run with --browser among its words starts from the modules, even as a program's argument)
+      for (const [more, from, args = []] of [[{}, /JavaScript: the bundle/], [{ SPINDLE_BUNDLE: '0' }, /JavaScript: the modules/],
+        [{}, /JavaScript: the modules/, ['--browser']]]) {
+        const r = await exec(spindle, ['run', wasm, ...args], { env: { ...env, SPINDLE_DEBUG: '1', ...more } });
         assert.equal(r.code, 0, r.stderr);
         assert.equal(r.stdout, 'hello, world (a thread wrote a file)\n');
         assert.match(r.stderr, from);
       }
     } finally {
       rmSync(out, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('the run bundle\'s V8 code is kept after a run', () => {
+  let dir;
+  before(() => { dir = mkdtempSync(join(tmpdir(), 'spindle-script-cache-')); });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  // (each load in a Node of its own: V8 would take a script it compiled before from its memory)
+  const load = async (script, sha256, cache) => {
+    const code = `import { loadCachedScript } from ${JSON.stringify(join(root, 'cli', 'run', 'script-cache.js'))};
+      const r = loadCachedScript(${JSON.stringify(script)}, ${JSON.stringify(sha256)}, ${JSON.stringify(cache)});
+      r.keep();
+      process.stdout.write(JSON.stringify({ cache: r.cache, answer: r.exports.answer(), url: r.exports.url }));`;
+    const r = await exec(process.execPath, ['--input-type=module', '-e', code]);
+    assert.equal(r.code, 0, r.stderr);
+    return JSON.parse(r.stdout);
+  };
+
+  it('a miss keeps the code, the next load takes it, a damaged file is refused and replaced', async () => {
+    const script = join(dir, 'script.cjs');
+    writeFileSync(script, 'exports.answer = () => 6 * 7;\nexports.url = __bundleUrl;\n');
+    const cache = join(dir, 'cache');
+    assert.deepEqual(await load(script, 'a'.repeat(64), cache), { cache: 'miss', answer: 42, url: `file://${script}` });
+    const [file] = readdirSync(cache);
+    assert.match(file, new RegExp(`^a{32}-${process.version}-${process.arch}\\.v8$`));
+    assert.equal(statSync(join(cache, file)).mode & 0o777, 0o600);
+    assert.equal((await load(script, 'a'.repeat(64), cache)).cache, 'hit');
+    writeFileSync(join(cache, file), 'not V8 code');
+    assert.deepEqual(await load(script, 'a'.repeat(64), cache), { cache: 'rejected', answer: 42, url: `file://${script}` });
+    assert.equal((await load(script, 'a'.repeat(64), cache)).cache, 'hit', 'the refused file was replaced');
+    // (another bundle, even of the same length, has a file of its own)
+    assert.equal((await load(script, 'b'.repeat(64), cache)).cache, 'miss');
+    assert.equal((await load(script, 'a'.repeat(64), null)).cache, 'off');
+    assert.equal(readdirSync(cache).length, 2);
+  });
+
+  it('spindle run: a miss, then a hit; none with --code-cache=off', async () => {
+    const wasm = join(dir, 'hello.wasm');
+    const cc = await exec(spindle, ['cc', '-O2', join(root, 'bench', 'startup', 'hello.c'), '-o', wasm]);
+    assert.equal(cc.code, 0, cc.stderr);
+    const { SPINDLE_BUNDLE: _, ...env } = process.env;
+    const runEnv = { ...env, SPINDLE_DEBUG: '1', SPINDLE_CODE_CACHE_DIR: join(dir, 'code') };
+    for (const [args, kept] of [[[], 'miss'], [[], 'hit'], [['--code-cache=off'], 'off']]) {
+      const r = await exec(spindle, ['run', ...args, wasm], { env: runEnv });
+      assert.equal(r.code, 0, r.stderr);
+      assert.equal(r.stdout, 'hello, world\n');
+      assert.match(r.stderr, new RegExp(`JavaScript: the bundle \\(build/bundle; its V8 code: ${kept}\\)`));
     }
   });
 });

@@ -101,7 +101,7 @@ export function startAgain(flags, { beforeExec = () => {}, env = process.env } =
  */
 export async function followParent(env = process.env) {
   if (env[STARTED_AGAIN] !== 'spawned') return false;
-  const { Socket } = await import('node:net');
+  const { Socket } = process.getBuiltinModule('node:net');
   let lifeline;
   try {
     lifeline = new Socket({ fd: LIFELINE_FD, readable: true, writable: false });

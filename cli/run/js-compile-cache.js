@@ -2,7 +2,8 @@
 // (`module.enableCompileCache`). Spindle turns it on for its own modules, in a `js` folder of the
 // compiled-code cache's directory, checked as that one is: a short run spends a quarter of its
 // time loading the CLI's and the host's ~60 modules (docs/HOST.md, "Start-up"). Node 20 has no
-// such cache, and SPINDLE_CODE_CACHE=0 turns this off with the rest of the cache.
+// such cache, and SPINDLE_CODE_CACHE=0 turns this off with the rest of the cache. The run
+// bundle's code is kept in the same folder another way (cli/run/script-cache.js).
 import module from 'node:module';
 import { join } from 'node:path';
 import { defaultCacheDir, unusableReason } from '../../host/code-cache/store.js';
@@ -25,19 +26,26 @@ export function codeCacheArgument(args) {
 }
 
 /**
- * Turns the cache on in this thread, and for the workers and Node processes it starts (through
- * NODE_COMPILE_CACHE, which they inherit), in the `js` folder of `cacheDir` (`--code-cache=DIR`;
- * by default the compiled-code cache's directory). A user's own NODE_COMPILE_CACHE, or
- * NODE_DISABLE_COMPILE_CACHE, decides instead. Never throws: it is only an optimization.
+ * The checked `js` folder of `cacheDir` (`--code-cache=DIR`; by default the compiled-code
+ * cache's directory) for the JavaScript caches, or null where there is none: SPINDLE_CODE_CACHE=0,
+ * NODE_DISABLE_COMPILE_CACHE, or a folder that is not safe to run code from.
  */
-export function enableJsCompileCache(env = process.env, cacheDir = undefined) {
-  if (typeof module.enableCompileCache !== 'function' || env.SPINDLE_CODE_CACHE === '0') return;
-  if (env[VARIABLE] !== undefined || env.NODE_DISABLE_COMPILE_CACHE !== undefined) return; // (Node did as it says)
+export function jsCacheDir(env = process.env, cacheDir = undefined) {
+  if (env.SPINDLE_CODE_CACHE === '0' || env.NODE_DISABLE_COMPILE_CACHE !== undefined) return null;
+  // (its parent too: whoever may write there may put another `js` in its place)
+  const parent = cacheDir ?? defaultCacheDir(env);
+  const dir = join(parent, 'js');
+  return unusableReason(parent) || unusableReason(dir) ? null : dir;
+}
+
+/**
+ * Turns Node's module cache on in this thread, and for the workers and Node processes it starts
+ * (through NODE_COMPILE_CACHE, which they inherit), in `dir` (jsCacheDir). A user's own
+ * NODE_COMPILE_CACHE decides instead. Never throws: it is only an optimization.
+ */
+export function enableJsCompileCache(env, dir) {
+  if (!dir || typeof module.enableCompileCache !== 'function' || env[VARIABLE] !== undefined) return; // (Node did as it says)
   try {
-    // (its parent too: whoever may write there may put another `js` in its place)
-    const parent = cacheDir ?? defaultCacheDir(env);
-    const dir = join(parent, 'js');
-    if (unusableReason(parent) || unusableReason(dir)) return;
     const { directory } = module.enableCompileCache(dir);
     if (directory) env[VARIABLE] = env[OURS] = directory;
   } catch { /* no cache: the modules compile as before */ }

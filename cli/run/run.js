@@ -55,13 +55,15 @@ function checkMounts(opts) {
 
 /**
  * Runs `spindle run argv`; `early`: the workers cli/run/run-early.js started for it (started here
- * where none is given), `from`: where this code was loaded from (cli/run/run-bundle.js).
+ * where none is given), `from`: where this code was loaded from (cli/run/run-bundle.js),
+ * `afterProgram`: called once the program has ended, where one ran here.
  */
-export async function run(argv, early = null, from = 'the modules (no current bundle: scripts/build-run-bundle.js makes it)') {
+export async function run(argv, early = null, from = 'the modules (no current bundle: scripts/build-run-bundle.js makes it)', afterProgram = null) {
   const opts = parseRunArgs(argv, early?.scan);
   if (opts.help) { process.stdout.write(runUsage); return 0; }
   if (opts.preload.length) opts.preloadBytes = packPreloadFiles(opts.preload, '--preload');
-  if (opts.browser) return (await import('./run-browser.js')).runInBrowser(opts);
+  // (by URL: the browser's driver stays out of the run's bundle, which bin/spindle never runs in a browser)
+  if (opts.browser) return (await import(new URL('./run-browser.js', import.meta.url).href)).runInBrowser(opts);
   // V8's flags are this process's: a run that needs others runs in a Node started with them
   // (cli/common/v8-start.js)
   early ??= await earlyStart(argv);
@@ -114,6 +116,7 @@ export async function run(argv, early = null, from = 'the modules (no current bu
   compileChoice.record({ mode: compiled.codeCache === 'hit' ? 'turbofan' : compiled.compilation === 'lazy' ? 'lazy' : null,
     loadMs, mainMs: msSince(mainStart) });
   program.dispose();
+  afterProgram?.();
   makeCode(makeAfterMain);
   if (result.trap) process.stderr.write(`spindle: ${result.trap}\n`);
   return result.exitCode;

@@ -14,7 +14,7 @@ import { loadThreadWorkers } from './thread-workers.js';
  */
 export async function startEarlyWorker({ lifeline = false } = {}) {
   const threadWorkers = await loadThreadWorkers();
-  const ends = lifeline ? new (await import('node:worker_threads')).MessageChannel() : null;
+  const ends = lifeline ? new (process.getBuiltinModule('node:worker_threads').MessageChannel)() : null;
   let markLoaded;
   const loaded = new Promise((resolve) => { markLoaded = resolve; });
   let deliver = null;

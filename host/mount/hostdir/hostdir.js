@@ -110,7 +110,7 @@ export async function prepare(spec, ctx = {}) {
   const n = Math.min(MAX_IO_WORKERS, Number(spec.ioWorkers) | 0);
   // each thread calls the host itself: nothing of the mount runs on the coordinator's loop
   if (n <= 0) return { config, dispose: closeLeftovers, checkModes, servedHere: false };
-  const { Worker } = await import('node:worker_threads');
+  const { Worker } = process.getBuiltinModule('node:worker_threads');
   const mailboxes = createMailboxes(n);
   let disposed = false;
   const workers = Array.from({ length: n }, (_, w) => {

@@ -1,0 +1,52 @@
+// The run bundle as a classic script whose V8 code is kept after a run (docs/HOST.md,
+// "Thirteenth pass"). Node's compile cache for modules (module.enableCompileCache) keeps what V8
+// compiled when a module loaded: its top level, not its functions, which V8 compiles at their
+// first call. So every run compiled again each function it ran: ~6 ms of a hello world's 50.
+// A script's cache made after it ran holds the functions it ran too (vm.Script's
+// createCachedData), and a script is what Node lets JavaScript keep that way.
+// V8 checks a cache against its own version and flags and the source's length, not the source's
+// bytes: so a cache file is named by the bundle's SHA-256 (scripts/build-run-bundle.js records it)
+// and Node's version, and lives in a directory checked as the compiled-code cache's is.
+const { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } = process.getBuiltinModule('node:fs');
+const { join } = process.getBuiltinModule('node:path');
+const { pathToFileURL } = process.getBuiltinModule('node:url');
+
+// (the wrapper's parameters are what the bundle's CommonJS code and its define names use)
+const wrap = (source) => `(function (exports, require, module, __bundleUrl) {${source}\n})`;
+
+/**
+ * Evaluates the CommonJS script at `path` (its SHA-256: `sha256`) and returns { exports, cache }:
+ * cache is 'hit', 'miss', 'rejected' (V8 refused the kept code) or 'off', and `keep()` writes the
+ * code V8 has by then, where the run found none to use. `cacheDir`: a directory the caller has
+ * checked, or null for no cache.
+ */
+export function loadCachedScript(path, sha256, cacheDir) {
+  const vm = process.getBuiltinModule('node:vm');
+  const { createRequire } = process.getBuiltinModule('node:module');
+  const file = cacheDir && join(cacheDir, `${sha256.slice(0, 32)}-${process.version}-${process.arch}.v8`);
+  let cachedData;
+  try {
+    if (file) cachedData = readFileSync(file);
+  } catch { /* none yet */ }
+  const source = readFileSync(path, 'utf8');
+  // (no import() in it: a script's needs Node's experimental flag, so the bundle loads Node's
+  // built-ins with process.getBuiltinModule)
+  const script = new vm.Script(wrap(source), { filename: path, cachedData });
+  const url = pathToFileURL(path).href;
+  const module = { exports: {} };
+  script.runInThisContext()(module.exports, createRequire(url), module, url);
+  const cache = !file ? 'off' : !cachedData ? 'miss' : script.cachedDataRejected ? 'rejected' : 'hit';
+  const keep = () => {
+    if (cache !== 'miss' && cache !== 'rejected') return;
+    // (a file of its own, then renamed: a run reading it meanwhile sees the old file or the new one)
+    const temp = `${file}.${process.pid}`;
+    try {
+      mkdirSync(cacheDir, { recursive: true, mode: 0o700 });
+      writeFileSync(temp, script.createCachedData(), { mode: 0o600 });
+      renameSync(temp, file);
+    } catch {
+      rmSync(temp, { force: true }); // only an optimization: the next run compiles as this one did
+    }
+  };
+  return { exports: module.exports, cache, keep };
+}
