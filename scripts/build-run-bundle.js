@@ -9,6 +9,7 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { SCRIPT_WRAPPER } from '../cli/run/script-cache.js';
 import { BUNDLE_DIR, freshBundle, INPUTS_FILE, RUN_BUNDLE, THREAD_WORKER_BUNDLE } from '../cli/run/run-bundle.js';
 
 const root = join(import.meta.dirname, '..');
@@ -38,7 +39,8 @@ async function build() {
   // The run's bundle is a classic script (CommonJS in a function, cli/run/script-cache.js) whose
   // import.meta.url is the bundle file's URL, handed in; the thread worker's is a module.
   const entries = [
-    ['cli/run/run-entry.js', RUN_BUNDLE, { format: 'cjs', define: { 'import.meta.url': '__bundleUrl' } }],
+    ['cli/run/run-entry.js', RUN_BUNDLE, { format: 'cjs', define: { 'import.meta.url': '__bundleUrl' },
+      banner: { js: SCRIPT_WRAPPER.before }, footer: { js: SCRIPT_WRAPPER.after } }],
     ['host/program/thread-worker.js', THREAD_WORKER_BUNDLE, { format: 'esm' }],
   ];
   const outputs = [];
@@ -55,8 +57,10 @@ async function build() {
     const st = statSync(join(outDir, out));
     outputs.push({ path: out, mtimeMs: st.mtimeMs, size: st.size, sha256: createHash('sha256').update(readFileSync(join(outDir, out))).digest('hex') });
   }
-  // (this script is an input too: a bundle made another way is made again)
+  // (this script is an input too: a bundle made another way is made again; and the wrapper it puts
+  // around the run's)
   inputs.add(relative(root, import.meta.filename));
+  inputs.add('cli/run/script-cache.js');
   const list = [...inputs].filter((p) => !p.startsWith('node:')).sort().map((path) => {
     const st = statSync(join(root, path));
     return { path, mtimeMs: st.mtimeMs, size: st.size };

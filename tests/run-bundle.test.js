@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { BUNDLE_DIR, freshBundle, INPUTS_FILE, RUN_BUNDLE, THREAD_WORKER_BUNDLE } from '../cli/run/run-bundle.js';
+import { SCRIPT_WRAPPER } from '../cli/run/script-cache.js';
 import { exec } from './lib/exec.js';
 
 const root = join(import.meta.dirname, '..');
@@ -93,7 +94,7 @@ describe('the run bundle\'s V8 code is kept after a run', () => {
 
   it('a miss keeps the code, the next load takes it, a damaged file is refused and replaced', async () => {
     const script = join(dir, 'script.cjs');
-    writeFileSync(script, 'exports.answer = () => 6 * 7;\nexports.url = __bundleUrl;\n');
+    writeFileSync(script, `${SCRIPT_WRAPPER.before}exports.answer = () => 6 * 7;\nexports.url = __bundleUrl;${SCRIPT_WRAPPER.after}`);
     const cache = join(dir, 'cache');
     assert.deepEqual(await load(script, 'a'.repeat(64), cache), { cache: 'miss', answer: 42, url: `file://${script}` });
     const [file] = readdirSync(cache);
@@ -107,6 +108,9 @@ describe('the run bundle\'s V8 code is kept after a run', () => {
     assert.equal((await load(script, 'b'.repeat(64), cache)).cache, 'miss');
     assert.equal((await load(script, 'a'.repeat(64), null)).cache, 'off');
     assert.equal(readdirSync(cache).length, 2);
+    // (four bundles' files at most: a fifth bundle's run removes the oldest)
+    for (const c of 'cdef') assert.equal((await load(script, c.repeat(64), cache)).cache, 'miss');
+    assert.deepEqual(readdirSync(cache).map((f) => f[0]).sort(), ['c', 'd', 'e', 'f']);
   });
 
   it('spindle run: a miss, then a hit; none with --code-cache=off', async () => {

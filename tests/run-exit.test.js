@@ -183,9 +183,11 @@ describe('a run that cannot run fails loudly', () => {
 
   it('a command that Node stops waiting for exits 1 with a message, not 0', async () => {
     // a compile that never settles, and no timer to keep Node waiting for it (the code cache off:
-    // it compiles through the cache's addon, not WebAssembly.compile)
+    // it compiles through the cache's addon, not WebAssembly.compile; a module over 1 MiB: a
+    // smaller one compiles lazily on the spot)
+    const big = await build('exit_status_big');
     const stall = 'globalThis.setInterval=()=>0;globalThis.clearInterval=()=>{};WebAssembly.compile=()=>new Promise(()=>{})';
-    const r = await exec(process.execPath, [...nodeWith(stall), 'run', wasm], { env: { ...process.env, SPINDLE_CODE_CACHE: '0' } });
+    const r = await exec(process.execPath, [...nodeWith(stall), 'run', big], { env: { ...process.env, SPINDLE_CODE_CACHE: '0' } });
     assert.equal(r.code, 1, r.stderr);
     assert.equal(r.stdout, '');
     assert.equal(r.stderr, 'spindle: internal error: Node had nothing left to wait on before the command finished\n');

@@ -7,12 +7,16 @@
 // V8 checks a cache against its own version and flags and the source's length, not the source's
 // bytes: so a cache file is named by the bundle's SHA-256 (scripts/build-run-bundle.js records it)
 // and Node's version, and lives in a directory checked as the compiled-code cache's is.
-const { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } = process.getBuiltinModule('node:fs');
+const { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } = process.getBuiltinModule('node:fs');
 const { join } = process.getBuiltinModule('node:path');
 const { pathToFileURL } = process.getBuiltinModule('node:url');
 
-// (the wrapper's parameters are what the bundle's CommonJS code and its define names use)
-const wrap = (source) => `(function (exports, require, module, __bundleUrl) {${source}\n})`;
+// The script is one function expression: scripts/build-run-bundle.js writes CommonJS code between
+// these two (whose parameters are what that code and its define name use), so that the source
+// V8 reads is the file itself, not a copy of it.
+export const SCRIPT_WRAPPER = { before: '(function (exports, require, module, __bundleUrl) {', after: '\n})' };
+// (cache files of other bundles, kept for other checkouts, are removed past this many)
+const KEPT_FILES = 4;
 
 /**
  * Evaluates the CommonJS script at `path` (its SHA-256: `sha256`) and returns { exports, cache }:
@@ -31,7 +35,7 @@ export function loadCachedScript(path, sha256, cacheDir) {
   const source = readFileSync(path, 'utf8');
   // (no import() in it: a script's needs Node's experimental flag, so the bundle loads Node's
   // built-ins with process.getBuiltinModule)
-  const script = new vm.Script(wrap(source), { filename: path, cachedData });
+  const script = new vm.Script(source, { filename: path, cachedData });
   const url = pathToFileURL(path).href;
   const module = { exports: {} };
   script.runInThisContext()(module.exports, createRequire(url), module, url);
@@ -44,6 +48,8 @@ export function loadCachedScript(path, sha256, cacheDir) {
       mkdirSync(cacheDir, { recursive: true, mode: 0o700 });
       writeFileSync(temp, script.createCachedData(), { mode: 0o600 });
       renameSync(temp, file);
+      const byAge = readdirSync(cacheDir).filter((f) => f.endsWith('.v8')).map((f) => [statSync(join(cacheDir, f)).mtimeMs, f]);
+      for (const [, f] of byAge.sort((a, b) => b[0] - a[0]).slice(KEPT_FILES)) rmSync(join(cacheDir, f), { force: true });
     } catch {
       rmSync(temp, { force: true }); // only an optimization: the next run compiles as this one did
     }
