@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { SCRIPT_WRAPPER } from '../cli/run/script-cache.js';
-import { BUNDLE_DIR, freshBundle, INPUTS_FILE, RUN_BUNDLE, THREAD_WORKER_BUNDLE } from '../cli/run/run-bundle.js';
+import { BUNDLE_DIR, freshBundle, INPUTS_FILE, LAUNCH_BUNDLE, RUN_BUNDLE, THREAD_WORKER_BUNDLE } from '../cli/run/run-bundle.js';
 
 const root = join(import.meta.dirname, '..');
 const outDir = join(root, BUNDLE_DIR);
@@ -37,11 +37,13 @@ async function build() {
   mkdirSync(outDir, { recursive: true });
   const inputs = new Set();
   // The run's bundle is a classic script (CommonJS in a function, cli/run/script-cache.js) whose
-  // import.meta.url is the bundle file's URL, handed in; the thread worker's is a module.
+  // import.meta.url is the bundle file's URL, handed in; the thread worker's and bin/spindle's
+  // start are modules.
   const entries = [
     ['cli/run/run-entry.js', RUN_BUNDLE, { format: 'cjs', define: { 'import.meta.url': '__bundleUrl' },
       banner: { js: SCRIPT_WRAPPER.before }, footer: { js: SCRIPT_WRAPPER.after } }],
     ['host/program/thread-worker.js', THREAD_WORKER_BUNDLE, { format: 'esm' }],
+    ['cli/launch.js', LAUNCH_BUNDLE, { format: 'esm' }],
   ];
   const outputs = [];
   for (const [entry, out, how] of entries) {
@@ -75,5 +77,5 @@ if (!process.argv.includes('--force') && freshBundle(root)) {
   console.log(`[bundle] ${relative(process.cwd(), outDir) || '.'}: up to date`);
 } else {
   const count = await build();
-  console.log(`[bundle] ${relative(process.cwd(), outDir) || '.'}: ${RUN_BUNDLE} and ${THREAD_WORKER_BUNDLE} from ${count} modules`);
+  console.log(`[bundle] ${relative(process.cwd(), outDir) || '.'}: ${RUN_BUNDLE}, ${THREAD_WORKER_BUNDLE} and ${LAUNCH_BUNDLE} from ${count} modules`);
 }

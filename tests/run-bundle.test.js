@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, utimesSync, writ
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { BUNDLE_DIR, freshBundle, INPUTS_FILE, RUN_BUNDLE, THREAD_WORKER_BUNDLE } from '../cli/run/run-bundle.js';
+import { BUNDLE_DIR, freshBundle, INPUTS_FILE, LAUNCH_BUNDLE, RUN_BUNDLE, THREAD_WORKER_BUNDLE } from '../cli/run/run-bundle.js';
 import { SCRIPT_WRAPPER } from '../cli/run/script-cache.js';
 import { exec } from './lib/exec.js';
 
@@ -19,10 +19,10 @@ describe('the run bundle is used only while it is current', () => {
     fake = mkdtempSync(join(tmpdir(), 'spindle-bundle-'));
     mkdirSync(join(fake, BUNDLE_DIR), { recursive: true });
     writeFileSync(join(fake, 'a.js'), 'export {};\n');
-    for (const bundle of [RUN_BUNDLE, THREAD_WORKER_BUNDLE]) writeFileSync(join(fake, BUNDLE_DIR, bundle), '');
+    for (const bundle of [RUN_BUNDLE, THREAD_WORKER_BUNDLE, LAUNCH_BUNDLE]) writeFileSync(join(fake, BUNDLE_DIR, bundle), '');
   });
   after(() => rmSync(fake, { recursive: true, force: true }));
-  const outputs = () => [RUN_BUNDLE, THREAD_WORKER_BUNDLE].map((path) => {
+  const outputs = () => [RUN_BUNDLE, THREAD_WORKER_BUNDLE, LAUNCH_BUNDLE].map((path) => {
     const st = statSync(join(fake, BUNDLE_DIR, path));
     return { path, mtimeMs: st.mtimeMs, size: st.size, sha256: '0'.repeat(64) };
   });

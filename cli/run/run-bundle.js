@@ -1,7 +1,7 @@
 // Whether `spindle run` starts from its bundles (build/bundle/, made by
 // scripts/build-run-bundle.js at setup): one file for the CLI's run path (its early start
-// included), a classic script whose V8 code is kept after a run (cli/run/script-cache.js), and
-// one for a thread's worker, in place of ~60 ES modules each resolved, read and linked on every
+// included), a classic script whose V8 code is kept after a run (cli/run/script-cache.js), one
+// for a thread's worker, and one for bin/spindle's start (cli/launch.js), in place of ~60 ES modules each resolved, read and linked on every
 // start (docs/HOST.md, "Start-up"). They are used only while every module they were made from,
 // and each bundle, is as it was then, so an edited module runs as it is, from the modules, until
 // the next setup builds them again.
@@ -14,6 +14,7 @@ const { pathToFileURL } = process.getBuiltinModule('node:url');
 export const BUNDLE_DIR = join('build', 'bundle');
 export const RUN_BUNDLE = 'run.cjs';
 export const THREAD_WORKER_BUNDLE = 'thread-worker.mjs';
+export const LAUNCH_BUNDLE = 'launch.mjs';
 export const INPUTS_FILE = 'inputs.json';
 // (the run bundle's cache files, in the JavaScript caches' folder, cli/run/js-compile-cache.js)
 const SCRIPT_CACHE = 'run-bundle';
@@ -31,7 +32,7 @@ export function currentBundle(root) {
   try {
     const record = JSON.parse(readFileSync(join(root, BUNDLE_DIR, INPUTS_FILE), 'utf8'));
     const bundles = record.outputs?.map((o) => o.path) ?? [];
-    if (record.inputs.length === 0 || !bundles.includes(RUN_BUNDLE) || !bundles.includes(THREAD_WORKER_BUNDLE)) return null;
+    if (record.inputs.length === 0 || ![RUN_BUNDLE, THREAD_WORKER_BUNDLE, LAUNCH_BUNDLE].every((b) => bundles.includes(b))) return null;
     const outputs = record.outputs.map((o) => ({ ...o, path: join(BUNDLE_DIR, o.path) }));
     return record.inputs.every(unchanged(root)) && outputs.every(unchanged(root)) ? record : null;
   } catch {
