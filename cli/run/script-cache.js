@@ -18,6 +18,17 @@ export const SCRIPT_WRAPPER = { before: '(function (exports, require, module, __
 // (cache files of other bundles, kept for other checkouts, are removed past this many)
 const KEPT_FILES = 4;
 
+// V8 refuses code made under other flags, so a Node started with options of its own (a run that
+// needs V8 flags starts one, cli/common/v8-start.js) keeps a file of its own rather than replace
+// the file of every other run each time: a short hash of its options, 'default' without any.
+function flagsTag() {
+  const options = [...process.execArgv, process.env.NODE_OPTIONS ?? ''].join('\0');
+  if (options === '') return 'default';
+  let hash = 0x811c9dc5; // FNV-1a
+  for (let i = 0; i < options.length; i++) hash = Math.imul(hash ^ options.charCodeAt(i), 0x01000193) >>> 0;
+  return hash.toString(16).padStart(8, '0');
+}
+
 /**
  * Evaluates the CommonJS script at `path` (its SHA-256: `sha256`) and returns { exports, cache }:
  * cache is 'hit', 'miss', 'rejected' (V8 refused the kept code) or 'off', and `keep()` writes the
@@ -27,7 +38,7 @@ const KEPT_FILES = 4;
 export function loadCachedScript(path, sha256, cacheDir) {
   const vm = process.getBuiltinModule('node:vm');
   const { createRequire } = process.getBuiltinModule('node:module');
-  const file = cacheDir && join(cacheDir, `${sha256.slice(0, 32)}-${process.version}-${process.arch}.v8`);
+  const file = cacheDir && join(cacheDir, `${sha256.slice(0, 32)}-${process.version}-${process.arch}-${flagsTag()}.v8`);
   let cachedData;
   try {
     if (file) cachedData = readFileSync(file);
