@@ -8,7 +8,7 @@
 // the module's first run. Its own interleaved suite, so every round runs each variant at each
 // point in turn.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, constants, cpSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spindleArgs } from '../spindle-command.js';
@@ -63,6 +63,13 @@ function buildPrograms(dir) {
   }));
 }
 
+/** The run bundle's code that runs with cache `from` kept, copied into cache `to` (a new one). */
+function keptScriptCode(from, to) {
+  const kept = join(from, 'js', 'run-bundle');
+  if (existsSync(kept)) cpSync(kept, join(to, 'js', 'run-bundle'), { recursive: true, mode: constants.COPYFILE_EXCL });
+  for (const dir of [to, join(to, 'js'), join(to, 'js', 'run-bundle')]) if (existsSync(dir)) chmodSync(dir, 0o700);
+}
+
 /** One run of `variant` at `point`: { ms } from spawn to exit, and the program's own ms where it has one. */
 async function timeOne(variant, built, point, cache) {
   const program = programs[point.program];
@@ -79,8 +86,10 @@ async function timeOne(variant, built, point, cache) {
     node: [process.execPath, ['-e', '']],
   }[variant.id];
   // a module's first run, not Spindle's: its own compiled JavaScript (Node 22+, which
-  // --code-cache=DIR would look for in DIR/js) is where the earlier runs left it
+  // --code-cache=DIR would look for in DIR/js) is where the earlier runs left it, and the run
+  // bundle's code (DIR/js/run-bundle, cli/run/script-cache.js) is what they kept
   // (as a user runs it: not the bench's SPINDLE_WASM_TIERS=optimized, which would restart a first run)
+  if (variant.id === 'spindle-first') keptScriptCode(join(cache, 'kept'), fresh);
   const { SPINDLE_WASM_TIERS: _tiers, ...userEnv } = process.env;
   const env = { ...userEnv, ...(variant.id === 'native' ? { TMPDIR: tmpfs } : {}),
     ...(variant.id === 'spindle-first' ? { NODE_COMPILE_CACHE: join(cache, 'kept', 'js') } : {}) };
