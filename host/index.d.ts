@@ -27,6 +27,12 @@ export interface CompiledProgram {
    * (docs/HOST.md, "Cached code in pages"), else 'off' / 'off: WHY'.
    */
   codeCache: string;
+  /**
+   * Where the module runs Liftoff code (Node, compiled lazily, no cached code): the bytes each
+   * pthread's worker compiles a module of its own from, so that threads do not share V8's tier-up
+   * counters (docs/HOST.md, "Thirteenth pass"); else null.
+   */
+  threadModuleBytes?: Uint8Array | null;
 }
 
 export interface CompileOptions {

@@ -72,7 +72,8 @@ export async function compileModule(bytes, mode, codeCache = false) {
     const here = compilation === 'lazy' && bytes.length <= SYNC_LAZY_COMPILE_BYTES;
     return { module: here ? new WebAssembly.Module(bytes) : await WebAssembly.compile(bytes), cache: why };
   });
-  return { module, compilation, tiers, tiersReason: reason, codeCache: did };
+  // (wire: the bytes compiled, which Node 20's Liftoff may have had changed)
+  return { module, compilation, tiers, tiersReason: reason, codeCache: did, wire: bytes };
 }
 
 // A lazy compile is the module's validation, which takes a hello world's 63 KB ~1 ms: done here,

@@ -40,7 +40,11 @@ export async function compile(source, options = {}) {
   }
   bytes = bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes);
   const parts = programParts(bytes);
-  return { ...await compileModule(bytes, options.compilation, options.codeCache), ...parts };
+  const { wire, ...compiled } = await compileModule(bytes, options.compilation, options.codeCache);
+  // Liftoff code, tiered up as it runs: each pthread's worker compiles a module of its own
+  // (host/program/thread-module.js)
+  const liftoff = compiled.tiers === 'tiered' && compiled.codeCache !== 'hit';
+  return { ...compiled, ...parts, threadModuleBytes: liftoff ? wire : null };
 }
 
 /** What the host reads from a module's bytes: its imported memory's limits and its preload section. */
@@ -52,6 +56,12 @@ function programParts(bytes) {
   // spindle cc --preload-file's files: kept as a view of these bytes, so they are never copied
   // before they go into the program's memory (host/files/preload.js).
   return { memoryLimits, preload: customSection(bytes, PRELOAD_SECTION) };
+}
+
+function sharedCopy(bytes) {
+  const copy = new Uint8Array(new SharedArrayBuffer(bytes.length));
+  copy.set(bytes);
+  return copy;
 }
 
 function ioConfig(options) {
@@ -96,6 +106,8 @@ export async function createProgram(compiled, options = {}) {
   const control = createControl(maxThreads);
   const base = {
     module, memory, control, cpuCount, io: ioConfig(options),
+    // (one copy for every worker: host/threads/thread-module.js)
+    moduleBytes: compiled.threadModuleBytes ? sharedCopy(compiled.threadModuleBytes) : null,
     args: options.args ?? ['program.wasm'], env: options.env ?? {},
     // every thread's wall clock is this thread's (host/platform/wall-clock.js)
     clockBaseNs: platform.epochOffsetNs?.() ?? null,

@@ -10,6 +10,7 @@ import { filesImports } from '../files/service.js';
 import { mountImports } from '../mount/index.js';
 import { failureMessage } from '../threads/stack-overflow.js';
 import { instantiateThread } from '../threads/thread-instance.js';
+import { threadModule } from './thread-module.js';
 import { useWallClockBase } from '../platform/wall-clock.js';
 import { bufferCovering, catchUpMemory } from '../platform/memory-view.js';
 
@@ -18,7 +19,9 @@ import { bufferCovering, catchUpMemory } from '../platform/memory-view.js';
  * modules its worker loaded (the last two only for modules that need them).
  */
 export function instantiate(init, post, { platform, wasiFiles = null, jsfsProxy = null }) {
-  const { module, memory, control } = init;
+  const { memory, control } = init;
+  // (a pthread's worker; the C main's instance is the program's module's)
+  const module = init.slot === undefined ? init.module : threadModule(init);
   useWallClockBase(init.clockBaseNs);
   // a worker that took the memory in while another thread grew it may see it shorter for good
   catchUpMemory(memory);
