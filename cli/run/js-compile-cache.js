@@ -4,9 +4,12 @@
 // time loading the CLI's and the host's ~60 modules (docs/HOST.md, "Start-up"). Node 20 has no
 // such cache, and SPINDLE_CODE_CACHE=0 turns this off with the rest of the cache. The run
 // bundle's code is kept in the same folder another way (cli/run/script-cache.js).
-import module from 'node:module';
-import { join } from 'node:path';
 import { defaultCacheDir, unusableReason } from '../../host/code-cache/store.js';
+
+// (Node's built-ins by getBuiltinModule: bin/spindle's start loads this before any cache is on,
+// where each `import` of a built-in costs a module of its own)
+const module = process.getBuiltinModule('node:module');
+const { join } = process.getBuiltinModule('node:path');
 
 const VARIABLE = 'NODE_COMPILE_CACHE';
 // beside it, the same directory: NODE_COMPILE_CACHE is then Spindle's, also in a spindle that

@@ -49,7 +49,10 @@ export function loadCachedScript(path, sha256, cacheDir) {
   const script = new vm.Script(source, { filename: path, cachedData });
   const url = pathToFileURL(path).href;
   const module = { exports: {} };
-  script.runInThisContext()(module.exports, createRequire(url), module, url);
+  // (what the bundle requires is Node's built-ins: getBuiltinModule is their shortest way)
+  const require = createRequire(url);
+  const requireBuiltinFirst = (id) => process.getBuiltinModule(id) ?? require(id);
+  script.runInThisContext()(module.exports, requireBuiltinFirst, module, url);
   const cache = !file ? 'off' : !cachedData ? 'miss' : script.cachedDataRejected ? 'rejected' : 'hit';
   const keep = () => {
     if (cache !== 'miss' && cache !== 'rejected') return;

@@ -3,9 +3,9 @@
 // SHA-256 of the wire bytes and everything else V8's code depends on; each file holds its
 // payload's SHA-256, so a torn or damaged file is a miss, never code that runs. `sha256` is the
 // addon's (OpenSSL's, in Node's binary): node:crypto would load 17 of Node's modules first.
-import { homedir } from 'node:os';
-import { join } from 'node:path';
-
+// (Node's built-ins by getBuiltinModule: bin/spindle's start loads this before any cache is on)
+const { homedir } = process.getBuiltinModule('node:os');
+const { join } = process.getBuiltinModule('node:path');
 const { closeSync, fstatSync, mkdirSync, openSync, readdirSync, readSync, renameSync, statSync, unlinkSync, utimesSync, writeFileSync } = process.getBuiltinModule('node:fs');
 
 const MAGIC = Buffer.from('SPNDLWC1');
