@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import {
   closeSync, existsSync, lstatSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, renameSync, rmSync,
-  symlinkSync, writeFileSync, writeSync,
+  statSync, symlinkSync, writeFileSync, writeSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -289,6 +289,21 @@ describe('host-directory mount addon', { skip: !addon && 'not built or not Linux
   it('yields the CPU for sched_yield, taking nothing from its caller', () => {
     assert.equal(addon.yield(), undefined);
     assert.equal(addon.yield(-1, 'x', memory), undefined); // arguments are ignored
+  });
+
+  it('fileStamps: each file\'s mtime and size as node:fs gives them, NaN where there is none', () => {
+    const file = join(dir, 'a/b/file');
+    const paths = [file, join(dir, 'a'), join(dir, 'missing'), 7, `${file}\0x`, `/${'x'.repeat(5000)}`];
+    const stamps = addon.fileStamps(paths);
+    assert.ok(stamps instanceof Float64Array);
+    assert.equal(stamps.length, 2 * paths.length);
+    for (const [i, path] of [file, join(dir, 'a')].entries()) {
+      const st = statSync(path);
+      assert.deepEqual([stamps[2 * i], stamps[2 * i + 1]], [st.mtimeMs, st.size], path);
+    }
+    assert.ok([...stamps.subarray(4)].every(Number.isNaN), 'a missing file, no string, a NUL inside, too long');
+    assert.deepEqual(addon.fileStamps([]), new Float64Array(0));
+    for (const bad of [undefined, 'x', {}]) assert.throws(() => addon.fileStamps(bad), TypeError);
   });
 
   it('isatty: false for a file, /dev/null, a closed or bad fd and a value that is no fd', () => {

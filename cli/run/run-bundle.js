@@ -5,6 +5,7 @@
 // start (docs/HOST.md, "Start-up"). They are used only while every module they were made from,
 // and each bundle, is as it was then, so an edited module runs as it is, from the modules, until
 // the next setup builds them again.
+import { addonFunction } from '../../host/platform/mount-addon.js';
 import { loadCachedScript } from './script-cache.js';
 
 const { readFileSync, statSync } = process.getBuiltinModule('node:fs');
@@ -19,10 +20,18 @@ export const INPUTS_FILE = 'inputs.json';
 // (the run bundle's cache files, in the JavaScript caches' folder, cli/run/js-compile-cache.js)
 const SCRIPT_CACHE = 'run-bundle';
 
-const unchanged = (root) => ({ path, mtimeMs, size }) => {
-  const st = statSync(join(root, path));
-  return st.mtimeMs === mtimeMs && st.size === size;
-};
+// Whether every file of `records` ({ path, mtimeMs, size }, paths under `root`) is as recorded:
+// through the mount addon's fileStamps where it has it (one call for all, ~1 ms less of each
+// start than node:fs's first stats), else node:fs.
+function unchanged(root, records) {
+  const paths = records.map((r) => `${root}/${r.path}`);
+  const stamps = addonFunction('fileStamps')?.(paths);
+  if (stamps) return records.every((r, i) => stamps[2 * i] === r.mtimeMs && stamps[2 * i + 1] === r.size);
+  return records.every((r, i) => {
+    const st = statSync(paths[i]);
+    return st.mtimeMs === r.mtimeMs && st.size === r.size;
+  });
+}
 
 /**
  * The record of the bundles under `root` (the repository), { inputs, outputs } with each file's
@@ -34,7 +43,7 @@ export function currentBundle(root) {
     const bundles = record.outputs?.map((o) => o.path) ?? [];
     if (record.inputs.length === 0 || ![RUN_BUNDLE, THREAD_WORKER_BUNDLE, LAUNCH_BUNDLE].every((b) => bundles.includes(b))) return null;
     const outputs = record.outputs.map((o) => ({ ...o, path: join(BUNDLE_DIR, o.path) }));
-    return record.inputs.every(unchanged(root)) && outputs.every(unchanged(root)) ? record : null;
+    return unchanged(root, [...record.inputs, ...outputs]) ? record : null;
   } catch {
     return null;
   }

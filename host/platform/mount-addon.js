@@ -2,10 +2,12 @@
 // scripts/build-mount-addon.sh): confined open, stat and listing in one system call each where
 // node:fs needs a /proc path and its check (docs/MOUNTS.md, "The native addon"). Optional: where
 // it is not built, cannot load, or SPINDLE_MOUNT_ADDON=0, hostdir.js uses node:fs alone.
-import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
 import { DT, ERRNO as E } from '../abi/linux.js';
 import { STAT as WIRE_STAT, writeStat as writeWireStat } from '../abi/mount-wire.js';
+
+// (Node's built-ins by getBuiltinModule: bin/spindle's start loads this before any cache is on)
+const { createRequire } = process.getBuiltinModule('node:module');
+const { fileURLToPath } = process.getBuiltinModule('node:url');
 
 const FILE = fileURLToPath(new URL('../../.toolchain/mount-addon/mount_at.node', import.meta.url));
 

@@ -57,6 +57,7 @@
 
 #include "../../../../runtime/fs/mount/mount_wire.h"
 #include "kept_dirs.h"
+#include "file_stamps.h"
 #include "start_at_exit.h"
 #include "vanish_alarm.h"
 
@@ -742,6 +743,7 @@ NAPI_MODULE_INIT(/* napi_env env, napi_value exports */)
         {"isatty", NULL, js_isatty, NULL, NULL, NULL, napi_enumerable, NULL},
         {"exitIfVanished", NULL, js_exit_if_vanished, NULL, NULL, NULL, napi_enumerable, NULL},
         {"startAtExit", NULL, js_start_at_exit, NULL, NULL, NULL, napi_enumerable, NULL},
+        {"fileStamps", NULL, js_file_stamps, NULL, NULL, NULL, napi_enumerable, NULL},
     };
     napi_define_properties(env, exports, sizeof fns / sizeof fns[0], fns);
     return exports;
