@@ -205,8 +205,11 @@ describe(`the C main on Node's main thread (Node ${process.versions.node})`, () 
         assert.equal(r.stdout, stdout);
         assert.match(r.stderr, stderr);
       }
-      // a trap's report (its message and wasm frames) reads the same from either path
-      assert.equal(here.stderr, worker.stderr);
+      // a trap's report (its message and wasm frames) reads the same from either path; V8 names a
+      // module by a hash of its bytes, and a thread's worker in a run without cached code has a
+      // module of its own (host/program/thread-module.js), so that name is left out
+      const frames = (text) => text.replace(/wasm:\/\/wasm\/[0-9a-f]+:/g, 'wasm://wasm/MODULE:');
+      assert.equal(frames(here.stderr), frames(worker.stderr));
     });
   }
 });
