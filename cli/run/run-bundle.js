@@ -6,6 +6,7 @@
 // and each bundle, is as it was then, so an edited module runs as it is, from the modules, until
 // the next setup builds them again.
 import { addonFunction } from '../../host/platform/mount-addon.js';
+import { unusableReason } from '../../host/code-cache/store.js';
 import { loadCachedScript } from './script-cache.js';
 
 const { readFileSync, statSync } = process.getBuiltinModule('node:fs');
@@ -68,6 +69,8 @@ export const bundleUsable = (root) => usableBundle(root) !== null;
 export async function runFromBundle(root, bundle, args, jsCache) {
   const dir = join(root, BUNDLE_DIR);
   const { sha256 } = bundle.outputs.find((o) => o.path === RUN_BUNDLE);
-  const { exports, cache, keep } = loadCachedScript(join(dir, RUN_BUNDLE), sha256, jsCache && join(jsCache, SCRIPT_CACHE));
+  const scriptCache = jsCache && join(jsCache, SCRIPT_CACHE);
+  // (a folder of its own in the checked one, made as the code cache makes its folders)
+  const { exports, cache, keep } = loadCachedScript(join(dir, RUN_BUNDLE), sha256, scriptCache && !unusableReason(scriptCache) ? scriptCache : null);
   return exports.runCommand(args, pathToFileURL(join(dir, THREAD_WORKER_BUNDLE)), { scriptCache: cache, afterProgram: keep });
 }

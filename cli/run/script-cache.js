@@ -5,18 +5,22 @@
 // A script's cache made after it ran holds the functions it ran too (vm.Script's
 // createCachedData), and a script is what Node lets JavaScript keep that way.
 // V8 checks a cache against its own version and flags and the source's length, not the source's
-// bytes: so a cache file is named by the bundle's SHA-256 (scripts/build-run-bundle.js records it)
-// and Node's version, and lives in a directory checked as the compiled-code cache's is.
-const { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } = process.getBuiltinModule('node:fs');
-const { join } = process.getBuiltinModule('node:path');
+// bytes, and a release V8 checks no checksum of it: so a cache file is named by the bundle's
+// SHA-256 (scripts/build-run-bundle.js records it), Node's version and options, and it is one of
+// the compiled-code cache's checked files (host/code-cache/store.js: the payload's SHA-256 in
+// its header, written whole), in a directory checked as that one is.
+import { codeCacheAddon } from '../../host/code-cache/addon.js';
+import { pruneCache, readCode, writeCode } from '../../host/code-cache/store.js';
+
+const { readFileSync } = process.getBuiltinModule('node:fs');
 const { pathToFileURL } = process.getBuiltinModule('node:url');
 
 // The script is one function expression: scripts/build-run-bundle.js writes CommonJS code between
 // these two (whose parameters are what that code and its define name use), so that the source
 // V8 reads is the file itself, not a copy of it.
 export const SCRIPT_WRAPPER = { before: '(function (exports, require, module, __bundleUrl) {', after: '\n})' };
-// (cache files of other bundles, kept for other checkouts, are removed past this many)
-const KEPT_FILES = 4;
+// (files of other bundles, kept for other checkouts and Nodes, are removed past this size)
+const KEPT_BYTES = 4 * 1024 * 1024;
 
 // V8 refuses code made under other flags, so a Node started with options of its own (a run that
 // needs V8 flags starts one, cli/common/v8-start.js) keeps a file of its own rather than replace
@@ -31,18 +35,17 @@ function flagsTag() {
 
 /**
  * Evaluates the CommonJS script at `path` (its SHA-256: `sha256`) and returns { exports, cache }:
- * cache is 'hit', 'miss', 'rejected' (V8 refused the kept code) or 'off', and `keep()` writes the
- * code V8 has by then, where the run found none to use. `cacheDir`: a directory the caller has
- * checked, or null for no cache.
+ * cache is 'hit', 'miss' (none, or a file that failed its check), 'rejected' (V8 refused the
+ * kept code) or 'off', and `keep()` writes the code V8 has by then, where the run found none to
+ * use. `cacheDir`: a directory the caller has checked, or null for no cache. Without the code
+ * cache's addon (its SHA-256) there is none.
  */
 export function loadCachedScript(path, sha256, cacheDir) {
   const vm = process.getBuiltinModule('node:vm');
   const { createRequire } = process.getBuiltinModule('node:module');
-  const file = cacheDir && join(cacheDir, `${sha256.slice(0, 32)}-${process.version}-${process.arch}-${flagsTag()}.v8`);
-  let cachedData;
-  try {
-    if (file) cachedData = readFileSync(file);
-  } catch { /* none yet */ }
+  const hash = cacheDir ? codeCacheAddon().addon?.sha256 : null;
+  const key = `${sha256.slice(0, 32)}-${process.version}-${process.arch}-${flagsTag()}`;
+  const cachedData = hash ? readCode(hash, cacheDir, key) ?? undefined : undefined;
   const source = readFileSync(path, 'utf8');
   // (no import() in it: a script's needs Node's experimental flag, so the bundle loads Node's
   // built-ins with process.getBuiltinModule)
@@ -53,20 +56,11 @@ export function loadCachedScript(path, sha256, cacheDir) {
   const require = createRequire(url);
   const requireBuiltinFirst = (id) => process.getBuiltinModule(id) ?? require(id);
   script.runInThisContext()(module.exports, requireBuiltinFirst, module, url);
-  const cache = !file ? 'off' : !cachedData ? 'miss' : script.cachedDataRejected ? 'rejected' : 'hit';
+  const cache = !hash ? 'off' : !cachedData ? 'miss' : script.cachedDataRejected ? 'rejected' : 'hit';
   const keep = () => {
     if (cache !== 'miss' && cache !== 'rejected') return;
-    // (a file of its own, then renamed: a run reading it meanwhile sees the old file or the new one)
-    const temp = `${file}.${process.pid}`;
-    try {
-      mkdirSync(cacheDir, { recursive: true, mode: 0o700 });
-      writeFileSync(temp, script.createCachedData(), { mode: 0o600 });
-      renameSync(temp, file);
-      const byAge = readdirSync(cacheDir).filter((f) => f.endsWith('.v8')).map((f) => [statSync(join(cacheDir, f)).mtimeMs, f]);
-      for (const [, f] of byAge.sort((a, b) => b[0] - a[0]).slice(KEPT_FILES)) rmSync(join(cacheDir, f), { force: true });
-    } catch {
-      rmSync(temp, { force: true }); // only an optimization: the next run compiles as this one did
-    }
+    // (only an optimization: where it cannot be written, the next run compiles as this one did)
+    if (writeCode(hash, cacheDir, key, script.createCachedData()) === null) pruneCache(cacheDir, KEPT_BYTES);
   };
   return { exports: module.exports, cache, keep };
 }

@@ -1,8 +1,10 @@
 // The code cache's addon (addon/wasm_code_cache.cpp), built per Node ABI by
 // scripts/build-code-cache-addon.sh, because it uses V8's own API, which changes between Node
 // majors. Optional: where it is not built for this Node or cannot load, modules compile as before.
-import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
+
+// (Node's built-ins by getBuiltinModule: bin/spindle's start loads this before any cache is on)
+const { createRequire } = process.getBuiltinModule('node:module');
+const { fileURLToPath } = process.getBuiltinModule('node:url');
 
 const addonFile = () => fileURLToPath(new URL(
   `../../.toolchain/code-cache-addon/abi-${process.versions.modules}/wasm_code_cache.node`, import.meta.url));
