@@ -9,18 +9,21 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cachedCode } from '../../host/compile/compilation.js';
 import { codeCacheAddon } from '../../host/code-cache/addon.js';
-import { compilingNow } from '../../host/code-cache/compile-cached.js';
+import { claimMarker, compilingNow } from '../../host/code-cache/compile-cached.js';
 import { TURBOFAN_FLAGS } from '../../host/code-cache/defaults-stamp.js';
 import { addonFunction } from '../../host/platform/mount-addon.js';
 
+const { rmSync } = process.getBuiltinModule('node:fs');
+
 const MAKER = fileURLToPath(new URL('../../host/code-cache/make-turbofan-code.js', import.meta.url));
 
-// The maker's command line (Node's path first), or null where the code cannot be made here (no addon).
-function makerCommand(wasm, { dir, key }, waitFor) {
+// The maker's command line (Node's path first), or null where the code cannot be made here (no
+// addon). `claimed`: whether its marker was taken for it.
+function makerCommand(wasm, { dir, key }, waitFor, claimed = false) {
   if (!codeCacheAddon().addon) return null;
   // (a profiler's options would have the stamp's Node write a profile of its own)
   const flags = process.execArgv.filter((a) => !/^--(cpu-prof|heap-prof|prof)\b/.test(a));
-  return [process.execPath, ...TURBOFAN_FLAGS, MAKER, resolve(wasm), dir, key, String(waitFor), ...flags];
+  return [process.execPath, ...TURBOFAN_FLAGS, MAKER, resolve(wasm), dir, key, String(waitFor), claimed ? 'claimed' : 'free', ...flags];
 }
 
 /**
@@ -30,12 +33,16 @@ function makerCommand(wasm, { dir, key }, waitFor) {
  * next run finds no code and has it made again.
  */
 export function turbofanMaker(wasm, entry, waitFor = 0) {
-  const command = makerCommand(wasm, entry, waitFor);
+  const command = makerCommand(wasm, entry, waitFor, true);
   if (!command) return null;
   const [node, ...args] = command;
   return () => {
+    // (its marker first: a run started right after this process finds it while the maker boots,
+    // and waits for the code, awaitMaker; none where another process makes it)
+    if (!claimMarker(entry.marker, waitFor)) return;
     const { spawn } = process.getBuiltinModule('node:child_process'); // (loaded only for this)
     const maker = spawn(node, args, { detached: true, stdio: 'ignore' });
+    maker.on('error', () => rmSync(entry.marker, { force: true }));
     maker.unref();
     // at the lowest priority from its start, not once its code has loaded: a run may still go on
     // beside it (Linux sets a thread's priority: its threads inherit it where they start after

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { codeCacheAddon } from './addon.js';
 import { cacheKey, defaultCacheDir, readCode, unusableReason, writeCode } from './store.js';
 
-const { existsSync, readFileSync, statSync, unlinkSync } = process.getBuiltinModule('node:fs');
+const { existsSync, readFileSync, statSync, unlinkSync, writeFileSync } = process.getBuiltinModule('node:fs');
 
 /** How long a run's making of a module's TurboFan code keeps others from starting it again. */
 export const MAKING_MS = 2 * 60 * 1000;
@@ -30,6 +30,23 @@ export function compilingNow(marker) {
     return beingMade(marker) && !(runPid > 0 && alive(runPid));
   } catch {
     return false;
+  }
+}
+
+/**
+ * Takes `marker` for a maker, noting in it the run the maker waits for (0: none); false where
+ * another process holds it. The process that starts a maker takes it first, so that a run
+ * started right after (`spindle cc x.c && spindle run x.wasm`) finds it even while the maker's
+ * Node still boots (host/code-cache/make-turbofan-code.js, CLAIMED).
+ */
+export function claimMarker(marker, runPid) {
+  try {
+    writeFileSync(marker, String(runPid), { flag: 'wx', mode: 0o600 });
+    return true;
+  } catch (err) {
+    if (err.code !== 'EEXIST' || beingMade(marker)) return false;
+    writeFileSync(marker, String(runPid)); // a dead maker's
+    return true;
   }
 }
 

@@ -1,4 +1,4 @@
-// `node TURBOFAN_FLAGS host/code-cache/make-turbofan-code.js MODULE.wasm DIR KEY RUN_PID [FLAGS...]`:
+// `node TURBOFAN_FLAGS host/code-cache/make-turbofan-code.js MODULE.wasm DIR KEY RUN_PID CLAIMED [FLAGS...]`:
 // compiles a module with TurboFan, every function, and stores its code in the compiled-code cache
 // (DIR, under KEY) stamped for a Node started with FLAGS (those of the `spindle` that started it:
 // V8's defaults; the stamp is the header such a Node writes, host/code-cache/defaults-stamp.js),
@@ -6,17 +6,19 @@
 // "Compiled-code cache"). `spindle run` starts it, detached, when a module's run finds no code
 // (it waits for that run, RUN_PID, to end), and `spindle cc` after a link (RUN_PID 0); no run
 // waits for it. At the lowest priority: it must not slow the runs that go on meanwhile.
-// DIR/KEY.making, a file it holds while it compiles, keeps runs from starting the compile twice.
+// DIR/KEY.making, a file it holds while it compiles, keeps runs from starting the compile twice;
+// CLAIMED is `claimed` where the process that started it took that file for it already
+// (claimMarker), else `free`.
 import { spawnSync } from 'node:child_process';
 import { setPriority } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { codeCacheAddon } from './addon.js';
-import { alive, beingMade } from './compile-cached.js';
+import { alive, claimMarker } from './compile-cached.js';
 import { restamp } from './defaults-stamp.js';
 import { writeCode } from './store.js';
 
-const { readFileSync, rmSync, utimesSync, writeFileSync } = process.getBuiltinModule('node:fs');
+const { existsSync, readFileSync, rmSync, utimesSync } = process.getBuiltinModule('node:fs');
 
 const PRINT_STAMP = fileURLToPath(new URL('./print-defaults-stamp.js', import.meta.url));
 
@@ -27,18 +29,6 @@ function stampOfNode(flags) {
   return hex ? Buffer.from(hex, 'hex') : { why: (r.stderr || r.error?.message || `exit ${r.status}`).trim() };
 }
 
-/** Takes `marker` for this process, noting in it the run it waits for (0: none); false where another process holds it. */
-function claim(marker, runPid) {
-  try {
-    writeFileSync(marker, String(runPid), { flag: 'wx', mode: 0o600 });
-    return true;
-  } catch (err) {
-    if (err.code !== 'EEXIST' || beingMade(marker)) return false;
-    writeFileSync(marker, String(runPid)); // a dead maker's
-    return true;
-  }
-}
-
 /**
  * Compiles `bytes` under this process's flags (TURBOFAN_FLAGS) and stores the code stamped for
  * a Node started with `stampFlags` (stampOfNode) in `dir` under `key`, unless another process
@@ -46,9 +36,10 @@ function claim(marker, runPid) {
  * `runPid` (if given) has ended, so that the compile takes no CPU from the run it was started
  * for. Returns what it did, in words.
  */
-export async function makeTurbofanCode(bytes, dir, key, stampFlags, runPid = 0) {
+export async function makeTurbofanCode(bytes, dir, key, stampFlags, runPid = 0, claimed = false) {
   const marker = join(dir, `${key}.making`);
-  if (!claim(marker, runPid)) return 'being made by another process';
+  // (a marker taken for this maker is its own while it is there; one gone meanwhile, taken again)
+  if (!(claimed && existsSync(marker)) && !claimMarker(marker, runPid)) return 'being made by another process';
   try { setPriority(19); } catch { /* the compile runs anyway */ }
   try {
     while (runPid && alive(runPid)) {
@@ -75,7 +66,7 @@ export async function makeTurbofanCode(bytes, dir, key, stampFlags, runPid = 0) 
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const [file, dir, key, runPid, ...flags] = process.argv.slice(2);
-  const did = await makeTurbofanCode(readFileSync(file), dir, key, flags, Number(runPid));
+  const [file, dir, key, runPid, claimed, ...flags] = process.argv.slice(2);
+  const did = await makeTurbofanCode(readFileSync(file), dir, key, flags, Number(runPid), claimed === 'claimed');
   if (process.env.SPINDLE_DEBUG) process.stderr.write(`[spindle] TurboFan code for ${file}: ${did}\n`);
 }
