@@ -1,10 +1,10 @@
 // Whether `spindle run` starts from its bundles (build/bundle/, made by
-// scripts/build-run-bundle.js at setup): one file for the CLI's run path (its early start
-// included), a classic script whose V8 code is kept after a run (cli/run/script-cache.js), one
-// for a thread's worker, and one for bin/spindle's start (cli/launch.js), in place of ~60 ES modules each resolved, read and linked on every
-// start (docs/HOST.md, "Start-up"). They are used only while every module they were made from,
-// and each bundle, is as it was then, so an edited module runs as it is, from the modules, until
-// the next setup builds them again.
+// scripts/build-run-bundle.js at setup), in place of ~90 ES modules each resolved, read and linked
+// on every start (docs/HOST.md, "Start-up"): the CLI's run path (its early start included) as a
+// classic script whose V8 code is kept after a run (cli/run/script-cache.js), a thread's worker,
+// and bin/spindle's start (cli/launch.js). They are used only while every module they were made
+// from, and each bundle, is as it was then, so an edited module runs as it is, from the modules,
+// until the next setup builds them again.
 import { addonFunction } from '../../host/platform/mount-addon.js';
 import { unusableReason } from '../../host/code-cache/store.js';
 import { loadCachedScript } from './script-cache.js';
@@ -22,8 +22,8 @@ export const INPUTS_FILE = 'inputs.json';
 const SCRIPT_CACHE = 'run-bundle';
 
 // Whether every file of `records` ({ path, mtimeMs, size }, paths under `root`) is as recorded:
-// through the mount addon's fileStamps where it has it (one call for all, ~1 ms less of each
-// start than node:fs's first stats), else node:fs.
+// through the mount addon's fileStamps where it has it (one call for all: -0.5 ms paired for a
+// hello world, against node:fs's first stats), else node:fs.
 function unchanged(root, records) {
   const paths = records.map((r) => `${root}/${r.path}`);
   const stamps = addonFunction('fileStamps')?.(paths);
@@ -61,16 +61,17 @@ export const bundleUsable = (root) => usableBundle(root) !== null;
 /**
  * Runs `spindle run args` from the bundles under `root` and resolves with its exit code;
  * `bundle`: their record (usableBundle), `jsCache`: the checked folder of the JavaScript caches
- * (cli/run/js-compile-cache.js, jsCacheDir), or null. The early
- * start is in the run's bundle: as a bundle of its own, loaded first so that the workers booted
- * while the rest loaded, it cost a hello world ~5 ms and gained a threaded program nothing
- * (docs/HOST.md, "Thirteenth pass"). The run's code is kept once its program has ended.
+ * (cli/run/js-compile-cache.js, jsCacheDir), or null. The early start is in the run's bundle: as
+ * a bundle of its own, loaded first so that the workers booted while the rest loaded, it cost a
+ * hello world ~2-4 ms and gained a threaded program nothing (docs/HOST.md, "Thirteenth pass").
+ * The run's code is kept once its program has ended.
  */
 export async function runFromBundle(root, bundle, args, jsCache) {
   const dir = join(root, BUNDLE_DIR);
   const { sha256 } = bundle.outputs.find((o) => o.path === RUN_BUNDLE);
+  // (a folder of its own in the checked one, made and checked as the code cache's folders are)
   const scriptCache = jsCache && join(jsCache, SCRIPT_CACHE);
-  // (a folder of its own in the checked one, made as the code cache makes its folders)
-  const { exports, cache, keep } = loadCachedScript(join(dir, RUN_BUNDLE), sha256, scriptCache && !unusableReason(scriptCache) ? scriptCache : null);
+  const usable = scriptCache && !unusableReason(scriptCache) ? scriptCache : null;
+  const { exports, cache, keep } = loadCachedScript(join(dir, RUN_BUNDLE), sha256, usable);
   return exports.runCommand(args, pathToFileURL(join(dir, THREAD_WORKER_BUNDLE)), { scriptCache: cache, afterProgram: keep });
 }
