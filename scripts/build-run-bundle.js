@@ -1,10 +1,12 @@
 #!/usr/bin/env node
-// Builds the start-up bundles of `spindle run` (docs/HOST.md, "Start-up"): the CLI's run path
-// and a thread's worker, each one file made by esbuild (npm, pinned in package.json) from the
-// ES modules of cli/ and host/, into build/bundle/. Node resolves, reads and links each ES module
-// of a run one by one (~60 of them, 30-40 ms of a hello world on the 2-core VM); one file is one
-// read and one compile, kept by Node's compile cache. cli/run/run-bundle.js uses the bundles while
-// inputs.json still lists every input as it was built (mtime and size), else the modules.
+// Builds the start-up bundles of `spindle run` (docs/HOST.md, "Start-up"), each one file made by
+// esbuild (npm, pinned in package.json) from the ES modules of cli/ and host/, into build/bundle/:
+// the CLI's run path as a classic script whose V8 code is kept after a run (run.cjs,
+// cli/run/script-cache.js), a thread's worker (thread-worker.mjs) and bin/spindle's start
+// (launch.mjs). Node resolves, reads and links each ES module of a run one by one (~90 of them,
+// 30-40 ms of a hello world on the 2-core VM); one file is one read and one compile.
+// cli/run/run-bundle.js uses the bundles while inputs.json still lists every input and bundle as
+// it was built (mtime and size; each bundle's SHA-256 too), else the modules.
 // Idempotent: it builds again only when an input changed. `--force` builds anyway.
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
