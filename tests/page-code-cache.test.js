@@ -14,6 +14,9 @@ import { chromiumPath } from '../cli/browser/chromium.js';
 import { codeCacheState, MODULE_PATH, modulePath, openProfileCache, pagePorts, profileCacheDir, sha256Hex } from '../cli/browser/chromium-code-cache.js';
 import { startLocalServer } from '../cli/browser/local-server.js';
 import { uniqueModule } from '../cli/browser/unique-module.js';
+import { withOptimizeHints } from '../cli/browser/optimize-hints.js';
+import { entryKey } from '../cli/browser/superseded-code.js';
+import { sections } from '../host/compile/wasm-binary.js';
 import { exec } from './lib/exec.js';
 import { probe } from './lib/http-probe.js';
 
@@ -104,7 +107,7 @@ describe('the per-user page cache directory', () => {
   });
 });
 
-// The program has to run long enough for V8 to optimize some of it (V8 caches only TurboFan code).
+// V8 caches only optimized code: the page gets hints that it optimize every function (--compile=auto).
 describe('spindle run --browser with the page cache', { skip: skipBrowser }, () => {
   let wasm; let other;
   before(async () => {
@@ -148,7 +151,7 @@ describe('spindle run --browser with the page cache', { skip: skipBrowser }, () 
     const dir = freshDir();
     const first = await runPage([`--code-cache=${dir}`]);
     assert.match(first.moduleUrl, /^http:\/\/127\.0\.0\.1:\d+\/wasm\/[0-9a-f]{64}\.wasm$/);
-    assert.equal(new URL(first.moduleUrl).pathname, modulePath(sha256Hex(readFileSync(wasm))));
+    assert.equal(new URL(first.moduleUrl).pathname, modulePath(sha256Hex(withOptimizeHints(readFileSync(wasm)))));
     assert.equal(first.fetched, 1);
     assert.match(first.stderr, /page code cache: V8 stored code/);
     const cacheDir = join(dir, 'chromium-profile');
@@ -160,6 +163,31 @@ describe('spindle run --browser with the page cache', { skip: skipBrowser }, () 
     const third = await runPage([`--code-cache=${dir}`], other);
     assert.notEqual(third.moduleUrl, first.moduleUrl, 'other bytes had the same URL');
     assert.equal(new URL(third.moduleUrl).origin, new URL(first.moduleUrl).origin);
+  });
+
+  /** The sizes of the code entries (keyed by a SHA-256) in the saved wasm code cache of `dir`. */
+  const keptCode = (dir) => {
+    const folder = join(dir, 'chromium-profile', 'saved', 'Default', 'Code Cache', 'wasm');
+    return readdirSync(folder).filter((n) => n.endsWith('_0')).map((n) => readFileSync(join(folder, n)))
+      .filter((bytes) => /^[0-9A-F]{64}$/.test(entryKey(bytes)?.key ?? '')).map((bytes) => bytes.length);
+  };
+
+  it('serves the module with hints to optimize every function, so that a first run leaves the code of all of them, in one copy', async () => {
+    const bytes = readFileSync(wasm);
+    const code = sections(bytes).find((s) => s.id === 10);
+    const hinted = freshDir();
+    const first = await runPage([`--code-cache=${hinted}`]);
+    assert.equal(new URL(first.moduleUrl).pathname, modulePath(sha256Hex(withOptimizeHints(bytes))));
+    assert.match(first.stderr, /page code cache: V8 stored code/);
+    const hintedCode = keptCode(hinted);
+    assert.equal(hintedCode.length, 1, `copies of the module's code kept: ${hintedCode}`);
+    // V8's own tier-up, without the hints (--compile=lazy serves the module as it is)
+    const lazy = freshDir();
+    const own = await runPage([`--code-cache=${lazy}`, '--compile=lazy']);
+    assert.equal(new URL(own.moduleUrl).pathname, modulePath(sha256Hex(bytes)));
+    const ownCode = keptCode(lazy).reduce((a, b) => Math.max(a, b), 0);
+    assert.ok(hintedCode[0] > 2 * (code.end - code.start), `${hintedCode[0]} bytes of code kept for ${code.end - code.start} of wasm`);
+    assert.ok(hintedCode[0] > 2 * ownCode, `${hintedCode[0]} bytes of code kept with the hints, ${ownCode} without`);
   });
 
   it('keeps nothing with --code-cache=off or SPINDLE_CODE_CACHE=0: the page compiles from the job\'s URL', async () => {

@@ -13,6 +13,7 @@ import { ERROR_HEADER, READER_GONE } from '../../host/platform/browser.js';
 import { launchBrowser } from './browser-process.js';
 import { browserLaunch } from './browsers.js';
 import { awaitCodeCacheWrite, MODULE_PATH, modulePath, pagePorts, sha256Hex } from './chromium-code-cache.js';
+import { withOptimizeHints } from './optimize-hints.js';
 import { isolation, sendFile } from './isolated-server.js';
 import { startLocalServer } from './local-server.js';
 import { escapeControls } from '../common/terminal-text.js';
@@ -20,6 +21,8 @@ import { root } from '../common/toolchain.js';
 import { uniqueModule } from './unique-module.js';
 
 const { readFileSync } = process.getBuiltinModule('node:fs');
+// How long a module's first run with the optimize hints waits for V8 to cache its first code.
+const HINTED_GRACE_MS = 2000;
 
 const hostDir = join(root, 'host');
 
@@ -95,6 +98,7 @@ const SESSION_CACHED = { 'Cache-Control': 'private, max-age=86400' };
 export class BrowserSession {
   #server; #browser; #jobs = []; #waitingPage = []; #running = new Map(); #nextId = 1;
   #failed = null; #pageToken = null; #claimTimer = null; #codeCache = null; #shaOf = new Map(); #freshPage = false;
+  #optimizeHints = false;
 
   /**
    * `optimizedFromStart`: V8 compiles the whole module with its optimizing tier before it runs
@@ -108,10 +112,13 @@ export class BrowserSession {
    * and gives back to; modules then have stable URLs and the server asks for a stable port.
    * `freshPage`: the page reloads after each job, so that no job finds what an earlier one left
    * in the page (workers still running, module state, OPFS handles); tests/programs.test.js.
+   * `optimizeHints`: with `codeCache`, modules are served with hints that V8 optimize every
+   * function (cli/browser/optimize-hints.js; jsFlags must then hold --wasm-compilation-hints).
    */
-  static async open({ browser = 'chromium', optimizedFromStart = false, jsFlags = [], codeCache = null, freshPage = false } = {}) {
+  static async open({ browser = 'chromium', optimizedFromStart = false, jsFlags = [], codeCache = null, freshPage = false, optimizeHints = false } = {}) {
     const session = new BrowserSession();
     session.#codeCache = browser === 'chromium' ? codeCache : null;
+    session.#optimizeHints = Boolean(session.#codeCache) && optimizeHints;
     session.#freshPage = freshPage;
     await session.#start(browserLaunch(browser, { optimizedFromStart, jsFlags, profileCache: session.#codeCache }));
     return session;
@@ -264,7 +271,7 @@ export class BrowserSession {
     const id = this.#nextId++;
     return new Promise((resolve, reject) => {
       const settled = () => { this.#running.delete(id); this.#watchClaims(); };
-      const wasm = freshCompile ? uniqueModule(readFileSync(wasmPath), `${process.pid}-${id}`) : readFileSync(wasmPath);
+      const wasm = freshCompile ? uniqueModule(readFileSync(wasmPath), `${process.pid}-${id}`) : this.#served(readFileSync(wasmPath));
       // a module whose code the browser may keep has a URL of its own bytes (a fresh compile's
       // bytes are new each time: it keeps the job's URL, which nothing caches)
       const wasmSha = this.#codeCache && !freshCompile ? sha256Hex(wasm) : null;
@@ -294,15 +301,23 @@ export class BrowserSession {
     });
   }
 
+  /** The bytes of a module as the page gets them: with the optimize hints where the session serves them. */
+  #served(bytes) {
+    return this.#optimizeHints ? withOptimizeHints(bytes) : bytes;
+  }
+
   /**
    * After a run of `wasmPath` in a session with a code cache: waits for V8's cached code of it to
    * reach the profile (cli/browser/chromium-code-cache.js, awaitCodeCacheWrite), so that closing the
-   * browser keeps it. Resolves { waitedMs, written }, or null without a code cache.
+   * browser keeps it. Resolves { waitedMs, written }, or null without a code cache. With the
+   * optimize hints, V8 is compiling every function when a short program ends: the first run
+   * waits longer for its first code.
    */
   async awaitCodeCache(wasmPath) {
     if (!this.#codeCache || this.#failed) return null;
-    this.#shaOf.set(wasmPath, this.#shaOf.get(wasmPath) ?? sha256Hex(readFileSync(wasmPath)));
-    return awaitCodeCacheWrite(this.#browser.profile, this.#codeCache, { sha256: this.#shaOf.get(wasmPath), port: this.#server.port });
+    this.#shaOf.set(wasmPath, this.#shaOf.get(wasmPath) ?? sha256Hex(this.#served(readFileSync(wasmPath))));
+    return awaitCodeCacheWrite(this.#browser.profile, this.#codeCache, { sha256: this.#shaOf.get(wasmPath), port: this.#server.port,
+      ...(this.#optimizeHints ? { graceMs: HINTED_GRACE_MS } : {}) });
   }
 
   async close() {

@@ -13,6 +13,7 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { unusableReason } from '../../host/code-cache/store.js';
+import { dropSupersededCode } from './superseded-code.js';
 
 const { constants, cpSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } = process.getBuiltinModule('node:fs');
 
@@ -29,9 +30,9 @@ const LOADED = 'spindle-code-cache-loaded.json';
 // waited for (awaitCodeCacheWrite)
 const SAVED = 'saved';
 const WAITED = 'waited';
-// Every run copies the kept folders in, and back where V8 wrote code: past this size they are
-// dropped and the cache starts again (Chromium adds a file each time it caches a module's code,
-// and removes old ones only as its own, larger, limit is reached).
+// Every run copies the kept folders in, and back where V8 wrote code, without the copies of a
+// module's code that its URL no longer names (cli/browser/superseded-code.js): past this size
+// they are dropped and the cache starts again.
 export const PAGE_CACHE_LIMIT_BYTES = 64 * 1024 * 1024;
 // a copy-on-write clone where the file system has them, else a copy
 const copy = (from, to) => cpSync(from, to, { recursive: true, mode: constants.COPYFILE_FICLONE });
@@ -147,6 +148,7 @@ export function saveProfileCache(profile, dir) {
       const from = join(profile, ...parts);
       if (existsSync(from)) copy(from, join(fresh, ...parts));
     }
+    dropSupersededCode(join(fresh, ...WASM_CODE_CACHE));
     if (folderBytes(fresh) > PAGE_CACHE_LIMIT_BYTES) {
       rmSync(join(dir, SAVED), { recursive: true, force: true });
       return 'over the limit: dropped';

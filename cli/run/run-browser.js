@@ -76,7 +76,12 @@ export function browserSessionOptions(opts) {
   // by default, which never happened in headless Chromium 156 (docs/HOST.md, "Cached code in
   // pages"); with the timer off it does, each time 1,000 more bytes of it are made.
   if (cache.dir) jsFlags.push('--wasm-caching-timeout-ms=0');
-  return { options: { browser: opts.browser, jsFlags, codeCache: cache.dir ?? null }, cache };
+  // With that cache, and V8's own choice of when to compile (--compile=auto), every function is
+  // optimized from the module's compile on, so that its next runs start with optimized code
+  // (cli/browser/optimize-hints.js)
+  const optimizeHints = Boolean(cache.dir) && (opts.compilation ?? 'auto') === 'auto';
+  if (optimizeHints) jsFlags.push('--wasm-compilation-hints');
+  return { options: { browser: opts.browser, jsFlags, codeCache: cache.dir ?? null, optimizeHints }, cache };
 }
 
 /**
