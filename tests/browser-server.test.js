@@ -204,12 +204,35 @@ function renderers(temp) {
       const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
       if (!cmdline.includes(temp) || !cmdline.includes('--type=renderer')) return [];
       const seccomp = Number(/^Seccomp:\s+(\d)/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]);
-      return [{ seccomp, userNamespace: readlinkSync(`/proc/${pid}/ns/user`) }];
+      return [{ seccomp, userNamespace: readlinkSync(`/proc/${pid}/ns/user`), browserUi: /(^|[\s\0])--top-chrome-webui([\s\0]|$)/.test(cmdline) }];
     } catch {
       return []; // gone meanwhile
     }
   });
 }
+
+// Headless Chromium builds browser UI a page run never shows (the omnibox popup's WebUI, a
+// renderer of its own that took a core for the run's first seconds): cli/browser/chromium.js.
+describe('Chromium\'s own UI', { skip: skipBrowser }, () => {
+  it('gets no renderer of its own while a program runs', async () => {
+    const temp = mkdtempSync(join(tmpdir(), 'spindle-bs-'));
+    try {
+      const wasm = join(temp, 'read_line.wasm');
+      const r = await exec(spindle, ['cc', '-O2', join(root, 'tests', 'browser-server', 'read_line.c'), '-o', wasm]);
+      assert.equal(r.code, 0, r.stderr);
+      const run = startRun(wasm, temp);
+      await run.ready;
+      await new Promise((resolve) => { setTimeout(resolve, 2000); }); // the UI came within ~2 s of the start
+      const found = renderers(temp);
+      run.child.stdin.end('hello\n');
+      assert.equal((await run.finished).code, 0);
+      assert.ok(found.length > 0, 'a renderer runs');
+      assert.deepEqual(found.filter((x) => x.browserUi), [], 'a renderer of the browser\'s UI (--top-chrome-webui)');
+    } finally {
+      rmSync(temp, { recursive: true, force: true });
+    }
+  });
+});
 
 describe('Chromium\'s sandbox', () => {
   it('is turned off only when the CLI runs as root', () => {

@@ -22,8 +22,17 @@ export const chromiumArgs = [...(chromiumSandbox ? [] : ['--no-sandbox']), '--di
  */
 export const v8FlagsSwitch = (v8Flags) => (v8Flags.length ? [`--js-flags=${v8Flags.join(' ')}`] : []);
 
+/**
+ * Browser UI that headless Chromium 156 builds anyway: the omnibox popup's WebUI, a renderer of
+ * its own (chrome://omnibox-popup.top-chrome) that kept a core busy for the first ~1.5 s of a
+ * run, while the program ran (on 2 cores, own_files with 2 threads took twice as long). Not for
+ * Playwright's launches, which give --disable-features of their own (the last one given counts).
+ */
+const UNUSED_BROWSER_UI = ['WebUIOmniboxPopup', 'WebUIOmniboxAimPopup', 'WebUIOmniboxFullPopup'];
+
 /** For a plain launch: headless, and none of a first run's or a profile's extras. */
 export const chromiumFlags = ['--headless', ...chromiumArgs, '--disable-quic', '--no-first-run', '--disable-sync',
+  `--disable-features=${UNUSED_BROWSER_UI.join(',')}`,
   ...(process.env.SPINDLE_DEBUG ? ['--enable-logging=stderr', '--v=0'] : [])];
 
 /** Playwright's launch options for this Chromium. */
