@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
-import { COMPILATION_PRIORITY_SECTION, compilationPrioritySection, HINTED_CODE_LIMIT_BYTES, withOptimizeHints } from '../cli/browser/optimize-hints.js';
+import { COMPILATION_PRIORITY_SECTION, compilationPrioritySection, HINTED_CODE_LIMIT_BYTES, offsetsInFile, withOptimizeHints } from '../cli/browser/optimize-hints.js';
 import { moduleLayout, Reader, sections, uleb } from '../host/compile/wasm-binary.js';
 import { exec } from './lib/exec.js';
 
@@ -50,16 +50,17 @@ describe('the optimize hints', () => {
   });
 
   it('hint every defined function, imports counted first, optimized with priority 0, before the code section', () => {
-    const hinted = withOptimizeHints(small);
+    const { bytes: hinted, inserted } = withOptimizeHints(small);
     assert.ok(WebAssembly.validate(hinted));
     const { hints, index, codeIndex } = readHints(hinted);
     assert.equal(index, codeIndex - 1);
+    assert.deepEqual(inserted, { at: small.length - 9, size: hinted.length - small.length });
     assert.deepEqual(hints, [{ func: 1, offset: 0, priorities: [0, 0] }, { func: 2, offset: 0, priorities: [0, 0] }]);
   });
 
   it('leave a program as it was but for the section: its functions, imports, exports and other sections', () => {
     const bytes = new Uint8Array(readFileSync(program));
-    const hinted = withOptimizeHints(bytes);
+    const hinted = withOptimizeHints(bytes).bytes;
     assert.ok(WebAssembly.validate(hinted));
     const layout = moduleLayout(bytes, sections(bytes));
     const { hints } = readHints(hinted);
@@ -73,18 +74,25 @@ describe('the optimize hints', () => {
   });
 
   it('are not added to a module with hints of its own, without code, over the size limit, or not a module', () => {
-    const own = withOptimizeHints(small);
-    assert.equal(withOptimizeHints(own), own);
+    const own = withOptimizeHints(small).bytes;
+    assert.deepEqual(withOptimizeHints(own), { bytes: own, inserted: null });
     const noCode = small.subarray(0, small.length - 9);
-    assert.equal(withOptimizeHints(noCode), noCode);
+    assert.deepEqual(withOptimizeHints(noCode), { bytes: noCode, inserted: null });
     const notModule = new Uint8Array([1, 2, 3, 4, 5, 6, 7, 8, 9]);
-    assert.equal(withOptimizeHints(notModule), notModule);
+    assert.deepEqual(withOptimizeHints(notModule), { bytes: notModule, inserted: null });
     // one function of HINTED_CODE_LIMIT_BYTES of `nop`s
     const body = [0, ...new Array(HINTED_CODE_LIMIT_BYTES).fill(1), 0x0b];
     const code = [1, ...uleb(body.length), ...body];
     const big = new Uint8Array([...small.subarray(0, 8), 1, 4, 1, 0x60, 0, 0, 3, 2, 1, 0, 10, ...uleb(code.length), ...code]);
     assert.ok(WebAssembly.validate(big));
-    assert.equal(withOptimizeHints(big), big);
+    assert.equal(withOptimizeHints(big).inserted, null);
+  });
+
+  it('leave a trap\'s offsets as they are in the file: frames past the section move back by its size', () => {
+    const inserted = { at: 0x100, size: 0x20 };
+    const trap = 'trap: unreachable\n    at m.wasm.f (wasm-function[3]:0x1a4)\n    at g@http://x/m.wasm:wasm-function[4]:0x130\n    at wasm-function[5]:0x0fc';
+    assert.equal(offsetsInFile(trap, inserted), 'trap: unreachable\n    at m.wasm.f (wasm-function[3]:0x184)\n    at g@http://x/m.wasm:wasm-function[4]:0x110\n    at wasm-function[5]:0x0fc');
+    assert.equal(offsetsInFile(trap, null), trap);
   });
 
   it('encode indices of any size as LEB128, increasing', () => {
@@ -100,7 +108,7 @@ describe('the optimize hints', () => {
     if (known.status !== 0) return t.skip(`Node ${process.versions.node} has no ${flags[0]}`);
     const compile = (path) => spawnSync(process.execPath, [...flags, '-e', `new WebAssembly.Module(require('fs').readFileSync(${JSON.stringify(path)}))`], { encoding: 'utf8' });
     const hinted = join(out, 'hello-hinted.wasm');
-    writeFileSync(hinted, withOptimizeHints(readFileSync(program)));
+    writeFileSync(hinted, withOptimizeHints(readFileSync(program)).bytes);
     const good = compile(hinted);
     assert.equal(good.status, 0, good.stderr);
     assert.doesNotMatch(good.stdout + good.stderr, /CompilationPriority error/);

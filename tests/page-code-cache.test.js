@@ -151,7 +151,7 @@ describe('spindle run --browser with the page cache', { skip: skipBrowser }, () 
     const dir = freshDir();
     const first = await runPage([`--code-cache=${dir}`]);
     assert.match(first.moduleUrl, /^http:\/\/127\.0\.0\.1:\d+\/wasm\/[0-9a-f]{64}\.wasm$/);
-    assert.equal(new URL(first.moduleUrl).pathname, modulePath(sha256Hex(withOptimizeHints(readFileSync(wasm)))));
+    assert.equal(new URL(first.moduleUrl).pathname, modulePath(sha256Hex(withOptimizeHints(readFileSync(wasm)).bytes)));
     assert.equal(first.fetched, 1);
     assert.match(first.stderr, /page code cache: V8 stored code/);
     const cacheDir = join(dir, 'chromium-profile');
@@ -177,7 +177,7 @@ describe('spindle run --browser with the page cache', { skip: skipBrowser }, () 
     const code = sections(bytes).find((s) => s.id === 10);
     const hinted = freshDir();
     const first = await runPage([`--code-cache=${hinted}`]);
-    assert.equal(new URL(first.moduleUrl).pathname, modulePath(sha256Hex(withOptimizeHints(bytes))));
+    assert.equal(new URL(first.moduleUrl).pathname, modulePath(sha256Hex(withOptimizeHints(bytes).bytes)));
     assert.match(first.stderr, /page code cache: V8 stored code/);
     const hintedCode = keptCode(hinted);
     assert.equal(hintedCode.length, 1, `copies of the module's code kept: ${hintedCode}`);

@@ -13,7 +13,7 @@ import { ERROR_HEADER, READER_GONE } from '../../host/platform/browser.js';
 import { launchBrowser } from './browser-process.js';
 import { browserLaunch } from './browsers.js';
 import { awaitCodeCacheWrite, MODULE_PATH, modulePath, pagePorts, sha256Hex } from './chromium-code-cache.js';
-import { withOptimizeHints } from './optimize-hints.js';
+import { offsetsInFile, withOptimizeHints } from './optimize-hints.js';
 import { isolation, sendFile } from './isolated-server.js';
 import { startLocalServer } from './local-server.js';
 import { escapeControls } from '../common/terminal-text.js';
@@ -271,7 +271,10 @@ export class BrowserSession {
     const id = this.#nextId++;
     return new Promise((resolve, reject) => {
       const settled = () => { this.#running.delete(id); this.#watchClaims(); };
-      const wasm = freshCompile ? uniqueModule(readFileSync(wasmPath), `${process.pid}-${id}`) : this.#served(readFileSync(wasmPath));
+      const { bytes: wasm, inserted } = freshCompile ? { bytes: uniqueModule(readFileSync(wasmPath), `${process.pid}-${id}`), inserted: null }
+        : this.#served(readFileSync(wasmPath));
+      // (a trap's frames name offsets in the file, not in the bytes served)
+      const text = (value) => escapeControls(offsetsInFile(String(value), inserted));
       // a module whose code the browser may keep has a URL of its own bytes (a fresh compile's
       // bytes are new each time: it keeps the job's URL, which nothing caches)
       const wasmSha = this.#codeCache && !freshCompile ? sha256Hex(wasm) : null;
@@ -288,9 +291,9 @@ export class BrowserSession {
             const { ms, codeCache } = outcome.compile;
             process.stderr.write(`[spindle] page's compile: ${Number(ms).toFixed(1)} ms; code cache: ${escapeControls(String(codeCache))}\n`);
           }
-          if (outcome.error !== undefined) reject(new Error(escapeControls(outcome.error)));
+          if (outcome.error !== undefined) reject(new Error(text(outcome.error)));
           else if (outcome.crossOriginIsolated === false) reject(new Error('the page was not cross-origin isolated'));
-          else resolve({ exitCode: outcome.exitCode, trap: outcome.trap == null ? undefined : escapeControls(outcome.trap), workersUsed: outcome.workersUsed });
+          else resolve({ exitCode: outcome.exitCode, trap: outcome.trap == null ? undefined : text(outcome.trap), workersUsed: outcome.workersUsed });
         },
       };
       this.#running.set(id, job);
@@ -301,9 +304,9 @@ export class BrowserSession {
     });
   }
 
-  /** The bytes of a module as the page gets them: with the optimize hints where the session serves them. */
+  /** A module as the page gets it, { bytes, inserted }: with the optimize hints where the session serves them. */
   #served(bytes) {
-    return this.#optimizeHints ? withOptimizeHints(bytes) : bytes;
+    return this.#optimizeHints ? withOptimizeHints(bytes) : { bytes, inserted: null };
   }
 
   /**
@@ -315,7 +318,7 @@ export class BrowserSession {
    */
   async awaitCodeCache(wasmPath) {
     if (!this.#codeCache || this.#failed) return null;
-    this.#shaOf.set(wasmPath, this.#shaOf.get(wasmPath) ?? sha256Hex(this.#served(readFileSync(wasmPath))));
+    this.#shaOf.set(wasmPath, this.#shaOf.get(wasmPath) ?? sha256Hex(this.#served(readFileSync(wasmPath)).bytes));
     return awaitCodeCacheWrite(this.#browser.profile, this.#codeCache, { sha256: this.#shaOf.get(wasmPath), port: this.#server.port,
       ...(this.#optimizeHints ? { graceMs: HINTED_GRACE_MS } : {}) });
   }

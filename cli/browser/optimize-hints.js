@@ -21,27 +21,42 @@ export const HINTED_CODE_LIMIT_BYTES = 2 * 1024 * 1024;
 
 /**
  * `bytes` with a compilation-priority section that asks for every function it defines to be
- * optimized, placed before its code section; `bytes` itself where the module already has such
- * a section (its own hints win), has no code, more than HINTED_CODE_LIMIT_BYTES of it, or is not
- * a module this reader knows (the hints are only a speed-up: the page then compiles as before).
+ * optimized, placed before its code section: { bytes, inserted: { at, size } } (where the section
+ * went and its length). `bytes` itself, inserted null, where the module already has such a
+ * section (its own hints win), has no code, more than HINTED_CODE_LIMIT_BYTES of it, or is not a
+ * module this reader knows (the hints are only a speed-up: the page then compiles as before).
  */
 export function withOptimizeHints(bytes) {
+  const as = { bytes, inserted: null };
   let list;
   let layout;
   try {
     list = sections(bytes);
-    if (list.some((s) => s.id === 0 && s.name === COMPILATION_PRIORITY_SECTION)) return bytes;
+    if (list.some((s) => s.id === 0 && s.name === COMPILATION_PRIORITY_SECTION)) return as;
     layout = moduleLayout(bytes, list);
   } catch {
-    return bytes;
+    return as;
   }
   const code = layout.codeSection;
-  if (!code || !layout.bodies.length || code.end - code.start > HINTED_CODE_LIMIT_BYTES) return bytes;
+  if (!code || !layout.bodies.length || code.end - code.start > HINTED_CODE_LIMIT_BYTES) return as;
   const section = compilationPrioritySection(layout.importedFuncs, layout.bodies.length);
   // the code section's header starts where the section before it ends
   const before = list[list.indexOf(code) - 1];
   const at = before ? before.end : 8;
-  return concat([bytes.subarray(0, at), section, bytes.subarray(at)]);
+  return { bytes: concat([bytes.subarray(0, at), section, bytes.subarray(at)]), inserted: { at, size: section.length } };
+}
+
+/**
+ * `text` (a trap's stack, an error) with the module offsets of its wasm frames
+ * (`wasm-function[N]:0xOFF`, V8's and SpiderMonkey's) as they are in the file, where the page ran
+ * the module with a section `inserted` (withOptimizeHints): what users look up is their file.
+ */
+export function offsetsInFile(text, inserted) {
+  if (!inserted) return text;
+  return text.replace(/(wasm-function\[\d+\]:0x)([0-9a-f]+)/g, (all, frame, hex) => {
+    const offset = parseInt(hex, 16);
+    return offset >= inserted.at + inserted.size ? `${frame}${(offset - inserted.size).toString(16)}` : all;
+  });
 }
 
 /**
