@@ -292,9 +292,12 @@ describe('threads\' workers started early', () => {
 
   it('a thread\'s worker that goes away after it was ready ends the run with 134, not a hang, with no watcher', async () => {
     assert.equal((await run(['1'])).code, 0);
-    // each thread worker exits at its first wait for a thread, which comes right after its 'ready'
-    const exitAtWait = 'import{isMainThread}from"node:worker_threads";if(!isMainThread)Atomics.wait=()=>process.exit(0)';
-    const r = await run(['1'], `${watcherProbe};${exitAtWait}`);
+    // each thread worker exits as soon as it has said 'ready', at its first look at its slot (not
+    // at its first wait: a thread assigned to the slot before that look runs without one)
+    const exitAfterReady = 'import{isMainThread,parentPort}from"node:worker_threads";if(!isMainThread){let ready=false;' +
+      'const post=parentPort.postMessage.bind(parentPort);parentPort.postMessage=(m,t)=>{post(m,t);if(m?.type==="ready")ready=true};' +
+      'const load=Atomics.load;Atomics.load=(...a)=>(ready?process.exit(0):load(...a));Atomics.wait=()=>process.exit(0)}';
+    const r = await run(['1'], `${watcherProbe};${exitAfterReady}`);
     // (it ends the run before main starts, and so before the run's debug lines)
     assert.equal(watcherStarted(r), false, 'no watcher');
     const ran = withoutProbe(r);
