@@ -10,7 +10,7 @@
 // of ~3 MB). An entry Chromium's index still lists but whose file is gone is a miss to it.
 import { join } from 'node:path';
 
-const { readdirSync, readFileSync, rmSync } = process.getBuiltinModule('node:fs');
+const { closeSync, openSync, readdirSync, readFileSync, readSync, rmSync } = process.getBuiltinModule('node:fs');
 
 // The header of an entry file: magic (8 bytes), version, key length, key hash, padding (4 each)
 const ENTRY_MAGIC = Buffer.from('305c72a71b6dfbfc', 'hex');
@@ -27,6 +27,20 @@ export function entryKey(bytes) {
   return { key: bytes.toString('latin1', KEY_AT, KEY_AT + length), rest: bytes.subarray(KEY_AT + length) };
 }
 
+// Enough of an entry file for its header and a code entry's key: a code entry is the module's
+// whole code (SQLite's ~3 MB, 33 of them in a first run), and only its key is wanted.
+const HEAD_BYTES = KEY_AT + 64;
+
+/** An entry file's key and what follows it, reading a code entry's head only (entryKey). */
+function readEntry(path) {
+  const head = Buffer.alloc(HEAD_BYTES);
+  const fd = openSync(path, 'r');
+  let got;
+  try { got = readSync(fd, head, 0, HEAD_BYTES, 0); } finally { closeSync(fd); }
+  const parsed = entryKey(head.subarray(0, got));
+  return parsed && CODE_KEY.test(parsed.key) ? parsed : entryKey(readFileSync(path));
+}
+
 /**
  * The entry files (their 16-hex names) in the cache folder `dir` that hold a module's code no
  * URL entry names. None where any entry file cannot be read as one (nothing is dropped on doubt).
@@ -40,7 +54,7 @@ export function supersededCodeEntries(dir) {
     const entry = ENTRY_FILE.exec(name)?.[1];
     if (!entry) continue;
     let parsed;
-    try { parsed = entryKey(readFileSync(join(dir, name))); } catch { return []; }
+    try { parsed = readEntry(join(dir, name)); } catch { return []; }
     if (!parsed) return [];
     if (CODE_KEY.test(parsed.key)) code.set(parsed.key, entry);
     else for (const hash of parsed.rest.toString('latin1').match(NAMED_HASH) ?? []) named.add(hash);
