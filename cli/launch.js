@@ -5,7 +5,8 @@
 // one file instead of eight modules, loaded before any cache is on (~1.7 ms of a hello world).
 import { nodeTooOld } from './common/node-version.js';
 import { codeCacheArgument, enableJsCompileCache, jsCacheDir } from './run/js-compile-cache.js';
-import { runFromBundle, usableBundle } from './run/run-bundle.js';
+import { usableBundle } from './common/bundles.js';
+import { runFromBundle } from './run/run-bundle.js';
 
 export { usableBundle };
 

@@ -2,35 +2,50 @@
 // Builds the start-up bundles of `spindle run` (docs/HOST.md, "Start-up"), each one file made by
 // esbuild (npm, pinned in package.json) from the ES modules of cli/ and host/, into build/bundle/:
 // the CLI's run path as a classic script whose V8 code is kept after a run (run.cjs,
-// cli/run/script-cache.js), a thread's worker (thread-worker.mjs) and bin/spindle's start
-// (launch.mjs). Node resolves, reads and links each ES module of a run one by one (~90 of them,
-// 30-40 ms of a hello world on the 2-core VM); one file is one read and one compile.
-// cli/run/run-bundle.js uses the bundles while inputs.json still lists every input and bundle as
+// cli/run/script-cache.js), a thread's worker (thread-worker.mjs), bin/spindle's start
+// (launch.mjs), and a browser run's page and thread workers (page.mjs, page-thread-worker.mjs).
+// Node resolves, reads and links each ES module of a run one by one (~90 of them, 30-40 ms of a
+// hello world on the 2-core VM), and a page fetches each from the CLI's server; one file is one
+// read and one compile.
+// cli/common/bundles.js says they are current while inputs.json still lists every input and bundle as
 // it was built (mtime and size; each bundle's SHA-256 too), else the modules.
 // Idempotent: it builds again only when an input changed. `--force` builds anyway.
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { SCRIPT_WRAPPER } from '../cli/run/script-cache.js';
-import { BUNDLE_DIR, freshBundle, INPUTS_FILE, LAUNCH_BUNDLE, RUN_BUNDLE, THREAD_WORKER_BUNDLE } from '../cli/run/run-bundle.js';
+import { BUNDLE_DIR, BUNDLES, freshBundle, INPUTS_FILE, LAUNCH_BUNDLE, PAGE_BUNDLES, RUN_BUNDLE, THREAD_WORKER_BUNDLE } from '../cli/common/bundles.js';
 
 const root = join(import.meta.dirname, '..');
 const outDir = join(root, BUNDLE_DIR);
 
 // A module's paths from import.meta (a worker's script, an addon, a helper process) are its own
-// file's: rewritten relative to the bundle's file, so they name the same files from there.
-const metaPaths = {
+// file's: rewritten relative to where the bundle is loaded from (`from`: its folder, or, for a
+// page's bundle, the folder of the module whose path the server sends it at), so they name the
+// same files from there.
+const metaPaths = (from) => ({
   name: 'import-meta-paths',
   setup(build) {
     build.onLoad({ filter: /\.js$/ }, (args) => {
       let text = readFileSync(args.path, 'utf8');
       if (text.includes('import.meta')) {
-        const file = JSON.stringify(relative(outDir, args.path));
+        const file = JSON.stringify(relative(from, args.path));
         text = text.replaceAll('import.meta.url', `new URL(${file}, import.meta.url).href`)
           .replaceAll('import.meta.dirname', `new URL('.', new URL(${file}, import.meta.url)).pathname.replace(/\\/$/, '')`);
       }
       return { contents: text, loader: 'js' };
     });
+  },
+});
+
+// A page's bundle gets Node's built-ins as empty modules: they are named only on Node's paths
+// (host/platform/current.js chooses), and a browser cannot resolve `node:` imports, which the
+// bundle would otherwise keep at its top.
+const noNodeBuiltins = {
+  name: 'no-node-builtins',
+  setup(build) {
+    build.onResolve({ filter: /^node:/ }, (args) => ({ path: args.path, namespace: 'node-builtin' }));
+    build.onLoad({ filter: /.*/, namespace: 'node-builtin' }, () => ({ contents: 'module.exports = {};', loader: 'js' }));
   },
 };
 
@@ -46,15 +61,21 @@ async function build() {
       banner: { js: SCRIPT_WRAPPER.before }, footer: { js: SCRIPT_WRAPPER.after } }],
     ['host/program/thread-worker.js', THREAD_WORKER_BUNDLE, { format: 'esm' }],
     ['cli/launch.js', LAUNCH_BUNDLE, { format: 'esm' }],
+    // a browser run's page and thread workers (cli/common/bundles.js, PAGE_BUNDLES): modules for
+    // the browsers the CLI runs
+    ...Object.entries(PAGE_BUNDLES).map(([path, out]) => [path.slice(1), out,
+      { format: 'esm', platform: 'browser', target: 'es2022' }]),
   ];
   const outputs = [];
   for (const [entry, out, how] of entries) {
     const temp = join(outDir, `.${out}.${process.pid}`);
+    const from = how.platform === 'browser' ? dirname(join(root, entry)) : outDir;
     const result = await esbuild.build({
-      entryPoints: [join(root, entry)], outfile: temp, bundle: true, platform: 'node', target: 'node20', ...how,
-      absWorkingDir: root, plugins: [metaPaths], metafile: true, logLevel: 'warning', legalComments: 'none',
+      entryPoints: [join(root, entry)], outfile: temp, bundle: true, platform: 'node', target: 'node20',
+      absWorkingDir: root, plugins: how.platform === 'browser' ? [metaPaths(from), noNodeBuiltins] : [metaPaths(from)],
+      metafile: true, logLevel: 'warning', legalComments: 'none',
       // (addons are files of their own)
-      external: ['*.node'],
+      external: ['*.node'], ...how,
     });
     for (const input of Object.keys(result.metafile.inputs)) inputs.add(input);
     renameSync(temp, join(outDir, out));
@@ -65,7 +86,9 @@ async function build() {
   // around the run's)
   inputs.add(relative(root, import.meta.filename));
   inputs.add('cli/run/script-cache.js');
-  const list = [...inputs].filter((p) => !p.startsWith('node:')).sort().map((path) => {
+  // (files only: not Node's built-ins, their empty stand-ins in a page's bundle, nor what
+  // host/package.json's `browser` field leaves out of one, each named `namespace:path`)
+  const list = [...inputs].filter((p) => !p.includes(':')).sort().map((path) => {
     const st = statSync(join(root, path));
     return { path, mtimeMs: st.mtimeMs, size: st.size };
   });
@@ -79,5 +102,5 @@ if (!process.argv.includes('--force') && freshBundle(root)) {
   console.log(`[bundle] ${relative(process.cwd(), outDir) || '.'}: up to date`);
 } else {
   const count = await build();
-  console.log(`[bundle] ${relative(process.cwd(), outDir) || '.'}: ${RUN_BUNDLE}, ${THREAD_WORKER_BUNDLE} and ${LAUNCH_BUNDLE} from ${count} modules`);
+  console.log(`[bundle] ${relative(process.cwd(), outDir) || '.'}: ${BUNDLES.join(', ')} from ${count} modules`);
 }

@@ -6,8 +6,9 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, ut
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { BUNDLE_DIR, freshBundle, INPUTS_FILE, LAUNCH_BUNDLE, RUN_BUNDLE, THREAD_WORKER_BUNDLE } from '../cli/run/run-bundle.js';
+import { BUNDLE_DIR, BUNDLES, freshBundle, INPUTS_FILE, RUN_BUNDLE } from '../cli/common/bundles.js';
 import { SCRIPT_WRAPPER } from '../cli/run/script-cache.js';
+import { browserFlag, runBrowsers } from './lib/browsers.js';
 import { exec } from './lib/exec.js';
 
 const root = join(import.meta.dirname, '..');
@@ -19,10 +20,10 @@ describe('the run bundle is used only while it is current', () => {
     fake = mkdtempSync(join(tmpdir(), 'spindle-bundle-'));
     mkdirSync(join(fake, BUNDLE_DIR), { recursive: true });
     writeFileSync(join(fake, 'a.js'), 'export {};\n');
-    for (const bundle of [RUN_BUNDLE, THREAD_WORKER_BUNDLE, LAUNCH_BUNDLE]) writeFileSync(join(fake, BUNDLE_DIR, bundle), '');
+    for (const bundle of BUNDLES) writeFileSync(join(fake, BUNDLE_DIR, bundle), '');
   });
   after(() => rmSync(fake, { recursive: true, force: true }));
-  const outputs = () => [RUN_BUNDLE, THREAD_WORKER_BUNDLE, LAUNCH_BUNDLE].map((path) => {
+  const outputs = () => BUNDLES.map((path) => {
     const st = statSync(join(fake, BUNDLE_DIR, path));
     return { path, mtimeMs: st.mtimeMs, size: st.size, sha256: '0'.repeat(64) };
   });
@@ -74,6 +75,41 @@ describe('the run bundle is used only while it is current', () => {
       rmSync(out, { recursive: true, force: true });
     }
   });
+});
+
+describe('a browser run\'s page and workers come from their bundles while they are current', { skip: runBrowsers.length === 0 }, () => {
+  let out;
+  let wasm;
+  before(async () => {
+    const built = await exec(process.execPath, [join(root, 'scripts', 'build-run-bundle.js')]);
+    assert.equal(built.code, 0, built.stderr);
+    out = mkdtempSync(join(tmpdir(), 'spindle-page-bundle-'));
+    wasm = join(out, 'hello_thread.wasm');
+    const cc = await exec(spindle, ['cc', '-O2', join(root, 'bench', 'startup', 'hello_thread.c'), '-o', wasm]);
+    assert.equal(cc.code, 0, cc.stderr);
+  });
+  after(() => rmSync(out, { recursive: true, force: true }));
+
+  // the host's files the page asked the CLI's server for (SPINDLE_DEBUG lists each request)
+  const hostFiles = (stderr) => [...stderr.matchAll(/\[spindle\] GET (\/host\/\S+)/g)].map((m) => m[1]);
+  for (const browser of runBrowsers) {
+    it(browser, async () => {
+      const { SPINDLE_BUNDLE: _, ...env } = process.env;
+      const bundled = await exec(spindle, ['run', browserFlag(browser), wasm], { env: { ...env, SPINDLE_DEBUG: '1' } });
+      assert.equal(bundled.code, 0, bundled.stderr);
+      assert.equal(bundled.stdout, 'hello, world (a thread wrote a file)\n');
+      // the page's one file, then the thread worker's bundle for each worker (WebKit fetched it
+      // once for two), and no module of the host
+      const files = hostFiles(bundled.stderr);
+      assert.equal(files[0], '/host/browser/run-page.js');
+      assert.ok(files.length >= 2, files.join(' '));
+      assert.deepEqual(new Set(files.slice(1)), new Set(['/host/program/thread-worker.js']));
+      const modules = await exec(spindle, ['run', browserFlag(browser), wasm], { env: { ...env, SPINDLE_DEBUG: '1', SPINDLE_BUNDLE: '0' } });
+      assert.equal(modules.code, 0, modules.stderr);
+      assert.equal(modules.stdout, bundled.stdout);
+      assert.ok(hostFiles(modules.stderr).length > 20, 'the modules, each a request of its own');
+    });
+  }
 });
 
 describe('the run bundle\'s V8 code is kept after a run', () => {

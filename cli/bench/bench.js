@@ -20,7 +20,7 @@ import { onInterrupt } from '../common/interrupt.js';
 import { CLI_NODE_FLAGS } from '../common/v8-start.js';
 import { codeMadeFor } from '../../bench/spindle-command.js';
 import { isCurrentNode, rerunWithNode } from './node-binary.js';
-import { bundleUsable } from '../run/run-bundle.js';
+import { bundleUsable } from '../common/bundles.js';
 import { readOption } from '../common/options.js';
 import { clang, root } from '../common/toolchain.js';
 import { benchUsage } from '../common/usage.js';

@@ -19,6 +19,7 @@ import { startLocalServer } from './local-server.js';
 import { escapeControls } from '../common/terminal-text.js';
 import { root } from '../common/toolchain.js';
 import { uniqueModule } from './unique-module.js';
+import { pageBundleFiles } from '../common/bundles.js';
 
 const { readFileSync } = process.getBuiltinModule('node:fs');
 // How long a module's first run with the optimize hints waits for V8 to cache its first code.
@@ -97,7 +98,7 @@ const SESSION_CACHED = { 'Cache-Control': 'private, max-age=86400' };
 
 export class BrowserSession {
   #server; #browser; #jobs = []; #waitingPage = []; #running = new Map(); #nextId = 1;
-  #failed = null; #pageToken = null; #claimTimer = null; #codeCache = null; #shaOf = new Map(); #freshPage = false;
+  #failed = null; #pageToken = null; #claimTimer = null; #codeCache = null; #shaOf = new Map(); #freshPage = false; #pageBundles = new Map();
   #optimizeHints = false;
 
   /**
@@ -120,6 +121,7 @@ export class BrowserSession {
     session.#codeCache = browser === 'chromium' ? codeCache : null;
     session.#optimizeHints = Boolean(session.#codeCache) && optimizeHints;
     session.#freshPage = freshPage;
+    session.#pageBundles = pageBundleFiles(root);
     await session.#start(browserLaunch(browser, { optimizedFromStart, jsFlags, profileCache: session.#codeCache }));
     return session;
   }
@@ -182,8 +184,10 @@ export class BrowserSession {
       return res.writeHead(200, { ...isolation, 'Content-Type': 'application/json' }).end(JSON.stringify(claim));
     }
     if (path.startsWith('/host/')) {
-      const file = normalize(join(hostDir, path.slice('/host/'.length)));
-      return file.startsWith(hostDir) ? sendFile(res, file, this.#freshPage ? SESSION_CACHED : {}) : res.writeHead(403, isolation).end();
+      // (the page's and its workers' bundles where they are current: cli/common/bundles.js, PAGE_BUNDLES)
+      const bundle = this.#pageBundles.get(path);
+      const file = bundle ?? normalize(join(hostDir, path.slice('/host/'.length)));
+      return bundle || file.startsWith(hostDir) ? sendFile(res, file, this.#freshPage ? SESSION_CACHED : {}) : res.writeHead(403, isolation).end();
     }
     if (!job) return res.writeHead(404, isolation).end();
     if (kind === 'wasm') return res.writeHead(200, { ...isolation, 'Content-Type': 'application/wasm' }).end(job.wasm);
