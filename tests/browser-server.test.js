@@ -123,16 +123,16 @@ describe('the server of spindle run --browser', { skip: skipBrowser }, () => {
     assert.deepEqual(r, { code: 0, stdout: 'ready\ngot: hello\ngot: world\n', stderr: '' });
   });
 
-  it('prints trap text posted to /exit with its control characters escaped', async () => {
+  it('prints trap text posted to /exit with its control characters escaped, a frame\'s line break kept', async () => {
     const run = startRun(wasm, temp);
     await run.ready;
     const page = launchedUrl(temp, run.port());
-    const trap = 'thread 1: trap\x1b]0;title\x07\x1b[2J\rforged line\n\u202eevil\x7f';
+    const trap = 'thread 1: trap\x1b]0;title\x07\x1b[2J\rforged line\n\u202eevil\x7f\n    at f (x:wasm-function[1]:0x2a)\x1b[2J';
     const posted = await probe(`${page}exit/1`, { method: 'POST', body: JSON.stringify({ exitCode: 3, trap }) });
     assert.equal(posted.status, 200);
     const r = await run.finished;
     assert.equal(r.code, 3);
-    assert.equal(r.stderr, 'spindle: thread 1: trap\\x1b]0;title\\x07\\x1b[2J\\rforged line\\n\\u202eevil\\x7f\n');
+    assert.equal(r.stderr, 'spindle: thread 1: trap\\x1b]0;title\\x07\\x1b[2J\\rforged line\\n\\u202eevil\\x7f\n    at f (x:wasm-function[1]:0x2a)\\x1b[2J\n');
   });
 
   it('fails with a clear message when the page never claims its job, and no poller takes it', async () => {

@@ -16,7 +16,7 @@ import { awaitCodeCacheWrite, MODULE_PATH, modulePath, pagePorts, sha256Hex } fr
 import { offsetsInFile, withOptimizeHints } from './optimize-hints.js';
 import { isolation, sendFile } from './isolated-server.js';
 import { startLocalServer } from './local-server.js';
-import { escapeControls } from '../common/terminal-text.js';
+import { escapeControls, escapeIndentedLines } from '../common/terminal-text.js';
 import { root } from '../common/toolchain.js';
 import { uniqueModule } from './unique-module.js';
 import { pageBundleFiles } from '../common/bundles.js';
@@ -95,6 +95,9 @@ const claimTimeoutS = Number(process.env.SPINDLE_PAGE_CLAIM_TIMEOUT_S) || 15;
 // their compiled code. Their URLs are under this session's secret path, so no other run, and no
 // edit of host/ made for a later run, ever meets them; a single run's page keeps them uncached.
 const SESSION_CACHED = { 'Cache-Control': 'private, max-age=86400' };
+// A module's URL on this server where a stack frame names it (`at f (URL:wasm-function[1]:0x2a)`
+// or `at URL:wasm-function[1]:0x2a`): its stable URL or the job's.
+const SERVED_MODULE_URL = /(?<=[( ])http:\/\/127\.0\.0\.1:\d+\/[^\s()]*(?=:wasm-function\[)/g;
 
 export class BrowserSession {
   #server; #browser; #jobs = []; #waitingPage = []; #running = new Map(); #nextId = 1;
@@ -277,8 +280,10 @@ export class BrowserSession {
       const settled = () => { this.#running.delete(id); this.#watchClaims(); };
       const { bytes: wasm, inserted } = freshCompile ? { bytes: uniqueModule(readFileSync(wasmPath), `${process.pid}-${id}`), inserted: null }
         : this.#served(readFileSync(wasmPath));
-      // (a trap's frames name offsets in the file, not in the bytes served)
-      const text = (value) => escapeControls(offsetsInFile(String(value), inserted));
+      // A trap's frames name the module by its file and offsets in it, not by the URL and the
+      // bytes served (which a hint section moves); each on a line of its own.
+      const text = (value) => escapeIndentedLines(offsetsInFile(String(value), inserted)
+        .replace(SERVED_MODULE_URL, () => wasmPath));
       // a module whose code the browser may keep has a URL of its own bytes (a fresh compile's
       // bytes are new each time: it keeps the job's URL, which nothing caches)
       const wasmSha = this.#codeCache && !freshCompile ? sha256Hex(wasm) : null;

@@ -15,3 +15,12 @@ const hex = (c, width) => c.codePointAt(0).toString(16).padStart(width, '0');
 export function escapeControls(text) {
   return String(text).replace(CONTROLS, (c) => NAMED[c] ?? (c.codePointAt(0) < 0x100 ? `\\x${hex(c, 2)}` : `\\u${hex(c, 4)}`));
 }
+
+/**
+ * `text` of several lines (a trap's message and its frames) escaped line by line as
+ * escapeControls does, with each line break kept where the next line is indented, as a frame's
+ * is, and escaped elsewhere: no line of it can start where the CLI's own lines do.
+ */
+export function escapeIndentedLines(text) {
+  return String(text).split('\n').map((line, i) => (i === 0 ? '' : line.startsWith(' ') ? '\n' : '\\n') + escapeControls(line)).join('');
+}
