@@ -13,7 +13,10 @@ const { join } = process.getBuiltinModule('node:path');
 
 export const BUNDLE_DIR = join('build', 'bundle');
 export const RUN_BUNDLE = 'run.cjs';
-export const THREAD_WORKER_BUNDLE = 'thread-worker.mjs';
+// CommonJS: a worker that loads it through Node's module loader for ES modules starts with its
+// young generation full (754 of 768 KB), and its first scavenge then fell in the program's work
+// (docs/HOST.md, "A thread worker's first scavenge").
+export const THREAD_WORKER_BUNDLE = 'thread-worker.cjs';
 export const LAUNCH_BUNDLE = 'launch.mjs';
 // A browser run's page and its threads' workers, each one file in place of the ~60 and ~40
 // modules the page and every worker fetched from the CLI's server one by one (~160 ms of a

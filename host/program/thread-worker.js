@@ -6,20 +6,19 @@ import { loadBackends } from '../mount/index.js';
 import { instantiate, runMain, runThread } from './thread-setup.js';
 import { isNode, loadPlatform } from '../platform/current.js';
 
-// In a browser, messages that arrive while a module worker is still in a top-level await are
-// dropped unless a handler exists, so listen first and hold messages until the host is loaded.
+// No top-level await: Node's workers start from a CommonJS bundle of this file (cli/common/bundles.js).
+// Messages that come before the host is loaded wait in `early` (a browser drops those that
+// reach a module worker with no handler, so the handler is there from the first step).
 const early = [];
 let handle = (msg) => early.push(msg);
 if (!isNode) self.onmessage = (e) => handle(e.data);
-const port = isNode ? (await import('node:worker_threads')).parentPort : self;
+const port = isNode ? process.getBuiltinModule('node:worker_threads').parentPort : self;
 if (isNode) port.on('message', (msg) => handle(msg));
-const platform = await loadPlatform();
+let platform; // (loaded by start(), below)
 const toHost = (msg, transfer) => port.postMessage(msg, transfer);
 // how this thread reports; a worker of a program whose main runs on Node's main thread ends the
 // process itself and starts the workers its threads want (host/program/own-end.js)
 let post = toHost;
-// The host may now change V8's flags without slowing this worker's start (host/program/early-worker.js).
-toHost({ type: 'loaded' });
 
 function onMessage(handler) {
   handle = handler;
@@ -51,7 +50,8 @@ const ringHostThread = () => { if (jsfsChannel) jsfsProxy.ringHostThread(jsfsCha
 let wasiFiles = null; // host/wasi/preopens.js, loaded for a module whose mounts are WASI preopens
 let jsfsProxy = null; // host/jsfs/proxy.js, loaded for a --fs=js module
 
-onMessage(async (msg) => {
+// An init message makes this thread's instance; then main starts, or the slot serves pthreads.
+const serve = async (msg) => {
   if (msg.type === 'init') {
     // host/mount's backends and the --fs=js mailbox load only in a program that uses them (each
     // worker pays for what it loads); messages that come meanwhile wait in `early`
@@ -81,4 +81,12 @@ onMessage(async (msg) => {
       serveSlot(msg, instance);
     }
   }
-});
+};
+
+async function start() {
+  platform = await loadPlatform();
+  // The host may now change V8's flags without slowing this worker's start (host/program/early-worker.js).
+  toHost({ type: 'loaded' });
+  onMessage(serve);
+}
+start();
