@@ -70,10 +70,10 @@ async function build() {
   const outputs = [];
   for (const [entry, out, how] of entries) {
     const temp = join(outDir, `.${out}.${process.pid}`);
-    const from = how.platform === 'browser' ? dirname(join(root, entry)) : outDir;
+    const plugins = how.platform === 'browser' ? [metaPaths(dirname(join(root, entry))), noNodeBuiltins] : [metaPaths(outDir)];
     const result = await esbuild.build({
       entryPoints: [join(root, entry)], outfile: temp, bundle: true, platform: 'node', target: 'node20',
-      absWorkingDir: root, plugins: how.platform === 'browser' ? [metaPaths(from), noNodeBuiltins] : [metaPaths(from)],
+      absWorkingDir: root, plugins,
       metafile: true, logLevel: 'warning', legalComments: 'none',
       // (addons are files of their own)
       external: ['*.node'], ...how,
