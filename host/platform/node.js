@@ -9,7 +9,7 @@ import { readHostFdAt, truncateHostFd, writeHostFdAt } from './positioned-stdio.
 import { pipeDescription } from './stdio-description.js';
 import { describeHostFd, isTerminal } from './stdio-info.js';
 import { positionedReader, seekPosition } from './stdin-position.js';
-import { wallClockNs } from './wall-clock.js';
+import { wallClockBaseNs, wallClockNs } from './wall-clock.js';
 import { yieldCpu } from './yield-cpu.js';
 
 const { fstatSync, readSync, writeSync } = process.getBuiltinModule('node:fs');
@@ -95,9 +95,22 @@ export function threadIo(io) {
     // Not Date.now(): its whole milliseconds made CLOCK_REALTIME deadlines (pthread_cond_timedwait,
     // std::condition_variable::wait_for) end up to 1 ms early by the monotonic clock.
     realtimeNs: wallClockNs,
+    keepStampClock,
     randomFill: (u8) => globalThis.crypto.getRandomValues(u8),
     yieldCpu: yieldCpu(), // sched_yield
   };
+}
+
+/**
+ * The file system's stamp clock kept in the program's memory, the cell at byte `at` (from the
+ * program: the addon checks it), by the addon's native thread (stamp_ticker.c): 1 when it ticks,
+ * 0 where it cannot (no addon, or no shared wall clock for it to keep: wall-clock.js).
+ */
+function keepStampClock(memory, at) {
+  const tick = addonFunction('stampTicker');
+  const baseNs = wallClockBaseNs();
+  if (!tick || baseNs === null) return 0;
+  return tick(new DataView(memory.buffer), at >>> 0, baseNs) ? 1 : 0;
 }
 
 /**

@@ -16,6 +16,9 @@ export function useWallClockBase(ns) {
   if (hrtime && typeof ns === 'bigint') baseNs = ns;
 }
 
+/** The `ns` this thread's readings add to process.hrtime, or null (timeOrigin + now()). */
+export const wallClockBaseNs = () => baseNs;
+
 function performanceMs() {
   timeOrigin ??= performance.timeOrigin;
   return timeOrigin + performance.now();
@@ -42,7 +45,10 @@ export function coarseWallClockMs() {
   const dateMs = Date.now();
   if (dateMs !== readAtDateMs) {
     readAtDateMs = dateMs;
-    readingMs = nowMs() - WORKER_CLOCKS_APART_MS;
+    readingMs = stampReadingMs();
   }
   return readingMs;
 }
+
+/** A reading of the clock for a file stamp, set back so that it is behind every worker's clock. */
+export const stampReadingMs = () => nowMs() - WORKER_CLOCKS_APART_MS;

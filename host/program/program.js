@@ -14,6 +14,7 @@ import { loadThreadWorkers } from './thread-workers.js';
 import { trapReport } from '../threads/trap-text.js';
 import { instantiate, runMain } from './thread-setup.js';
 import { useWallClockBase } from '../platform/wall-clock.js';
+import { stampTicker } from './stamp-ticker.js';
 
 /**
  * Compiles wasm bytes (or fetches a URL, or takes a fetch Response or a promise of one) into { module, memoryLimits, preload, compilation,
@@ -104,6 +105,7 @@ export async function createProgram(compiled, options = {}) {
     initial: memoryLimits.initial, maximum: memoryLimits.maximum, shared: true,
   });
   const control = createControl(maxThreads);
+  const ticker = stampTicker(memory); // (asked for by browsers' threads: host/platform/browser.js)
   const base = {
     module, memory, control, cpuCount, io: ioConfig(options),
     // (one copy for every worker: host/threads/thread-module.js)
@@ -163,6 +165,7 @@ export async function createProgram(compiled, options = {}) {
       Atomics.compareExchange(control, HEADER.EXIT_CODE, 0, 134);
     }
     if (jsfs) Atomics.notify(new Int32Array(base.jsfs.channel), 0); // ends serveForever's wait
+    ticker.stop();
     watcher?.stop();
     const keep = filesWorker();
     Promise.all(workers.filter((w) => w !== keep).map((w) => w.terminate())).then(() => {
@@ -182,6 +185,7 @@ export async function createProgram(compiled, options = {}) {
         break;
       case 'failed': end(msg.message); break;
       case 'files-fill': case 'files-done': case 'files-failed': files.onMessage(msg); break;
+      case 'stamp-ticker': ticker.request(msg.at); break;
       default: break;
     }
   }

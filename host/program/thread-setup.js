@@ -70,6 +70,8 @@ export function instantiate(init, post, { platform, wasiFiles = null, jsfsProxy 
       },
       // runtime/wasi/files_api_service.c: the files API's service thread (host/files)
       ...filesImports(init, memory, post),
+      // runtime/fs/core/stamp_clock.c: the stamp clock kept in memory by the host
+      stamp_ticker: (at) => io.keepStampClock(memory, at),
       // runtime/wasi/wasi_stdio.c: /proc/self/fd's text for the host's stdio
       stdio_name: stdioNameImport(memory, io),
       // runtime/posix/statfs.c: fstatfs of the host's stdio

@@ -44,6 +44,7 @@ export function instantiateThread(module, { memory, cpuCount, wasi, spawn, hostI
       stack_overflow: stackOverflow,
       fs_clock_ms: coarseWallClockMs, // runtime/fs/core/stamp_clock.c: file timestamps
       date_now_ms: Date.now, // ... and when to read them again: an engine function, no JS to compile
+      stamp_ticker: () => 0, // ... unless the host keeps that clock in memory (hostImports)
       ...hostImports,
     },
   });

@@ -48,6 +48,10 @@ _Noreturn void spindle_host_stack_overflow(uint32_t stack_bytes, int stack_kind)
 SPINDLE_HOST_IMPORT(fs_clock_ms) double spindle_host_fs_clock_ms(void);
 /* The host's Date.now(): when it moves, fs_clock_ms is read again. */
 SPINDLE_HOST_IMPORT(date_now_ms) double spindle_host_date_now_ms(void);
+/* Asks the host to keep the same clock, in ns, in cell->ns about every millisecond while
+ * cell->wanted is set (struct stamp_clock_cell, stamp_clock.c); 1 when it will, 0 when this host
+ * cannot (the core then stops asking). */
+SPINDLE_HOST_IMPORT(stamp_ticker) int32_t spindle_host_stamp_ticker(void *cell);
 
 /* The host's stdio, fds 0-2 (runtime/wasi/wasi_stdio.c, runtime/posix/statfs.c; host/wasi/imports.js) */
 

@@ -26,6 +26,8 @@
 //   startAtExit(argv)              a command started when the process ends (start_at_exit.c)
 //   epochOffsetNs()                CLOCK_REALTIME less CLOCK_MONOTONIC in ns, a BigInt: added to
 //                                  process.hrtime it is the wall clock (host/platform)
+//   stampTicker(cell, at, baseNs)  keeps the file system's stamp clock in the program's memory
+//                                  from a native thread (stamp_ticker.c)
 //   isatty(fd)                     isatty(3) of a host fd, a boolean: node:tty would load node:net
 //                                  and the streams (~15 ms) to answer it (host/platform)
 //   exitIfVanished(fate, at, running, stderrFd, line)
@@ -58,6 +60,7 @@
 #include "../../../../runtime/fs/mount/mount_wire.h"
 #include "kept_dirs.h"
 #include "file_stamps.h"
+#include "stamp_ticker.h"
 #include "start_at_exit.h"
 #include "vanish_alarm.h"
 
@@ -740,6 +743,7 @@ NAPI_MODULE_INIT(/* napi_env env, napi_value exports */)
         {"exit", NULL, js_exit, NULL, NULL, NULL, napi_enumerable, NULL},
         {"yield", NULL, js_yield, NULL, NULL, NULL, napi_enumerable, NULL},
         {"epochOffsetNs", NULL, js_epoch_offset_ns, NULL, NULL, NULL, napi_enumerable, NULL},
+        {"stampTicker", NULL, js_stamp_ticker, NULL, NULL, NULL, napi_enumerable, NULL},
         {"isatty", NULL, js_isatty, NULL, NULL, NULL, napi_enumerable, NULL},
         {"exitIfVanished", NULL, js_exit_if_vanished, NULL, NULL, NULL, napi_enumerable, NULL},
         {"startAtExit", NULL, js_start_at_exit, NULL, NULL, NULL, napi_enumerable, NULL},
