@@ -60,7 +60,8 @@ it('without a clock in memory, writes ask the JS clock only when Date.now has mo
   const { clocks, moves, calls } = await countedRun({ SPINDLE_MOUNT_ADDON: '0' });
   assert.equal(clocks, moves, 'one JS clock call each time Date.now moved');
   assert.ok(clocks < 4000 / 4, `far fewer JS clock calls than writes (${clocks})`);
-  assert.ok(calls >= 4000, `Date.now asked at every write (${calls})`);
+  // (counted at the last JS clock call, not at the end: the writes after it are not in `calls`)
+  assert.ok(calls >= 10 * clocks, `Date.now asked at every write, the JS clock rarely (${calls} and ${clocks})`);
 });
 
 it('with the addon\'s clock in memory, writes call no clock of the host', { skip: !addon && 'no addon' }, async () => {

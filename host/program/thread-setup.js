@@ -2,7 +2,9 @@
 // or, for the C main of a `spindle run` in Node, the host's main thread (host/program/program.js,
 // mainThread 'here').
 // `post(msg)` sends a thread's reports (fate, trap, start-worker) to whoever ends the program.
-import { BROKEN_PIPE_EXIT, FATE, programEnded, settleFate, spawnThread, threadBodyEnded, threadLimitHint, waitForEndingSlot } from '../threads/control.js';
+import {
+  BROKEN_PIPE_EXIT, createControl, FATE, programEnded, settleFate, spawnThread, threadBodyEnded, threadLimitHint, waitForEndingSlot,
+} from '../threads/control.js';
 import { terminateIfUncaughtCxx } from '../threads/cxx-exceptions.js';
 import { uncatchableByWasm } from '../threads/uncatchable.js';
 import { ProgramExit, stdioFsTypeImport, stdioNameImport, wasiImports } from '../wasi/imports.js';
@@ -100,6 +102,20 @@ export function runThread(control, tid, instance, body, post, afterFailure = () 
     afterFailure();
     return false;
   }
+}
+
+/**
+ * Runs a thread's start and a pthread_create's spawn once, on a scratch control block, in a
+ * worker that has just made its instance. A worker compiles each function of ours the first
+ * time it calls it, and a page's workers have no compiled code of ours kept between runs: the
+ * first pthread_create and each new thread's first steps spent 0.2-0.6 ms compiling that path
+ * while the program waited (docs/HOST.md, "Warm paths in a thread's worker").
+ */
+export function warmThreadPaths(instance) {
+  const scratch = createControl(1);
+  waitForEndingSlot(scratch);
+  const tid = spawnThread(scratch, 0, () => {});
+  runThread(scratch, tid, instance, () => threadBodyEnded(scratch, 0), () => {});
 }
 
 /** Runs the C main; main returning ends the program, whatever other threads are doing (as in C). */

@@ -3,7 +3,7 @@
 // the stack pointer and TLS of each new thread, so one instance serves many threads in turn.
 import { SLOT, slotIndex } from '../threads/control.js';
 import { loadBackends } from '../mount/index.js';
-import { instantiate, runMain, runThread } from './thread-setup.js';
+import { instantiate, runMain, runThread, warmThreadPaths } from './thread-setup.js';
 import { isNode, loadPlatform } from '../platform/current.js';
 
 // No top-level await: Node's workers start from a CommonJS bundle of this file (cli/common/bundles.js).
@@ -71,6 +71,7 @@ const serve = async (msg) => {
       post({ type: 'failed', message: `instantiation failed: ${err.message}` });
       return;
     }
+    warmThreadPaths(instance);
     if (msg.slot === undefined) {
       post({ type: 'ready' });
       onMessage((start) => {
