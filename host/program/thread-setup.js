@@ -72,8 +72,12 @@ export function instantiate(init, post, { platform, wasiFiles = null, jsfsProxy 
       },
       // runtime/wasi/files_api_service.c: the files API's service thread (host/files)
       ...filesImports(init, memory, post),
-      // runtime/fs/core/stamp_clock.c: the stamp clock kept in memory by the host
-      stamp_ticker: (at) => io.keepStampClock(memory, at),
+      // runtime/fs/core/stamp_clock.c: the stamp clock kept in memory by the host, in a cell
+      // whose address the module gives: 16 bytes inside memory, aligned, or no ticker (0)
+      stamp_ticker: (at) => {
+        at >>>= 0;
+        return at % 16 === 0 && at + 16 <= bufferCovering(memory, at + 16).byteLength ? io.keepStampClock(memory, at) : 0;
+      },
       // runtime/wasi/wasi_stdio.c: /proc/self/fd's text for the host's stdio
       stdio_name: stdioNameImport(memory, io),
       // runtime/posix/statfs.c: fstatfs of the host's stdio

@@ -25,6 +25,7 @@ void files_stat(uint32_t mode, int64_t size, int64_t ino, int64_t nlink, int64_t
 IMPORT("files_entry") void files_entry(const void *name, int32_t len, int32_t type);
 IMPORT("files_done") void files_done(int32_t result);
 IMPORT("files_preload_next") int32_t files_preload_next(void *request);
+IMPORT("stamp_ticker") int32_t stamp_ticker(void *cell);
 
 /* runtime/fs/mount/mount_wire.h's struct mount_request, written out: a hostile module brings its own */
 struct request {
@@ -204,6 +205,9 @@ static int pointers(void)
     /* the other imports that take addresses */
     show("mount_list into 0xfffffff0", mount_list((void *)0xfffffff0u, 100));
     show("mount_list across the end", mount_list((void *)(uintptr_t)(end - 2), 0x7fffffff));
+    show("stamp_ticker at 0xfffffff0", stamp_ticker((void *)0xfffffff0u));
+    show("stamp_ticker across the end", stamp_ticker((void *)(uintptr_t)(end - 8)));
+    show("stamp_ticker misaligned", stamp_ticker((void *)(((uintptr_t)scratch + 15) / 16 * 16 + 8)));
     show("close", on_handle(CLOSE, 0, h));
     return 0;
 }
