@@ -14,13 +14,14 @@ import { failureMessage } from '../threads/stack-overflow.js';
 import { instantiateThread } from '../threads/thread-instance.js';
 import { threadModule } from './thread-module.js';
 import { useWallClockBase } from '../platform/wall-clock.js';
+import { CLOCK } from '../abi/wasi.js';
 import { bufferCovering, catchUpMemory } from '../platform/memory-view.js';
 
 /**
  * The thread's instance of init.module. `loaded`: { platform, wasiFiles, jsfsProxy }, the
  * modules its worker loaded (the last two only for modules that need them).
  */
-export function instantiate(init, post, { platform, wasiFiles = null, jsfsProxy = null }) {
+export function instantiate(init, post, { platform, wasiFiles = null, jsfsProxy = null, warm = false }) {
   const { memory, control } = init;
   // (a pthread's worker; the C main's instance is the program's module's)
   const module = init.slot === undefined ? init.module : threadModule(init);
@@ -55,7 +56,7 @@ export function instantiate(init, post, { platform, wasiFiles = null, jsfsProxy 
   // a module without Spindle's filesystem: mounts are WASI preopens served by the host
   if (init.wasiFiles) wasi = wasiFiles.withHostFiles(wasi, { memory, mounts: init.mounts, table: init.wasiFiles.table });
   if (jsfs) wasi = jsfsProxy.proxiedWasi(init.jsfs.channel, init.slot === undefined ? 0 : init.slot + 1, memory, wasi);
-  return instantiateThread(module, {
+  const instance = instantiateThread(module, {
     memory, cpuCount: init.cpuCount, wasi, spawn,
     // a pool worker's thread is ending: its slot is IDLE soon (host/threads/control.js, EXITING)
     bodyEnded: init.slot === undefined ? undefined : () => threadBodyEnded(control, init.slot),
@@ -86,6 +87,8 @@ export function instantiate(init, post, { platform, wasiFiles = null, jsfsProxy 
       ...mountImports(init.mounts, memory),
     },
   });
+  if (warm) warmThreadPaths(instance, wasi);
+  return instance;
 }
 
 /**
@@ -109,17 +112,20 @@ export function runThread(control, tid, instance, body, post, afterFailure = () 
 }
 
 /**
- * Runs a thread's start and a pthread_create's spawn once, on a scratch control block, in a
- * worker that has just made its instance. A worker compiles each function of ours the first
- * time it calls it, and a page's workers have no compiled code of ours kept between runs: the
- * first pthread_create and each new thread's first steps spent 0.2-0.6 ms compiling that path
- * while the program waited (docs/HOST.md, "Warm paths in a thread's worker").
+ * Runs a thread's start and a pthread_create's spawn once, on a scratch control block, and
+ * reads the monotonic clock (into no memory: the address is refused), in a worker that has just
+ * made its instance. A worker compiles each function of ours the first time it calls it, and a page's
+ * workers have no compiled code of ours kept between runs: the first pthread_create and each new
+ * thread's first steps spent 0.2-0.6 ms compiling these paths while the program waited
+ * (docs/HOST.md, "Warm paths in a thread's worker").
  */
-export function warmThreadPaths(instance) {
+function warmThreadPaths(instance, wasi) {
   const scratch = createControl(1);
   waitForEndingSlot(scratch);
   const tid = spawnThread(scratch, 0, () => {});
   runThread(scratch, tid, instance, () => threadBodyEnded(scratch, 0), () => {});
+  // (the monotonic clock only: Node's wall clock without the addon's base loads perf_hooks, ~5 ms)
+  wasi.clock_time_get(CLOCK.MONOTONIC, 0n, -8);
 }
 
 /** Runs the C main; main returning ends the program, whatever other threads are doing (as in C). */

@@ -3,7 +3,7 @@
 // the stack pointer and TLS of each new thread, so one instance serves many threads in turn.
 import { SLOT, slotIndex } from '../threads/control.js';
 import { loadBackends } from '../mount/index.js';
-import { instantiate, runMain, runThread, warmThreadPaths } from './thread-setup.js';
+import { instantiate, runMain, runThread } from './thread-setup.js';
 import { isNode, loadPlatform } from '../platform/current.js';
 
 // No top-level await: Node's workers start from a CommonJS bundle of this file (cli/common/bundles.js).
@@ -66,12 +66,11 @@ const serve = async (msg) => {
     if (msg.endsProcess) post = (await import('./own-end.js')).ownEnd(msg, toHost);
     let instance;
     try {
-      instance = instantiate(msg, post, { platform, wasiFiles, jsfsProxy });
+      instance = instantiate(msg, post, { platform, wasiFiles, jsfsProxy, warm: true });
     } catch (err) {
       post({ type: 'failed', message: `instantiation failed: ${err.message}` });
       return;
     }
-    warmThreadPaths(instance);
     if (msg.slot === undefined) {
       post({ type: 'ready' });
       onMessage((start) => {
