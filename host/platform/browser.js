@@ -89,7 +89,7 @@ export function threadIo(io, postToPage) {
     monotonicNs: wallClockNs, // one clock for all workers (process.hrtime has no browser twin)
     realtimeNs: wallClockNs,
     // the file system's stamp clock, kept in memory by the page's thread (host/program/stamp-ticker.js)
-    keepStampClock: (memory, at) => { postToPage({ type: 'stamp-ticker', at: at >>> 0 }); return 1; },
+    keepStampClock: (memory, at) => { postToPage({ type: 'stamp-ticker', at }); return 1; },
     randomFill: (u8) => crypto.getRandomValues(u8),
     yieldCpu: sleepyYield(), // sched_yield (browsers have no way to give up the CPU)
   };

@@ -110,7 +110,7 @@ function keepStampClock(memory, at) {
   const tick = addonFunction('stampTicker');
   const baseNs = wallClockBaseNs();
   if (!tick || baseNs === null) return 0;
-  return tick(new DataView(memory.buffer), at >>> 0, baseNs) ? 1 : 0;
+  return tick(new DataView(memory.buffer), at, baseNs) ? 1 : 0;
 }
 
 /**

@@ -22,8 +22,6 @@ export function stampTicker(memory) {
   const hidden = () => globalThis.document?.hidden === true;
   const write = () => Atomics.store(cell.ns, 0, BigInt(Math.trunc(stampReadingMs() * 1e6)));
   function tick() {
-    if (timer === null) return undefined;
-    if (hidden()) return stop();
     const now = performance.now();
     if (now - checkedAt >= CHECK_MS) {
       checkedAt = now;
@@ -31,7 +29,7 @@ export function stampTicker(memory) {
     }
     return write();
   }
-  const onVisibility = () => { if (hidden()) stop(); }; // at once, not at the next slow tick
+  const onVisibility = () => { if (hidden()) stop(); }; // (a hidden page's timer slows down)
   function stop() {
     if (timer === null) return;
     clearInterval(timer);

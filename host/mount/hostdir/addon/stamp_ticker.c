@@ -24,8 +24,7 @@ struct ticked_cell {
     struct ticked_cell *next;
     napi_env env;
     napi_ref keep; // the memory stays alive while this environment does
-    int64_t *ns;
-    int32_t *wanted;
+    int64_t *ns; // the cell's wall clock; its `wanted` flag is the int32 after it
     int64_t base_ns;
     bool ticking;
 };
@@ -63,7 +62,7 @@ static void *tick_forever(void *unused)
         for (struct ticked_cell *c = cells; c; c = c->next) {
             if (!c->ticking)
                 continue;
-            if (check && __atomic_exchange_n(c->wanted, 0, __ATOMIC_RELAXED) == 0) {
+            if (check && __atomic_exchange_n((int32_t *)(c->ns + 1), 0, __ATOMIC_RELAXED) == 0) {
                 __atomic_store_n(c->ns, 0, __ATOMIC_RELAXED);
                 c->ticking = false;
                 continue;
@@ -121,7 +120,6 @@ static bool tick_cell(napi_env env, napi_value view, int64_t *ns, int64_t base_n
     if (ok && !cell && (cell = calloc(1, sizeof *cell))) {
         cell->env = env;
         cell->ns = ns;
-        cell->wanted = (int32_t *)(ns + 1);
         cell->base_ns = base_ns;
         if (napi_create_reference(env, view, 1, &cell->keep) != napi_ok ||
             napi_add_env_cleanup_hook(env, on_teardown, cell) != napi_ok) {
