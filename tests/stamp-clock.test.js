@@ -1,6 +1,7 @@
 // The file system's stamp clock (runtime/fs/core/stamp_clock.c, docs/FILESYSTEM.md
 // "Timestamps"): where the host keeps it in memory (Node's addon thread: stamp_ticker.c; a
-// page's own thread: host/program/stamp-ticker.js) a write reads that cell and calls nothing;
+// page's own thread, and Node's host thread without the addon: host/program/stamp-ticker.js) a
+// write reads that cell and calls nothing;
 // otherwise it asks Date.now (spindle.date_now_ms) and calls the host's JS clock
 // (spindle.fs_clock_ms) only when Date.now has moved. Stamps are never ahead of the clock and
 // a few milliseconds old at most, in Node and in each browser. A preload counts the imports' calls.
@@ -33,6 +34,14 @@ WebAssembly.Instance = function (module, imports) {
   imports.spindle.fs_clock_ms = () => { clocks++; writeSync(2, 'clock ' + clocks + ' moves ' + moves + ' calls ' + calls + '\\n'); return clock(); };
   return new Instance(module, imports);
 };`;
+// A host that keeps no clock in memory: every stamp_ticker request is refused.
+const noTicker = `
+const Instance = WebAssembly.Instance;
+WebAssembly.Instance = function (module, imports) {
+  if (imports?.spindle?.stamp_ticker) imports.spindle.stamp_ticker = () => 0;
+  return new Instance(module, imports);
+};`;
+const preload = (code) => ['--import', `data:text/javascript,${encodeURIComponent(code)}`];
 
 const build = async (name) => {
   const wasm = join(out, `${name}.wasm`);
@@ -47,8 +56,8 @@ before(async () => {
 });
 
 /** { clocks, moves, calls } of the last JS clock call of a counted run of many_writes. */
-async function countedRun(env = {}) {
-  const r = await exec(process.execPath, ['--import', `data:text/javascript,${encodeURIComponent(counting)}`, spindle, 'run', manyWrites],
+async function countedRun(env = {}, preloads = [], args = []) {
+  const r = await exec(process.execPath, [...preload(counting), ...preloads, spindle, 'run', manyWrites, ...args],
     { env: { ...process.env, ...env } });
   assert.equal(r.code, 0, r.stderr);
   assert.equal(r.stdout, 'writes 4000\n');
@@ -57,7 +66,7 @@ async function countedRun(env = {}) {
 }
 
 it('without a clock in memory, writes ask the JS clock only when Date.now has moved', async () => {
-  const { clocks, moves, calls } = await countedRun({ SPINDLE_MOUNT_ADDON: '0' });
+  const { clocks, moves, calls } = await countedRun({ SPINDLE_MOUNT_ADDON: '0' }, preload(noTicker));
   assert.equal(clocks, moves, 'one JS clock call each time Date.now moved');
   assert.ok(clocks < 4000 / 4, `far fewer JS clock calls than writes (${clocks})`);
   // (counted at the last JS clock call, not at the end: the writes after it are not in `calls`)
@@ -69,9 +78,18 @@ it('with the addon\'s clock in memory, writes call no clock of the host', { skip
   assert.ok(calls <= 3 && clocks <= 3, `only until the addon ticks (${calls} Date.now, ${clocks} JS clock calls)`);
 });
 
-/** The stamp_staleness program's { median, max, ahead } (microseconds) under `spindle run ...args`. */
-async function stalenessOf(args, env = {}) {
-  const r = await exec(spindle, ['run', ...args, staleness], { env: { ...process.env, ...env } });
+// a package install: no addon, and the C main on a worker, so the host's thread is free to tick
+it('without the addon, the host thread keeps the clock in memory and writes call no clock of the host', async () => {
+  const { clocks, calls } = await countedRun({ SPINDLE_MOUNT_ADDON: '0' }, [], ['100']);
+  assert.ok(calls <= 3 && clocks <= 3, `only until the host thread ticks (${calls} Date.now, ${clocks} JS clock calls)`);
+});
+
+/**
+ * The stamp_staleness program's { median, max, ahead } (microseconds) under `spindle run ...args`,
+ * in a Node started with `nodeArgs`.
+ */
+async function stalenessOf(args, env = {}, nodeArgs = []) {
+  const r = await exec(process.execPath, [...nodeArgs, spindle, 'run', ...args, staleness], { env: { ...process.env, ...env } });
   assert.equal(r.code, 0, r.stderr);
   const [median, max, ahead] = /^median_us (-?\d+) max_us (-?\d+) ahead (\d+)$/.exec(r.stdout.trim()).slice(1).map(Number);
   return { median, max, ahead };
@@ -81,13 +99,14 @@ async function stalenessOf(args, env = {}) {
 // gap is loose: on a loaded 2-core machine a tick can come late.
 const hosts = [
   { title: 'Node, the addon\'s thread', args: [], median: 3000, skip: !addon && 'no addon' },
-  { title: 'Node, each thread\'s own reading (SPINDLE_MOUNT_ADDON=0)', args: [], env: { SPINDLE_MOUNT_ADDON: '0' }, median: 3000 },
+  { title: 'Node without the addon, the host thread\'s timer', args: [], env: { SPINDLE_MOUNT_ADDON: '0' }, median: 3000 },
+  { title: 'Node, each thread\'s own reading (no ticker)', args: [], env: { SPINDLE_MOUNT_ADDON: '0' }, nodeArgs: preload(noTicker), median: 3000 },
   ...runBrowsers.map((name) => ({ title: `${browserTitle[name]}, the page's thread`, args: [browserFlag(name)], median: 8000 })),
 ];
 describe('stamps are never ahead of the clock and a few milliseconds old at most', () => {
   for (const host of hosts) {
     it(host.title, { skip: host.skip }, async () => {
-      const { median, max, ahead } = await stalenessOf(host.args, host.env);
+      const { median, max, ahead } = await stalenessOf(host.args, host.env, host.nodeArgs);
       assert.equal(ahead, 0, 'no stamp ahead of the clock read after the write');
       assert.ok(median >= 0 && median <= host.median, `median age ${median} us`);
       assert.ok(max < 100000, `largest age ${max} us`);

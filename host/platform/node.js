@@ -66,8 +66,11 @@ function readFd(fd, max, position) {
   }
 }
 
-/** The per-thread I/O functions used by host/wasi/imports.js, from the plain-data `io` config. */
-export function threadIo(io) {
+/**
+ * The per-thread I/O functions used by host/wasi/imports.js, from the plain-data `io` config;
+ * `postToHost(msg)` reports to the host's thread (host/program/program.js, onReport), where it has one.
+ */
+export function threadIo(io, postToHost) {
   const fds = { 0: io.stdinFd ?? 0, 1: io.stdoutFd ?? 1, 2: io.stderrFd ?? 2 };
   // A stdin redirected from a regular file can seek (lseek, pigz's mtime): read at a position
   // all threads share, as the kernel's offset would be.
@@ -95,7 +98,7 @@ export function threadIo(io) {
     // Not Date.now(): its whole milliseconds made CLOCK_REALTIME deadlines (pthread_cond_timedwait,
     // std::condition_variable::wait_for) end up to 1 ms early by the monotonic clock.
     realtimeNs: wallClockNs,
-    keepStampClock,
+    keepStampClock: (memory, at) => keepStampClock(memory, at, io.hostThreadFree ? postToHost : undefined),
     randomFill: (u8) => globalThis.crypto.getRandomValues(u8),
     yieldCpu: yieldCpu(), // sched_yield
   };
@@ -103,14 +106,18 @@ export function threadIo(io) {
 
 /**
  * The file system's stamp clock kept in the program's memory, the cell at byte `at` (from the
- * program: the addon checks it), by the addon's native thread (stamp_ticker.c): 1 when it ticks,
- * 0 where it cannot (no addon, or no shared wall clock for it to keep: wall-clock.js).
+ * program: the addon checks it), by the addon's native thread (stamp_ticker.c); without the addon
+ * (a package install), by a timer on the host's thread (host/program/stamp-ticker.js, as a page
+ * does) where that thread's event loop is free while the program runs: `postToHost` is given
+ * only then (not while the C main runs on it). 1 when one ticks, 0 where none can.
  */
-function keepStampClock(memory, at) {
+function keepStampClock(memory, at, postToHost) {
   const tick = addonFunction('stampTicker');
   const baseNs = wallClockBaseNs();
-  if (!tick || baseNs === null) return 0;
-  return tick(new DataView(memory.buffer), at, baseNs) ? 1 : 0;
+  if (tick && baseNs !== null && tick(new DataView(memory.buffer), at, baseNs)) return 1;
+  if (!postToHost) return 0;
+  postToHost({ type: 'stamp-ticker', at });
+  return 1;
 }
 
 /**

@@ -105,7 +105,7 @@ export async function createProgram(compiled, options = {}) {
     initial: memoryLimits.initial, maximum: memoryLimits.maximum, shared: true,
   });
   const control = createControl(maxThreads);
-  const ticker = stampTicker(memory); // (asked for by browsers' threads: host/platform/browser.js)
+  const ticker = stampTicker(memory); // (asked for by threads' 'stamp-ticker' reports: host/platform/browser.js, node.js)
   const base = {
     module, memory, control, cpuCount, io: ioConfig(options),
     // (one copy for every worker: host/threads/thread-module.js)
@@ -372,6 +372,9 @@ export async function createProgram(compiled, options = {}) {
     return program(() => { if (!ending) runMain(control, instance, report); }, 'here');
   }
 
+  // No C code runs on this thread from here on, so its event loop can keep the file system's
+  // stamp clock where the addon cannot (host/platform/node.js, keepStampClock; pages always do).
+  base.io.hostThreadFree = true;
   // The main instance must be instantiated first: the instance that runs the data-segment
   // initialisation is the only one whose __tls_base points at the main thread's static TLS.
   const main = spawnWorker(undefined);

@@ -1,14 +1,14 @@
 // The file system's stamp clock kept in the program's memory by the thread that made the
 // program, where that thread is free while the program runs: a browser page's (C code never
-// runs there). A thread's worker asks for it with a 'stamp-ticker' report; the cell is the
-// runtime's (runtime/fs/core/stamp_clock.c): the wall clock in ns at byte `at` (int64), the
-// program's `wanted` flag at `at` + 8 (int32). Node keeps the same cell from the addon's native
-// thread instead (host/platform/node.js), since its C main runs on the host's thread.
+// runs there), and Node's host thread where the addon's native ticker is missing and the C main
+// runs on a worker (a package install: host/platform/node.js). A thread's worker asks for it
+// with a 'stamp-ticker' report; the cell is the runtime's (runtime/fs/core/stamp_clock.c): the
+// wall clock in ns at byte `at` (int64), the program's `wanted` flag at `at` + 8 (int32).
 //
-// Browsers run a repeated timer every 4 ms at best, so a stamp is up to ~4 ms old (Linux's tick
-// is 1-10 ms), or as old as the longest task the page's thread runs meanwhile. A hidden page's
-// timers slow to once a second or less: it stops ticking and sets the cell to 0, and the
-// threads read the clock themselves until it is shown again and they ask again.
+// Browsers run a repeated timer every 4 ms at best (Node every 1 ms), so a stamp is up to ~4 ms
+// old (Linux's tick is 1-10 ms), or as old as the longest task the host's thread runs meanwhile.
+// A hidden page's timers slow to once a second or less: it stops ticking and sets the cell to 0,
+// and the threads read the clock themselves until it is shown again and they ask again.
 import { stampReadingMs } from '../platform/wall-clock.js';
 
 const TICK_MS = 1;
@@ -45,6 +45,7 @@ export function stampTicker(memory) {
     checkedAt = performance.now();
     write();
     timer = setInterval(tick, TICK_MS);
+    timer.unref?.(); // (Node: a timer of ours never keeps the process)
     globalThis.document?.addEventListener('visibilitychange', onVisibility);
   }
   return { request, stop };
