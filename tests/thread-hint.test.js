@@ -85,4 +85,21 @@ describe('workers a run uses', { skip: !codeCacheAddon().addon && 'no code-cache
       assert.equal(readFileSync(join(cache, hint), 'latin1'), '2', `run ${run}: the workers its threads used`);
     }
   });
+
+  // (the C main in a worker: a host without the addon that ends the process from any thread)
+  it('a run whose C main is in a worker starts the hint\'s threads\' workers too', async () => {
+    const wasm = join(dir, 'thread_rounds_worker.wasm');
+    const cc = await exec(spindle, ['cc', '-O2', join(root, 'tests', 'run', 'thread_rounds.c'), '-o', wasm]);
+    assert.equal(cc.code, 0, cc.stderr);
+    const cache = join(dir, 'cache-worker');
+    mkdirSync(cache, { mode: 0o700 });
+    const env = { ...process.env, SPINDLE_MAIN_THREAD: 'worker', SPINDLE_DEBUG: '1' };
+    for (const [run, early] of [[0, 2], [1, 2]]) {
+      const r = await exec(spindle, ['run', `--code-cache=${cache}`, wasm, '3'], { env });
+      assert.equal(r.code, 0, r.stderr);
+      assert.equal(r.stdout, 'rounds 3\n');
+      assert.match(r.stderr, /\[spindle\] C main: in a worker/);
+      assert.match(r.stderr, new RegExp(`threads' workers started early: ${early} `), `run ${run}`);
+    }
+  });
 });

@@ -1,7 +1,7 @@
 // `spindle run` in Node starts the workers it will need before anything else, so that their
 // boots (~30-50 ms of a core each on the 2-core VM) run beside the rest of its start: the
 // host's code, the module's compile (docs/HOST.md, "Start-up"): the C main's worker where
-// main runs in one, else as many threads' workers as the module's last run used (one on its
+// main runs in one, and as many threads' workers as the module's last runs used (two on its
 // first run, cli/run/thread-hint.js). Only the arguments are looked at here; cli/run/run.js parses them
 // and adopts the workers. Arguments it cannot read mean no early start: cli/run/run.js then says
 // what is wrong.
@@ -47,11 +47,12 @@ export async function earlyStart(argv, { threadWorker } = {}) {
   }
   const words = moduleWords(argv, scan);
   if (!words) return { ...NOTHING_EARLY, scan };
-  if (!mainRunsHere(argv)) return { ...NOTHING_EARLY, mainWorker: await startEarlyWorker(), scan };
+  // (main's worker first: it is the one main waits for)
+  const mainWorker = mainRunsHere(argv) ? null : startEarlyWorker();
   const hint = threadHint(words.wasm, words.codeCache, availableParallelism());
   const count = Math.min(hint.workers, words.maxThreads);
   const threadWorkers = await Promise.all(Array.from({ length: count }, () => startEarlyWorker({ lifeline: true })));
-  return { mainWorker: null, threadWorkers, hint, scan };
+  return { mainWorker: await mainWorker, threadWorkers, hint, scan };
 }
 
 /** Ends every worker `early` holds (a run that does not take them). */

@@ -105,7 +105,7 @@ export async function run(argv, early = null, from = 'the modules (no current bu
   if (process.env.SPINDLE_DEBUG) {
     process.stderr.write(`[spindle] JavaScript: ${from}\n[spindle] compilation: ${compiled.compilation} (--compile=${opts.compilation}), ` +
       `V8 tiers: ${compiled.tiers} (${compiled.tiersReason})\n[spindle] code cache: ${compileChoice.choice === 'lazy' ? `not read: ${compileChoice.why}` : compiled.codeCache}\n` +
-      `[spindle] threads' workers started early: ${earlyThreadWorkers.length} (${!hint ? 'the C main in a worker starts them on demand'
+      `[spindle] threads' workers started early: ${earlyThreadWorkers.length} (${!hint ? 'no hint: no code cache'
         : hint.last === undefined ? 'the module\'s first run here' : `its last runs here used ${hint.last.join(', ')}`})\n` +
       `[spindle] C main: ${program.mainThread === 'here' ? "on Node's main thread" : 'in a worker'}\n`);
   }
