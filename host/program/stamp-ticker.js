@@ -5,8 +5,9 @@
 // with a 'stamp-ticker' report; the cell is the runtime's (runtime/fs/core/stamp_clock.c): the
 // wall clock in ns at byte `at` (int64), the program's `wanted` flag at `at` + 8 (int32).
 //
-// Browsers run a repeated timer every 4 ms at best (Node every 1 ms), so a stamp is up to ~4 ms
-// old (Linux's tick is 1-10 ms), or as old as the longest task the host's thread runs meanwhile.
+// Browsers run a repeated timer every 4 ms at best once it has run five times (Chromium: every 1
+// ms before that; Node every 1 ms), so a stamp is up to ~4 ms old (Linux's tick is 1-10 ms), or
+// as old as the longest task the host's thread runs meanwhile.
 // A hidden page's timers slow to once a second or less: it stops ticking and sets the cell to 0,
 // and the threads read the clock themselves until it is shown again and they ask again.
 import { stampReadingMs } from '../platform/wall-clock.js';
