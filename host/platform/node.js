@@ -68,7 +68,8 @@ function readFd(fd, max, position) {
 
 /**
  * The per-thread I/O functions used by host/wasi/imports.js, from the plain-data `io` config;
- * `postToHost(msg)` reports to the host's thread (host/program/program.js, onReport), where it has one.
+ * `postToHost(msg)` reports to the host's thread (host/program/program.js, onReport), where that
+ * thread's event loop serves reports while the program runs (not while the C main runs on it).
  */
 export function threadIo(io, postToHost) {
   const fds = { 0: io.stdinFd ?? 0, 1: io.stdoutFd ?? 1, 2: io.stderrFd ?? 2 };
@@ -98,7 +99,7 @@ export function threadIo(io, postToHost) {
     // Not Date.now(): its whole milliseconds made CLOCK_REALTIME deadlines (pthread_cond_timedwait,
     // std::condition_variable::wait_for) end up to 1 ms early by the monotonic clock.
     realtimeNs: wallClockNs,
-    keepStampClock: (memory, at) => keepStampClock(memory, at, io.hostThreadFree ? postToHost : undefined),
+    keepStampClock: (memory, at) => keepStampClock(memory, at, postToHost),
     randomFill: (u8) => globalThis.crypto.getRandomValues(u8),
     yieldCpu: yieldCpu(), // sched_yield
   };
@@ -108,8 +109,8 @@ export function threadIo(io, postToHost) {
  * The file system's stamp clock kept in the program's memory, the cell at byte `at` (from the
  * program: the addon checks it), by the addon's native thread (stamp_ticker.c); without the addon
  * (a package install), by a timer on the host's thread (host/program/stamp-ticker.js, as a page
- * does) where that thread's event loop is free while the program runs: `postToHost` is given
- * only then (not while the C main runs on it). 1 when one ticks, 0 where none can.
+ * does) where that thread's event loop is free while the program runs (`postToHost` given).
+ * 1 when one ticks, 0 where none can.
  */
 function keepStampClock(memory, at, postToHost) {
   const tick = addonFunction('stampTicker');

@@ -372,9 +372,6 @@ export async function createProgram(compiled, options = {}) {
     return program(() => { if (!ending) runMain(control, instance, report); }, 'here');
   }
 
-  // No C code runs on this thread from here on, so its event loop can keep the file system's
-  // stamp clock where the addon cannot (host/platform/node.js, keepStampClock; pages always do).
-  base.io.hostThreadFree = true;
   // The main instance must be instantiated first: the instance that runs the data-segment
   // initialisation is the only one whose __tls_base points at the main thread's static TLS.
   const main = spawnWorker(undefined);

@@ -28,7 +28,9 @@ export function instantiate(init, post, { platform, wasiFiles = null, jsfsProxy 
   useWallClockBase(init.clockBaseNs);
   // a worker that took the memory in while another thread grew it may see it shorter for good
   catchUpMemory(memory);
-  const io = platform.threadIo(init.io, post);
+  // (where the C main runs on the host's thread, that thread reads no report while main runs:
+  // the platform then has no one to ask for what its event loop would do, host/program/own-end.js)
+  const io = platform.threadIo(init.io, init.endsProcess ? undefined : post);
   // --fs=js: file calls go to the JS filesystem on the host's main thread (host/jsfs).
   const jsfs = init.jsfs ? new Int32Array(init.jsfs.channel) : null;
   // In Node the C main may be blocked on the host thread: wake it for what only it can do.
