@@ -41,6 +41,20 @@ WebAssembly.Instance = function (module, imports) {
   if (imports?.spindle?.stamp_ticker) imports.spindle.stamp_ticker = () => 0;
   return new Instance(module, imports);
 };`;
+// A host whose ticker wrote the cell once, 50 ms behind, and never again: a ticker thread starved
+// on a loaded machine.
+const frozenTicker = `
+const Instance = WebAssembly.Instance;
+WebAssembly.Instance = function (module, imports) {
+  if (imports?.spindle?.stamp_ticker) {
+    const memory = Object.values(imports).flatMap((m) => Object.values(m)).find((v) => v instanceof WebAssembly.Memory);
+    imports.spindle.stamp_ticker = (at) => {
+      Atomics.store(new BigInt64Array(memory.buffer, at, 1), 0, BigInt(Date.now() - 50) * 1000000n);
+      return 1;
+    };
+  }
+  return new Instance(module, imports);
+};`;
 const preload = (code) => ['--import', `data:text/javascript,${encodeURIComponent(code)}`];
 
 const build = async (name) => {
@@ -49,10 +63,10 @@ const build = async (name) => {
   assert.equal(r.code, 0, r.stderr);
   return wasm;
 };
-let manyWrites, staleness;
+let manyWrites, staleness, sleepThenStamp;
 before(async () => {
   mkdirSync(out, { recursive: true });
-  [manyWrites, staleness] = await Promise.all([build('many_writes'), build('stamp_staleness')]);
+  [manyWrites, staleness, sleepThenStamp] = await Promise.all(['many_writes', 'stamp_staleness', 'sleep_then_stamp'].map(build));
 });
 
 /** { clocks, moves, calls } of the last JS clock call of a counted run of many_writes. */
@@ -85,6 +99,24 @@ it('without the addon, the host thread keeps the clock in memory and writes call
   // and first write, ~3 ms) read the clock themselves; none of the 4,000 writes after the pause
   // does (without a ticker: ~3,000 Date.now calls by the last JS clock call)
   assert.ok(calls < 100 && clocks < 10, `only until the host thread ticks (${calls} Date.now, ${clocks} JS clock calls)`);
+});
+
+// Linux's clock for file times is moved by the timer interrupt; a host's ticker can be starved
+// (a CI machine running browsers beside the program once kept the addon's thread off for 20 ms),
+// so the runtime also learns the time from the program's own clock reads and sleeps.
+describe('a file written after the program saw time pass is stamped after it', () => {
+  const cases = [
+    { title: 'Node, the host\'s clock in memory', env: {} },
+    { title: 'Node, the clock in memory frozen (a starved ticker)', env: {}, nodeArgs: preload(frozenTicker) },
+    { title: 'Node without the addon, the clock in memory frozen', env: { SPINDLE_MOUNT_ADDON: '0' }, nodeArgs: preload(frozenTicker) },
+  ];
+  for (const c of cases) {
+    it(c.title, async () => {
+      const r = await exec(process.execPath, [...(c.nodeArgs ?? []), spindle, 'run', sleepThenStamp], { env: { ...process.env, ...c.env } });
+      assert.equal(r.stdout, 'ok\n', r.stdout + r.stderr);
+      assert.equal(r.code, 0);
+    });
+  }
 });
 
 /**

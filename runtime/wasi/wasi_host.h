@@ -29,6 +29,7 @@ HOST_IMPORT(fd_tell) int32_t host_fd_tell(int32_t, int32_t);
 HOST_IMPORT(fd_write) int32_t host_fd_write(int32_t, int32_t, int32_t, int32_t);
 HOST_IMPORT(fd_renumber) int32_t host_fd_renumber(int32_t, int32_t);
 HOST_IMPORT(poll_oneoff) int32_t host_poll_oneoff(int32_t, int32_t, int32_t, int32_t);
+HOST_IMPORT(clock_time_get) int32_t host_clock_time_get(int32_t, int64_t, int32_t);
 HOST_IMPORT(proc_exit) _Noreturn void host_proc_exit(int32_t);
 HOST_IMPORT(fd_prestat_get) int32_t host_fd_prestat_get(int32_t, int32_t);
 HOST_IMPORT(fd_prestat_dir_name) int32_t host_fd_prestat_dir_name(int32_t, int32_t, int32_t);

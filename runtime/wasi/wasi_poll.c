@@ -68,14 +68,19 @@ int32_t __imported_wasi_snapshot_preview1_poll_oneoff(int32_t in, int32_t out, i
     if (!wasi_in_memory((uint32_t)in, (uint64_t)n * SUB_SIZE) ||
         !wasi_in_memory((uint32_t)out, (uint64_t)n * EVENT_SIZE) || !wasi_in_memory((uint32_t)nevents_ptr, 4))
         return WASI_EFAULT;
-    bool ours = false;
-    for (uint32_t i = 0; i < n && !ours; i++) {
+    bool ours = false, sleeps = false;
+    for (uint32_t i = 0; i < n; i++) {
         uint32_t fd;
         memcpy(&fd, sub_at(in, i) + 16, 4);
-        ours = sub_at(in, i)[8] != TAG_CLOCK && !wasi_host_fd((int32_t)fd);
+        sleeps |= sub_at(in, i)[8] == TAG_CLOCK;
+        ours |= sub_at(in, i)[8] != TAG_CLOCK && !wasi_host_fd((int32_t)fd);
     }
-    if (!ours)
-        return host_poll_oneoff(in, out, nsubs, nevents_ptr);
+    if (!ours) {
+        int32_t err = host_poll_oneoff(in, out, nsubs, nevents_ptr);
+        if (sleeps)
+            wasi_clock_seen_now(); /* the program saw time pass: later file stamps must too */
+        return err;
+    }
     int32_t err = wasi_fs_ready();
     if (err != WASI_ESUCCESS)
         return err;
@@ -127,6 +132,7 @@ int32_t __imported_wasi_snapshot_preview1_poll_oneoff(int32_t in, int32_t out, i
         memcpy(ev + 16, &nbytes, 8);
     }
     if (count == 0 && first_clock < n) { /* nothing became ready: the timeout fired */
+        wasi_clock_seen_now();
         uint64_t userdata;
         memcpy(&userdata, sub_at(in, first_clock), 8);
         put_event((uint8_t *)WASI_PTR(out), userdata, WASI_ESUCCESS, TAG_CLOCK, 0);

@@ -43,6 +43,9 @@ int32_t wasi_fs_ready(void);
 /* The common preconditions of a call that writes a result at out_ptr: the earlier error if
  * any, else EFAULT if the result would not fit in memory, else wasi_fs_ready(). */
 int32_t wasi_then_ready(int32_t err, uint32_t out_ptr, uint64_t out_len);
+/* Tells the filesystem the wall clock's time now (wasi_clock.c): after a sleep. */
+void wasi_clock_seen_now(void);
+
 /* the fd of the "/" preopen while it is still open, else -1 */
 int wasi_preopen_fd(void);
 void wasi_preopen_forget(int fd);

@@ -249,6 +249,10 @@ extern const struct inode_ops mem_file_ops, symlink_ops;
 int64_t fs_now_ns(void);
 /* A reading of the wall clock in ns for file stamps (stamp_clock.c): coarse, never ahead. */
 int64_t stamp_clock_ns(void);
+/* Whether stamp_clock_ns() may now read more than STAMP_LAG_MAX_NS behind `seen_ns`, a time
+ * the program already saw (stamp_clock.c): only a clock kept by the host can fall behind. */
+bool stamp_clock_lags(int64_t seen_ns);
+#define STAMP_LAG_MAX_NS 5000000 /* above a browser's 4 ms timer and Linux's 1-4 ms tick */
 /* New inode with one reference, nlink 0, timestamps now; `ops` is its kind's table, which the
  * kind's own file passes (the core knows no kind above it). NULL if out of memory. */
 struct inode *inode_new(enum inode_type type, const struct inode_ops *ops, uint32_t perm);

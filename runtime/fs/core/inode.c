@@ -30,6 +30,20 @@ int64_t fs_now_ns(void)
     return latest;
 }
 
+/* A later stamp is at least `ns`, which the program saw: else a stamp taken after a 20 ms sleep
+ * could equal one from before it when the host's ticker lagged (Linux's clock cannot). Rare: a
+ * store only when the stamp clock is that far behind. */
+void spindle_fs_clock_seen(int64_t realtime_ns)
+{
+    if (!stamp_clock_lags(realtime_ns))
+        return;
+    int64_t latest = atomic_load_explicit(&recent_now.ns, memory_order_relaxed);
+    while (realtime_ns > latest &&
+           !atomic_compare_exchange_weak_explicit(&recent_now.ns, &latest, realtime_ns, memory_order_relaxed,
+                                                  memory_order_relaxed)) {
+    }
+}
+
 struct inode *inode_new(enum inode_type type, const struct inode_ops *ops, uint32_t perm)
 {
     struct inode *inode = fs_calloc(1, sizeof *inode);

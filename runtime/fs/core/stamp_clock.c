@@ -69,11 +69,26 @@ int64_t stamp_clock_ns(void)
     /* Truncated: a later clock_gettime rounds a later reading, so it is never behind this. */
     return (int64_t)(reading_ms * 1e6);
 }
+
+/* Only the host's cell can lag: a thread that reads the clock itself re-reads it within a
+ * millisecond. The cell lags when the host's ticker does not run (a native thread starved on a
+ * loaded machine, a page's busy thread), and nothing in the program can see that but a time. */
+bool stamp_clock_lags(int64_t seen_ns)
+{
+    int64_t ticked = atomic_load_explicit(&cell.ns, memory_order_relaxed);
+    return ticked != 0 && seen_ns - ticked > STAMP_LAG_MAX_NS;
+}
 #else
 int64_t stamp_clock_ns(void)
 {
     struct timespec now;
     clock_gettime(CLOCK_REALTIME, &now);
     return (int64_t)now.tv_sec * 1000000000 + now.tv_nsec;
+}
+
+bool stamp_clock_lags(int64_t seen_ns)
+{
+    (void)seen_ns; /* every stamp reads the clock itself */
+    return false;
 }
 #endif

@@ -282,6 +282,11 @@ struct spindle_pollfd {
  * with revents 0 for the caller to answer. */
 int spindle_fs_poll(struct spindle_pollfd *fds, int nfds, int64_t timeout_ns);
 
+/* The program saw the wall clock (CLOCK_REALTIME) read `realtime_ns`: a clock_gettime returned
+ * it, or a sleep ended then. No later file timestamp is more than a few milliseconds behind it,
+ * also where the host keeps the stamp clock and its ticker fell behind (docs/FILESYSTEM.md). */
+void spindle_fs_clock_seen(int64_t realtime_ns);
+
 /* The host's stdio (fds 0-2) is not in the filesystem's fd table until dup2 onto fd 0-2 puts
  * one of the table's descriptions there (spindle_fs_dup2 accepts newfd 0-2); from then on that
  * fd is the table's. Opening /dev/stdout, /proc/self/fd/1 & co., or spindle_fs_dup_stdio, gives
