@@ -166,8 +166,17 @@ struct remote_dir {
 
 struct inode_ops;
 
+/* A reader-writer lock that spins a few microseconds before it sleeps (rw_lock.c); zero is
+ * unlocked. */
+struct rw_lock {
+    _Atomic uint32_t state;
+};
+void rw_lock_read(struct rw_lock *lock);
+void rw_lock_write(struct rw_lock *lock);
+void rw_lock_unlock(struct rw_lock *lock);
+
 struct inode {
-    pthread_rwlock_t lock;
+    struct rw_lock lock;
     const struct inode_ops *ops; /* its kind's table, fixed by inode_new */
     atomic_uint_fast32_t refs; /* dir entries + open files + walkers + child dirs */
     uint64_t ino;

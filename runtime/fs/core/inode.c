@@ -49,10 +49,6 @@ struct inode *inode_new(enum inode_type type, const struct inode_ops *ops, uint3
     struct inode *inode = fs_calloc(1, sizeof *inode);
     if (inode == NULL)
         return NULL;
-    if (pthread_rwlock_init(&inode->lock, NULL) != 0) {
-        fs_free(inode);
-        return NULL;
-    }
     atomic_init(&inode->refs, 1);
     inode->ino = atomic_fetch_add(&next_ino.value, 1);
     inode->type = (uint8_t)type;
@@ -106,17 +102,16 @@ void inode_unref(struct inode *inode)
         struct inode *next = inode->ops->free ? inode->ops->free(inode) : NULL;
         if (atomic_load_explicit(&inode->locks, memory_order_acquire) != NULL) /* file_lock.c lent */
             atomic_load_explicit(&fs_lock_release, memory_order_relaxed)->free(inode);
-        pthread_rwlock_destroy(&inode->lock);
         fs_free(inode);
         inode = next;
     }
 }
 
-void inode_read_lock(struct inode *inode) { pthread_rwlock_rdlock(&inode->lock); }
+void inode_read_lock(struct inode *inode) { rw_lock_read(&inode->lock); }
 
 void inode_write_lock(struct inode *inode)
 {
-    pthread_rwlock_wrlock(&inode->lock);
+    rw_lock_write(&inode->lock);
     if (inode->type == INODE_FILE || inode->type == INODE_DIR) {
         atomic_store(&inode->writing, true);
         reader_slots_wait_inode(inode);
@@ -128,7 +123,7 @@ void inode_unlock(struct inode *inode)
 {
     if (atomic_load_explicit(&inode->writing, memory_order_relaxed))
         atomic_store_explicit(&inode->writing, false, memory_order_release);
-    pthread_rwlock_unlock(&inode->lock);
+    rw_lock_unlock(&inode->lock);
 }
 
 static struct spindle_timespec to_timespec(int64_t ns)
