@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # The 16-core scaling sweep of docs/PERFORMANCE.md, for a machine that has neither the toolchain
 # nor Node (a lent benchmark machine). Two steps:
-#   scripts/device-bench.sh pack            here: build the sweep's programs into build/bench and
-#                                           a gzipped copy of this Node into build/device; prints
-#                                           the paths to carry over
+#   scripts/device-bench.sh pack            here: build the sweep's programs into build/bench, the
+#                                           run bundle (build/bundle) and a gzipped copy of this
+#                                           Node into build/device; prints the paths to carry over
 #   scripts/device-bench.sh run OUT [EXPERIMENT_REGEX] [bench options...]
 #                                           there, from the checkout's root: unpack Node, run the
 #                                           sweep with --prebuilt, results into OUT
@@ -17,12 +17,13 @@ case "${1:-}" in
   pack)
     node_bin=$(command -v node) || { echo "device-bench pack: node is not on PATH" >&2; exit 1; }
     "$root/bin/spindle" bench --build-only --only="$all_regex"
+    node "$root/scripts/build-run-bundle.js" # current, so that the runs there time what users run
     mkdir -p "$root/build/device"
     gzip -c "$node_bin" > "$root/build/device/node.gz.tmp"
     mv "$root/build/device/node.gz.tmp" "$root/build/device/node.gz"
     echo "carry (relative to the checkout's root):"
     for e in "${experiments[@]}"; do echo "  build/bench/$e"; done
-    echo "  build/device"
+    echo "  build/device build/bundle .toolchain/mount-addon .toolchain/code-cache-addon"
     du -ch "$root/build/device" "${experiments[@]/#/$root/build/bench/}" | tail -1
     ;;
   run)
@@ -35,6 +36,17 @@ case "${1:-}" in
     gunzip -c "$root/build/device/node.gz" > "$tmp/node"
     chmod +x "$tmp/node"
     echo "machine: $(nproc) cores; $(uname -sr); $("$tmp/node" --version)"
+    # The copy there has new mtimes, so the run bundle that pack made would look older than its
+    # modules (and the bench would remake it with esbuild, which is not there): record the
+    # copies' mtimes where the sizes are as packed.
+    "$tmp/node" -e '
+      const { readFileSync, statSync, writeFileSync } = require("node:fs");
+      const file = process.argv[1] + "/build/bundle/inputs.json";
+      const record = JSON.parse(readFileSync(file, "utf8"));
+      const restamp = (dir) => (f) => { const st = statSync(process.argv[1] + "/" + dir + f.path); if (st.size === f.size) f.mtimeMs = st.mtimeMs; };
+      record.inputs.forEach(restamp(""));
+      record.outputs.forEach(restamp("build/bundle/"));
+      writeFileSync(file, JSON.stringify(record));' "$root"
     # The browser series need Chromium, which such a machine lacks; npm's WASI host is not
     # part of the sweep (docs/PERFORMANCE.md).
     "$tmp/node" "$root/bin/spindle" bench --prebuilt --node --threads=1,2,4,8,16 --runs=5 \

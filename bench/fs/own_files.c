@@ -1,6 +1,6 @@
-/* Threads working on their own files in one shared directory: 200 files of 64 KiB split over
- * argv[1] threads (1..256). Each file is created, written in 1 KiB write() calls, closed,
- * reopened, read back in 1 KiB read() calls and checked, closed and unlinked. The threads share
+/* Threads working on their own files in one shared directory: argv[2] files (default 200) of
+ * 64 KiB split over argv[1] threads (1..256). Each file is created, written in 1 KiB write()
+ * calls, closed, reopened, read back in 1 KiB read() calls and checked, closed and unlinked. The threads share
  * only the directory, so the time should fall as threads are added (the speed-up of independent
  * work). Timed from the moment all threads run, and also from before the first pthread_create
  * (with_thread_start_s: what a program that starts its threads for the work waits). Reports the
@@ -107,8 +107,9 @@ int main(int argc, char **argv)
     if (argc > 2 && strcmp(argv[1], "alternate") == 0)
         return alternate(atoi(argv[2]), argc > 3 ? atoi(argv[3]) : TOTAL_FILES);
     threads = argc > 1 ? atoi(argv[1]) : 2;
-    if (threads < 1 || threads > MAX_THREADS) {
-        fprintf(stderr, "usage: own_files [threads 1..%d]\n", MAX_THREADS);
+    pass_files = argc > 2 ? atoi(argv[2]) : TOTAL_FILES;
+    if (threads < 1 || threads > MAX_THREADS || pass_files < 1 || pass_files > 1000000) {
+        fprintf(stderr, "usage: own_files [threads 1..%d [files 1..1000000]]\n", MAX_THREADS);
         return 2;
     }
     enter_bench_dir("own-files");
@@ -120,7 +121,7 @@ int main(int argc, char **argv)
         "RESULT "
         "{\"bench\":\"own_files\",\"threads\":%d,\"seconds\":%.6f,\"with_thread_start_s\":%.6f,\"files\":%d,"
         "\"files_per_s\":%.0f,\"mismatches\":%lld,\"memory_grows\":%lld}\n",
-        threads, seconds, timed_threads.with_thread_start, TOTAL_FILES, TOTAL_FILES / seconds, bad,
+        threads, seconds, timed_threads.with_thread_start, pass_files, pass_files / seconds, bad,
         memory_grows());
     return bad != 0;
 }
