@@ -232,7 +232,8 @@ open r: 0|close r: 0|  r held while its handle closed: true|  r held after: fals
           await sleep(50);
           // what the page sees when the worker throws (an uncaught error): its error event
           workers?.[0].dispatchEvent(new ErrorEvent('error', { message: 'test: simulated crash' }));
-          const result = await running;
+          const hung = sleep(60000).then(() => ({ error: 'the program did not end within 60 s of its I/O worker\'s crash', stdout: window.spindleOut }));
+          const result = await Promise.race([running, hung]);
           console.error = consoleError;
           return { ...result, messages };
         }, dies);

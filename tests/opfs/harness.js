@@ -61,21 +61,32 @@ export function openTab(page) {
 }
 
 /**
- * Starts the server before the file's tests and stops it after them, removing the profiles
- * made meanwhile. Returns { newProfile(), openPage(profile, browser), runPage(profile, browser) }.
+ * Starts the server before the file's tests and stops it after them, closing the browsers a
+ * test left open and removing the profiles made meanwhile. Returns { newProfile(),
+ * openPage(profile, browser), runPage(profile, browser) }.
  */
 export function opfsSuite() {
   let server = null;
   const profiles = [];
+  // A test that times out never reaches its `finally`: its browser would keep the file's process
+  // (and CI) alive after the failure.
+  const open = new Set();
   before(async () => {
     if (skip) return;
     server = await serveIsolated(driverRoutes, { onPost: driverPost });
   });
-  after(() => {
+  after(async () => {
+    await Promise.all([...open].map((b) => b.close().catch(() => {})));
     server?.close();
     for (const p of profiles) rmSync(p, { recursive: true, force: true });
   });
-  const openPage = (profile, browser) => openProfile(profile, `${server.url}/`, { browser });
+  async function openPage(profile, browser) {
+    const b = await openProfile(profile, `${server.url}/`, { browser });
+    open.add(b);
+    const close = b.close.bind(b);
+    b.close = () => { open.delete(b); return close(); };
+    return b;
+  }
   return {
     newProfile() {
       const p = mkdtempSync(join(tmpdir(), 'spindle-opfs-test-'));
