@@ -7,7 +7,8 @@
 #   4. the same stress test under AddressSanitizer+UBSan, readers against
 #      writers of one file (every read a whole chunk version) under both,
 #      path walks against changes of their directories under both, and
-#      creates and removals of the same names racing in one directory under both
+#      creates and removals of the same names racing in one directory under both,
+#      and the inodes' reader-writer lock on its own (its sleep and wake-up too) under both
 #   4b. pipes, poll, locks and /dev: unit tests (ASan+UBSan, fault injection)
 #      and their thread stress under TSan and ASan+UBSan (unit/test_ipc.c,
 #      stress/stress_ipc.c)
@@ -120,6 +121,8 @@ step "lock-free walks vs directory changes (TSan)" build_and_run tsan walk-tsan 
 step "lock-free walks vs directory changes (ASan+UBSan)" build_and_run asan walk-asan "$here/stress/walk_stress.c"
 step "creates racing in one directory (TSan)" build_and_run tsan create-tsan "$here/stress/create_race.c"
 step "creates racing in one directory (ASan+UBSan)" build_and_run asan create-asan "$here/stress/create_race.c"
+step "inode lock: readers, writers, sleepers (TSan)" build_and_run tsan rwlock-tsan "$here/stress/rw_lock_stress.c"
+step "inode lock: readers, writers, sleepers (ASan+UBSan)" build_and_run asan rwlock-asan "$here/stress/rw_lock_stress.c"
 step "pipes and locks stress (TSan)" build_and_run tsan ipc-tsan "$here/stress/stress_ipc.c"
 step "pipes and locks stress (ASan+UBSan)" build_and_run asan ipc-asan "$here/stress/stress_ipc.c"
 mount_stress() {

@@ -47,6 +47,7 @@ wasm_test stress -- "$here/stress/stress.c"
 wasm_test snapshot_reads -- "$here/stress/snapshot_reads.c"
 wasm_test walk_stress -- "$here/stress/walk_stress.c"
 wasm_test create_race -- "$here/stress/create_race.c"
+wasm_test rw_lock_stress -- "$here/stress/rw_lock_stress.c"
 # pipes, poll, locks, /dev and /proc/self/fd; their thread stress on real wasm threads
 wasm_test ipc_units -DSPINDLE_FS_FAULT_INJECTION -- "$here/unit/test_ipc.c"
 wasm_test ipc_stress -- "$here/stress/stress_ipc.c"
