@@ -30,16 +30,22 @@ int64_t fs_now_ns(void)
     return latest;
 }
 
-/* A later stamp is at least `ns`, which the program saw: else a stamp taken after a 20 ms sleep
- * could equal one from before it when the host's ticker lagged (Linux's clock cannot). Rare: a
- * store only when the stamp clock is that far behind. */
+/* Set back from a time one thread saw before it bounds every thread's stamps: more than two
+ * workers' clocks differ (Chromium's are up to ~5 us apart; host/platform/wall-clock.js sets the
+ * stamp readings back the same 0.1 ms), so no stamp is ahead of another thread's clock_gettime. */
+#define SEEN_SET_BACK_NS 100000
+
+/* A later stamp is at least about `ns`, which the program saw: else a stamp taken after a 20 ms
+ * sleep could equal one from before it when the host's ticker lagged (Linux's clock cannot).
+ * Rare: a store only when the stamp clock is that far behind. */
 void spindle_fs_clock_seen(int64_t realtime_ns)
 {
     if (!stamp_clock_lags(realtime_ns))
         return;
+    int64_t floor = realtime_ns - SEEN_SET_BACK_NS;
     int64_t latest = atomic_load_explicit(&recent_now.ns, memory_order_relaxed);
-    while (realtime_ns > latest &&
-           !atomic_compare_exchange_weak_explicit(&recent_now.ns, &latest, realtime_ns, memory_order_relaxed,
+    while (floor > latest &&
+           !atomic_compare_exchange_weak_explicit(&recent_now.ns, &latest, floor, memory_order_relaxed,
                                                   memory_order_relaxed)) {
     }
 }
