@@ -14,9 +14,10 @@
  *
  * This file replaces libc's chdir.c as a whole: chdir and __wasilibc_find_relpath_alloc (the
  * resolver libc's open, stat, unlink... call). The join happens in the caller's own buffer
- * (its stack, or the heap for long paths) and the cwd is read and swapped under libc's cwd
- * lock, so nothing is shared between threads; the results are libc's (same joining, same new
- * cwd strings, over-long paths still reach the host, which answers ENAMETOOLONG).
+ * (its stack, or the heap for long paths), chdir swaps the cwd under libc's cwd lock, and a
+ * join reads it from a copy without taking that lock (publish_cwd), so nothing is shared
+ * between threads; the results are libc's (same joining, same new cwd strings, over-long
+ * paths still reach the host, which answers ENAMETOOLONG).
  *
  * Why chdir is here too: libc refers to the resolver only weakly and defines it weakly, and a
  * weak reference pulls nothing out of an archive, while wasm-ld handles `-u` only after the
@@ -28,6 +29,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <fcntl.h>
+#include <stdatomic.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -48,19 +51,50 @@ int __wasilibc_find_relpath_alloc(const char *path, const char **abs_prefix, cha
  * the cwd lock. */
 static int cwd_allocated;
 
-/* Writes cwd + "/" + path into out if it fits in size bytes, as libc joins them: a leading
- * "./" is dropped, the "/" is left out when the cwd ends with one, nothing is normalised (the
- * filesystem walks "." and ".." itself). Returns the bytes the join needs, NUL included. */
-static size_t join_with_cwd(const char *path, char *out, size_t size)
+/* The cwd as path resolution reads it without a lock: a copy that chdir writes between two
+ * steps of cwd_version (odd while it writes); a reader takes the version before and after its
+ * copy and reads again if it moved. Every open, stat and unlink of every thread resolves a
+ * relative path, and under the cwd lock they all wrote one cache line (and slept on it in V8's
+ * futex emulation while another thread held it). A cwd longer than the copy is read under the
+ * lock. Written only by chdir, under the cwd lock. */
+#define CWD_COPY_TOO_LONG SIZE_MAX
+static _Atomic unsigned char cwd_copy[JOINED_ON_STACK] = {'/'};
+static _Atomic size_t cwd_copy_len = 1; /* libc's cwd starts as "/" */
+static _Atomic unsigned cwd_version;
+
+/* Under the cwd lock. */
+static void publish_cwd(const char *cwd)
 {
-    if (path[0] == '.' && path[1] == '/')
-        path += 2;
-    size_t path_len = strlen(path);
+    size_t len = strlen(cwd);
+    unsigned version = atomic_load_explicit(&cwd_version, memory_order_relaxed);
+    atomic_store_explicit(&cwd_version, version + 1, memory_order_relaxed);
+    atomic_thread_fence(memory_order_release); /* the odd version before any byte changes */
+    if (len < sizeof cwd_copy) {
+        for (size_t i = 0; i < len; i++)
+            atomic_store_explicit(&cwd_copy[i], (unsigned char)cwd[i], memory_order_relaxed);
+        atomic_store_explicit(&cwd_copy_len, len, memory_order_relaxed);
+    } else {
+        atomic_store_explicit(&cwd_copy_len, CWD_COPY_TOO_LONG, memory_order_relaxed);
+    }
+    atomic_store_explicit(&cwd_version, version + 2, memory_order_release);
+}
+
+/* The bytes cwd + "/" + path needs, NUL included: the "/" is left out when the cwd is empty or
+ * ends with one, as libc joins them. */
+static size_t joined_size(size_t cwd_len, char cwd_last, size_t path_len, int *slash)
+{
+    *slash = cwd_len == 0 || cwd_last != '/';
+    return cwd_len + (size_t)*slash + path_len + 1;
+}
+
+/* join_with_cwd from libc's cwd string, under the lock that chdir swaps it under. */
+static size_t join_locked(const char *path, size_t path_len, char *out, size_t size)
+{
     __wasilibc_cwd_lock(); /* chdir swaps and frees the cwd string under this lock */
     const char *cwd = __wasilibc_cwd;
     size_t cwd_len = strlen(cwd);
-    int slash = cwd_len == 0 || cwd[cwd_len - 1] != '/';
-    size_t need = cwd_len + (size_t)slash + path_len + 1;
+    int slash;
+    size_t need = joined_size(cwd_len, cwd_len ? cwd[cwd_len - 1] : '\0', path_len, &slash);
     if (need <= size) {
         memcpy(out, cwd, cwd_len);
         if (slash)
@@ -68,6 +102,35 @@ static size_t join_with_cwd(const char *path, char *out, size_t size)
         memcpy(out + cwd_len + slash, path, path_len + 1);
     }
     __wasilibc_cwd_unlock();
+    return need;
+}
+
+/* Writes cwd + "/" + path into out if it fits in size bytes, as libc joins them: a leading
+ * "./" is dropped, nothing is normalised (the filesystem walks "." and ".." itself). Returns
+ * the bytes the join needs, NUL included. */
+static size_t join_with_cwd(const char *path, char *out, size_t size)
+{
+    if (path[0] == '.' && path[1] == '/')
+        path += 2;
+    size_t path_len = strlen(path);
+    unsigned version = atomic_load_explicit(&cwd_version, memory_order_acquire);
+    size_t cwd_len = atomic_load_explicit(&cwd_copy_len, memory_order_relaxed);
+    /* (a chdir under way holds the lock: wait for it there) */
+    if ((version & 1) || cwd_len == CWD_COPY_TOO_LONG)
+        return join_locked(path, path_len, out, size);
+    char last = cwd_len ? (char)atomic_load_explicit(&cwd_copy[cwd_len - 1], memory_order_relaxed) : '\0';
+    int slash;
+    size_t need = joined_size(cwd_len, last, path_len, &slash);
+    if (need <= size) {
+        for (size_t i = 0; i < cwd_len; i++)
+            out[i] = (char)atomic_load_explicit(&cwd_copy[i], memory_order_relaxed);
+        if (slash)
+            out[cwd_len] = '/';
+        memcpy(out + cwd_len + slash, path, path_len + 1);
+    }
+    atomic_thread_fence(memory_order_acquire); /* the copy's loads before the second version */
+    if (atomic_load_explicit(&cwd_version, memory_order_relaxed) != version)
+        return join_locked(path, path_len, out, size);
     return need;
 }
 
@@ -162,8 +225,9 @@ static int chdir_checked(int dirfd, const char *prefix, const char *relative)
     int previous_allocated = cwd_allocated;
     __wasilibc_cwd = cwd;
     cwd_allocated = 1;
+    publish_cwd(cwd);
     __wasilibc_cwd_unlock();
-    /* readers copy the cwd under the lock, so none can still be using the old string */
+    /* readers of the string copy it under the lock, so none can still be using the old one */
     if (previous_allocated)
         free(previous);
     return 0;

@@ -21,8 +21,8 @@ int __wrap_faccessat(int dirfd, const char *path, int mode, int flags)
         return -1;
     }
     const char *relative; /* an empty path: ENOENT from posix_resolve */
-    char *to_free;
-    int start = posix_resolve(dirfd, path, &relative, &to_free);
+    char *to_free, scratch[POSIX_RESOLVE_SCRATCH];
+    int start = posix_resolve(dirfd, path, scratch, &relative, &to_free);
     if (start < 0)
         return -1;
     /* R_OK/W_OK/X_OK are 4/2/1 in libc as in the core */

@@ -6,6 +6,7 @@
 
 #include "posix_internal.h"
 
+int __wasilibc_find_abspath(const char *abspath, const char **abs_prefix, const char **relative);
 int __wasilibc_find_relpath_alloc(const char *path, const char **abs_prefix, char **relative_buf,
                                   size_t *relative_buf_len, int can_realloc);
 
@@ -33,7 +34,8 @@ long posix_core_result(int64_t rc)
     return -1;
 }
 
-int posix_resolve(int dirfd, const char *path, const char **relative, char **to_free)
+int posix_resolve(int dirfd, const char *path, char scratch[POSIX_RESOLVE_SCRATCH], const char **relative,
+                  char **to_free)
 {
     *to_free = NULL;
     if (path[0] == '\0') { /* before anything about dirfd, as Linux checks */
@@ -45,9 +47,18 @@ int posix_resolve(int dirfd, const char *path, const char **relative, char **to_
         return dirfd;
     }
     const char *prefix;
-    char *buf = NULL;
-    size_t len = 0;
-    int fd = __wasilibc_find_relpath_alloc(path, &prefix, &buf, &len, 1);
+    if (path[0] == '/') /* the part below the preopen is the path's own tail: nothing to copy */
+        return __wasilibc_find_abspath(path, &prefix, relative);
+    char *buf = scratch; /* joined with the cwd: on the caller's stack where it fits */
+    size_t len = POSIX_RESOLVE_SCRATCH;
+    int fd = __wasilibc_find_relpath_alloc(path, &prefix, &buf, &len, 0);
+    if (fd >= 0 || errno != ERANGE) {
+        *relative = buf;
+        return fd;
+    }
+    buf = NULL;
+    len = 0;
+    fd = __wasilibc_find_relpath_alloc(path, &prefix, &buf, &len, 1);
     if (fd < 0) {
         free(buf);
         return -1;

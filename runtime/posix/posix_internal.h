@@ -44,8 +44,11 @@ long posix_core_result(int64_t rc);
 
 /* dirfd + path as the core resolves them: AT_FDCWD and absolute paths through libc's working
  * directory and preopen. Returns the fd to start from, or -1 with errno (ENOENT for "").
+ * *relative may be in `scratch` (the caller's, on its stack: no malloc for the usual path);
  * *to_free is what to free afterwards (may be NULL). */
-int posix_resolve(int dirfd, const char *path, const char **relative, char **to_free);
+#define POSIX_RESOLVE_SCRATCH 256
+int posix_resolve(int dirfd, const char *path, char scratch[POSIX_RESOLVE_SCRATCH], const char **relative,
+                  char **to_free);
 
 /* libc's AT_SYMLINK_NOFOLLOW in `flags` as the core's flag (the only *at flag the core takes) */
 int posix_core_at_flags(int flags);

@@ -53,8 +53,8 @@ static int stat_at(int dirfd, const char *path, struct stat *st, int flags)
     if (!posix_core_ready())
         return __real_fstatat(dirfd, path, st, flags);
     const char *relative;
-    char *to_free;
-    int start = posix_resolve(dirfd, path, &relative, &to_free);
+    char *to_free, scratch[POSIX_RESOLVE_SCRATCH];
+    int start = posix_resolve(dirfd, path, scratch, &relative, &to_free);
     if (start < 0)
         return -1;
     struct spindle_stat core;
@@ -142,8 +142,8 @@ static int change_at(int dirfd, const char *path, int flags, enum attr_kind kind
         return -1;
     }
     const char *relative;
-    char *to_free;
-    int start = posix_resolve(dirfd, path, &relative, &to_free);
+    char *to_free, scratch[POSIX_RESOLVE_SCRATCH];
+    int start = posix_resolve(dirfd, path, scratch, &relative, &to_free);
     if (start < 0)
         return -1;
     int core_flags = posix_core_at_flags(flags);

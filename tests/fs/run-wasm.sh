@@ -2,11 +2,13 @@
 # Runs the filesystem tests as wasm under Spindle (needs bin/spindle and the
 # toolchain from scripts/setup.sh): the semantic unit tests and the 8-thread
 # stress test compiled against the core directly (real wasm threads on shared
-# memory), lock-free reads and walks against writers, creates racing in one directory, the same for pipes, poll, locks and /dev, filling linear memory
+# memory), lock-free reads and walks against writers, creates racing in one
+# directory, the same for pipes, poll, locks and /dev, filling linear memory
 # until ENOSPC and EFAULT for buffers outside it, threads using relative paths
-# after chdir and WASI poll_oneoff on pipes and files (tests/fs/wasm), then the
-# conformance programs through wasi-libc and runtime/wasi, compared with
-# Linux (run-conformance.sh). Ends with "N passed, N failed".
+# after chdir, path lookups racing chdir and new preopens, and WASI poll_oneoff
+# on pipes and files (tests/fs/wasm), then the conformance programs through
+# wasi-libc and runtime/wasi, compared with Linux (run-conformance.sh). Ends
+# with "N passed, N failed".
 set -u
 here="$(cd "$(dirname "$0")" && pwd)"
 repo="$(cd "$here/../.." && pwd)"
@@ -56,6 +58,8 @@ wasm_test fill_memory --max-memory=64M -- "$repo"/runtime/wasi/*.c "$here/wasm/f
 wasm_test efault -- "$repo"/runtime/wasi/*.c "$here/wasm/efault.c"
 # threads resolving relative paths after chdir each reach their own file
 wasm_program cwd_threads "$here/wasm/cwd_threads.c"
+# lookups without a lock while other threads change the cwd and register preopens
+wasm_program path_lookup_threads "$here/wasm/path_lookup_threads.c"
 # WASI poll_oneoff on Spindle's fds (what Rust's mio uses)
 wasm_program poll_oneoff "$here/wasm/poll_oneoff.c"
 # /dev/stdout & co. reach the host's stdio
