@@ -28,11 +28,14 @@ static struct open_file *_Atomic *slot_of(int fd) /* fd is in range: unsigned ma
     return &slots[f % FD_SLOT_ROWS * FD_SLOTS_PER_LINE + f / FD_SLOT_ROWS];
 }
 static struct open_file reserved_marker; /* slot taken, file not yet installed */
-/* Written by every open and close: alone on its cache line, away from what every call reads. */
+/* Written by every open and close: alone on its cache line, away from what every call reads.
+ * The lock spins before it sleeps (rw_lock.c, taken only exclusively): it is held for a scan
+ * of a few slots, far less than a sleep and wake in V8's futex emulation, which a pthread
+ * mutex's short spin led to when threads opened and closed files at once. */
 static struct {
-    _Alignas(64) pthread_mutex_t lock;
+    _Alignas(64) struct rw_lock lock;
     int lowest_free_hint;
-} fd_alloc = {PTHREAD_MUTEX_INITIALIZER, SPINDLE_FS_FIRST_FD};
+} fd_alloc = {{0}, SPINDLE_FS_FIRST_FD};
 /* One cache line per stripe: neighbouring fds, used by different threads, must not share
  * the line that every read and write locks. */
 struct fd_stripe {
@@ -112,18 +115,18 @@ int fd_reserve_from(int min)
 {
     if (min < SPINDLE_FS_FIRST_FD) /* 0-2 are the host's until a dup2 names one */
         min = SPINDLE_FS_FIRST_FD;
-    pthread_mutex_lock(&fd_alloc.lock);
+    rw_lock_write(&fd_alloc.lock);
     int fd = min > fd_alloc.lowest_free_hint ? min : fd_alloc.lowest_free_hint;
     while (fd < SPINDLE_FS_MAX_FDS && *slot_of(fd) != NULL)
         fd++;
     if (fd >= SPINDLE_FS_MAX_FDS) {
-        pthread_mutex_unlock(&fd_alloc.lock);
+        rw_lock_unlock(&fd_alloc.lock);
         return -SPINDLE_EMFILE;
     }
     set_slot(fd, &reserved_marker);
     if (min <= fd_alloc.lowest_free_hint) /* else fds below min may still be free */
         fd_alloc.lowest_free_hint = fd + 1;
-    pthread_mutex_unlock(&fd_alloc.lock);
+    rw_lock_unlock(&fd_alloc.lock);
     return fd;
 }
 
@@ -141,9 +144,9 @@ static void release_slot(int fd) /* caller holds fd_alloc.lock */
 
 void fd_unreserve(int fd)
 {
-    pthread_mutex_lock(&fd_alloc.lock);
+    rw_lock_write(&fd_alloc.lock);
     release_slot(fd);
-    pthread_mutex_unlock(&fd_alloc.lock);
+    rw_lock_unlock(&fd_alloc.lock);
 }
 
 struct open_file *fd_get(int fd)
@@ -173,14 +176,14 @@ struct open_file *fd_detach(int fd)
 {
     if (fd < 0 || fd >= SPINDLE_FS_MAX_FDS)
         return NULL;
-    pthread_mutex_lock(&fd_alloc.lock);
+    rw_lock_write(&fd_alloc.lock);
     struct open_file *file = *slot_of(fd); /* changes only under this lock (a reserved one aside) */
     if (file == &reserved_marker || file == NULL) {
-        pthread_mutex_unlock(&fd_alloc.lock);
+        rw_lock_unlock(&fd_alloc.lock);
         return NULL;
     }
     release_slot(fd);
-    pthread_mutex_unlock(&fd_alloc.lock);
+    rw_lock_unlock(&fd_alloc.lock);
     return file;
 }
 
@@ -188,15 +191,15 @@ int fd_replace(int newfd, struct open_file *file, struct open_file **old)
 {
     if (newfd < 0 || newfd >= SPINDLE_FS_MAX_FDS)
         return -SPINDLE_EBADF;
-    pthread_mutex_lock(&fd_alloc.lock);
+    rw_lock_write(&fd_alloc.lock);
     struct open_file *previous = *slot_of(newfd);
     if (previous == &reserved_marker) { /* an open in flight owns it (Linux: EBUSY) */
-        pthread_mutex_unlock(&fd_alloc.lock);
+        rw_lock_unlock(&fd_alloc.lock);
         return -SPINDLE_EBUSY;
     }
     atomic_fetch_add_explicit(&file->refs, 1, memory_order_relaxed);
     set_slot(newfd, file);
-    pthread_mutex_unlock(&fd_alloc.lock);
+    rw_lock_unlock(&fd_alloc.lock);
     *old = previous;
     return 0;
 }

@@ -166,7 +166,12 @@ struct remote_dir {
 
 struct inode_ops;
 
-/* A reader-writer lock that spins a few microseconds before it sleeps (rw_lock.c); zero is
+/* How many loads a waiter spins before it sleeps or yields: about 2-5 us in wasm, longer than a
+ * create or an unlink holds a directory or a walker holds a reader slot, shorter than a futex
+ * sleep and wake or a sched_yield, which in wasm is a call out to the host. */
+#define FS_SPINS 2000
+
+/* A reader-writer lock that spins FS_SPINS loads before it sleeps (rw_lock.c); zero is
  * unlocked. */
 struct rw_lock {
     _Atomic uint32_t state;
@@ -317,6 +322,12 @@ struct reader_slot *reader_slot_mine(void);
 struct open_file *reader_slot_hold_fd(struct reader_slot *slot, int fd);
 /* The same for any open file (a directory's, for a walk that starts at it). */
 struct open_file *reader_slot_hold_description(struct reader_slot *slot, int fd);
+/* fd's open file for a short look that never blocks: held in the caller's reader slot where it
+ * can be (no lock taken, no reference counted: the one WASI preopen is every thread's dirfd),
+ * else referenced through the fd table; NULL for a bad fd. *held_in: the slot, or NULL. Give
+ * it back with description_put. */
+struct open_file *description_get(int fd, struct reader_slot **held_in);
+void description_put(struct open_file *file, struct reader_slot *held_in);
 /* Holds the inode; false if a writer has it: then clear the slot and take the locks. A reader
  * must not block while it holds an inode (a writer waits for it). */
 bool reader_slot_hold_inode(struct reader_slot *slot, struct inode *inode);

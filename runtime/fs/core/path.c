@@ -349,12 +349,9 @@ int start_dir(int dirfd, const char *path, struct inode **out)
         inode_ref(*out);
         return 0;
     }
-    /* The reader slot holds the description while its inode gets a reference: no stripe lock
-     * and no reference to the description, which every thread's walks from the one WASI
-     * preopen would share. */
-    struct reader_slot *slot = reader_slot_mine();
-    struct open_file *held = slot ? reader_slot_hold_description(slot, dirfd) : NULL;
-    struct open_file *file = held ? held : fd_get(dirfd);
+    /* (the reader slot holds the description while its inode gets a reference) */
+    struct reader_slot *held_in;
+    struct open_file *file = description_get(dirfd, &held_in);
     if (file == NULL)
         return -SPINDLE_EBADF;
     struct inode *dir = file->inode;
@@ -365,10 +362,7 @@ int start_dir(int dirfd, const char *path, struct inode **out)
         inode_ref(dir); /* the description's own reference keeps it alive until then */
         *out = dir;
     }
-    if (held)
-        reader_slot_clear(slot);
-    else
-        open_file_unref(file);
+    description_put(file, held_in);
     return rc;
 }
 

@@ -39,16 +39,13 @@ static void wake_all(_Atomic uint32_t *state)
 
 #define RW_WRITER 0x7fffffffu
 #define RW_SLEEPERS 0x80000000u
-/* About 2-5 us of loads in wasm: longer than a create or unlink holds a directory, shorter than
- * a futex sleep and wake. */
-#define SPINS 2000
 
 static bool readable(uint32_t v) { return (v & ~RW_SLEEPERS) < RW_WRITER - 1; }
 static bool writable(uint32_t v) { return v == 0; }
 
 static void lock(struct rw_lock *lock, bool (*free_for)(uint32_t), bool writer)
 {
-    int spins = SPINS;
+    int spins = FS_SPINS;
     for (;;) {
         uint32_t v = atomic_load_explicit(&lock->state, memory_order_relaxed);
         if (free_for(v)) {

@@ -312,13 +312,15 @@ int spindle_fs_fsync(int fd) { return sync_fd(fd, 0); }
 
 int spindle_fs_fdatasync(int fd) { return sync_fd(fd, 1); }
 
+/* (libc's open asks this of its directory, the one WASI preopen, on every call) */
 int spindle_fs_getfl(int fd)
 {
-    struct open_file *file = fd_get(fd);
+    struct reader_slot *held_in;
+    struct open_file *file = description_get(fd, &held_in);
     if (file == NULL)
         return -SPINDLE_EBADF;
     int flags = file->access | atomic_load(&file->status);
-    open_file_unref(file);
+    description_put(file, held_in);
     return flags;
 }
 

@@ -312,15 +312,17 @@ int spindle_fs_fchown(int fd, uint32_t uid, uint32_t gid)
     return change_attrs_fd(fd, &c);
 }
 
+/* (libc's open asks this of its directory, the one WASI preopen, on every call) */
 int spindle_fs_ftype(int fd)
 {
-    struct open_file *file = fd_get(fd);
+    struct reader_slot *held_in;
+    struct open_file *file = description_get(fd, &held_in);
     if (file == NULL)
         return -SPINDLE_EBADF;
     uint32_t format = file->inode->ops->format;
     int type = format == SPINDLE_S_IFDIR || format == SPINDLE_S_IFLNK || format == SPINDLE_S_IFIFO
                    ? (int)format
                    : SPINDLE_S_IFREG;
-    open_file_unref(file);
+    description_put(file, held_in);
     return type;
 }
