@@ -17,18 +17,20 @@ static struct {
     _Alignas(64) _Atomic int64_t ns;
 } recent_now = {0};
 
-int64_t fs_now_ns(void)
+/* Moves recent_now up to `ns` if it is behind; returns the later of the two. */
+static int64_t raise_recent_now(int64_t ns)
 {
-    int64_t ns = stamp_clock_ns();
     int64_t latest = atomic_load_explicit(&recent_now.ns, memory_order_relaxed);
-    /* In wasm a thread's reading moves about once a millisecond, so this store is that rare
-     * and does not bounce the cache line between threads writing different files. */
     while (ns > latest)
         if (atomic_compare_exchange_weak_explicit(&recent_now.ns, &latest, ns, memory_order_relaxed,
                                                   memory_order_relaxed))
             return ns;
     return latest;
 }
+
+/* In wasm a thread's reading moves about once a millisecond, so the store in raise_recent_now is
+ * that rare and does not bounce the cache line between threads writing different files. */
+int64_t fs_now_ns(void) { return raise_recent_now(stamp_clock_ns()); }
 
 /* Set back from a time one thread saw before it bounds every thread's stamps: more than two
  * workers' clocks differ (Chromium's are up to ~5 us apart; host/platform/wall-clock.js sets the
@@ -42,12 +44,7 @@ void spindle_fs_clock_seen(int64_t realtime_ns)
 {
     if (!stamp_clock_lags(realtime_ns))
         return;
-    int64_t floor = realtime_ns - SEEN_SET_BACK_NS;
-    int64_t latest = atomic_load_explicit(&recent_now.ns, memory_order_relaxed);
-    while (floor > latest &&
-           !atomic_compare_exchange_weak_explicit(&recent_now.ns, &latest, floor, memory_order_relaxed,
-                                                  memory_order_relaxed)) {
-    }
+    raise_recent_now(realtime_ns - SEEN_SET_BACK_NS);
 }
 
 struct inode *inode_new(enum inode_type type, const struct inode_ops *ops, uint32_t perm)
