@@ -137,6 +137,7 @@ export function experiments({ root, quick, full = false }) {
   list.push(
     fsScaling('fs-own-files', 'Threads on their own files in one directory (200 x 64 KiB, 1 KiB write/read)', 'bench/fs/own_files.c'),
     fsScaling('fs-shared-pread', 'Threads reading one 32 MiB file at random 4 KiB offsets (400,000 preads, one fd)', 'bench/fs/shared_pread.c', ['shared']),
+    fsScaling('fs-path-lookups', 'Threads looking up their own files by relative name (400,000 stat or open+close)', 'bench/fs/path_lookups.c'),
   );
   // File I/O on mounts against the raw ceilings (node:fs, raw OPFS): each runs its own interleaved
   // suite (`suite`, on one host: `host`), see bench/io/suites.js.

@@ -10,7 +10,7 @@
 # Node's binary (~95 MiB) is gzipped so that it and the programs fit in a 64 MiB transfer.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-experiments=(malloc-reference fs-stdio-files fs-own-files fs-shared-pread)
+experiments=(malloc-reference fs-stdio-files fs-own-files fs-shared-pread fs-path-lookups)
 all_regex="^($(IFS='|'; echo "${experiments[*]}"))\$"
 
 case "${1:-}" in

@@ -303,7 +303,7 @@ describe('bench selection', () => {
     assert.deepEqual(sweepOf(['--full', '--threads=16,1']), [1, 16]);
     assert.deepEqual(sweepOf([]), parseBenchArgs([]).threads);
     const swept = list.filter((e) => e.sweep).map((e) => e.id);
-    assert.deepEqual(swept, ['malloc-reference', 'fs-own-files', 'fs-shared-pread']);
+    assert.deepEqual(swept, ['malloc-reference', 'fs-own-files', 'fs-shared-pread', 'fs-path-lookups']);
     for (const id of swept.slice(1)) {
       assert.deepEqual(list.find((e) => e.id === id).variants.map((v) => v.id), ['spindle-fs', 'native-tmpfs']);
     }
