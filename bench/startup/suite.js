@@ -8,7 +8,7 @@
 // the module's first run. Its own interleaved suite, so every round runs each variant at each
 // point in turn.
 import { spawnSync } from 'node:child_process';
-import { chmodSync, constants, cpSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, constants, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spindleArgs } from '../spindle-command.js';
@@ -21,13 +21,27 @@ const root = join(import.meta.dirname, '..', '..');
 const tmpfs = '/dev/shm';
 const RING_OPS = 10000000;
 
-// Each program, its arguments per point, and where its RESULT line gives its own time (ms).
+// Each program, its arguments per point, where its RESULT line gives its own time (ms), and the
+// peer's flags: Emscripten's defaults plus each case's best, as its documentation advises (a
+// pool of workers made before main, WasmFS for files, mimalloc for the ring).
 const programs = {
-  hello: { source: 'bench/startup/hello.c' },
-  helloThread: { source: 'bench/startup/hello_thread.c', args: (nativeFile) => (nativeFile ? [nativeFile] : []) },
-  ownFiles: { source: 'bench/fs/own_files.c', programMs: (r) => r.with_thread_start_s * 1000 },
-  ring: { source: 'bench/alloc/ref_workload.c', programMs: (r) => r.ms },
+  hello: { source: 'bench/startup/hello.c', emcc: [] },
+  helloThread: { source: 'bench/startup/hello_thread.c', args: (nativeFile) => (nativeFile ? [nativeFile] : []),
+    emcc: ['-sPTHREAD_POOL_SIZE=1', '-sWASMFS'] },
+  ownFiles: { source: 'bench/fs/own_files.c', programMs: (r) => r.with_thread_start_s * 1000,
+    emcc: ['-sWASMFS', '-sPTHREAD_POOL_SIZE=2', '-sALLOW_MEMORY_GROWTH=1'] },
+  ring: { source: 'bench/alloc/ref_workload.c', programMs: (r) => r.ms,
+    emcc: ['-sPTHREAD_POOL_SIZE=2', '-sMALLOC=mimalloc', '-sALLOW_MEMORY_GROWTH=1'] },
 };
+
+// Emscripten 6.0.8 where scripts/emscripten-peer.sh has built it (never part of setup): its
+// emcc and config, or null.
+function emscriptenPeer() {
+  const dir = join(root, '.toolchain', 'emscripten');
+  const built = existsSync(dir) && readdirSync(dir).some((name) => name.startsWith('.done-'));
+  return built ? { emcc: join(dir, 'emscripten', 'emcc'), config: join(dir, 'em_config.py') } : null;
+}
+const peer = emscriptenPeer();
 const points = [
   { label: 'hello world', program: 'hello' },
   { label: 'one pthread writes a file', program: 'helloThread' },
@@ -44,22 +58,28 @@ const variants = [
   { id: 'spindle-first', label: 'spindle run, first run of the module (empty code cache, no hint)' },
   { id: 'native', label: 'native (clang -O2)' },
   { id: 'node', label: 'node -e ""' },
+  ...(peer ? [{ id: 'emscripten', label: 'Emscripten 6.0.8 (node PROGRAM.js; -O2 -pthread and each case\'s best flags)' }] : []),
 ];
 
-function build(compiler, args) {
-  const r = spawnSync(compiler, args, { encoding: 'utf8' });
+function build(compiler, args, env = process.env) {
+  const r = spawnSync(compiler, args, { encoding: 'utf8', env });
   if (r.status !== 0) throw new Error(`${compiler} ${args.join(' ')} failed:\n${r.stderr}`);
 }
 
-/** Each program as { spindle, native } paths, built into `dir`. */
+/** Each program as { spindle, native, emscripten } paths, built into `dir` (emscripten where the peer is built). */
 function buildPrograms(dir) {
   mkdirSync(dir, { recursive: true });
+  if (peer) { // (emcc writes CommonJS, which the repository's package.json would have Node read as a module)
+    mkdirSync(join(dir, 'emscripten'), { recursive: true });
+    writeFileSync(join(dir, 'emscripten', 'package.json'), '{ "type": "commonjs" }\n');
+  }
   return Object.fromEntries(Object.entries(programs).map(([name, p]) => {
     const source = join(root, p.source);
     const base = join(dir, name);
     build(join(root, 'bin', 'spindle'), ['cc', '-O2', source, '-o', `${base}.wasm`]);
     build(clang, ['-O2', '-pthread', source, '-o', base]);
-    return [name, { spindle: `${base}.wasm`, native: base }];
+    if (peer) build(peer.emcc, ['-O2', '-pthread', ...p.emcc, source, '-o', join(dir, 'emscripten', `${name}.js`)], { ...process.env, EM_CONFIG: peer.config });
+    return [name, { spindle: `${base}.wasm`, native: base, emscripten: join(dir, 'emscripten', `${name}.js`) }];
   }));
 }
 
@@ -84,6 +104,7 @@ async function timeOne(variant, built, point, cache) {
     'spindle-first': spindleRun(fresh),
     native: [built[point.program].native, args],
     node: [process.execPath, ['-e', '']],
+    emscripten: [process.execPath, [built[point.program].emscripten, ...args]],
   }[variant.id];
   // a module's first run, not Spindle's: its own compiled JavaScript (Node 22+, which
   // --code-cache=DIR would look for in DIR/js) is where the earlier runs left it, and the run
@@ -120,7 +141,9 @@ export function startupExperiments({ quick }) {
       'pthread_create to the end ("in the program"). node -e "" is the floor of any host in Node. spindle run keeps ' +
       'V8\'s compiled code and how many threads\' workers a module used between runs (docs/HOST.md, "Start-up"): the ' +
       'first series runs with what an earlier run left, the second is every module\'s first run. Issue 35\'s targets: ' +
-      'hello world <= 1.3x node -e "", one pthread <= 2.9x; 2 threads >= 1.5x the speed of 1 in the program.',
+      'hello world <= 1.3x node -e "", one pthread <= 2.9x; 2 threads >= 1.5x the speed of 1 in the program. ' +
+      'Where scripts/emscripten-peer.sh has built Emscripten 6.0.8, the same C built by it runs beside them (its ' +
+      'flags: bench/startup/suite.js).',
     estimateS: () => (quick ? 8 : 60),
     async suite({ runs, buildDir, progress }) {
       progress('building');
