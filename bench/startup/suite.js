@@ -76,10 +76,11 @@ function buildPrograms(dir) {
   return Object.fromEntries(Object.entries(programs).map(([name, p]) => {
     const source = join(root, p.source);
     const base = join(dir, name);
+    const emscripten = join(dir, 'emscripten', `${name}.js`);
     build(join(root, 'bin', 'spindle'), ['cc', '-O2', source, '-o', `${base}.wasm`]);
     build(clang, ['-O2', '-pthread', source, '-o', base]);
-    if (peer) build(peer.emcc, ['-O2', '-pthread', ...p.emcc, source, '-o', join(dir, 'emscripten', `${name}.js`)], { ...process.env, EM_CONFIG: peer.config });
-    return [name, { spindle: `${base}.wasm`, native: base, emscripten: join(dir, 'emscripten', `${name}.js`) }];
+    if (peer) build(peer.emcc, ['-O2', '-pthread', ...p.emcc, source, '-o', emscripten], { ...process.env, EM_CONFIG: peer.config });
+    return [name, { spindle: `${base}.wasm`, native: base, emscripten }];
   }));
 }
 

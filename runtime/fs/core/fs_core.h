@@ -320,9 +320,7 @@ struct reader_slot *reader_slot_mine(void);
 /* Holds fd's open file if it is a regular file (the slot keeps it from being freed); NULL
  * otherwise, with nothing held. */
 struct open_file *reader_slot_hold_fd(struct reader_slot *slot, int fd);
-/* The same for any open file (a directory's, for a walk that starts at it). */
-struct open_file *reader_slot_hold_description(struct reader_slot *slot, int fd);
-/* fd's open file for a short look that never blocks: held in the caller's reader slot where it
+/* fd's open file, of any type, for a short look that never blocks: held in the caller's reader slot where it
  * can be (no lock taken, no reference counted: the one WASI preopen is every thread's dirfd),
  * else referenced through the fd table; NULL for a bad fd. *held_in: the slot, or NULL. Give
  * it back with description_put. */

@@ -75,11 +75,6 @@ struct open_file *reader_slot_hold_fd(struct reader_slot *slot, int fd)
     return hold_description(slot, fd, INODE_FILE);
 }
 
-struct open_file *reader_slot_hold_description(struct reader_slot *slot, int fd)
-{
-    return hold_description(slot, fd, 0);
-}
-
 struct open_file *description_get(int fd, struct reader_slot **held_in)
 {
     struct reader_slot *slot = reader_slot_mine();
@@ -119,8 +114,8 @@ void reader_slot_clear(struct reader_slot *slot)
 
 /* One turn of a wait for a slot to let go: a load while spins last, then a yield. A holder
  * lets go within one copy or one lookup, a fraction of a microsecond, and a yield in wasm is a
- * call out to the host that costs more than that: with two threads creating and removing files
- * in one directory, the yields inside the directory's write section were a tenth of the time. */
+ * call out to the host that costs more than that (a CPU profile of two threads creating and
+ * removing files in one directory showed such yields inside the directory's write section). */
 static void wait_turn(int *spins)
 {
     if (*spins > 0)
