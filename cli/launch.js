@@ -22,11 +22,9 @@ export function launch(root, bundle) {
     process.stderr.write(`spindle: ${tooOld}\n`);
     process.exit(1);
   }
-  // (before the CLI's modules load: they are what it keeps; --code-cache=off: nothing kept at
-  // all; --code-cache=DIR: kept in DIR/js)
+  // (--code-cache=off: nothing kept at all; --code-cache=DIR: kept in DIR/js)
   const codeCache = codeCacheArgument(process.argv.slice(2));
   const jsCache = codeCache === 'off' ? null : jsCacheDir(process.env, codeCache);
-  enableJsCompileCache(process.env, jsCache);
 
   // Node exits 0 once nothing is left to wait on, even while a command's promise is pending
   // (Node 24 did so during a compile, docs/HOST.md). A command that never finished must not pass
@@ -43,7 +41,11 @@ export function launch(root, bundle) {
   // A browser run starts from the modules: the run bundle is a script, which cannot import the
   // browser's driver (a module of its own), and a page takes seconds anyway.
   const inBrowser = argv.some((a) => a === '--browser' || a.startsWith('--browser='));
-  const command = bundle && argv[0] === 'run' && !inBrowser ? runFromBundle(root, bundle, argv.slice(1), jsCache)
+  const fromBundle = bundle && argv[0] === 'run' && !inBrowser;
+  // Node's module cache before the CLI's modules load (they are what it keeps); a run from the
+  // bundle loads none on this thread and only hands the cache to its workers
+  enableJsCompileCache(process.env, jsCache, { thisThread: !fromBundle });
+  const command = fromBundle ? runFromBundle(root, bundle, argv.slice(1), jsCache)
     // (by URL: the CLI's modules stay out of this file's bundle)
     : import(new URL('./main.js', import.meta.url).href).then(({ main }) => main(argv));
   command.then(

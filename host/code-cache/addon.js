@@ -2,8 +2,9 @@
 // scripts/build-code-cache-addon.sh, because it uses V8's own API, which changes between Node
 // majors. Optional: where it is not built for this Node or cannot load, modules compile as before.
 
+import { loadAddon } from '../platform/load-addon.js';
+
 // (Node's built-ins by getBuiltinModule: bin/spindle's start loads this before any cache is on)
-const { createRequire } = process.getBuiltinModule('node:module');
 const { fileURLToPath } = process.getBuiltinModule('node:url');
 
 const addonFile = () => fileURLToPath(new URL(
@@ -14,7 +15,7 @@ let loaded;
 export function codeCacheAddon() {
   if (loaded === undefined) {
     try {
-      loaded = { addon: createRequire(import.meta.url)(addonFile()) };
+      loaded = { addon: loadAddon(addonFile()) };
     } catch (err) {
       loaded = { addon: null, why: `no addon for this Node (ABI ${process.versions.modules}): ${err.code ?? err.message}` };
     }

@@ -4,9 +4,9 @@
 // it is not built, cannot load, or SPINDLE_MOUNT_ADDON=0, hostdir.js uses node:fs alone.
 import { DT, ERRNO as E } from '../abi/linux.js';
 import { STAT as WIRE_STAT, writeStat as writeWireStat } from '../abi/mount-wire.js';
+import { loadAddon } from './load-addon.js';
 
 // (Node's built-ins by getBuiltinModule: bin/spindle's start loads this before any cache is on)
-const { createRequire } = process.getBuiltinModule('node:module');
 const { fileURLToPath } = process.getBuiltinModule('node:url');
 
 const FILE = fileURLToPath(new URL('../../.toolchain/mount-addon/mount_at.node', import.meta.url));
@@ -19,7 +19,7 @@ let loaded;
 export function mountAddon() {
   if (loaded === undefined) {
     try {
-      loaded = createRequire(import.meta.url)(FILE);
+      loaded = loadAddon(FILE);
     } catch {
       loaded = null;
     }
