@@ -2,8 +2,9 @@
 // Builds the start-up bundles of `spindle run` (docs/HOST.md, "Start-up"), each one file made by
 // esbuild (npm, pinned in package.json) from the ES modules of cli/ and host/, into build/bundle/:
 // the CLI's run path as a classic script whose V8 code is kept after a run (run.cjs,
-// cli/run/script-cache.js), a thread's worker (thread-worker.cjs), bin/spindle's start
-// (launch.mjs), and a browser run's page and thread workers (page.mjs, page-thread-worker.mjs).
+// cli/run/script-cache.js), a thread's worker (thread-worker.cjs), bin/spindle's first module
+// (boot.mjs, cli/boot.js), and a browser run's page and thread workers (page.mjs,
+// page-thread-worker.mjs).
 // Node resolves, reads and links each ES module of a run one by one (~90 of them, 30-40 ms of a
 // hello world on the 2-core VM), and a page fetches each from the CLI's server; one file is one
 // read and one compile.
@@ -14,7 +15,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { SCRIPT_WRAPPER } from '../cli/run/script-cache.js';
-import { BUNDLE_DIR, BUNDLES, freshBundle, INPUTS_FILE, LAUNCH_BUNDLE, PAGE_BUNDLES, RUN_BUNDLE, THREAD_WORKER_BUNDLE } from '../cli/common/bundles.js';
+import { BOOT_BUNDLE, BUNDLE_DIR, BUNDLES, freshBundle, INPUTS_FILE, PAGE_BUNDLES, RUN_BUNDLE, THREAD_WORKER_BUNDLE } from '../cli/common/bundles.js';
 
 const root = join(import.meta.dirname, '..');
 const outDir = join(root, BUNDLE_DIR);
@@ -55,13 +56,13 @@ async function build() {
   const inputs = new Set();
   // The run's bundle is a classic script (CommonJS in a function, cli/run/script-cache.js) whose
   // import.meta.url is the bundle file's URL, handed in; the thread worker's is CommonJS, its
-  // import.meta.url its own file's; bin/spindle's start is a module.
+  // import.meta.url its own file's; bin/spindle's first module is a module.
   const entries = [
     ['cli/run/run-entry.js', RUN_BUNDLE, { format: 'cjs', define: { 'import.meta.url': '__bundleUrl' },
       banner: { js: SCRIPT_WRAPPER.before }, footer: { js: SCRIPT_WRAPPER.after } }],
     ['host/program/thread-worker.js', THREAD_WORKER_BUNDLE, { format: 'cjs', define: { 'import.meta.url': '__bundleUrl' },
       banner: { js: 'const __bundleUrl = require("node:url").pathToFileURL(__filename).href;' } }],
-    ['cli/launch.js', LAUNCH_BUNDLE, { format: 'esm' }],
+    ['cli/boot.js', BOOT_BUNDLE, { format: 'esm' }],
     // a browser run's page and thread workers (cli/common/bundles.js, PAGE_BUNDLES): modules for
     // the browsers the CLI runs
     ...Object.entries(PAGE_BUNDLES).map(([path, out]) => [path.slice(1), out,

@@ -62,8 +62,8 @@ export const areas = [
       { name: 'cargo', rank: 3, holds: (path) => path.startsWith('cargo/') },
       { name: 'bench', rank: 3, holds: (path) => path.startsWith('bench/') },
       { name: 'dispatch', rank: 4, holds: (path) => path === 'main.js' },
-      // bin/spindle's start: the caches, then the run bundle or the dispatch
-      { name: 'start', rank: 5, holds: (path) => path === 'launch.js' },
+      // bin/spindle's start: the run bundle (boot.js) or the dispatch (launch.js)
+      { name: 'start', rank: 5, holds: (path) => path === 'launch.js' || path === 'boot.js' },
     ],
   },
 ];

@@ -2,7 +2,7 @@
 // module they were made from, and each bundle, is unchanged, and from the modules otherwise
 // (cli/run/run-bundle.js); the run bundle's V8 code is kept after a run (cli/run/script-cache.js).
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -70,6 +70,24 @@ describe('the run bundle is used only while it is current', () => {
         assert.equal(r.code, 0, r.stderr);
         assert.equal(r.stdout, 'hello, world (a thread wrote a file)\n');
         assert.match(r.stderr, from);
+      }
+      // a module changed after the bundles were built runs as it is now, from the modules: one the
+      // run bundle holds, and bin/spindle's first module itself (whose bundle then still loads the
+      // run bundle, which finds the change)
+      const tree = join(out, 'tree');
+      for (const part of ['bin', 'cli', 'host', 'scripts', 'package.json']) cpSync(join(root, part), join(tree, part), { recursive: true });
+      for (const linked of ['.toolchain', 'node_modules']) symlinkSync(join(root, linked), join(tree, linked));
+      const builtThere = await exec(process.execPath, [join(tree, 'scripts', 'build-run-bundle.js')]);
+      assert.equal(builtThere.code, 0, builtThere.stderr);
+      const runIn = () => exec(join(tree, 'bin', 'spindle'), ['run', wasm], { env: { ...env, SPINDLE_DEBUG: '1' } });
+      let r = await runIn();
+      assert.match(r.stderr, /JavaScript: the bundle/, 'the copy\'s own bundles');
+      for (const edited of ['cli/run/run-options.js', 'cli/boot.js']) {
+        appendFileSync(join(tree, edited), '// edited\n');
+        r = await runIn();
+        assert.equal(r.code, 0, r.stderr);
+        assert.equal(r.stdout, 'hello, world (a thread wrote a file)\n');
+        assert.match(r.stderr, /JavaScript: the modules/, edited);
       }
     } finally {
       rmSync(out, { recursive: true, force: true });

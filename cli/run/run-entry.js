@@ -1,14 +1,23 @@
-// The entry of `spindle run`'s bundle (scripts/build-run-bundle.js, cli/run/run-bundle.js): the run
-// path of cli/main.js, whose threads' workers start from the thread worker's bundle.
+// The entry of `spindle run`'s bundle (scripts/build-run-bundle.js), which bin/spindle's first
+// module loads from its kept V8 code (cli/boot.js): the bundles' check, then the run path of
+// cli/main.js, whose threads' workers start from the thread worker's bundle.
+import { recordHolds } from '../common/bundles.js';
+import { launch } from '../common/launch.js';
 import { earlyStart } from './run-early.js';
 import { run } from './run.js';
 
 /**
- * Runs `spindle run args`; `threadWorker`: the URL of the thread worker's bundle, `scriptCache`:
- * whether this bundle's code came from its cache (cli/run/script-cache.js), `afterProgram`: called
- * once the program has ended.
+ * Runs `spindle run args` and exits with its status, where every file of the bundles' `record` is
+ * as it was recorded (else returns false, having started nothing). `jsCache`: the checked folder
+ * of the JavaScript caches, or null; `threadWorker`: the URL of the thread worker's bundle,
+ * `scriptCache`: whether this bundle's code came from its cache (cli/run/script-cache.js),
+ * `afterProgram`: called once the program has ended.
  */
-export async function runCommand(args, threadWorker, { scriptCache, afterProgram }) {
-  const early = await earlyStart(args, { threadWorker });
-  return run(args, early, `the bundle (build/bundle; its V8 code: ${scriptCache})`, afterProgram);
+export function launchRun(root, record, args, jsCache, { threadWorker, scriptCache, afterProgram }) {
+  if (!recordHolds(root, record)) return false;
+  launch(async () => {
+    const early = await earlyStart(args, { threadWorker });
+    return run(args, early, `the bundle (build/bundle; its V8 code: ${scriptCache})`, afterProgram);
+  }, jsCache, { fromBundle: true });
+  return true;
 }

@@ -7,7 +7,7 @@ import { checkMountPaths } from '../../host/mount/index.js';
 import { v8OnlyRefusal } from '../browser/browser-names.js';
 import { applyRunOptions, programOptions, runUsage, scanRunArgs } from './run-options.js';
 import { packPreloadFiles } from '../common/preload-files.js';
-import { userEnv } from './js-compile-cache.js';
+import { userEnv } from '../common/js-compile-cache.js';
 import { mainRunsHere } from './main-thread-choice.js';
 import { earlyStart, terminateEarly } from './run-early.js';
 import { followParent, startAgain, v8StartFor } from '../common/v8-start.js';

@@ -1,0 +1,44 @@
+// bin/spindle's first module, from its bundle (build/bundle/boot.mjs) while the bundles are
+// current. A `spindle run` in Node goes on from the run bundle's kept V8 code (cli/run/run-entry.js:
+// the bundles' check, cli/common/launch.js, the run). What runs before that is compiled on every
+// start (Node keeps no function of a module, docs/HOST.md "Thirteenth pass"), so it is only this:
+// the command's words, the bundles' record, the cache folder and the run bundle's load. Where
+// that code finds the bundles changed since they were built, the command runs from the modules.
+import { BUNDLE_DIR, readBundleRecord, RUN_BUNDLE, THREAD_WORKER_BUNDLE } from './common/bundle-record.js';
+import { commandWords, inBrowser, jsCacheFor } from './common/launch.js';
+import { unusableReason } from '../host/code-cache/store.js';
+import { loadCachedScript } from './run/script-cache.js';
+
+const { join } = process.getBuiltinModule('node:path');
+const { pathToFileURL } = process.getBuiltinModule('node:url');
+
+// (the run bundle's cache files, in the JavaScript caches' folder, cli/common/js-compile-cache.js)
+const SCRIPT_CACHE = 'run-bundle';
+
+/**
+ * Starts `spindle run` from the run bundle of `root` (the repository) and returns true, or false
+ * where this command does not start that way: not a run in Node, no bundles, SPINDLE_BUNDLE=0, or
+ * a bundle or module changed since the bundles were built. The run bundle's code is kept once its
+ * program has ended.
+ */
+export function startFromBundle(root) {
+  const words = commandWords();
+  if (words[0] !== 'run' || inBrowser(words) || process.env.SPINDLE_BUNDLE === '0') return false;
+  const record = readBundleRecord(root);
+  const run = record?.outputs.find((o) => o.path === RUN_BUNDLE);
+  if (!run) return false;
+  const jsCache = jsCacheFor(words);
+  // (a folder of its own in the checked one, made and checked as the code cache's folders are)
+  const scriptCache = jsCache && join(jsCache, SCRIPT_CACHE);
+  const usable = scriptCache && !unusableReason(scriptCache) ? scriptCache : null;
+  let loaded;
+  try {
+    loaded = loadCachedScript(join(root, BUNDLE_DIR, RUN_BUNDLE), run.sha256, usable);
+  } catch {
+    return false; // (unreadable or broken: the modules say what is wrong, if anything)
+  }
+  const { exports, cache, keep } = loaded;
+  return exports.launchRun(root, record, words.slice(1), jsCache, {
+    threadWorker: pathToFileURL(join(root, BUNDLE_DIR, THREAD_WORKER_BUNDLE)), scriptCache: cache, afterProgram: keep,
+  });
+}
