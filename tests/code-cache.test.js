@@ -9,7 +9,7 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { pruneCache } from '../host/code-cache/store.js';
+import { pruneCache, readCode, unusableReason, writeCode } from '../host/code-cache/store.js';
 import { codeCacheAddon } from '../host/code-cache/addon.js';
 import { restamp, TURBOFAN_FLAGS } from '../host/code-cache/defaults-stamp.js';
 import { exec } from './lib/exec.js';
@@ -257,6 +257,25 @@ describe('compiled-code cache', { skip: !hasAddon && 'no code-cache addon for th
       assert.equal(r.code, 0, r.stderr);
       assert.equal(r.stdout, extra.NODE_COMPILE_CACHE ? `NODE_COMPILE_CACHE ${extra.NODE_COMPILE_CACHE}\n` : 'NODE_COMPILE_CACHE unset\n');
       assert.equal((extra.NODE_COMPILE_CACHE ? nodeJsFiles : jsFiles)(other), 0, JSON.stringify(extra));
+    }
+  });
+
+  it('a hit marks its file used where the last mark is an hour old; a folder is made once, then only checked', () => {
+    const dir = join(freshDir(), 'deeper');
+    assert.equal(unusableReason(dir), null);
+    assert.equal(statSync(dir).mode & 0o777, 0o700);
+    assert.equal(unusableReason(dir), null);
+    chmodSync(dir, 0o777);
+    assert.match(unusableReason(dir), /writable by others/);
+    chmodSync(dir, 0o700);
+    const { sha256 } = codeCacheAddon().addon;
+    assert.equal(writeCode(sha256, dir, 'k', Buffer.from('code')), null);
+    const file = join(dir, 'k.code');
+    const now = Date.now() / 1000;
+    for (const [age, marked] of [[30 * 60, false], [2 * 60 * 60, true]]) {
+      utimesSync(file, now - age, now - age);
+      assert.deepEqual(readCode(sha256, dir, 'k'), Buffer.from('code'));
+      assert.equal(statSync(file).mtimeMs / 1000 > now - 60, marked, `last used ${age} s ago`);
     }
   });
 

@@ -14,8 +14,13 @@ export const MAIN_STACK_KB = 3904;
 // macOS); with less than the limit plus a margin for Node's own frames, main runs in a worker.
 const STACK_MARGIN_KB = 512;
 
-/** The main thread's stack limit in KiB from /proc/self/limits; Infinity where unlimited or unknown. */
+/**
+ * The main thread's stack limit in KiB, from the code cache's addon (getrlimit) or else
+ * /proc/self/limits; Infinity where unlimited or unknown.
+ */
 function mainThreadStackKb() {
+  const fromAddon = codeCacheAddon().addon?.stackRlimitKib?.();
+  if (typeof fromAddon === 'number') return fromAddon < 0 ? Infinity : fromAddon;
   let limits;
   try {
     limits = readFileSync('/proc/self/limits', 'utf8');

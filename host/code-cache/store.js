@@ -12,6 +12,8 @@ const MAGIC = Buffer.from('SPNDLWC1');
 const HEADER_BYTES = MAGIC.length + 32; // magic, then the payload's SHA-256
 // The cache keeps its newest files (by last use) within this many bytes.
 export const CACHE_LIMIT_BYTES = 256 * 1024 * 1024;
+// A hit marks its file used (its mtime) where the mark is older than this.
+const MARK_USED_AFTER_MS = 60 * 60 * 1000;
 
 /** The cache directory: SPINDLE_CODE_CACHE_DIR, else $XDG_CACHE_HOME/spindle/code, else ~/.cache/spindle/code. */
 export function defaultCacheDir(env = process.env) {
@@ -26,8 +28,13 @@ export function defaultCacheDir(env = process.env) {
 export function unusableReason(dir) {
   let st;
   try {
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
-    st = statSync(dir);
+    // (a stat first: the folder is there on every run but the first, and one system call is
+    // what a run's start can spare)
+    st = statSync(dir, { throwIfNoEntry: false });
+    if (!st) {
+      mkdirSync(dir, { recursive: true, mode: 0o700 });
+      st = statSync(dir);
+    }
   } catch (err) {
     return `${dir}: ${err.code ?? err.message}`;
   }
@@ -42,7 +49,7 @@ export function cacheKey(sha256, wire, setting) {
   return sha256(Buffer.from(`${setting}\0`), wire).toString('hex');
 }
 
-/** The cached code for `key`, checked, or null. A hit marks the file used (its mtime). */
+/** The cached code for `key`, checked, or null. A hit marks the file used (its mtime, to the hour). */
 export function readCode(sha256, dir, key) {
   const path = join(dir, `${key}.code`);
   let fd;
@@ -52,14 +59,17 @@ export function readCode(sha256, dir, key) {
     return null;
   }
   try {
-    const size = fstatSync(fd).size;
+    const { size, mtimeMs } = fstatSync(fd);
     if (size <= HEADER_BYTES) return null;
     const file = Buffer.allocUnsafe(size);
     if (readSync(fd, file, 0, size, 0) !== size) return null;
     const payload = file.subarray(HEADER_BYTES);
     if (!file.subarray(0, MAGIC.length).equals(MAGIC) || !file.subarray(MAGIC.length, HEADER_BYTES).equals(sha256(payload))) return null;
-    const now = new Date();
-    try { utimesSync(path, now, now); } catch { /* a read-only cache still serves */ }
+    // (to the hour: the oldest are removed first, and a write is a start's time)
+    if (Date.now() - mtimeMs > MARK_USED_AFTER_MS) {
+      const now = new Date();
+      try { utimesSync(path, now, now); } catch { /* a read-only cache still serves */ }
+    }
     return payload;
   } finally {
     closeSync(fd);

@@ -1,6 +1,6 @@
 // Spindle's compiled-code cache for Node (docs/HOST.md, "Compiled-code cache"): V8 can serialize a
 // compiled WebAssembly.Module and load that machine code again in a later process, but Node
-// offers neither to JavaScript. This addon gives the host three calls, written against V8's own
+// offers neither to JavaScript. This addon gives the host these calls, written against V8's own
 // embedder API, so it is built once per Node ABI (scripts/build-code-cache-addon.sh):
 //   serialize(module) -> Buffer | null   the module's compiled code, as V8 writes it
 //   compile(wire, code, took?) -> Promise<Module>
@@ -15,12 +15,16 @@
 //   setStackLimit(kib) -> true              this thread's V8 stack reaches `kib` KiB below the
 //                                          caller's frame: what --stack-size gives, without a V8
 //                                          flag (cli/common/main-stack.js checks the thread has it)
+//   stackRlimitKib() -> number              the soft RLIMIT_STACK in KiB (-1: unlimited), which
+//                                          /proc/self/limits says at a file's read and parse
 // V8 uses the code only where its header (V8's version, CPU features and flags) matches its own;
 // the host checks the file's integrity before it calls compile, and learns from `took` whether
 // the code was used or the module compiled (and is to be stored again) (host/code-cache/).
 #include <node.h>
 #include <node_buffer.h>
 #include <v8.h>
+
+#include <sys/resource.h>
 
 #include <cstdint>
 #include <map>
@@ -231,12 +235,21 @@ void set_stack_limit(const FunctionCallbackInfo<Value> &info)
     info.GetReturnValue().Set(true);
 }
 
+void stack_rlimit_kib(const FunctionCallbackInfo<Value> &info)
+{
+    struct rlimit limit;
+    if (getrlimit(RLIMIT_STACK, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY)
+        return info.GetReturnValue().Set(-1);
+    info.GetReturnValue().Set(static_cast<double>(limit.rlim_cur / 1024));
+}
+
 void initialize(Local<v8::Object> exports, Local<Value>, Local<v8::Context>, void *)
 {
     NODE_SET_METHOD(exports, "compile", compile);
     NODE_SET_METHOD(exports, "serialize", serialize);
     NODE_SET_METHOD(exports, "sha256", sha256);
     NODE_SET_METHOD(exports, "setStackLimit", set_stack_limit);
+    NODE_SET_METHOD(exports, "stackRlimitKib", stack_rlimit_kib);
 }
 
 }  // namespace
