@@ -59,4 +59,3 @@ export function launch(command, jsCache, { fromBundle = false } = {}) {
     },
   );
 }
-
