@@ -38,6 +38,7 @@ export function startFromBundle(root) {
     return false; // (unreadable or broken: the modules say what is wrong, if anything)
   }
   const { exports, cache, keep } = loaded;
+  if (typeof exports.launchRun !== 'function') return false; // (a bundle of another build)
   return exports.launchRun(root, record, words.slice(1), jsCache, {
     threadWorker: pathToFileURL(join(root, BUNDLE_DIR, THREAD_WORKER_BUNDLE)), scriptCache: cache, afterProgram: keep,
   });
