@@ -49,10 +49,12 @@ static const char *err(int rc)
     }
 }
 
+/* per thread: the writers of threads() build their names at once (a shared ring let two of
+ * them open the same file, whose overlapping writes then cost no quota) */
 static const char *at(const char *name)
 {
-    static char paths[4][512];
-    static int next;
+    static _Thread_local char paths[4][512];
+    static _Thread_local int next;
     char *p = paths[next++ % 4];
     snprintf(p, sizeof paths[0], "%s/%s", dir, name);
     return p;
