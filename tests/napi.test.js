@@ -18,10 +18,17 @@ const root = join(import.meta.dirname, '..');
 const out = join(root, 'build', 'tests', 'napi');
 const report = join(root, 'tests', 'napi', 'report.cjs');
 
-async function reportOf(wasm) {
-  const r = await exec(process.execPath, ['--no-warnings', report, wasm, out], { timeoutMs: 120000 });
-  assert.equal(r.code, 0, `report.cjs ${wasm} failed (exit ${r.code})\n${r.stderr.slice(-3000)}`);
-  return JSON.parse(r.stdout);
+// The default build (wasi-libc's dlmalloc, emnapi, the loader's threads: nothing of Spindle's)
+// once trapped out of bounds in calloc as a rayon thread started, one CI run in many: its run is
+// the reference, so it gets a second try, said in the output; the Spindle build gets none.
+async function reportOf(wasm, { tries = 1 } = {}) {
+  for (let attempt = 1; ; attempt++) {
+    const r = await exec(process.execPath, ['--no-warnings', report, wasm, out], { timeoutMs: 120000 });
+    const failure = `report.cjs ${wasm} failed (exit ${r.code})\n${r.stderr.slice(-3000)}`;
+    if (r.code === 0) return JSON.parse(r.stdout);
+    if (attempt >= tries || !/RuntimeError/.test(r.stderr)) assert.fail(failure);
+    console.log(`# reference build trapped, tried again: ${failure.split('\n').find((l) => /RuntimeError/.test(l))}`);
+  }
 }
 
 // The files the addon wrote through the /data preopen are on the host.
@@ -41,7 +48,7 @@ const reports = {};
 async function buildAndReport(variant) {
   mkdirSync(out, { recursive: true });
   wasm[variant] = await buildAddon(variant);
-  reports[variant] = await reportOf(wasm[variant]);
+  reports[variant] = await reportOf(wasm[variant], { tries: variant === 'default' ? 2 : 1 });
 }
 // The default build's results are the reference of both suites.
 before(() => buildAndReport('default'));

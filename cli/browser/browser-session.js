@@ -22,8 +22,9 @@ import { uniqueModule } from './unique-module.js';
 import { pageBundleFiles } from '../common/bundles.js';
 
 const { readFileSync } = process.getBuiltinModule('node:fs');
-// How long a module's first run with the optimize hints waits for V8 to cache its first code.
-const HINTED_GRACE_MS = 2000;
+// How long a module's first run with the optimize hints waits for V8 to cache its first code
+// (a loaded machine's TurboFan may need longer: SPINDLE_PAGE_CACHE_WAIT_MS).
+const HINTED_GRACE_MS = Number(process.env.SPINDLE_PAGE_CACHE_WAIT_MS) > 0 ? Number(process.env.SPINDLE_PAGE_CACHE_WAIT_MS) : 2000;
 
 const hostDir = join(root, 'host');
 
@@ -329,7 +330,7 @@ export class BrowserSession {
     if (!this.#codeCache || this.#failed) return null;
     this.#shaOf.set(wasmPath, this.#shaOf.get(wasmPath) ?? sha256Hex(this.#served(readFileSync(wasmPath)).bytes));
     return awaitCodeCacheWrite(this.#browser.profile, this.#codeCache, { sha256: this.#shaOf.get(wasmPath), port: this.#server.port,
-      ...(this.#optimizeHints ? { graceMs: HINTED_GRACE_MS } : {}) });
+      ...(this.#optimizeHints ? { graceMs: HINTED_GRACE_MS, maxMs: Math.max(2000, HINTED_GRACE_MS) } : {}) });
   }
 
   async close() {
