@@ -10,7 +10,6 @@ import { unusableReason } from '../host/code-cache/store.js';
 import { loadCachedScript } from './run/script-cache.js';
 
 const { join } = process.getBuiltinModule('node:path');
-const { pathToFileURL } = process.getBuiltinModule('node:url');
 
 // (the run bundle's cache files, in the JavaScript caches' folder, cli/common/js-compile-cache.js)
 const SCRIPT_CACHE = 'run-bundle';
@@ -39,7 +38,9 @@ export function startFromBundle(root) {
   }
   const { exports, cache, keep } = loaded;
   if (typeof exports.launchRun !== 'function') return false; // (a bundle of another build)
+  const threadWorker = record.outputs.find((o) => o.path === THREAD_WORKER_BUNDLE);
   return exports.launchRun(root, record, words.slice(1), jsCache, {
-    threadWorker: pathToFileURL(join(root, BUNDLE_DIR, THREAD_WORKER_BUNDLE)), scriptCache: cache, afterProgram: keep,
+    threadWorker: threadWorker && { path: join(root, BUNDLE_DIR, THREAD_WORKER_BUNDLE), sha256: threadWorker.sha256, cacheDir: usable },
+    scriptCache: cache, afterProgram: keep,
   });
 }

@@ -2,7 +2,7 @@
 // Builds the start-up bundles of `spindle run` (docs/HOST.md, "Start-up"), each one file made by
 // esbuild (npm, pinned in package.json) from the ES modules of cli/ and host/, into build/bundle/:
 // the CLI's run path as a classic script whose V8 code is kept after a run (run.cjs,
-// cli/run/script-cache.js), a thread's worker (thread-worker.cjs), bin/spindle's first module
+// cli/run/script-cache.js), a thread's worker (thread-worker.cjs, kept the same way), bin/spindle's first module
 // (boot.mjs, cli/boot.js), and a browser run's page and thread workers (page.mjs,
 // page-thread-worker.mjs).
 // Node resolves, reads and links each ES module of a run one by one (~90 of them, 30-40 ms of a
@@ -54,14 +54,14 @@ async function build() {
   const esbuild = await import('esbuild');
   mkdirSync(outDir, { recursive: true });
   const inputs = new Set();
-  // The run's bundle is a classic script (CommonJS in a function, cli/run/script-cache.js) whose
-  // import.meta.url is the bundle file's URL, handed in; the thread worker's is CommonJS, its
-  // import.meta.url its own file's; bin/spindle's first module is a module.
+  // The run's bundle and the thread worker's are classic scripts (CommonJS in a function,
+  // cli/run/script-cache.js) whose import.meta.url is the bundle file's URL, handed in;
+  // bin/spindle's first module is a module.
   const entries = [
     ['cli/run/run-entry.js', RUN_BUNDLE, { format: 'cjs', define: { 'import.meta.url': '__bundleUrl' },
       banner: { js: SCRIPT_WRAPPER.before }, footer: { js: SCRIPT_WRAPPER.after } }],
     ['host/program/thread-worker.js', THREAD_WORKER_BUNDLE, { format: 'cjs', define: { 'import.meta.url': '__bundleUrl' },
-      banner: { js: 'const __bundleUrl = require("node:url").pathToFileURL(__filename).href;' } }],
+      banner: { js: SCRIPT_WRAPPER.before }, footer: { js: SCRIPT_WRAPPER.after } }],
     ['cli/boot.js', BOOT_BUNDLE, { format: 'esm' }],
     // a browser run's page and thread workers (cli/common/bundles.js, PAGE_BUNDLES): modules for
     // the browsers the CLI runs

@@ -187,4 +187,35 @@ describe('the run bundle\'s V8 code is kept after a run', () => {
       assert.match(r.stderr, new RegExp(`JavaScript: the bundle \\(build/bundle; its V8 code: ${kept}\\)`));
     }
   });
+
+  it('spindle run: thread workers keep their bundle\'s code too, written whole, a damaged file made again', async () => {
+    const wasm = join(dir, 'hello_thread.wasm');
+    const cc = await exec(spindle, ['cc', '-O2', join(root, 'bench', 'startup', 'hello_thread.c'), '-o', wasm]);
+    assert.equal(cc.code, 0, cc.stderr);
+    const { SPINDLE_BUNDLE: _, ...env } = process.env;
+    const code = join(dir, 'thread-code');
+    const runEnv = { ...env, SPINDLE_DEBUG: '1', SPINDLE_CODE_CACHE_DIR: code };
+    const kept = () => readdirSync(join(code, 'js', 'run-bundle')).sort();
+    const run = async (workers) => {
+      const r = await exec(process.execPath, [spindle, 'run', wasm], { env: runEnv });
+      assert.equal(r.code, 0, r.stderr);
+      assert.equal(r.stdout, 'hello, world (a thread wrote a file)\n');
+      assert.match(r.stderr, new RegExp(`thread workers' code: ${workers}\n`));
+    };
+    await run('miss');
+    // the run bundle's code and the thread worker's, each whole (no temporary file left)
+    const files = kept();
+    assert.equal(files.length, 2, files.join(' '));
+    assert.ok(files.every((f) => f.endsWith('.code')), files.join(' '));
+    await run('hit');
+    assert.deepEqual(kept(), files, 'a hit writes nothing');
+    // (a byte changed in each: its SHA-256 makes both misses, and the runs write them again)
+    for (const f of files) {
+      const bytes = readFileSync(join(code, 'js', 'run-bundle', f));
+      bytes[bytes.length - 50] ^= 0xff;
+      writeFileSync(join(code, 'js', 'run-bundle', f), bytes);
+    }
+    await run('miss');
+    await run('hit');
+  });
 });

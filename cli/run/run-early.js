@@ -13,11 +13,12 @@ import { codeCacheOption, scanRunArgs } from './run-options.js';
 import { threadHint } from './thread-hint.js';
 
 /**
- * What was started early for a run: { mainWorker, threadWorkers, hint, scan } (hint:
+ * What was started early for a run: { mainWorker, threadWorkers, hint, scan, workerCode } (hint:
  * cli/run/thread-hint.js, or null; scan: the arguments' scan, which cli/run/run.js reads again,
- * or null where they did not read).
+ * or null where they did not read; workerCode(): whether thread workers got their bundle's kept
+ * code, 'hit' or 'miss', null where none started from the bundle).
  */
-export const NOTHING_EARLY = Object.freeze({ mainWorker: null, threadWorkers: [], hint: null, scan: null });
+export const NOTHING_EARLY = Object.freeze({ mainWorker: null, threadWorkers: [], hint: null, scan: null, workerCode: () => null });
 
 /** The module's path, --code-cache and --max-threads from a scan of a Node run's arguments, or null. */
 function moduleWords(argv, scan) {
@@ -34,25 +35,27 @@ function moduleWords(argv, scan) {
 
 /**
  * Starts what a Node run of `spindle run argv` will need; nothing for a browser run, help or bad
- * arguments. `threadWorker`: the script thread workers run, where not the host's own (the
- * bundle's, cli/run/run-bundle.js).
+ * arguments. `threadWorker`: how thread workers run the thread worker's bundle, where not from
+ * the host's modules (cli/run/script-cache.js, workerScript).
  */
 export async function earlyStart(argv, { threadWorker } = {}) {
   if (threadWorker) useThreadWorkerScript(threadWorker);
+  const workerCode = threadWorker ? () => threadWorker.given() : NOTHING_EARLY.workerCode;
+  const nothing = threadWorker ? { ...NOTHING_EARLY, workerCode } : NOTHING_EARLY;
   let scan;
   try {
     scan = scanRunArgs(argv);
   } catch {
-    return NOTHING_EARLY; // (run.js scans again and says what is wrong)
+    return nothing; // (run.js scans again and says what is wrong)
   }
   const words = moduleWords(argv, scan);
-  if (!words) return { ...NOTHING_EARLY, scan };
+  if (!words) return { ...nothing, scan };
   // (main's worker first: it is the one main waits for)
   const mainWorker = mainRunsHere(argv) ? null : startEarlyWorker();
   const hint = threadHint(words.wasm, words.codeCache, availableParallelism());
   const count = Math.min(hint.workers, words.maxThreads);
   const threadWorkers = await Promise.all(Array.from({ length: count }, () => startEarlyWorker({ lifeline: true })));
-  return { mainWorker: await mainWorker, threadWorkers, hint, scan };
+  return { mainWorker: await mainWorker, threadWorkers, hint, scan, workerCode };
 }
 
 /** Ends every worker `early` holds (a run that does not take them). */

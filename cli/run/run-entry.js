@@ -5,18 +5,20 @@ import { recordHolds } from '../common/bundles.js';
 import { launch } from '../common/launch.js';
 import { earlyStart } from './run-early.js';
 import { run } from './run.js';
+import { workerScript } from './script-cache.js';
 
 /**
  * Runs `spindle run args` and exits with its status, where every file of the bundles' `record` is
  * as it was recorded (else returns false, having started nothing). `jsCache`: the checked folder
- * of the JavaScript caches, or null; `threadWorker`: the URL of the thread worker's bundle,
+ * of the JavaScript caches, or null; `threadWorker`: the thread worker's bundle, { path, sha256,
+ * cacheDir } (cacheDir: the checked folder of its kept code, or null),
  * `scriptCache`: whether this bundle's code came from its cache (cli/run/script-cache.js),
  * `afterProgram`: called once the program has ended.
  */
 export function launchRun(root, record, args, jsCache, { threadWorker, scriptCache, afterProgram }) {
   if (!recordHolds(root, record)) return false;
   launch(async () => {
-    const early = await earlyStart(args, { threadWorker });
+    const early = await earlyStart(args, { threadWorker: threadWorker && workerScript(threadWorker.path, threadWorker.sha256, threadWorker.cacheDir) });
     return run(args, early, `the bundle (build/bundle; its V8 code: ${scriptCache})`, afterProgram);
   }, jsCache, { fromBundle: true });
   return true;

@@ -103,7 +103,8 @@ export async function run(argv, early = null, from = 'the modules (no current bu
   const program = await createProgram(compiled, { ...programOptions(opts), earlyWorker, earlyThreadWorkers,
     waitForThreadWorkers: Boolean(hint?.last), mainThread: here ? 'here' : 'worker', files: false });
   if (process.env.SPINDLE_DEBUG) {
-    process.stderr.write(`[spindle] JavaScript: ${from}\n[spindle] compilation: ${compiled.compilation} (--compile=${opts.compilation}), ` +
+    const workerCode = early?.workerCode?.();
+    process.stderr.write(`[spindle] JavaScript: ${from}${workerCode ? `, thread workers' code: ${workerCode}` : ''}\n[spindle] compilation: ${compiled.compilation} (--compile=${opts.compilation}), ` +
       `V8 tiers: ${compiled.tiers} (${compiled.tiersReason})\n[spindle] code cache: ${compileChoice.choice === 'lazy' ? `not read: ${compileChoice.why}` : compiled.codeCache}\n` +
       `[spindle] threads' workers started early: ${earlyThreadWorkers.length} (${!hint ? 'no hint: no code cache'
         : hint.last === undefined ? 'the module\'s first run here' : `its last runs here used ${hint.last.join(', ')}`})\n` +

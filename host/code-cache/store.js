@@ -91,10 +91,23 @@ export function writeCode(sha256, dir, key, code) {
   return null;
 }
 
-/** Removes the least recently used files until the cache is within CACHE_LIMIT_BYTES. */
+// A write's temporary file older than this was cut short (its process killed, or a thread
+// worker ended while writing) and is removed.
+const STALE_PART_MS = 60 * 60 * 1000;
+
+/**
+ * Removes the least recently used files until the cache is within CACHE_LIMIT_BYTES, and the
+ * temporary files of writes that never finished.
+ */
 export function pruneCache(dir, limit = CACHE_LIMIT_BYTES) {
   const files = [];
   for (const name of readdirSync(dir)) {
+    if (name.endsWith('.part')) {
+      try {
+        if (Date.now() - statSync(join(dir, name)).mtimeMs > STALE_PART_MS) unlinkSync(join(dir, name));
+      } catch { /* removed meanwhile */ }
+      continue;
+    }
     if (!name.endsWith('.code')) continue;
     try {
       const st = statSync(join(dir, name));

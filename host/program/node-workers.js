@@ -14,24 +14,29 @@ const threadHeapLimits = { maxOldGenerationSizeMb: 64 };
 // docs/HOST.md "Who closes a thread's fds"). (The I/O workers of host/mount/hostdir do the same.)
 const ownFds = { trackUnmanagedFds: false };
 
-// A lifeline (host/threads/lifelines.js) goes in workerData, not a message: its end is then the
-// worker's from its first step, and closes even when the worker dies before its own code runs.
-const lifelineOf = (lifeline) => (lifeline ? { workerData: { lifeline }, transferList: [lifeline] } : {});
+// The thread worker's script: host/program/thread-worker.js, or the CLI's bundle of it, run by a
+// loader of the CLI's (cli/run/script-cache.js, workerScript).
+const threadWorkerScript = new URL('./thread-worker.js', import.meta.url);
+let scriptLoader = null;
 
-// The thread worker's script: host/program/thread-worker.js, or the CLI's bundle of it (cli/run/run-bundle.js).
-let threadWorkerScript = new URL('./thread-worker.js', import.meta.url);
-
-/** Thread workers created from now on run `url` (a bundle of host/program/thread-worker.js) instead. */
-export function useThreadWorkerScript(url) {
-  threadWorkerScript = url;
+/**
+ * Thread workers created from now on start from the file `loader.loader`, which runs a bundle of
+ * host/program/thread-worker.js from what `loader.workerData()` gives each worker (its
+ * workerData.script); `loader.settle()` runs before a worker is ended.
+ */
+export function useThreadWorkerScript(loader) {
+  scriptLoader = loader;
 }
 
 /** Creates a worker running host/program/thread-worker.js; `lifeline`: a MessagePort or undefined. */
 export function createWorker(onMessage, onError, lifeline) {
   // (node:worker_threads is loaded by the first worker: a run without threads needs none of it)
   const { Worker } = process.getBuiltinModule('node:worker_threads');
-  const worker = new Worker(threadWorkerScript,
-    { resourceLimits: threadHeapLimits, ...ownFds, ...lifelineOf(lifeline) });
+  // A lifeline (host/threads/lifelines.js) goes in workerData, not a message: its end is then the
+  // worker's from its first step, and closes even when the worker dies before its own code runs.
+  const workerData = { ...(lifeline ? { lifeline } : {}), ...(scriptLoader ? { script: scriptLoader.workerData() } : {}) };
+  const worker = new Worker(scriptLoader ? scriptLoader.loader : threadWorkerScript,
+    { resourceLimits: threadHeapLimits, ...ownFds, workerData, transferList: lifeline ? [lifeline] : [] });
   worker.on('message', onMessage);
   worker.on('error', onError);
   // A thread's worker waits for messages until the coordinator ends it: any other exit, with
@@ -41,7 +46,8 @@ export function createWorker(onMessage, onError, lifeline) {
   });
   return {
     post: (msg) => worker.postMessage(msg),
-    terminate: () => { worker.terminating = true; return worker.terminate(); },
+    // (the worker that keeps the bundle's code first finishes writing it)
+    terminate: () => { scriptLoader?.settle(); worker.terminating = true; return worker.terminate(); },
     // whether the worker alone keeps Node running (a worker started early, waiting for its
     // program, must not: a run that stalls before it must still end, docs/HOST.md)
     keepsProcessAlive: (yes) => (yes ? worker.ref() : worker.unref()),

@@ -35,12 +35,42 @@ function serveSlot(init, instance) {
     let state;
     while ((state = Atomics.load(control, i)) !== SLOT.ASSIGNED) Atomics.wait(control, i, state);
     Atomics.store(control, i, SLOT.RUNNING);
+    keepCode?.pending();
     const tid = control[i + 1];
     const startArg = control[i + 2];
-    if (!runThread(control, tid, instance, () => instance.exports.wasi_thread_start(tid, startArg), post, ringHostThread)) return;
+    if (!runThread(control, tid, instance, () => instance.exports.wasi_thread_start(tid, startArg), post, ringHostThread)) {
+      keepCode?.drop();
+      return;
+    }
     Atomics.store(control, i, SLOT.IDLE);
     Atomics.notify(control, i); // (a spawner may wait for this slot: control.js, claimSlot)
+    keepCode?.write();
   }
+}
+
+// The CLI's bundle of this file runs as a script whose V8 code is kept (cli/run/script-cache.js,
+// workerScript): its loader hands the script here, and where it came without code V8 took, the
+// code is kept by the first worker whose thread starts (keep.keeping[0] 0 -> 1) once that thread
+// has ended, with the functions a thread runs compiled. Until the write, keeping[0] is 1: the
+// coordinator waits for it to change before it ends a worker (host/program/node-workers.js).
+let keepCode = null;
+export function scriptLoaded(script, keep) {
+  if (!keep) return;
+  const { keeping } = keep;
+  const done = () => { Atomics.store(keeping, 0, 2); Atomics.notify(keeping, 0); };
+  import('../code-cache/script-code.js').then(({ keepScriptCode }) => {
+    keepCode = {
+      // (another worker's thread came first: it keeps the code)
+      pending() { if (Atomics.compareExchange(keeping, 0, 0, 1) !== 0) keepCode = null; },
+      write() {
+        keepCode = null;
+        try { keepScriptCode(script, keep.dir, keep.key); } catch { /* only an optimization */ }
+        done();
+      },
+      // (a thread that ended the program: nothing is kept, and nobody waits)
+      drop() { keepCode = null; done(); },
+    };
+  });
 }
 
 let jsfsChannel = null;
