@@ -2,12 +2,14 @@
 // current. A `spindle run` in Node goes on from the run bundle's kept V8 code (cli/run/run-entry.js:
 // the bundles' check, cli/common/launch.js, the run). What runs before that is compiled on every
 // start (Node keeps no function of a module, docs/HOST.md "Thirteenth pass"), so it is only this:
-// the command's words, the bundles' record, the cache folder and the run bundle's load. Where
+// the command's words, the bundles' record, the cache folder, the workers this command line
+// started early last time (cli/run/early-replay.js) and the run bundle's load. Where
 // that code finds the bundles changed since they were built, the command runs from the modules.
 import { BUNDLE_DIR, readBundleRecord, RUN_BUNDLE, THREAD_WORKER_BUNDLE } from './common/bundle-record.js';
 import { commandWords, inBrowser, jsCacheFor } from './common/launch.js';
 import { unusableReason } from '../host/code-cache/store.js';
-import { loadCachedScript } from './run/script-cache.js';
+import { loadCachedScript, workerScript } from './run/script-cache.js';
+import { endReplayed, readReplay, replayFile, startReplayed } from './run/early-replay.js';
 
 const { join } = process.getBuiltinModule('node:path');
 
@@ -30,17 +32,27 @@ export function startFromBundle(root) {
   // (a folder of its own in the checked one, made and checked as the code cache's folders are)
   const scriptCache = jsCache && join(jsCache, SCRIPT_CACHE);
   const usable = scriptCache && !unusableReason(scriptCache) ? scriptCache : null;
+  const args = words.slice(1);
+  // The workers this command line's last run started early start now, beside the bundle's load
+  // (cli/run/early-replay.js); the run adopts them.
+  const workerBundle = record.outputs.find((o) => o.path === THREAD_WORKER_BUNDLE);
+  const threadWorker = workerBundle ? workerScript(join(root, BUNDLE_DIR, THREAD_WORKER_BUNDLE), workerBundle.sha256, usable) : null;
+  const file = replayFile(usable, args);
+  const was = file ? readReplay(file) : null;
+  const started = threadWorker && (was?.threads || was?.main) ? startReplayed(was, threadWorker) : null;
+  const notHere = () => {
+    if (started) endReplayed(started);
+    return false;
+  };
   let loaded;
   try {
     loaded = loadCachedScript(join(root, BUNDLE_DIR, RUN_BUNDLE), run.sha256, usable);
   } catch {
-    return false; // (unreadable or broken: the modules say what is wrong, if anything)
+    return notHere(); // (unreadable or broken: the modules say what is wrong, if anything)
   }
   const { exports, cache, keep } = loaded;
-  if (typeof exports.launchRun !== 'function') return false; // (a bundle of another build)
-  const threadWorker = record.outputs.find((o) => o.path === THREAD_WORKER_BUNDLE);
-  return exports.launchRun(root, record, words.slice(1), jsCache, {
-    threadWorker: threadWorker && { path: join(root, BUNDLE_DIR, THREAD_WORKER_BUNDLE), sha256: threadWorker.sha256, cacheDir: usable },
-    scriptCache: cache, afterProgram: keep,
-  });
+  if (typeof exports.launchRun !== 'function') return notHere(); // (a bundle of another build)
+  return exports.launchRun(root, record, args, jsCache, {
+    threadWorker, replay: file && { file, was, started }, scriptCache: cache, afterProgram: keep,
+  }) || notHere();
 }

@@ -3,7 +3,7 @@
 // (cli/run/run-bundle.js); the run bundle's V8 code is kept after a run (cli/run/script-cache.js).
 import assert from 'node:assert/strict';
 import { appendFileSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { BUNDLE_DIR, BUNDLES, freshBundle, INPUTS_FILE, RUN_BUNDLE } from '../cli/common/bundles.js';
@@ -195,7 +195,8 @@ describe('the run bundle\'s V8 code is kept after a run', () => {
     const { SPINDLE_BUNDLE: _, ...env } = process.env;
     const code = join(dir, 'thread-code');
     const runEnv = { ...env, SPINDLE_DEBUG: '1', SPINDLE_CODE_CACHE_DIR: code };
-    const kept = () => readdirSync(join(code, 'js', 'run-bundle')).sort();
+    // (the replay of the command line's early start is there too: the next test's)
+    const kept = () => readdirSync(join(code, 'js', 'run-bundle')).filter((f) => !f.endsWith('.early')).sort();
     const run = async (workers) => {
       const r = await exec(process.execPath, [spindle, 'run', wasm], { env: runEnv });
       assert.equal(r.code, 0, r.stderr);
@@ -217,5 +218,41 @@ describe('the run bundle\'s V8 code is kept after a run', () => {
     }
     await run('miss');
     await run('hit');
+  });
+
+  // cli/run/early-replay.js: bin/spindle's first module starts what the command line's last run started early
+  it('spindle run: the workers a command line started early last time start before the run bundle loads', async () => {
+    const wasm = join(dir, 'hello_thread.wasm'); // (built by the test before)
+    const hello = join(dir, 'hello.wasm');
+    const { SPINDLE_BUNDLE: _, ...env } = process.env;
+    const code = join(dir, 'replay-code');
+    const runEnv = { ...env, SPINDLE_DEBUG: '1', SPINDLE_CODE_CACHE_DIR: code };
+    const replays = () => readdirSync(join(code, 'js', 'run-bundle')).filter((f) => f.endsWith('.early'));
+    const run = async (file, started, before) => {
+      const r = await exec(process.execPath, [spindle, 'run', file], { env: runEnv });
+      assert.equal(r.code, 0, r.stderr);
+      const line = /threads' workers started early: (\d+) \(([^\n]*)\)/.exec(r.stderr);
+      assert.equal(Number(line?.[1]), started, r.stderr);
+      assert.equal(/; (\d+) before the run bundle$/.exec(line[2])?.[1] ?? '0', String(before), line[0]);
+      return r;
+    };
+    const cores = availableParallelism();
+    // a first run starts two (one per core), nothing before the bundle; the next one starts
+    // them first and keeps the one its thread used
+    await run(wasm, Math.min(2, cores), 0);
+    assert.equal(replays().length, 1);
+    await run(wasm, 1, 1);
+    await run(wasm, 1, 1);
+    const [file] = replays();
+    assert.equal(readFileSync(join(code, 'js', 'run-bundle', file), 'utf8'), '1 0');
+    // another command line has a file of its own; one whose runs start nothing early keeps none
+    await run(hello, Math.min(2, cores), 0);
+    assert.equal(replays().length, 2);
+    await run(hello, 0, 0); // (the two it started before the bundle ended unused)
+    assert.deepEqual(replays(), [file]);
+    // a file that is not a replay starts nothing, and the run writes its own
+    writeFileSync(join(code, 'js', 'run-bundle', file), '99999 7');
+    await run(wasm, 1, 0);
+    assert.equal(readFileSync(join(code, 'js', 'run-bundle', file), 'utf8'), '1 0');
   });
 });

@@ -4,21 +4,24 @@
 // main runs in one, and as many threads' workers as the module's last runs used (two on its
 // first run, cli/run/thread-hint.js). Only the arguments are looked at here; cli/run/run.js parses them
 // and adopts the workers. Arguments it cannot read mean no early start: cli/run/run.js then says
-// what is wrong.
+// what is wrong. What bin/spindle's first module started before the run bundle loaded, replaying
+// this command line's last early start (cli/run/early-replay.js), is taken first.
 import { availableParallelism } from 'node:os';
 import { startEarlyWorker } from '../../host/program/early-worker.js';
 import { useThreadWorkerScript } from '../../host/program/node-workers.js';
 import { mainRunsHere } from './main-thread-choice.js';
 import { codeCacheOption, scanRunArgs } from './run-options.js';
 import { threadHint } from './thread-hint.js';
+import { recordReplay } from './early-replay.js';
 
 /**
  * What was started early for a run: { mainWorker, threadWorkers, hint, scan, workerCode } (hint:
  * cli/run/thread-hint.js, or null; scan: the arguments' scan, which cli/run/run.js reads again,
  * or null where they did not read; workerCode(): whether thread workers got their bundle's kept
- * code, 'hit' or 'miss', null where none started from the bundle).
+ * code, 'hit' or 'miss', null where none started from the bundle; beforeBundle: how many of the
+ * threads' workers bin/spindle's first module started, cli/run/early-replay.js).
  */
-export const NOTHING_EARLY = Object.freeze({ mainWorker: null, threadWorkers: [], hint: null, scan: null, workerCode: () => null });
+export const NOTHING_EARLY = Object.freeze({ mainWorker: null, threadWorkers: [], hint: null, scan: null, workerCode: () => null, beforeBundle: 0 });
 
 /** The module's path, --code-cache and --max-threads from a scan of a Node run's arguments, or null. */
 function moduleWords(argv, scan) {
@@ -36,26 +39,43 @@ function moduleWords(argv, scan) {
 /**
  * Starts what a Node run of `spindle run argv` will need; nothing for a browser run, help or bad
  * arguments. `threadWorker`: how thread workers run the thread worker's bundle, where not from
- * the host's modules (cli/run/script-cache.js, workerScript).
+ * the host's modules (cli/run/script-cache.js, workerScript). `replay`: { file, was, started },
+ * what this command line's last run started early and what bin/spindle's first module started
+ * from it (cli/run/early-replay.js): those workers are taken first, those not needed ended, and
+ * this run's choice is kept in `file` for the next.
  */
-export async function earlyStart(argv, { threadWorker } = {}) {
+export async function earlyStart(argv, { threadWorker, replay = null } = {}) {
   if (threadWorker) useThreadWorkerScript(threadWorker);
   const workerCode = threadWorker ? () => threadWorker.given() : NOTHING_EARLY.workerCode;
   const nothing = threadWorker ? { ...NOTHING_EARLY, workerCode } : NOTHING_EARLY;
+  const { mainWorker: startedMain = null, threadWorkers: startedThreads = [] } = replay?.started ?? {};
+  const choose = (main, threads) => {
+    if (!main) startedMain?.terminate();
+    for (const worker of startedThreads.slice(threads)) worker.terminate();
+    recordReplay(replay?.file, replay?.was, { threads, main });
+  };
   let scan;
   try {
     scan = scanRunArgs(argv);
   } catch {
+    choose(false, 0);
     return nothing; // (run.js scans again and says what is wrong)
   }
   const words = moduleWords(argv, scan);
-  if (!words) return { ...nothing, scan };
+  if (!words) {
+    choose(false, 0);
+    return { ...nothing, scan };
+  }
   // (main's worker first: it is the one main waits for)
-  const mainWorker = mainRunsHere(argv) ? null : startEarlyWorker();
+  const main = !mainRunsHere(argv);
+  const mainWorker = !main ? null : startedMain ?? startEarlyWorker();
   const hint = threadHint(words.wasm, words.codeCache, availableParallelism());
   const count = Math.min(hint.workers, words.maxThreads);
-  const threadWorkers = await Promise.all(Array.from({ length: count }, () => startEarlyWorker({ lifeline: true })));
-  return { mainWorker: await mainWorker, threadWorkers, hint, scan, workerCode };
+  choose(main, count);
+  const adopted = startedThreads.slice(0, count);
+  const threadWorkers = [...adopted,
+    ...await Promise.all(Array.from({ length: count - adopted.length }, () => startEarlyWorker({ lifeline: true })))];
+  return { mainWorker: await mainWorker, threadWorkers, hint, scan, workerCode, beforeBundle: adopted.length };
 }
 
 /** Ends every worker `early` holds (a run that does not take them). */

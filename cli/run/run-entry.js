@@ -5,20 +5,20 @@ import { recordHolds } from '../common/bundles.js';
 import { launch } from '../common/launch.js';
 import { earlyStart } from './run-early.js';
 import { run } from './run.js';
-import { workerScript } from './script-cache.js';
 
 /**
  * Runs `spindle run args` and exits with its status, where every file of the bundles' `record` is
- * as it was recorded (else returns false, having started nothing). `jsCache`: the checked folder
- * of the JavaScript caches, or null; `threadWorker`: the thread worker's bundle, { path, sha256,
- * cacheDir } (cacheDir: the checked folder of its kept code, or null),
+ * as it was recorded (else returns false, having started nothing itself). `jsCache`: the checked folder
+ * of the JavaScript caches, or null; `threadWorker`: how thread workers run their bundle
+ * (cli/run/script-cache.js, workerScript); `replay`: what this command line's last run started
+ * early, and what bin/spindle's first module started from it (cli/run/early-replay.js),
  * `scriptCache`: whether this bundle's code came from its cache (cli/run/script-cache.js),
  * `afterProgram`: called once the program has ended.
  */
-export function launchRun(root, record, args, jsCache, { threadWorker, scriptCache, afterProgram }) {
+export function launchRun(root, record, args, jsCache, { threadWorker, replay, scriptCache, afterProgram }) {
   if (!recordHolds(root, record)) return false;
   launch(async () => {
-    const early = await earlyStart(args, { threadWorker: threadWorker && workerScript(threadWorker.path, threadWorker.sha256, threadWorker.cacheDir) });
+    const early = await earlyStart(args, { threadWorker, replay });
     return run(args, early, `the bundle (build/bundle; its V8 code: ${scriptCache})`, afterProgram);
   }, jsCache, { fromBundle: true });
   return true;

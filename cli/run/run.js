@@ -107,7 +107,8 @@ export async function run(argv, early = null, from = 'the modules (no current bu
     process.stderr.write(`[spindle] JavaScript: ${from}${workerCode ? `, thread workers' code: ${workerCode}` : ''}\n[spindle] compilation: ${compiled.compilation} (--compile=${opts.compilation}), ` +
       `V8 tiers: ${compiled.tiers} (${compiled.tiersReason})\n[spindle] code cache: ${compileChoice.choice === 'lazy' ? `not read: ${compileChoice.why}` : compiled.codeCache}\n` +
       `[spindle] threads' workers started early: ${earlyThreadWorkers.length} (${!hint ? 'no hint: no code cache'
-        : hint.last === undefined ? 'the module\'s first run here' : `its last runs here used ${hint.last.join(', ')}`})\n` +
+        : hint.last === undefined ? 'the module\'s first run here' : `its last runs here used ${hint.last.join(', ')}`}${
+        early.beforeBundle ? `; ${early.beforeBundle} before the run bundle` : ''})\n` +
       `[spindle] C main: ${program.mainThread === 'here' ? "on Node's main thread" : 'in a worker'}\n`);
   }
   const mainStart = process.hrtime.bigint();

@@ -13,6 +13,7 @@
 import { codeCacheAddon } from '../../host/code-cache/addon.js';
 import { readCode } from '../../host/code-cache/store.js';
 import { keepScriptCode } from '../../host/code-cache/script-code.js';
+import { shortHash } from '../common/short-hash.js';
 
 const { readFileSync } = process.getBuiltinModule('node:fs');
 const { pathToFileURL } = process.getBuiltinModule('node:url');
@@ -27,10 +28,7 @@ export const SCRIPT_WRAPPER = { before: '(function (exports, require, module, __
 // the file of every other run each time: a short hash of its options, 'default' without any.
 function flagsTag() {
   const options = [...process.execArgv, process.env.NODE_OPTIONS ?? ''].join('\0');
-  if (options === '') return 'default';
-  let hash = 0x811c9dc5; // FNV-1a
-  for (let i = 0; i < options.length; i++) hash = Math.imul(hash ^ options.charCodeAt(i), 0x01000193) >>> 0;
-  return hash.toString(16).padStart(8, '0');
+  return options === '' ? 'default' : shortHash(options);
 }
 
 function requireBuiltin(id) {

@@ -13,7 +13,14 @@ import { loadThreadWorkers } from './thread-workers.js';
  * its other end, for the program's watcher.
  */
 export async function startEarlyWorker({ lifeline = false } = {}) {
-  const threadWorkers = await loadThreadWorkers();
+  return earlyWorkerOf(await loadThreadWorkers(), { lifeline });
+}
+
+/**
+ * startEarlyWorker with the platform's thread workers module given (host/program/node-workers.js
+ * or browser-workers.js): the worker is made before this returns.
+ */
+export function earlyWorkerOf(threadWorkers, { lifeline = false } = {}) {
   const ends = lifeline ? new (process.getBuiltinModule('node:worker_threads').MessageChannel)() : null;
   let markLoaded;
   const loaded = new Promise((resolve) => { markLoaded = resolve; });
