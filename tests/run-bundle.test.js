@@ -2,7 +2,7 @@
 // module they were made from, and each bundle, is unchanged, and from the modules otherwise
 // (cli/run/run-bundle.js); the run bundle's V8 code is kept after a run (cli/run/script-cache.js).
 import assert from 'node:assert/strict';
-import { appendFileSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -222,8 +222,14 @@ describe('the run bundle\'s V8 code is kept after a run', () => {
 
   // cli/run/early-replay.js: bin/spindle's first module starts what the command line's last run started early
   it('spindle run: the workers a command line started early last time start before the run bundle loads', async () => {
-    const wasm = join(dir, 'hello_thread.wasm'); // (built by the test before)
+    const wasm = join(dir, 'hello_thread.wasm');
     const hello = join(dir, 'hello.wasm');
+    // (the tests before built them, unless only this one runs)
+    for (const [file, source] of [[wasm, 'hello_thread.c'], [hello, 'hello.c']]) {
+      if (existsSync(file)) continue;
+      const cc = await exec(spindle, ['cc', '-O2', join(root, 'bench', 'startup', source), '-o', file]);
+      assert.equal(cc.code, 0, cc.stderr);
+    }
     const { SPINDLE_BUNDLE: _, ...env } = process.env;
     const code = join(dir, 'replay-code');
     const runEnv = { ...env, SPINDLE_DEBUG: '1', SPINDLE_CODE_CACHE_DIR: code };
@@ -245,9 +251,14 @@ describe('the run bundle\'s V8 code is kept after a run', () => {
     await run(wasm, 1, 1);
     const [file] = replays();
     assert.equal(readFileSync(join(code, 'js', 'run-bundle', file), 'utf8'), '1 0');
-    // another command line has a file of its own; one whose runs start nothing early keeps none
+    // another command line has a file of its own; one whose runs start nothing early keeps none;
+    // and a new file's write removes those not written for 30 days
+    const old = join(code, 'js', 'run-bundle', '0123abcd.early');
+    writeFileSync(old, '1 0');
+    utimesSync(old, new Date(Date.now() - 31 * 86400e3), new Date(Date.now() - 31 * 86400e3));
     await run(hello, Math.min(2, cores), 0);
-    assert.equal(replays().length, 2);
+    assert.equal(replays().length, 2, replays().join(' '));
+    assert.ok(!replays().includes('0123abcd.early'));
     await run(hello, 0, 0); // (the two it started before the bundle ended unused)
     assert.deepEqual(replays(), [file]);
     // a file that is not a replay starts nothing, and the run writes its own

@@ -12,16 +12,20 @@ import { earlyWorkerOf } from '../../host/program/early-worker.js';
 import * as nodeWorkers from '../../host/program/node-workers.js';
 import { shortHash } from '../common/short-hash.js';
 
-const { readFileSync, renameSync, unlinkSync, writeFileSync } = process.getBuiltinModule('node:fs');
-const { join } = process.getBuiltinModule('node:path');
+const { readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } = process.getBuiltinModule('node:fs');
+const { dirname, join } = process.getBuiltinModule('node:path');
 
 // (a file that asks for more is no replay: the run's own choice is capped by the cores)
 const MOST_REPLAYED = 64;
 const NOTHING = Object.freeze({ threads: 0, main: false });
+// A file not written for this long is removed when another command line's is first written: a
+// command line run once (a program's arguments change often) leaves no file for good.
+const KEPT_MS = 30 * 24 * 60 * 60 * 1000;
+const SUFFIX = '.early';
 
 /** The replay file of `args` run here, in the checked folder `dir`; null without one. */
 export function replayFile(dir, args) {
-  return dir ? join(dir, `${shortHash(`${process.cwd()}\0${args.join('\0')}`)}.early`) : null;
+  return dir ? join(dir, `${shortHash(`${process.cwd()}\0${args.join('\0')}`)}${SUFFIX}`) : null;
 }
 
 /** What `file` says to start: { threads, main }; nothing where it is missing or not a replay. */
@@ -63,6 +67,16 @@ export function recordReplay(file, was, now) {
     } else {
       writeFileSync(`${file}.${process.pid}`, `${now.threads} ${now.main ? 1 : 0}`, { mode: 0o600 });
       renameSync(`${file}.${process.pid}`, file);
+      if (was.threads === 0 && !was.main) removeOld(dirname(file));
     }
   } catch { /* only a hint */ }
+}
+
+function removeOld(dir) {
+  for (const name of readdirSync(dir)) {
+    if (!name.endsWith(SUFFIX)) continue;
+    try {
+      if (Date.now() - statSync(join(dir, name)).mtimeMs > KEPT_MS) unlinkSync(join(dir, name));
+    } catch { /* removed meanwhile */ }
+  }
 }
