@@ -12,7 +12,7 @@
 // its header, written whole), in a directory checked as that one is.
 import { codeCacheAddon } from '../../host/code-cache/addon.js';
 import { readCode } from '../../host/code-cache/store.js';
-import { keepScriptCode } from '../../host/code-cache/script-code.js';
+import { KEEP, keepScriptCode } from '../../host/code-cache/script-code.js';
 import { shortHash } from '../common/short-hash.js';
 
 const { readFileSync } = process.getBuiltinModule('node:fs');
@@ -79,26 +79,34 @@ const WORKER_LOADER = new URL('./thread-worker-loader.cjs', import.meta.url);
  * given() }, `loader` the file each worker starts from, `workerData()` what one worker gets. The code is read from the
  * checked folder `cacheDir` (null: none) when the first worker starts, so a run without threads
  * reads nothing. Where there was none (or V8 refused it), the first worker to run a thread keeps
- * the code once that thread has ended, and `settle()` waits (at most KEEP_WAIT_MS) for it to
- * finish before a worker is ended.
+ * the code once that thread has ended, and `settle()`, before the first worker is ended, lets a
+ * write under way finish (at most KEEP_WAIT_MS), not a thread that runs on.
  */
 export function workerScript(path, sha256, cacheDir) {
   const url = pathToFileURL(path).href;
   const hash = cacheDir ? codeCacheAddon().addon?.sha256 : null;
   const key = scriptKey(sha256);
-  // [0]: 0, 1 while the worker that took the keeping runs its first thread and writes, 2 after
+  // [0]: KEEP.* (host/program/thread-worker.js moves it on)
   const keeping = new Int32Array(new SharedArrayBuffer(4));
   let cachedData;
+  let settled = false;
   return {
     loader: WORKER_LOADER,
     workerData() {
       if (cachedData === undefined) cachedData = (hash && readCode(hash, cacheDir, key)) || null;
       return { path, url, cachedData, keep: hash ? { dir: cacheDir, key, keeping } : null };
     },
-    settle: () => { Atomics.wait(keeping, 0, 1, KEEP_WAIT_MS); },
+    settle() {
+      if (settled) return;
+      settled = true;
+      // (a thread that has just ended is about to write: a moment for that, not for one that runs on)
+      if (Atomics.load(keeping, 0) === KEEP.THREAD) Atomics.wait(keeping, 0, KEEP.THREAD, THREAD_END_WAIT_MS);
+      if (Atomics.load(keeping, 0) === KEEP.WRITING) Atomics.wait(keeping, 0, KEEP.WRITING, KEEP_WAIT_MS);
+    },
     // what the first worker was given: 'hit' (kept code), 'miss', or null before any worker
     given: () => (cachedData === undefined ? null : cachedData ? 'hit' : 'miss'),
   };
 }
 // (writing it takes a few ms; a worker stuck longer is ended anyway)
 const KEEP_WAIT_MS = 500;
+const THREAD_END_WAIT_MS = 10;

@@ -6,6 +6,10 @@
 import { codeCacheAddon } from './addon.js';
 import { pruneCache, writeCode } from './store.js';
 
+// Where a thread worker that keeps its bundle's code is (a shared word, [0]): none yet, the first
+// thread runs in the worker that took the keeping, the code is being written, done (or dropped).
+export const KEEP = Object.freeze({ NONE: 0, THREAD: 1, WRITING: 2, DONE: 3 });
+
 // (files of other bundles, kept for other checkouts and Nodes, are removed past this size)
 const KEPT_BYTES = 4 * 1024 * 1024;
 

@@ -50,20 +50,22 @@ function serveSlot(init, instance) {
 
 // The CLI's bundle of this file runs as a script whose V8 code is kept (cli/run/script-cache.js,
 // workerScript): its loader hands the script here, and where it came without code V8 took, the
-// code is kept by the first worker whose thread starts (keep.keeping[0] 0 -> 1) once that thread
-// has ended, with the functions a thread runs compiled. Until the write, keeping[0] is 1: the
-// coordinator waits for it to change before it ends a worker (host/program/node-workers.js).
+// code is kept by the first worker whose thread starts (keep.keeping[0], KEEP in
+// host/code-cache/script-code.js) once that thread has ended, with the functions a thread runs
+// compiled; the coordinator lets the write finish before it ends a worker (host/program/node-workers.js).
 let keepCode = null;
 export function scriptLoaded(script, keep) {
   if (!keep) return;
   const { keeping } = keep;
-  const done = () => { Atomics.store(keeping, 0, 2); Atomics.notify(keeping, 0); };
-  import('../code-cache/script-code.js').then(({ keepScriptCode }) => {
+  import('../code-cache/script-code.js').then(({ KEEP, keepScriptCode }) => {
+    const now = (state) => { Atomics.store(keeping, 0, state); Atomics.notify(keeping, 0); };
+    const done = () => now(KEEP.DONE);
     keepCode = {
       // (another worker's thread came first: it keeps the code)
-      pending() { if (Atomics.compareExchange(keeping, 0, 0, 1) !== 0) keepCode = null; },
+      pending() { if (Atomics.compareExchange(keeping, 0, KEEP.NONE, KEEP.THREAD) !== KEEP.NONE) keepCode = null; },
       write() {
         keepCode = null;
+        now(KEEP.WRITING);
         try { keepScriptCode(script, keep.dir, keep.key); } catch { /* only an optimization */ }
         done();
       },
