@@ -10,9 +10,11 @@
 // No file where nothing starts early, so a hello world reads one missing file.
 import { earlyWorkerOf } from '../../host/program/early-worker.js';
 import * as nodeWorkers from '../../host/program/node-workers.js';
+import { removeOlder } from '../../host/code-cache/store.js';
 import { shortHash } from '../common/short-hash.js';
+import { writeHint } from './hint-file.js';
 
-const { readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } = process.getBuiltinModule('node:fs');
+const { readFileSync, unlinkSync } = process.getBuiltinModule('node:fs');
 const { dirname, join } = process.getBuiltinModule('node:path');
 
 // (a file that asks for more is no replay: the run's own choice is capped by the cores)
@@ -65,18 +67,8 @@ export function recordReplay(file, was, now) {
     if (now.threads === 0 && !now.main) {
       unlinkSync(file);
     } else {
-      writeFileSync(`${file}.${process.pid}`, `${now.threads} ${now.main ? 1 : 0}`, { mode: 0o600 });
-      renameSync(`${file}.${process.pid}`, file);
-      if (was.threads === 0 && !was.main) removeOld(dirname(file));
+      writeHint(file, `${now.threads} ${now.main ? 1 : 0}`);
+      if (was.threads === 0 && !was.main) removeOlder(dirname(file), SUFFIX, KEPT_MS);
     }
   } catch { /* only a hint */ }
-}
-
-function removeOld(dir) {
-  for (const name of readdirSync(dir)) {
-    if (!name.endsWith(SUFFIX)) continue;
-    try {
-      if (Date.now() - statSync(join(dir, name)).mtimeMs > KEPT_MS) unlinkSync(join(dir, name));
-    } catch { /* removed meanwhile */ }
-  }
 }

@@ -100,14 +100,9 @@ const STALE_PART_MS = 60 * 60 * 1000;
  * temporary files of writes that never finished.
  */
 export function pruneCache(dir, limit = CACHE_LIMIT_BYTES) {
+  removeOlder(dir, '.part', STALE_PART_MS);
   const files = [];
   for (const name of readdirSync(dir)) {
-    if (name.endsWith('.part')) {
-      try {
-        if (Date.now() - statSync(join(dir, name)).mtimeMs > STALE_PART_MS) unlinkSync(join(dir, name));
-      } catch { /* removed meanwhile */ }
-      continue;
-    }
     if (!name.endsWith('.code')) continue;
     try {
       const st = statSync(join(dir, name));
@@ -120,5 +115,15 @@ export function pruneCache(dir, limit = CACHE_LIMIT_BYTES) {
     if (total <= limit) break;
     try { unlinkSync(join(dir, f.name)); } catch { /* removed meanwhile */ }
     total -= f.size;
+  }
+}
+
+/** Removes the files of `dir` whose names end with `suffix` and which were not written for `ageMs`. */
+export function removeOlder(dir, suffix, ageMs) {
+  for (const name of readdirSync(dir)) {
+    if (!name.endsWith(suffix)) continue;
+    try {
+      if (Date.now() - statSync(join(dir, name)).mtimeMs > ageMs) unlinkSync(join(dir, name));
+    } catch { /* removed meanwhile */ }
   }
 }
