@@ -60,7 +60,7 @@ describe('compiled-code cache', { skip: !hasAddon && 'no code-cache addon for th
     const dir = freshDir();
     const first = await runHello(dir);
     assert.equal(first.code, 0, first.stderr);
-    assert.equal(first.cache, 'miss');
+    assert.equal(first.cache, 'miss (none cached)');
     assert.equal(first.stdout, 'hello from the cache\n');
     await codeMade(dir);
     const second = await runHello(dir);
@@ -123,20 +123,20 @@ describe('compiled-code cache', { skip: !hasAddon && 'no code-cache addon for th
       [null, null, null, null]);
   });
 
-  for (const [what, damage] of [
-    ['a flipped byte', (bytes) => { bytes[bytes.length - 100] ^= 0x40; return bytes; }],
-    ['a file cut short', (bytes) => bytes.subarray(0, bytes.length >> 1)],
-    ['code made under other V8 flags (its V8 header changed, its checksum made to match)', null],
+  for (const [what, damage, why] of [
+    ['a flipped byte', (bytes) => { bytes[bytes.length - 100] ^= 0x40; return bytes; }, 'a damaged file'],
+    ['a file cut short', (bytes) => bytes.subarray(0, bytes.length >> 1), 'a damaged file'],
+    ['code made under other V8 flags (its V8 header changed, its checksum made to match)', null, 'V8 refused the code cached (another V8, CPU or flags)'],
   ]) {
     it(`compiles as without a cache, and has the code made anew, on ${what}`, async () => {
       const dir = freshDir();
-      assert.equal((await runHello(dir)).cache, 'miss');
+      assert.equal((await runHello(dir)).cache, 'miss (none cached)');
       await codeMade(dir);
       const [file] = cacheFiles(dir);
       if (damage) writeFileSync(file, damage(readFileSync(file)));
       else writeFileSync(file, withOtherFlagHash(readFileSync(file)));
       const again = await runHello(dir);
-      assert.equal(again.cache, 'miss');
+      assert.equal(again.cache, `miss (${why})`);
       assert.equal(again.stdout, 'hello from the cache\n');
       await codeMade(dir);
       assert.equal((await runHello(dir)).cache, 'hit');
@@ -155,7 +155,7 @@ describe('compiled-code cache', { skip: !hasAddon && 'no code-cache addon for th
       return { tiers: /V8 tiers: (\S+)/.exec(r.stderr)?.[1], cache: /\[spindle\] code cache: (.*)/.exec(r.stderr)?.[1],
         started: /\[spindle\] V8 flags: (.*)/.exec(r.stderr)?.[1] };
     };
-    assert.deepEqual(await runBig(), { tiers: 'tiered', cache: 'miss', started: undefined });
+    assert.deepEqual(await runBig(), { tiers: 'tiered', cache: 'miss (none cached)', started: undefined });
     // the run has ended; its TurboFan code comes from a process of its own
     await codeMade(dir);
     assert.deepEqual(await runBig(), { tiers: 'optimized', cache: 'hit', started: undefined });
@@ -168,9 +168,15 @@ describe('compiled-code cache', { skip: !hasAddon && 'no code-cache addon for th
     const r = await exec(process.execPath, ['--import', `data:text/javascript,${broken}`, spindle, 'run', `--code-cache=${dir}`, hello],
       { env: { ...process.env, SPINDLE_DEBUG: '1' } });
     assert.deepEqual([r.code, r.stdout], [0, 'hello from the cache\n'], r.stderr);
-    assert.match(r.stderr, /\[spindle\] code cache: miss\n/);
+    assert.match(r.stderr, /\[spindle\] code cache: miss \(none cached\)\n/);
     assert.ok(await makersDone(dir), 'the maker is still at work');
     assert.deepEqual(cacheFiles(dir), []);
+    assert.deepEqual(readdirSync(dir).filter((n) => n.endsWith('.making')), []);
+    // the next run's miss says why the maker stored nothing (its note goes once code is stored)
+    const again = await exec(spindle, ['run', `--code-cache=${dir}`, hello], { env: { ...process.env, SPINDLE_DEBUG: '1', SPINDLE_CODE_CACHE_PREFILL: '0' } });
+    assert.match(again.stderr, /\[spindle\] code cache: miss \(its last maker: no stamp: [^\n]*no imports[^\n]*\)\n/);
+    await codeMade(dir);
+    assert.deepEqual(readdirSync(dir).filter((n) => n.endsWith('.unmade')), []);
   });
 
   it('has the code made for a program that a thread ends with exit()', async () => {
@@ -185,7 +191,7 @@ describe('compiled-code cache', { skip: !hasAddon && 'no code-cache addon for th
     const run = () => exec(spindle, ['run', `--code-cache=${dir}`, wasm], { env: { ...process.env, SPINDLE_DEBUG: '1' } });
     const first = await run();
     assert.deepEqual([first.code, first.stdout], [3, 'thread exits\n'], first.stderr);
-    assert.match(first.stderr, /\[spindle\] code cache: miss\n/);
+    assert.match(first.stderr, /\[spindle\] code cache: miss \(none cached\)\n/);
     await codeMade(dir);
     const second = await run();
     assert.deepEqual([second.code, second.stdout], [3, 'thread exits\n'], second.stderr);

@@ -90,15 +90,24 @@ describe('spindle run and the compile hint', { skip: (!codeCacheAddon().addon &&
   });
   after(() => removeCodeCache(dir));
 
+  // `spindle run`s of `wasm` one after the other: what each said of the code cache, and its stderr
   async function runs(wasm, cache, count, args = []) {
     const seen = [];
+    const stderr = [];
     for (let i = 0; i < count; i++) {
       const r = await exec(spindle, ['run', `--code-cache=${cache}`, ...args, wasm], { env: { ...process.env, SPINDLE_DEBUG: '1' } });
       assert.deepEqual([r.code, r.stdout], [0, 'short\n'], r.stderr);
       seen.push(/\[spindle\] code cache: (hit|miss|not read|off)/.exec(r.stderr)?.[1]);
+      stderr.push(r.stderr);
       await makersDone(cache);
     }
-    return seen;
+    return { seen, stderr };
+  }
+
+  // (a run that did not do as expected shows its debug lines: why it missed)
+  async function expectRuns(wasm, cache, expected, args = []) {
+    const { seen, stderr } = await runs(wasm, cache, expected.length, args);
+    assert.deepEqual(seen, expected, stderr.filter((_, i) => seen[i] !== expected[i]).join('\n'));
   }
 
   // (the timings a run keeps depend on the machine's load: the hint is set to a short run's here)
@@ -110,23 +119,23 @@ describe('spindle run and the compile hint', { skip: (!codeCacheAddon().addon &&
 
   it('a short program without threads loads its code once, then compiles lazily', async () => {
     const cache = join(dir, 'hello-cache');
-    assert.deepEqual(await runs(built.hello, cache, 2), ['miss', 'hit']);
+    await expectRuns(built.hello, cache, ['miss', 'hit']);
     shortRun(built.hello, cache);
-    assert.deepEqual(await runs(built.hello, cache, 2), ['not read', 'not read']);
+    await expectRuns(built.hello, cache, ['not read', 'not read']);
   });
 
   it('a program whose runs start threads keeps loading its code', async () => {
     const cache = join(dir, 'thread-cache');
-    assert.deepEqual(await runs(built.thread, cache, 2), ['miss', 'hit']);
+    await expectRuns(built.thread, cache, ['miss', 'hit']);
     shortRun(built.thread, cache, false); // (its runs keep no such timings)
-    assert.deepEqual(await runs(built.thread, cache, 2), ['hit', 'hit']);
+    await expectRuns(built.thread, cache, ['hit', 'hit']);
   });
 
   it('--compile=eager and SPINDLE_WASM_TIERS=optimized load the code of a short program', async () => {
     const cache = join(dir, 'eager-cache');
     await runs(built.hello, cache, 2);
     shortRun(built.hello, cache);
-    assert.deepEqual(await runs(built.hello, cache, 1, ['--compile=eager']), ['hit']);
+    await expectRuns(built.hello, cache, ['hit'], ['--compile=eager']);
     const r = await exec(spindle, ['run', `--code-cache=${cache}`, built.hello], { env: { ...process.env, SPINDLE_DEBUG: '1', SPINDLE_WASM_TIERS: 'optimized' } });
     assert.match(r.stderr, /\[spindle\] code cache: hit/);
   });

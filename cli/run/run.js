@@ -12,6 +12,7 @@ import { mainRunsHere } from './main-thread-choice.js';
 import { earlyStart, terminateEarly } from './run-early.js';
 import { followParent, startAgain, v8StartFor } from '../common/v8-start.js';
 import { makeCodeAtExit, turbofanMaker } from '../common/turbofan-maker.js';
+import { escapeControls } from '../common/terminal-text.js';
 import { compileHint, NO_COMPILE_HINT } from './compile-hint.js';
 import { liftoffLosesWaitValues } from '../../host/compile/wasm-tiers.js';
 
@@ -105,7 +106,8 @@ export async function run(argv, early = null, from = 'the modules (no current bu
   if (process.env.SPINDLE_DEBUG) {
     const workerCode = early?.workerCode?.();
     process.stderr.write(`[spindle] JavaScript: ${from}${workerCode ? `, thread workers' code: ${workerCode}` : ''}\n[spindle] compilation: ${compiled.compilation} (--compile=${opts.compilation}), ` +
-      `V8 tiers: ${compiled.tiers} (${compiled.tiersReason})\n[spindle] code cache: ${compileChoice.choice === 'lazy' ? `not read: ${compileChoice.why}` : compiled.codeCache}\n` +
+      `V8 tiers: ${compiled.tiers} (${compiled.tiersReason})\n[spindle] code cache: ${compileChoice.choice === 'lazy' ? `not read: ${compileChoice.why}` : compiled.codeCache}${
+        compiled.codeCacheMiss ? ` (${escapeControls(compiled.codeCacheMiss)})` : ''}\n` +
       `[spindle] threads' workers started early: ${earlyThreadWorkers.length} (${!hint ? 'no hint: no code cache'
         : hint.last === undefined ? 'the module\'s first run here' : `its last runs here used ${hint.last.join(', ')}`}${
         early.beforeBundle ? `; ${early.beforeBundle} before the run bundle` : ''})\n` +

@@ -88,19 +88,45 @@ export function turbofanCode({ dir, key, why }) {
 
 /**
  * Compiles `wire` with the TurboFan code its entry (cacheEntry, under stampedSetting) holds for
- * this process's V8 defaults (host/code-cache/defaults-stamp.js): the module, or null where the
- * cache has none or V8 refused it, and the caller compiles as without a cache.
+ * this process's V8 defaults (host/code-cache/defaults-stamp.js): { module }, or { why } where
+ * the cache has none or V8 refused it, and the caller compiles as without a cache. `why` says
+ * which, with what the module's last maker could not do (unmadeReason), for SPINDLE_DEBUG.
  */
 export async function compileStamped(wire, { addon, dir, key }) {
   const code = readCode(addon.sha256, dir, key);
   if (code) {
     const took = new Uint8Array(1);
     const module = await addon.compile(wire, code, took);
-    if (took[0] === 1) return module;
+    if (took[0] === 1) return { module };
   }
   // a damaged file, or code V8 will not take, is no use to any run: gone, it is made again
-  try { unlinkSync(join(dir, `${key}.code`)); } catch { /* there was none */ }
-  return null;
+  let there = false;
+  try {
+    unlinkSync(join(dir, `${key}.code`));
+    there = true;
+  } catch { /* there was none */ }
+  const unmade = unmadeReason(dir, key);
+  return { why: there ? (code ? 'V8 refused the code cached (another V8, CPU or flags)' : 'a damaged file') : unmade ? `its last maker: ${unmade}` : 'none cached' };
+}
+
+// What a maker that stored no code says why (make-turbofan-code.js), in KEY.unmade until one
+// stores code: read only to explain a miss.
+const unmadePath = (dir, key) => join(dir, `${key}.unmade`);
+
+/** Notes why the maker of `key`'s code in `dir` stored none (null: it stored code). */
+export function noteUnmade(dir, key, why) {
+  try {
+    if (why === null) unlinkSync(unmadePath(dir, key));
+    else writeFileSync(unmadePath(dir, key), why.slice(0, 500), { mode: 0o600 });
+  } catch { /* only a note */ }
+}
+
+function unmadeReason(dir, key) {
+  try {
+    return readFileSync(unmadePath(dir, key), 'utf8');
+  } catch {
+    return null;
+  }
 }
 
 /**

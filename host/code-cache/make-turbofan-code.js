@@ -14,7 +14,7 @@ import { setPriority } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { codeCacheAddon } from './addon.js';
-import { alive, claimMarker } from './compile-cached.js';
+import { alive, claimMarker, noteUnmade } from './compile-cached.js';
 import { restamp } from './defaults-stamp.js';
 import { writeCode } from './store.js';
 
@@ -67,6 +67,9 @@ export async function makeTurbofanCode(bytes, dir, key, stampFlags, runPid = 0, 
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const [file, dir, key, runPid, claimed, ...flags] = process.argv.slice(2);
-  const did = await makeTurbofanCode(readFileSync(file), dir, key, flags, Number(runPid), claimed === 'claimed');
+  const did = await makeTurbofanCode(readFileSync(file), dir, key, flags, Number(runPid), claimed === 'claimed')
+    .catch((err) => `failed: ${err?.message ?? err}`);
+  // (why no code was stored, for the next run's SPINDLE_DEBUG; another process's make says nothing)
+  if (did !== 'being made by another process') noteUnmade(dir, key, did === 'stored' ? null : did);
   if (process.env.SPINDLE_DEBUG) process.stderr.write(`[spindle] TurboFan code for ${file}: ${did}\n`);
 }

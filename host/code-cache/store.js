@@ -94,6 +94,9 @@ export function writeCode(sha256, dir, key, code) {
 // A write's temporary file older than this was cut short (its process killed, or a thread
 // worker ended while writing) and is removed.
 const STALE_PART_MS = 60 * 60 * 1000;
+// A maker's note of why it stored no code (compile-cached.js, noteUnmade) explains the next runs'
+// misses; one of a module not run for this long explains nothing.
+const UNMADE_KEPT_MS = 30 * 24 * 60 * 60 * 1000;
 
 /**
  * Removes the least recently used files until the cache is within CACHE_LIMIT_BYTES, and the
@@ -101,6 +104,7 @@ const STALE_PART_MS = 60 * 60 * 1000;
  */
 export function pruneCache(dir, limit = CACHE_LIMIT_BYTES) {
   removeOlder(dir, '.part', STALE_PART_MS);
+  removeOlder(dir, '.unmade', UNMADE_KEPT_MS);
   const files = [];
   for (const name of readdirSync(dir)) {
     if (!name.endsWith('.code')) continue;

@@ -73,7 +73,7 @@ export async function compileModule(bytes, mode, codeCache = false) {
     return { module: here ? new WebAssembly.Module(bytes) : await WebAssembly.compile(bytes), cache: why };
   });
   // (wire: the bytes compiled, which Node 20's Liftoff may have had changed)
-  return { module, compilation, tiers, tiersReason: reason, codeCache: did, wire: bytes };
+  return { module, compilation, tiers, tiersReason: reason, codeCache: did, codeCacheMiss: stamped?.missWhy, wire: bytes };
 }
 
 // A lazy compile is the module's validation, which takes a hello world's 63 KB ~1 ms: done here,
@@ -104,13 +104,13 @@ export function runsDefaults() {
 }
 
 // { module } with TurboFan code made for this process's V8 defaults, else { why }: 'miss' where
-// the cache has none that V8 takes, 'off: WHY' where there is no cache.
+// the cache has none that V8 takes (missWhy: why none), 'off: WHY' where there is no cache.
 async function stampedCode(bytes, codeCache) {
   const cache = await import('../code-cache/compile-cached.js');
   const entry = stampedEntry(cache, bytes, codeCache);
   if (!entry.key) return { why: `off: ${entry.why}` };
-  const module = await inTurn(() => cache.compileStamped(bytes, entry));
-  return module ? { module } : { why: 'miss' };
+  const { module, why } = await inTurn(() => cache.compileStamped(bytes, entry));
+  return module ? { module } : { why: 'miss', missWhy: why };
 }
 
 const stampedEntry = (cache, bytes, codeCache) =>
