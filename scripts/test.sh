@@ -53,13 +53,13 @@ if [ "${SPINDLE_TEST_LTS:-1}" != 0 ]; then
   # mounts (the addon), the CLI, how a run ends.
   suites="tests/compilation.test.js tests/code-cache.test.js tests/run-exit.test.js tests/node-versions.test.js tests/main-thread.test.js
     tests/programs.test.js tests/cli.test.js tests/host-api.test.js tests/mount.test.js tests/mount-addon.test.js tests/thread-limit.test.js
-    tests/files-api.test.js tests/rust.test.js tests/napi.test.js tests/compile-hint.test.js"
+    tests/files-api.test.js tests/rust.test.js tests/napi.test.js tests/compile-hint.test.js tests/exit-status.test.js"
   for version in $EXTRA_NODE_VERSIONS; do
     echo "== on Node $version (.toolchain/node-$version): $(echo $suites) =="
     SPINDLE_TEST_BROWSER=0 SPINDLE_TEST_LANE=extra on_node "$version" run_suites "Node $version" $suites || status=$?
   done
   # Node 20, past its end of life, stays as long as it costs nothing: the suites of what differs.
-  legacy="tests/compilation.test.js tests/node-versions.test.js tests/liftoff-wait-calls.test.js tests/run-exit.test.js"
+  legacy="tests/compilation.test.js tests/node-versions.test.js tests/liftoff-wait-calls.test.js tests/run-exit.test.js tests/exit-status.test.js"
   echo "== legacy lane on the system's Node $(node --version): $legacy =="
   SPINDLE_TEST_BROWSER=0 run_suites "legacy Node $(node --version)" $legacy || status=$?
 fi

@@ -4,6 +4,7 @@
 // from the modules (cli/launch.js).
 import { nodeTooOld } from './node-version.js';
 import { codeCacheArgument, enableJsCompileCache, jsCacheDir } from './js-compile-cache.js';
+import { exitWith } from './exit-status.js';
 
 const { basename } = process.getBuiltinModule('node:path');
 
@@ -30,7 +31,7 @@ export function jsCacheFor(words) {
 export const inBrowser = (words) => words.some((a) => a === '--browser' || a.startsWith('--browser='));
 
 /**
- * Runs `command()` (a promise of an exit code) and exits with its status. `jsCache`: jsCacheFor's
+ * Runs `command()` (a promise of an exit code) and exits with its status (cli/common/exit-status.js). `jsCache`: jsCacheFor's
  * folder; `fromBundle`: whether the run bundle runs it, which loads no module on this thread, so
  * Node's module cache is only handed to its workers.
  */
@@ -40,22 +41,25 @@ export function launch(command, jsCache, { fromBundle = false } = {}) {
     process.stderr.write(`spindle: ${tooOld}\n`);
     process.exit(1);
   }
-  // (before the CLI's modules load: they are what it keeps)
+  // Node's module cache is on in this thread where Node found NODE_COMPILE_CACHE at its start,
+  // or where it is turned on here (before the CLI's modules load: they are what it keeps)
+  const moduleCacheHere = process.env.NODE_COMPILE_CACHE !== undefined || (!fromBundle && jsCache !== null);
   enableJsCompileCache(process.env, jsCache, { thisThread: !fromBundle });
+  const exit = (code) => exitWith(code, { moduleCacheHere });
 
   // Node exits 0 once nothing is left to wait on, even while a command's promise is pending
   // (Node 24 did so during a compile, docs/HOST.md). A command that never finished must not pass
   // for one that succeeded.
   process.on('beforeExit', () => {
     process.stderr.write('spindle: internal error: Node had nothing left to wait on before the command finished\n');
-    process.exit(1);
+    exit(1);
   });
   command().then(
-    (code) => process.exit(code ?? 0),
+    (code) => exit(code ?? 0),
     (err) => {
       process.stderr.write(`spindle: ${err && err.message ? err.message : err}\n`);
       if (process.env.SPINDLE_DEBUG) process.stderr.write(`${err.stack}\n`);
-      process.exit(1);
+      exit(1);
     },
   );
 }

@@ -10,6 +10,7 @@
 import { cachedCode as cachedCodeHere, runsDefaults } from '../../host/compile/compilation.js';
 import { liftoffLosesWaitValues, processTiers, startFlagsFor, WASM_TIERS } from '../../host/compile/wasm-tiers.js';
 import { awaitMaker } from './turbofan-maker.js';
+import { isWasmFlag } from './wasm-flag.js';
 
 /** The V8 flags of bin/spindle's Node: none (the processes the CLI starts with `node` take these too). */
 export const CLI_NODE_FLAGS = [];
@@ -17,7 +18,6 @@ export const CLI_NODE_FLAGS = [];
 // Set in a process this module started, so that it never starts another.
 const STARTED_AGAIN = 'SPINDLE_V8_STARTED';
 const LIFELINE_FD = 3;
-const WASM_FLAG = /^--(no-)?(liftoff|wasm[-_](dynamic[-_]tiering|tier[-_]up|inlining|lazy[-_]compilation))\b/;
 
 /**
  * Whether the run of `bytes` with options `opts` (parseRunArgs) needs a Node started with other
@@ -65,7 +65,7 @@ export async function v8StartFor(opts, bytes, cachedCode = (wire) => cachedCodeH
  * on, and resolves with its exit code or ends this process with the signal that ended it.
  */
 export function startAgain(flags, { beforeExec = () => {}, env = process.env } = {}) {
-  const nodeFlags = [...process.execArgv.filter((a) => !WASM_FLAG.test(a)), ...flags];
+  const nodeFlags = [...process.execArgv.filter((a) => !isWasmFlag(a)), ...flags];
   const args = [...nodeFlags, process.argv[1], ...process.argv.slice(2)];
   if (typeof process.execve === 'function') {
     beforeExec();
