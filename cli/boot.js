@@ -6,7 +6,7 @@
 // started early last time (cli/run/early-replay.js) and the run bundle's load. Where
 // that code finds the bundles changed since they were built, the command runs from the modules.
 import { BUNDLE_DIR, readBundleRecord, RUN_BUNDLE, THREAD_WORKER_BUNDLE } from './common/bundle-record.js';
-import { commandWords, inBrowser, jsCacheFor } from './common/launch.js';
+import { commandWords, inBrowser, jsCacheFor } from './common/command-line.js';
 import { unusableReason } from '../host/code-cache/store.js';
 import { loadCachedScript, workerScript } from './run/script-cache.js';
 import { endReplayed, readReplay, replayFile, startReplayed } from './run/early-replay.js';

@@ -1,39 +1,16 @@
 // What every start of a command does around it: the version's check, Node's module cache, an exit
-// status for every ending. `spindle run` in Node gets here from the run bundle's kept code
-// (cli/boot.js, cli/run/run-entry.js); every other command, and a run without current bundles,
-// from the modules (cli/launch.js).
+// status for every ending (what a start reads of its command line before: command-line.js).
+// `spindle run` in Node gets here from the run bundle's kept code (cli/boot.js,
+// cli/run/run-entry.js); every other command, and a run without current bundles, from the
+// modules (cli/launch.js).
 import { nodeTooOld } from './node-version.js';
-import { codeCacheArgument, enableJsCompileCache, jsCacheDir } from './js-compile-cache.js';
+import { enableJsCompileCache } from './js-compile-cache.js';
 import { exitWith } from './exit-status.js';
 
-const { basename } = process.getBuiltinModule('node:path');
-
 /**
- * The command's words: process.argv's after the script, where bin/spindle-cc and bin/spindle-c++
- * (links to bin/spindle) are `spindle cc` / `spindle c++` as one program, for tools that take a
- * compiler without arguments (the cc crate's CC_<target>).
- */
-export function commandWords(argv = process.argv) {
-  const asCommand = /^spindle-(cc|c\+\+)$/.exec(basename(argv[1]));
-  return asCommand ? [asCommand[1], ...argv.slice(2)] : argv.slice(2);
-}
-
-/**
- * The checked folder of Spindle's JavaScript caches for a command's words, or null:
- * --code-cache=off keeps nothing at all, --code-cache=DIR keeps them in DIR/js.
- */
-export function jsCacheFor(words) {
-  const codeCache = codeCacheArgument(words);
-  return codeCache === 'off' ? null : jsCacheDir(process.env, codeCache);
-}
-
-/** Whether a command's words ask for a browser run (which starts from the modules). */
-export const inBrowser = (words) => words.some((a) => a === '--browser' || a.startsWith('--browser='));
-
-/**
- * Runs `command()` (a promise of an exit code) and exits with its status (cli/common/exit-status.js). `jsCache`: jsCacheFor's
- * folder; `fromBundle`: whether the run bundle runs it, which loads no module on this thread, so
- * Node's module cache is only handed to its workers.
+ * Runs `command()` (a promise of an exit code) and exits with its status (exit-status.js).
+ * `jsCache`: jsCacheFor's folder; `fromBundle`: whether the run bundle runs it, which loads no
+ * module on this thread, so Node's module cache is only handed to its workers.
  */
 export function launch(command, jsCache, { fromBundle = false } = {}) {
   const tooOld = nodeTooOld();

@@ -8,6 +8,7 @@ export const HEADER = {
   FATE: 1,         // RUNNING, or how the program ended (first writer wins)
   EXIT_CODE: 2,
   LIMIT_HINTED: 3, // 1 once the thread-limit hint was printed
+  SLOTS_USED: 4,   // how many slots have run a thread (slotsUsed)
 };
 export const HEADER_INTS = 8;
 export const SLOT_INTS = 4; // state, tid, start_arg, used (1 once a thread ran there)
@@ -80,7 +81,11 @@ function claimSlotIn(control, tid, startArg, wanted) {
     if (Atomics.compareExchange(control, i, state, SLOT.CLAIMED) !== state) continue;
     control[i + 1] = tid;
     control[i + 2] = startArg;
-    control[i + 3] = 1;
+    // (the slot is this thread's until ASSIGNED: no other claim reads its `used`)
+    if (control[i + 3] === 0) {
+      control[i + 3] = 1;
+      Atomics.add(control, HEADER.SLOTS_USED, 1);
+    }
     Atomics.store(control, i, SLOT.ASSIGNED);
     Atomics.notify(control, i);
     return { slot, needsWorker: state === SLOT.EMPTY };
@@ -117,9 +122,8 @@ export function threadBodyEnded(control, slot) {
  * wants ready (cli/run/thread-hint.js).
  */
 export function slotsUsed(control) {
-  let used = 0;
-  for (let slot = 0; slot < slotCount(control); slot++) used += control[slotIndex(slot) + 3];
-  return used;
+  // (a count kept as slots are first claimed: a walk of 1,024 slots took ~0.35 ms of a run's end)
+  return Atomics.load(control, HEADER.SLOTS_USED);
 }
 
 /**
