@@ -2,14 +2,14 @@
 // current. A `spindle run` in Node goes on from the run bundle's kept V8 code (cli/run/run-entry.js:
 // the bundles' check, cli/common/launch.js, the run). What runs before that is compiled on every
 // start (Node keeps no function of a module, docs/HOST.md "Thirteenth pass"), so it is only this:
-// the command's words, the bundles' record, the cache folder, the workers this command line
-// started early last time (cli/run/early-replay.js) and the run bundle's load. Where
+// the command's words, the bundles' record, the cache folder, the workers and the lazy compile
+// this command line started early last time (cli/run/early-replay.js) and the run bundle's load. Where
 // that code finds the bundles changed since they were built, the command runs from the modules.
 import { BUNDLE_DIR, readBundleRecord, RUN_BUNDLE, THREAD_WORKER_BUNDLE } from './common/bundle-record.js';
 import { commandWords, inBrowser, jsCacheFor } from './common/command-line.js';
 import { unusableReason } from '../host/code-cache/store.js';
 import { loadCachedScript, workerScript } from './run/script-cache.js';
-import { endReplayed, readReplay, replayFile, startReplayed } from './run/early-replay.js';
+import { compileReplayed, endReplayed, readReplay, replayFile, startReplayed } from './run/early-replay.js';
 
 const { join } = process.getBuiltinModule('node:path');
 
@@ -40,6 +40,7 @@ export function startFromBundle(root) {
   const file = replayFile(usable, args);
   const was = file ? readReplay(file) : null;
   const started = threadWorker && (was?.threads || was?.main) ? startReplayed(was, threadWorker) : null;
+  const compiled = was && compileReplayed(was);
   const notHere = () => {
     if (started) endReplayed(started);
     return false;
@@ -53,6 +54,6 @@ export function startFromBundle(root) {
   const { exports, cache, keep } = loaded;
   if (typeof exports.launchRun !== 'function') return notHere(); // (a bundle of another build)
   return exports.launchRun(root, record, args, jsCache, {
-    threadWorker, replay: file && { file, was, started }, scriptCache: cache, afterProgram: keep,
+    threadWorker, replay: file && { file, was, started, compiled }, scriptCache: cache, afterProgram: keep,
   }) || notHere();
 }

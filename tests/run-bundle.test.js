@@ -259,11 +259,55 @@ describe('the run bundle\'s V8 code is kept after a run', () => {
     await run(hello, Math.min(2, cores), 0);
     assert.equal(replays().length, 2, replays().join(' '));
     assert.ok(!replays().includes('0123abcd.early'));
-    await run(hello, 0, 0); // (the two it started before the bundle ended unused)
-    assert.deepEqual(replays(), [file]);
+    // (the two it started before the bundle ended unused; where its short run compiled lazily
+    // instead of loading TurboFan code, its file keeps only that module's path)
+    const second = await run(hello, 0, 0);
+    const ofHello = join(code, 'js', 'run-bundle', replays().find((f) => f !== file) ?? 'none');
+    if (/code cache: not read: /.test(second.stderr)) assert.equal(readFileSync(ofHello, 'utf8'), `0 0\n${hello}`);
+    else assert.deepEqual(replays(), [file]);
     // a file that is not a replay starts nothing, and the run writes its own
     writeFileSync(join(code, 'js', 'run-bundle', file), '99999 7');
     await run(wasm, 1, 0);
     assert.equal(readFileSync(join(code, 'js', 'run-bundle', file), 'utf8'), '1 0');
+  });
+  // cli/run/early-replay.js: a short program's lazy compile starts before the run bundle loads
+  it('spindle run: a module its last run compiled lazily is compiled before the run bundle loads, the same bytes only', async () => {
+    const hello = join(dir, 'lazy-hello.wasm');
+    const cc = await exec(spindle, ['cc', '-O2', join(root, 'bench', 'startup', 'hello.c'), '-o', hello]);
+    assert.equal(cc.code, 0, cc.stderr);
+    const { SPINDLE_BUNDLE: _, ...env } = process.env;
+    const code = join(dir, 'lazy-code');
+    const runEnv = { ...env, SPINDLE_DEBUG: '1', SPINDLE_CODE_CACHE_DIR: code };
+    const run = async (file = hello) => {
+      const r = await exec(process.execPath, [spindle, 'run', file], { env: runEnv });
+      return { ...r, lazy: /code cache: not read: /.test(r.stderr), early: /; begun before the run bundle loaded\)/.test(r.stderr) };
+    };
+    // the compile hint chooses a lazy compile once the module's runs are known short
+    let r;
+    for (let i = 0; i < 6 && !r?.lazy; i++) r = await run();
+    assert.ok(r.lazy, `no lazy compile chosen: ${r.stderr}`);
+    assert.equal(r.early, false, 'the run that first chose it had nothing compiled early');
+    r = await run();
+    assert.deepEqual([r.code, r.stdout, r.lazy, r.early], [0, 'hello, world\n', true, true], r.stderr);
+    // a replay that names another module (as where the command line's module is another file
+    // now): the run compiles its own
+    const [replay] = readdirSync(join(code, 'js', 'run-bundle')).filter((f) => f.endsWith('.early'));
+    const other = join(dir, 'lazy-other.wasm');
+    writeFileSync(other, readFileSync(hello));
+    writeFileSync(join(code, 'js', 'run-bundle', replay), `0 0\n${other}`);
+    r = await run();
+    assert.deepEqual([r.code, r.stdout, r.early], [0, 'hello, world\n', false], r.stderr);
+    // a replay that names a module that does not compile: the run's own compile says what is wrong
+    writeFileSync(join(code, 'js', 'run-bundle', replay), `0 0\n${other}`);
+    writeFileSync(other, Buffer.from('not wasm'));
+    r = await run();
+    assert.deepEqual([r.code, r.stdout, r.early], [0, 'hello, world\n', false], r.stderr);
+    const broken = await exec(process.execPath, [spindle, 'run', other], { env: runEnv });
+    assert.equal(broken.code, 1);
+    assert.match(broken.stderr, /^spindle: /);
+    // a replay whose path is not absolute is no replay
+    writeFileSync(join(code, 'js', 'run-bundle', replay), '0 0\nlazy-hello.wasm');
+    r = await run();
+    assert.deepEqual([r.code, r.early], [0, false], r.stderr);
   });
 });

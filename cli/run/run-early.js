@@ -15,13 +15,19 @@ import { threadHint } from './thread-hint.js';
 import { recordReplay } from './early-replay.js';
 
 /**
- * What was started early for a run: { mainWorker, threadWorkers, hint, scan, workerCode } (hint:
+ * What was started early for a run: { mainWorker, threadWorkers, hint, scan, workerCode,
+ * beforeBundle, compiled, keep } (hint:
  * cli/run/thread-hint.js, or null; scan: the arguments' scan, which cli/run/run.js reads again,
  * or null where they did not read; workerCode(): whether thread workers got their bundle's kept
  * code, 'hit' or 'miss', null where none started from the bundle; beforeBundle: how many of the
  * threads' workers bin/spindle's first module started, cli/run/early-replay.js).
+ * compiled: the lazy compile bin/spindle's first module started ({ path, bytes, module },
+ * early-replay.js's compileReplayed) or null; keep(lazy): keeps this start's choice for the
+ * command line's next run, with `lazy` the absolute path of the module where this run compiled
+ * it lazily (null: not).
  */
-export const NOTHING_EARLY = Object.freeze({ mainWorker: null, threadWorkers: [], hint: null, scan: null, workerCode: () => null, beforeBundle: 0 });
+export const NOTHING_EARLY = Object.freeze({ mainWorker: null, threadWorkers: [], hint: null, scan: null, workerCode: () => null, beforeBundle: 0,
+  compiled: null, keep: () => {} });
 
 /** The module's path, --code-cache and --max-threads from a scan of a Node run's arguments, or null. */
 function moduleWords(argv, scan) {
@@ -49,21 +55,22 @@ export async function earlyStart(argv, { threadWorker, replay = null } = {}) {
   const workerCode = threadWorker ? () => threadWorker.given() : NOTHING_EARLY.workerCode;
   const nothing = threadWorker ? { ...NOTHING_EARLY, workerCode } : NOTHING_EARLY;
   const { mainWorker: startedMain = null, threadWorkers: startedThreads = [] } = replay?.started ?? {};
+  // (what is kept waits for the run's compile choice where it goes on to one: keep)
   const choose = (main, threads) => {
     if (!main) startedMain?.terminate();
     for (const worker of startedThreads.slice(threads)) worker.terminate();
-    recordReplay(replay?.file, replay?.was, { threads, main });
+    return (lazy = null) => recordReplay(replay?.file, replay?.was, { threads, main, lazy });
   };
   let scan;
   try {
     scan = scanRunArgs(argv);
   } catch {
-    choose(false, 0);
+    choose(false, 0)();
     return nothing; // (run.js scans again and says what is wrong)
   }
   const words = moduleWords(argv, scan);
   if (!words) {
-    choose(false, 0);
+    choose(false, 0)();
     return { ...nothing, scan };
   }
   // (main's worker first: it is the one main waits for)
@@ -71,11 +78,12 @@ export async function earlyStart(argv, { threadWorker, replay = null } = {}) {
   const mainWorker = !main ? null : startedMain ?? startEarlyWorker();
   const hint = threadHint(words.wasm, words.codeCache, availableParallelism());
   const count = Math.min(hint.workers, words.maxThreads);
-  choose(main, count);
+  const keep = choose(main, count);
   const adopted = startedThreads.slice(0, count);
   const threadWorkers = [...adopted,
     ...await Promise.all(Array.from({ length: count - adopted.length }, () => startEarlyWorker({ lifeline: true })))];
-  return { mainWorker: await mainWorker, threadWorkers, hint, scan, workerCode, beforeBundle: adopted.length };
+  return { mainWorker: await mainWorker, threadWorkers, hint, scan, workerCode, beforeBundle: adopted.length,
+    compiled: replay?.compiled ?? null, keep };
 }
 
 /** Ends every worker `early` holds (a run that does not take them). */

@@ -1,6 +1,6 @@
 // `spindle run [--browser[=chromium|firefox|webkit]] [options] app.wasm [args...]`: runs a module with
 // real threads in Node (default) or in a headless browser, and returns the program's exit code.
-import { basename } from 'node:path';
+import { basename, resolve } from 'node:path';
 import { cachedCode, runsDefaults } from '../../host/compile/compilation.js';
 import { startEarlyWorker } from '../../host/program/early-worker.js';
 import { checkMountPaths } from '../../host/mount/index.js';
@@ -86,6 +86,9 @@ export async function run(argv, early = null, from = 'the modules (no current bu
     makeCode(start.makeCode);
     return startAgain(start.flags);
   }
+  // (kept for the next run of this command line, whose start compiles it early: early-replay.js)
+  const wasmPath = resolve(opts.wasm);
+  early.keep(compilation === 'lazy' ? wasmPath : null);
   const mainInWorker = await followParent();
   // The C main runs on this thread where it can (cli/run/main-thread-choice.js). Else its worker
   // boots while the rest of the host loads (docs/HOST.md, "Start-up").
@@ -96,7 +99,9 @@ export async function run(argv, early = null, from = 'the modules (no current bu
   const { compile, createProgram } = await import('../../host/index.js');
   // (what loading the code costs: reading, checking and deserializing it; not a wait for its maker)
   const loadStart = process.hrtime.bigint();
-  const compiled = await compile(bytes, { compilation, codeCache: opts.codeCache });
+  const { compiled: compiledEarly } = early;
+  const lazyModule = compiledEarly?.path === wasmPath && compiledEarly.bytes.equals(bytes) ? compiledEarly.module : undefined;
+  const compiled = await compile(bytes, { compilation, codeCache: opts.codeCache, lazyModule });
   const loadMs = msSince(loadStart);
   // no code cached: it is made for the next run once this one has ended, however it ends
   const missed = compiled.codeCache === 'miss' ? await cachedCode(bytes, opts.codeCache) : null;
@@ -105,7 +110,8 @@ export async function run(argv, early = null, from = 'the modules (no current bu
     waitForThreadWorkers: Boolean(hint?.last), mainThread: here ? 'here' : 'worker', files: false });
   if (process.env.SPINDLE_DEBUG) {
     const workerCode = early?.workerCode?.();
-    process.stderr.write(`[spindle] JavaScript: ${from}${workerCode ? `, thread workers' code: ${workerCode}` : ''}\n[spindle] compilation: ${compiled.compilation} (--compile=${opts.compilation}), ` +
+    process.stderr.write(`[spindle] JavaScript: ${from}${workerCode ? `, thread workers' code: ${workerCode}` : ''}\n[spindle] compilation: ${compiled.compilation} (--compile=${opts.compilation}${
+      lazyModule && compiled.compilation === 'lazy' ? '; begun before the run bundle loaded' : ''}), ` +
       `V8 tiers: ${compiled.tiers} (${compiled.tiersReason})\n[spindle] code cache: ${compileChoice.choice === 'lazy' ? `not read: ${compileChoice.why}` : compiled.codeCache}${
         compiled.codeCacheMiss ? ` (${escapeControls(compiled.codeCacheMiss)})` : ''}\n` +
       `[spindle] threads' workers started early: ${earlyThreadWorkers.length} (${!hint ? 'no hint: no code cache'

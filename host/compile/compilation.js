@@ -36,9 +36,12 @@ export function checkCompilationMode(mode = 'auto') {
  * flags, as `spindle` runs) takes TurboFan code made for them where the cache has it
  * (host/code-cache/defaults-stamp.js): every function's code before main, so 'eager' and
  * 'optimized', cache 'hit'; else it compiles lazily, cache 'miss' (`spindle run` then has the
- * code made for the next run).
+ * code made for the next run). `lazyModule`: a promise of the WebAssembly.Module that
+ * WebAssembly.compile made of these same bytes in this thread, taken where this compile is lazy
+ * (`spindle run` starts it before its JavaScript loads, cli/run/early-replay.js).
  */
-export async function compileModule(bytes, mode, codeCache = false) {
+export async function compileModule(bytes, mode, codeCache = false, lazyModule = undefined) {
+  const given = bytes;
   checkCompilationMode(mode);
   if (!isNode) {
     return { module: await WebAssembly.compile(bytes), compilation: 'browser', tiers: 'browser', tiersReason: 'the browser\'s own flags', codeCache: 'off' };
@@ -69,6 +72,11 @@ export async function compileModule(bytes, mode, codeCache = false) {
   const { module, cache: did } = await inTurn(async () => {
     if (cache) return cache.compileCached(bytes, entry);
     const why = !wanted ? 'off' : stamped?.why ?? (runsDefaults() ? 'off: lazy compilation asked for' : 'off: not an eager TurboFan compile');
+    if (compilation === 'lazy' && lazyModule && bytes === given) {
+      try {
+        return { module: await lazyModule, cache: why };
+      } catch { /* compiled again below, which says what is wrong */ }
+    }
     const here = compilation === 'lazy' && bytes.length <= SYNC_LAZY_COMPILE_BYTES;
     return { module: here ? new WebAssembly.Module(bytes) : await WebAssembly.compile(bytes), cache: why };
   });

@@ -20,7 +20,8 @@ import { stampTicker } from './stamp-ticker.js';
  * Compiles wasm bytes (or fetches a URL, or takes a fetch Response or a promise of one) into { module, memoryLimits, preload, compilation,
  * tiers, tiersReason, codeCache, keepTieredUp? }; options.compilation: 'auto' (default), 'eager' or 'lazy'
  * (host/compile/compilation.js); options.codeCache: true or a directory to keep compiled code in between
- * runs, in Node (host/code-cache/; off by default).
+ * runs, in Node (host/code-cache/; off by default); options.lazyModule: a promise of the module
+ * WebAssembly.compile made of the same bytes, taken where the compile is lazy (compileModule).
  */
 export async function compile(source, options = {}) {
   checkCompilationMode(options.compilation);
@@ -41,7 +42,7 @@ export async function compile(source, options = {}) {
   }
   bytes = bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes);
   const parts = programParts(bytes);
-  const { wire, ...compiled } = await compileModule(bytes, options.compilation, options.codeCache);
+  const { wire, ...compiled } = await compileModule(bytes, options.compilation, options.codeCache, options.lazyModule);
   // Liftoff code, tiered up as it runs: each pthread's worker compiles a module of its own
   // (host/program/thread-module.js)
   const liftoff = compiled.tiers === 'tiered' && compiled.codeCache !== 'hit';
