@@ -6,7 +6,7 @@ import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { BUNDLE_DIR, BUNDLES, freshBundle, INPUTS_FILE, RUN_BUNDLE } from '../cli/common/bundles.js';
+import { BOOT_BUNDLE, BUNDLE_DIR, BUNDLES, freshBundle, INPUTS_FILE, RUN_BUNDLE, THREAD_WORKER_BUNDLE } from '../cli/common/bundles.js';
 import { SCRIPT_WRAPPER } from '../cli/run/script-cache.js';
 import { browserFlag, runBrowsers } from './lib/browsers.js';
 import { exec } from './lib/exec.js';
@@ -128,6 +128,59 @@ describe('a browser run\'s page and workers come from their bundles while they a
       assert.ok(hostFiles(modules.stderr).length > 20, 'the modules, each a request of its own');
     });
   }
+});
+
+describe('Node\'s bundles are minified, and a stack through them names the modules', () => {
+  const built = () => exec(process.execPath, [join(root, 'scripts', 'build-run-bundle.js')]);
+
+  it('each has its source map beside it, naming files of the tree', async () => {
+    assert.equal((await built()).code, 0);
+    for (const bundle of [RUN_BUNDLE, THREAD_WORKER_BUNDLE, BOOT_BUNDLE]) {
+      const map = JSON.parse(readFileSync(join(root, BUNDLE_DIR, `${bundle}.map`), 'utf8'));
+      assert.ok(map.sources.length > 5, bundle);
+      for (const source of map.sources) assert.ok(existsSync(join(root, BUNDLE_DIR, source)), `${bundle}: ${source}`);
+      // (minified: well under the modules' own size, comments and all)
+      const sources = map.sources.reduce((n, source) => n + statSync(join(root, BUNDLE_DIR, source)).size, 0);
+      assert.ok(statSync(join(root, BUNDLE_DIR, bundle)).size < sources / 2, `${bundle} is minified`);
+    }
+  });
+
+  it('an error thrown in the run bundle: its frames name the module, line and column', async () => {
+    assert.equal((await built()).code, 0);
+    const bundle = join(root, BUNDLE_DIR, RUN_BUNDLE);
+    // (the bundle run as bin/spindle's boot runs it, its entry given what it cannot take)
+    const code = `import { readableStack } from ${JSON.stringify(join(root, 'cli', 'common', 'readable-stack.js'))};
+      const vm = process.getBuiltinModule('node:vm');
+      const path = ${JSON.stringify(bundle)};
+      const script = new vm.Script(process.getBuiltinModule('node:fs').readFileSync(path, 'utf8'), { filename: path });
+      const module = { exports: {} };
+      script.runInThisContext()(module.exports, process.getBuiltinModule, module, 'file://' + path);
+      try { module.exports.launchRun(null, null); } catch (err) {
+        const asUrl = err.stack.replaceAll(path, 'file://' + path);
+        process.stdout.write(JSON.stringify({ raw: err.stack, mapped: readableStack(err.stack), fromUrl: readableStack(asUrl),
+          plain: readableStack('Error: x\\n    at f (/elsewhere/a.js:1:2)'), notString: readableStack(undefined) }));
+      }`;
+    const r = await exec(process.execPath, ['--input-type=module', '-e', code]);
+    assert.equal(r.code, 0, r.stderr);
+    const { raw, mapped, fromUrl, plain, notString } = JSON.parse(r.stdout);
+    assert.match(raw, /build\/bundle\/run\.cjs:\d+:\d+/);
+    const entry = new RegExp(`${join(root, 'cli', 'run', 'run-entry.js').replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}:\\d+:\\d+`);
+    assert.match(mapped, entry);
+    assert.doesNotMatch(mapped, /run\.cjs:/);
+    assert.match(fromUrl, entry);
+    assert.equal(plain, 'Error: x\n    at f (/elsewhere/a.js:1:2)');
+    assert.equal(notString, undefined);
+  });
+
+  it('SPINDLE_DEBUG\'s stack of a run that failed names the modules', async () => {
+    assert.equal((await built()).code, 0);
+    const { SPINDLE_BUNDLE: _, ...env } = process.env;
+    const r = await exec(spindle, ['run', join(tmpdir(), 'spindle-no-such-module.wasm')], { env: { ...env, SPINDLE_DEBUG: '1' } });
+    assert.equal(r.code, 1);
+    assert.match(r.stderr, /JavaScript: the bundle|ENOENT/);
+    assert.match(r.stderr, /cli\/run\/run\.js:\d+:\d+/);
+    assert.doesNotMatch(r.stderr, /build\/bundle\/run\.cjs:/);
+  });
 });
 
 describe('the run bundle\'s V8 code is kept after a run', () => {

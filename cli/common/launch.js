@@ -6,6 +6,7 @@
 import { nodeTooOld } from './node-version.js';
 import { enableJsCompileCache } from './js-compile-cache.js';
 import { exitWith } from './exit-status.js';
+import { readableStack } from './readable-stack.js';
 
 /**
  * Runs `command()` (a promise of an exit code) and exits with its status (exit-status.js).
@@ -35,7 +36,7 @@ export function launch(command, jsCache, { fromBundle = false } = {}) {
     (code) => exit(code ?? 0),
     (err) => {
       process.stderr.write(`spindle: ${err && err.message ? err.message : err}\n`);
-      if (process.env.SPINDLE_DEBUG) process.stderr.write(`${err.stack}\n`);
+      if (process.env.SPINDLE_DEBUG) process.stderr.write(`${readableStack(err.stack)}\n`);
       exit(1);
     },
   );

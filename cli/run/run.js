@@ -13,6 +13,7 @@ import { earlyStart, terminateEarly } from './run-early.js';
 import { followParent, startAgain, v8StartFor } from '../common/v8-start.js';
 import { makeCodeAtExit, turbofanMaker } from '../common/turbofan-maker.js';
 import { escapeControls } from '../common/terminal-text.js';
+import { readableStack } from '../common/readable-stack.js';
 import { compileHint, NO_COMPILE_HINT } from './compile-hint.js';
 import { liftoffLosesWaitValues } from '../../host/compile/wasm-tiers.js';
 
@@ -128,6 +129,6 @@ export async function run(argv, early = null, from = 'the modules (no current bu
   program.dispose();
   afterProgram?.();
   makeCode(makeAfterMain);
-  if (result.trap) process.stderr.write(`spindle: ${result.trap}\n`);
+  if (result.trap) process.stderr.write(`spindle: ${readableStack(result.trap)}\n`);
   return result.exitCode;
 }
