@@ -1,10 +1,11 @@
-// bin/spindle's first module, from its bundle (build/bundle/boot.mjs) while the bundles are
-// current. A `spindle run` in Node goes on from the run bundle's kept V8 code (cli/run/run-entry.js:
-// the bundles' check, cli/common/launch.js, the run). What runs before that is compiled on every
-// start (Node keeps no function of a module, docs/HOST.md "Thirteenth pass"), so it is only this:
-// the command's words, the bundles' record, the cache folder, the workers and the lazy compile
-// this command line started early last time (cli/run/early-replay.js) and the run bundle's load. Where
-// that code finds the bundles changed since they were built, the command runs from the modules.
+// bin/spindle's first step, from its bundle (build/bundle/boot.cjs, a script whose V8 code the
+// bundles' build kept for each Node it found: scripts/make-boot-code.js) while the bundles are
+// current. A `spindle run` in Node goes on from the run bundle's kept V8 code
+// (cli/run/run-entry.js: the bundles' check, cli/common/launch.js, the run). What runs before that
+// is only this: the command's words, the bundles' record, the cache folder, the workers and the
+// lazy compile this command line started early last time (cli/run/early-replay.js) and the run
+// bundle's load. Where that code finds the bundles changed since they were built, the command
+// runs from the modules.
 import { BUNDLE_DIR, readBundleRecord, RUN_BUNDLE, THREAD_WORKER_BUNDLE } from './common/bundle-record.js';
 import { commandWords, inBrowser, jsCacheFor } from './common/command-line.js';
 import { unusableReason } from '../host/code-cache/store.js';
@@ -20,9 +21,10 @@ const SCRIPT_CACHE = 'run-bundle';
  * Starts `spindle run` from the run bundle of `root` (the repository) and returns true, or false
  * where this command does not start that way: not a run in Node, no bundles, SPINDLE_BUNDLE=0, or
  * a bundle or module changed since the bundles were built. The run bundle's code is kept once its
- * program has ended.
+ * program has ended. `bootCode`: whether this boot ran from its kept code ('hit', 'none',
+ * 'rejected'; bin/spindle).
  */
-export function startFromBundle(root) {
+export function startFromBundle(root, bootCode = 'none') {
   const words = commandWords();
   if (words[0] !== 'run' || inBrowser(words) || process.env.SPINDLE_BUNDLE === '0') return false;
   const record = readBundleRecord(root);
@@ -54,6 +56,6 @@ export function startFromBundle(root) {
   const { exports, cache, keep } = loaded;
   if (typeof exports.launchRun !== 'function') return notHere(); // (a bundle of another build)
   return exports.launchRun(root, record, args, jsCache, {
-    threadWorker, replay: file && { file, was, started, compiled }, scriptCache: cache, afterProgram: keep,
+    threadWorker, replay: file && { file, was, started, compiled }, scriptCache: cache, bootCode, afterProgram: keep,
   }) || notHere();
 }

@@ -3,7 +3,8 @@
 // esbuild (npm, pinned in package.json) from the ES modules of cli/ and host/, into build/bundle/:
 // the CLI's run path as a classic script whose V8 code is kept after a run (run.cjs,
 // cli/run/script-cache.js), a thread's worker (thread-worker.cjs, kept the same way), bin/spindle's first module
-// (boot.mjs, cli/boot.js), and a browser run's page and thread workers (page.mjs,
+// (boot.cjs, cli/boot.js, a script too, whose V8 code is kept beside it for each Node found:
+// scripts/make-boot-code.js), and a browser run's page and thread workers (page.mjs,
 // page-thread-worker.mjs).
 // Node resolves, reads and links each ES module of a run one by one (~90 of them, 30-40 ms of a
 // hello world on the 2-core VM), and a page fetches each from the CLI's server; one file is one
@@ -12,8 +13,9 @@
 // it was built (mtime and size; each bundle's SHA-256 too), else the modules.
 // Idempotent: it builds again only when an input changed. `--force` builds anyway.
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { delimiter, dirname, join, relative } from 'node:path';
 import { SCRIPT_WRAPPER } from '../cli/run/script-cache.js';
 import { BOOT_BUNDLE, BUNDLE_DIR, BUNDLES, freshBundle, INPUTS_FILE, PAGE_BUNDLES, RUN_BUNDLE, THREAD_WORKER_BUNDLE } from '../cli/common/bundles.js';
 
@@ -67,7 +69,8 @@ async function build() {
       banner: { js: SCRIPT_WRAPPER.before }, footer: { js: SCRIPT_WRAPPER.after }, ...minified }],
     ['host/program/thread-worker.js', THREAD_WORKER_BUNDLE, { format: 'cjs', define: { 'import.meta.url': '__bundleUrl' },
       banner: { js: SCRIPT_WRAPPER.before }, footer: { js: SCRIPT_WRAPPER.after }, ...minified }],
-    ['cli/boot.js', BOOT_BUNDLE, { format: 'esm', ...minified }],
+    ['cli/boot.js', BOOT_BUNDLE, { format: 'cjs', define: { 'import.meta.url': '__bundleUrl' },
+      banner: { js: SCRIPT_WRAPPER.before }, footer: { js: SCRIPT_WRAPPER.after }, ...minified }],
     // a browser run's page and thread workers (cli/common/bundles.js, PAGE_BUNDLES): modules for
     // the browsers the CLI runs
     ...Object.entries(PAGE_BUNDLES).map(([path, out]) => [path.slice(1), out,
@@ -94,6 +97,7 @@ async function build() {
   // around the run's)
   inputs.add(relative(root, import.meta.filename));
   inputs.add('cli/run/script-cache.js');
+  inputs.add('scripts/make-boot-code.js');
   // (files only: not Node's built-ins, their empty stand-ins in a page's bundle, nor what
   // host/package.json's `browser` field leaves out of one, each named `namespace:path`)
   const list = [...inputs].filter((p) => !p.includes(':')).sort().map((path) => {
@@ -103,7 +107,26 @@ async function build() {
   const temp = join(outDir, `.${INPUTS_FILE}.${process.pid}`);
   writeFileSync(temp, `${JSON.stringify({ inputs: list, outputs }, null, 1)}\n`);
   renameSync(temp, join(outDir, INPUTS_FILE));
+  keepBootCode();
   return list.length;
+}
+
+// The boot bundle's V8 code for each Node found (scripts/make-boot-code.js): this one, the
+// toolchain's and the one first on PATH. The code of a boot built before is removed first.
+function keepBootCode() {
+  for (const name of readdirSync(outDir)) if (name.startsWith(`${BOOT_BUNDLE}.`) && name.endsWith('.code')) rmSync(join(outDir, name));
+  const toolchain = join(root, '.toolchain');
+  const nodes = new Set([process.execPath,
+    ...(existsSync(toolchain) ? readdirSync(toolchain).filter((n) => n.startsWith('node-')).map((n) => join(toolchain, n, 'bin', 'node')) : []),
+    ...(process.env.PATH ?? '').split(delimiter).map((d) => join(d, 'node'))]);
+  const versions = new Set();
+  for (const node of nodes) {
+    const version = existsSync(node) && spawnSync(node, ['--version'], { encoding: 'utf8' }).stdout?.trim();
+    if (!version || versions.has(version)) continue;
+    versions.add(version);
+    // (a Node too old for the boot, or one that cannot keep code, starts by compiling it as before)
+    spawnSync(node, [join(root, 'scripts', 'make-boot-code.js'), outDir], { stdio: 'ignore' });
+  }
 }
 
 if (!process.argv.includes('--force') && freshBundle(root)) {

@@ -7,6 +7,7 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { BOOT_BUNDLE, BUNDLE_DIR, BUNDLES, freshBundle, INPUTS_FILE, RUN_BUNDLE, THREAD_WORKER_BUNDLE } from '../cli/common/bundles.js';
+import { bootCodeName } from '../cli/common/bundle-record.js';
 import { SCRIPT_WRAPPER } from '../cli/run/script-cache.js';
 import { browserFlag, runBrowsers } from './lib/browsers.js';
 import { exec } from './lib/exec.js';
@@ -172,6 +173,37 @@ describe('Node\'s bundles are minified, and a stack through them names the modul
     assert.equal(notString, undefined);
   });
 
+  it('bin/spindle\'s boot runs from the V8 code the build kept for this Node; damaged or missing, it compiles', async () => {
+    const out = mkdtempSync(join(tmpdir(), 'spindle-boot-code-'));
+    try {
+      const tree = join(out, 'tree');
+      for (const part of ['bin', 'cli', 'host', 'scripts', 'package.json']) cpSync(join(root, part), join(tree, part), { recursive: true });
+      for (const linked of ['.toolchain', 'node_modules']) symlinkSync(join(root, linked), join(tree, linked));
+      const builtThere = await exec(process.execPath, [join(tree, 'scripts', 'build-run-bundle.js'), '--force']);
+      assert.equal(builtThere.code, 0, builtThere.stderr);
+      const code = join(tree, BUNDLE_DIR, bootCodeName(statSync(join(tree, BUNDLE_DIR, BOOT_BUNDLE))));
+      assert.ok(existsSync(code), 'kept for the Node that built it');
+      const wasm = join(out, 'hello.wasm');
+      const cc = await exec(spindle, ['cc', join(root, 'bench', 'startup', 'hello.c'), '-o', wasm]);
+      assert.equal(cc.code, 0, cc.stderr);
+      const { SPINDLE_BUNDLE: _, ...env } = process.env;
+      const runThere = async (boot) => {
+        const r = await exec(join(tree, 'bin', 'spindle'), ['run', wasm], { env: { ...env, SPINDLE_DEBUG: '1' } });
+        assert.equal(r.code, 0, r.stderr);
+        assert.equal(r.stdout, 'hello, world\n');
+        assert.match(r.stderr, new RegExp(`JavaScript: the bundle \\(.*the boot's: ${boot}\\)`));
+      };
+      await runThere('hit');
+      // (V8 checks what it reads before it uses any of it)
+      writeFileSync(code, Buffer.from(Array.from({ length: statSync(code).size }, (_, i) => (i * 7919) & 0xff)));
+      await runThere('rejected');
+      rmSync(code);
+      await runThere('none');
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
+  });
+
   it('SPINDLE_DEBUG\'s stack of a run that failed names the modules', async () => {
     assert.equal((await built()).code, 0);
     const { SPINDLE_BUNDLE: _, ...env } = process.env;
@@ -237,7 +269,7 @@ describe('the run bundle\'s V8 code is kept after a run', () => {
       const r = await exec(process.execPath, [...node, spindle, 'run', ...args, wasm], { env: runEnv });
       assert.equal(r.code, 0, r.stderr);
       assert.equal(r.stdout, 'hello, world\n');
-      assert.match(r.stderr, new RegExp(`JavaScript: the bundle \\(build/bundle; its V8 code: ${kept}\\)`));
+      assert.match(r.stderr, new RegExp(`JavaScript: the bundle \\(build/bundle; its V8 code: ${kept}; the boot's: (hit|rejected)\\)`));
     }
   });
 

@@ -11,7 +11,11 @@ export const RUN_BUNDLE = 'run.cjs';
 // young generation full (754 of 768 KB), and its first scavenge then fell in the program's work
 // (docs/HOST.md, "A thread worker's first scavenge").
 export const THREAD_WORKER_BUNDLE = 'thread-worker.cjs';
-export const BOOT_BUNDLE = 'boot.mjs';
+// A script, as the run bundle is: its V8 code is kept beside it for each Node the build found
+// (scripts/make-boot-code.js), under the name bootCodeName gives (bin/spindle writes it too).
+export const BOOT_BUNDLE = 'boot.cjs';
+/** The file of the boot bundle's V8 code for this Node, for the bundle's stat `st`. */
+export const bootCodeName = (st) => `${BOOT_BUNDLE}.${process.version}-${process.arch}-${Math.trunc(st.mtimeMs)}-${st.size}.code`;
 // A browser run's page and its threads' workers, each one file in place of the ~60 and ~40
 // modules the page and every worker fetched from the CLI's server one by one (~160 ms of a
 // `spindle run --browser`): served at the paths of the modules they were made from

@@ -13,13 +13,14 @@ import { run } from './run.js';
  * (cli/run/script-cache.js, workerScript); `replay`: what this command line's last run started
  * early, and what bin/spindle's first module started from it (cli/run/early-replay.js),
  * `scriptCache`: whether this bundle's code came from its cache (cli/run/script-cache.js),
- * `afterProgram`: called once the program has ended.
+ * `bootCode`: whether bin/spindle's boot came from its kept code, `afterProgram`: called once the
+ * program has ended.
  */
-export function launchRun(root, record, args, jsCache, { threadWorker, replay, scriptCache, afterProgram }) {
+export function launchRun(root, record, args, jsCache, { threadWorker, replay, scriptCache, bootCode, afterProgram }) {
   if (!recordHolds(root, record)) return false;
   launch(async () => {
     const early = await earlyStart(args, { threadWorker, replay });
-    return run(args, early, `the bundle (build/bundle; its V8 code: ${scriptCache})`, afterProgram);
+    return run(args, early, `the bundle (build/bundle; its V8 code: ${scriptCache}; the boot's: ${bootCode})`, afterProgram);
   }, jsCache, { fromBundle: true });
   return true;
 }
