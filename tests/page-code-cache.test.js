@@ -149,7 +149,9 @@ describe('spindle run --browser with the page cache', { skip: skipBrowser }, () 
 
   it('keeps the code V8 cached in a module\'s first run, and its second run compiles from the same URL without fetching it', async () => {
     const dir = freshDir();
-    const first = await runPage([`--code-cache=${dir}`]);
+    // (the first run waits for V8's first cached code, which TurboFan on a loaded 2-core machine
+    // has taken longer than the default 2 s to make: a CI run where other suites' browsers ran)
+    const first = await runPage([`--code-cache=${dir}`], wasm, { SPINDLE_PAGE_CACHE_WAIT_MS: '10000' });
     assert.match(first.moduleUrl, /^http:\/\/127\.0\.0\.1:\d+\/wasm\/[0-9a-f]{64}\.wasm$/);
     assert.equal(new URL(first.moduleUrl).pathname, modulePath(sha256Hex(withOptimizeHints(readFileSync(wasm)).bytes)));
     assert.equal(first.fetched, 1);
