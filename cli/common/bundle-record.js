@@ -12,7 +12,8 @@ export const RUN_BUNDLE = 'run.cjs';
 // (docs/HOST.md, "A thread worker's first scavenge").
 export const THREAD_WORKER_BUNDLE = 'thread-worker.cjs';
 // A script, as the run bundle is: its V8 code is kept beside it for each Node the build found
-// (scripts/make-boot-code.js), under the name bootCodeName gives (bin/spindle writes it too).
+// (scripts/make-boot-code.js), under the name bootCodeName gives (bin/spindle, which reads it before any module loads, spells
+// the same name).
 export const BOOT_BUNDLE = 'boot.cjs';
 /** The file of the boot bundle's V8 code for this Node, for the bundle's stat `st`. */
 export const bootCodeName = (st) => `${BOOT_BUNDLE}.${process.version}-${process.arch}-${Math.trunc(st.mtimeMs)}-${st.size}.code`;
