@@ -147,9 +147,39 @@ describe('the server of spindle run --browser', { skip: skipBrowser }, () => {
     assert.notEqual(stolen.status, 200, 'a process polling for the port took the job');
     const r = await run.finished;
     assert.equal(r.code, 1);
-    assert.match(r.stderr, /^spindle: the browser's page did not start the run within 2 s/);
+    assert.match(r.stderr, /^spindle: the browser did not open the run's page within 8 s \(a slow machine can raise the limit with SPINDLE_PAGE_CLAIM_TIMEOUT_S\)\n$/);
     assert.ok(Date.now() - started < 20000, `took ${Date.now() - started} ms`);
   });
+
+  // A browser that starts slowly (a loaded machine) still runs the job; a page that loaded and
+  // never claims fails after the claim's own limit, counted from its load.
+  for (const { claims, delayMs, expect } of [
+    { claims: true, delayMs: 4000, expect: { code: 7, stderr: /^$/ } },
+    { claims: false, delayMs: 0, expect: { code: 1, stderr: /^spindle: the browser's page did not start the run within 2 s / } },
+  ]) {
+    it(`a browser that opens the page after ${delayMs} ms and ${claims ? 'claims the job runs it' : 'never claims fails'}`, async () => {
+      const fake = join(temp, `slow-start-${claims}.cjs`);
+      writeFileSync(fake, `#!${process.execPath}
+const page = /url=([^"]+)"/.exec(require('node:fs').readFileSync(new URL(process.argv.at(-1)), 'utf8'))[1].replaceAll('&amp;', '&');
+const sleep = (ms) => new Promise((resolve) => { setTimeout(resolve, ms); });
+(async () => {
+  await sleep(${delayMs});
+  await (await fetch(page)).text();
+  if (${claims}) {
+    const job = await (await fetch(new URL('job', page))).json();
+    await fetch(new URL('exit/' + job.id, page), { method: 'POST', body: JSON.stringify({ exitCode: 7, crossOriginIsolated: true }) });
+  }
+  await sleep(60000);
+})();
+`);
+      chmodSync(fake, 0o755);
+      const started = Date.now();
+      const r = await startRun(wasm, temp, { SPINDLE_CHROMIUM: fake, SPINDLE_PAGE_CLAIM_TIMEOUT_S: '2' }).finished;
+      assert.equal(r.code, expect.code, r.stderr);
+      assert.match(r.stderr, expect.stderr);
+      assert.ok(Date.now() - started < 20000, `took ${Date.now() - started} ms`);
+    });
+  }
 
   it('prints one line for a module it cannot run, as Node does', async () => {
     const randomBytes = join(out, 'random-bytes.wasm');
