@@ -69,6 +69,8 @@ static int grow_depth(struct file_data *data, int64_t chunk_index)
 
 static void **chunk_slot(struct file_data *data, int64_t chunk_index, bool create)
 {
+    if (create && chunk_index >= data->chunk_end) /* (before any node on the way is made) */
+        data->chunk_end = chunk_index + 1;
     void **slot = &data->root;
     for (int level = data->depth; level > 0; level--) {
         if (*slot == NULL) {
@@ -195,14 +197,13 @@ static bool free_from(struct file_data *data, void **slot, int level, int64_t ba
     void **node = *slot;
     int64_t span = span_chunks(level - 1);
     bool empty = true;
-    for (int i = 0; i < FS_NODE_FANOUT; i++) {
-        int64_t child_base = base + i * span;
-        if (child_base + span <= first_freed) {
-            if (node[i] != NULL)
-                empty = false;
+    /* nothing was ever made at or past chunk_end: a 64 KiB file's unlink looks at 16 of its
+     * node's 512 slots */
+    for (int i = 0; i < FS_NODE_FANOUT && base + i * span < data->chunk_end; i++) {
+        if (node[i] == NULL)
             continue;
-        }
-        if (!free_from(data, &node[i], level - 1, child_base, first_freed))
+        int64_t child_base = base + i * span;
+        if (child_base + span <= first_freed || !free_from(data, &node[i], level - 1, child_base, first_freed))
             empty = false;
     }
     if (empty) {
@@ -218,6 +219,8 @@ void file_data_truncate(struct file_data *data, int64_t old_size, int64_t new_si
         return;
     int64_t first_freed = (new_size + FS_CHUNK_SIZE - 1) >> FS_CHUNK_SHIFT;
     free_from(data, &data->root, data->depth, 0, first_freed);
+    if (data->chunk_end > first_freed)
+        data->chunk_end = first_freed;
     if (data->root == NULL) {
         data->depth = 0;
         data->small_cap = 0;
@@ -235,6 +238,7 @@ void file_data_truncate(struct file_data *data, int64_t old_size, int64_t new_si
 void file_data_free(struct file_data *data)
 {
     free_from(data, &data->root, data->depth, 0, 0);
+    data->chunk_end = 0;
     data->depth = 0;
     data->small_cap = 0;
 }

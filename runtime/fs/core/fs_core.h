@@ -71,6 +71,7 @@ struct file_data {
     uint32_t small_cap; /* capacity of a small chunk 0; 0 = full size */
     int64_t chunk_count;
     int64_t bytes_allocated; /* for st_blocks */
+    int64_t chunk_end;       /* past the highest chunk a slot was made for: frees scan below it */
 };
 
 /* Writes len bytes at offset, allocating chunks as needed. Returns the number
