@@ -203,7 +203,8 @@ static bool free_from(struct file_data *data, void **slot, int level, int64_t ba
         if (node[i] == NULL)
             continue;
         int64_t child_base = base + i * span;
-        if (child_base + span <= first_freed || !free_from(data, &node[i], level - 1, child_base, first_freed))
+        if (child_base + span <= first_freed ||
+            !free_from(data, &node[i], level - 1, child_base, first_freed))
             empty = false;
     }
     if (empty) {
