@@ -19,11 +19,11 @@ export default [
   { files: ['**/*.js', '**/*.mjs', '**/*.cjs', 'bin/spindle'] },
   js.configs.recommended,
   {
-    files: ['**/*.js', '**/*.mjs', 'bin/spindle'],
+    files: ['**/*.js', '**/*.mjs'],
     languageOptions: { ecmaVersion: 'latest', sourceType: 'module', globals: globals.node },
   },
-  // CommonJS, as npm packages' loaders are (tests/napi/loader.cjs).
-  { files: ['**/*.cjs'], languageOptions: { ecmaVersion: 'latest', sourceType: 'commonjs', globals: globals.node } },
+  // CommonJS, as npm packages' loaders are (tests/napi/loader.cjs), and bin/spindle (bin/package.json).
+  { files: ['**/*.cjs', 'bin/spindle'], languageOptions: { ecmaVersion: 'latest', sourceType: 'commonjs', globals: globals.node } },
   // The host runs in Node, in pages and in workers of both: it tests for what it has at run time.
   { files: ['host/**'], languageOptions: { globals: { ...globals.node, ...globals.browser, ...globals.worker } } },
   { files: drivingPages, languageOptions: { globals: { ...globals.node, ...globals.browser } } },

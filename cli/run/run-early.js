@@ -6,8 +6,8 @@
 // and adopts the workers. Arguments it cannot read mean no early start: cli/run/run.js then says
 // what is wrong. What bin/spindle's first module started before the run bundle loaded, replaying
 // this command line's last early start (cli/run/early-replay.js), is taken first.
-import { availableParallelism } from 'node:os';
 import { startEarlyWorker } from '../../host/program/early-worker.js';
+import { cpuCount } from '../../host/platform/node.js';
 import { useThreadWorkerScript } from '../../host/program/node-workers.js';
 import { mainRunsHere } from './main-thread-choice.js';
 import { codeCacheOption, scanRunArgs } from './run-options.js';
@@ -76,7 +76,7 @@ export async function earlyStart(argv, { threadWorker, replay = null } = {}) {
   // (main's worker first: it is the one main waits for)
   const main = !mainRunsHere(argv);
   const mainWorker = !main ? null : startedMain ?? startEarlyWorker();
-  const hint = threadHint(words.wasm, words.codeCache, availableParallelism());
+  const hint = threadHint(words.wasm, words.codeCache, cpuCount());
   const count = Math.min(hint.workers, words.maxThreads);
   const keep = choose(main, count);
   const adopted = startedThreads.slice(0, count);

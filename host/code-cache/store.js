@@ -4,7 +4,6 @@
 // payload's SHA-256, so a torn or damaged file is a miss, never code that runs. `sha256` is the
 // addon's (OpenSSL's, in Node's binary): node:crypto would load 17 of Node's modules first.
 // (Node's built-ins by getBuiltinModule: bin/spindle's start loads this before any cache is on)
-const { homedir } = process.getBuiltinModule('node:os');
 const { join } = process.getBuiltinModule('node:path');
 const { closeSync, fstatSync, mkdirSync, openSync, readdirSync, readSync, renameSync, statSync, unlinkSync, utimesSync, writeFileSync } = process.getBuiltinModule('node:fs');
 
@@ -15,10 +14,14 @@ export const CACHE_LIMIT_BYTES = 256 * 1024 * 1024;
 // A hit marks its file used (its mtime) where the mark is older than this.
 const MARK_USED_AFTER_MS = 60 * 60 * 1000;
 
+// os.homedir() answers $HOME where it is set, on POSIX; node:os loads only where it is not (~0.4 ms
+// of every start otherwise).
+const homeDir = (env) => (process.platform !== 'win32' && env.HOME) || process.getBuiltinModule('node:os').homedir();
+
 /** The cache directory: SPINDLE_CODE_CACHE_DIR, else $XDG_CACHE_HOME/spindle/code, else ~/.cache/spindle/code. */
 export function defaultCacheDir(env = process.env) {
   if (env.SPINDLE_CODE_CACHE_DIR) return env.SPINDLE_CODE_CACHE_DIR;
-  return join(env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'spindle', 'code');
+  return join(env.XDG_CACHE_HOME || join(homeDir(env), '.cache'), 'spindle', 'code');
 }
 
 /**

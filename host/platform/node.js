@@ -1,7 +1,6 @@
 // Node's side of the host: stdio through the process's own file descriptors, written
 // synchronously from whichever thread calls (so output is never lost at exit and never waits
 // for the main thread), clocks from the process-wide high-resolution timer.
-import { availableParallelism } from 'node:os';
 import { ERRNO as LINUX_ERRNO } from '../abi/linux.js';
 import { addonFunction, addonWanted, mountAddon } from './mount-addon.js';
 import { stdinFromBytes } from './stdin-bytes.js';
@@ -50,7 +49,8 @@ export function writeAllSync(fd, bytes) {
 }
 
 export const name = 'node';
-export const cpuCount = () => availableParallelism();
+// (the addon asks Node's libuv as node:os does, without loading node:os: ~0.4 ms of a start)
+export const cpuCount = () => addonFunction('availableParallelism')?.() ?? process.getBuiltinModule('node:os').availableParallelism();
 
 /** CLOCK_REALTIME less process.hrtime's clock in ns (a BigInt), or null without the addon (host/platform/wall-clock.js). */
 export const epochOffsetNs = () => addonFunction('epochOffsetNs')?.() ?? null;

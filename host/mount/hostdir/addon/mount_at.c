@@ -30,6 +30,8 @@
 //                                  from a native thread (stamp_ticker.c)
 //   isatty(fd)                     isatty(3) of a host fd, a boolean: node:tty would load node:net
 //                                  and the streams (~15 ms) to answer it (host/platform)
+//   availableParallelism()         Node's own libuv's answer, as os.availableParallelism()
+//                                  gives it: loading node:os took ~0.4 ms of every start
 //   exitIfVanished(fate, at, running, stderrFd, line)
 //                                  ends the process when this worker goes away while the
 //                                  program runs (vanish_alarm.c; host/program/own-end.js)
@@ -56,6 +58,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+#include <uv.h>
 
 #include "../../../../runtime/fs/mount/mount_wire.h"
 #include "kept_dirs.h"
@@ -723,6 +726,16 @@ static napi_value js_isatty(napi_env env, napi_callback_info info)
     return result;
 }
 
+// availableParallelism(): the CPUs this process may use, from the libuv of the Node that loaded
+// the addon (the same call os.availableParallelism makes, so the same number).
+static napi_value js_available_parallelism(napi_env env, napi_callback_info info)
+{
+    (void)info;
+    napi_value result;
+    napi_create_uint32(env, uv_available_parallelism(), &result);
+    return result;
+}
+
 NAPI_MODULE_INIT(/* napi_env env, napi_value exports */)
 {
     const napi_property_descriptor fns[] = {
@@ -745,6 +758,7 @@ NAPI_MODULE_INIT(/* napi_env env, napi_value exports */)
         {"epochOffsetNs", NULL, js_epoch_offset_ns, NULL, NULL, NULL, napi_enumerable, NULL},
         {"stampTicker", NULL, js_stamp_ticker, NULL, NULL, NULL, napi_enumerable, NULL},
         {"isatty", NULL, js_isatty, NULL, NULL, NULL, napi_enumerable, NULL},
+        {"availableParallelism", NULL, js_available_parallelism, NULL, NULL, NULL, napi_enumerable, NULL},
         {"exitIfVanished", NULL, js_exit_if_vanished, NULL, NULL, NULL, napi_enumerable, NULL},
         {"startAtExit", NULL, js_start_at_exit, NULL, NULL, NULL, napi_enumerable, NULL},
         {"fileStamps", NULL, js_file_stamps, NULL, NULL, NULL, napi_enumerable, NULL},
