@@ -63,7 +63,10 @@ async function build() {
   // cli/common/readable-stack.js reads to name a stack's frames): a start reads, decodes and
   // deserializes their code and names on every run, and minified a hello world ran ~1.9 ms
   // sooner (docs/HOST.md, "Eighteenth pass").
-  const minified = { minify: true, sourcemap: 'external', sourcesContent: false };
+  // And ASCII (esbuild's default, said here since the start depends on it): a start reads each as
+  // latin1, a copy of its bytes, where UTF-8 would be decoded (~0.3 ms of a hello world for the
+  // run bundle's 155 KB; cli/run/script-cache.js). The build checks it below.
+  const minified = { minify: true, sourcemap: 'external', sourcesContent: false, charset: 'ascii' };
   const entries = [
     ['cli/run/run-entry.js', RUN_BUNDLE, { format: 'cjs', define: { 'import.meta.url': '__bundleUrl' },
       banner: { js: SCRIPT_WRAPPER.before }, footer: { js: SCRIPT_WRAPPER.after }, ...minified }],
@@ -88,6 +91,7 @@ async function build() {
       external: ['*.node'], ...how,
     });
     for (const input of Object.keys(result.metafile.inputs)) inputs.add(input);
+    if (how.charset === 'ascii' && readFileSync(temp).some((byte) => byte > 0x7f)) throw new Error(`${out}: a byte over 0x7f in a bundle read as ASCII`);
     if (how.sourcemap) renameSync(`${temp}.map`, join(outDir, `${out}.map`));
     renameSync(temp, join(outDir, out));
     const st = statSync(join(outDir, out));

@@ -16,7 +16,7 @@ import { BOOT_BUNDLE, bootCodeName } from '../cli/common/bundle-record.js';
 
 const dir = process.argv[2];
 const path = join(dir, BOOT_BUNDLE);
-const source = readFileSync(path, 'utf8');
+const source = readFileSync(path, 'latin1'); // (as bin/spindle reads it: the bundle is ASCII)
 setFlagsFromString('--no-lazy');
 const script = new Script(source, { filename: path });
 setFlagsFromString('--lazy');

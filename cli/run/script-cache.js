@@ -49,7 +49,8 @@ export function loadCachedScript(path, sha256, cacheDir) {
   const hash = cacheDir ? codeCacheAddon().addon?.sha256 : null;
   const key = scriptKey(sha256);
   const cachedData = hash ? readCode(hash, cacheDir, key) ?? undefined : undefined;
-  const source = readFileSync(path, 'utf8');
+  // (latin1: the bundle is ASCII, scripts/build-run-bundle.js, and its bytes are then its text)
+  const source = readFileSync(path, 'latin1');
   // (no import() in it: a script's needs Node's experimental flag, so the bundle loads Node's
   // built-ins with process.getBuiltinModule)
   const script = new vm.Script(source, { filename: path, cachedData });

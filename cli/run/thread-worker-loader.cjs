@@ -5,7 +5,7 @@
 // what Node preloads into every worker (--import, --require) runs here too.
 'use strict';
 const { path, url, cachedData, keep } = require('node:worker_threads').workerData.script;
-const script = new (require('node:vm').Script)(require('node:fs').readFileSync(path, 'utf8'), { filename: path, cachedData: cachedData ?? undefined });
+const script = new (require('node:vm').Script)(require('node:fs').readFileSync(path, 'latin1'), { filename: path, cachedData: cachedData ?? undefined });
 const bundle = { exports: {} };
 script.runInThisContext()(bundle.exports, require, bundle, url);
 bundle.exports.scriptLoaded(script, !cachedData || script.cachedDataRejected ? keep : null);
