@@ -91,11 +91,12 @@ async function build() {
       external: ['*.node'], ...how,
     });
     for (const input of Object.keys(result.metafile.inputs)) inputs.add(input);
-    if (how.charset === 'ascii' && readFileSync(temp).some((byte) => byte > 0x7f)) throw new Error(`${out}: a byte over 0x7f in a bundle read as ASCII`);
+    const bytes = readFileSync(temp);
+    if (how.charset === 'ascii' && bytes.some((byte) => byte > 0x7f)) throw new Error(`${out}: a byte over 0x7f in a bundle read as ASCII`);
     if (how.sourcemap) renameSync(`${temp}.map`, join(outDir, `${out}.map`));
     renameSync(temp, join(outDir, out));
     const st = statSync(join(outDir, out));
-    outputs.push({ path: out, mtimeMs: st.mtimeMs, size: st.size, sha256: createHash('sha256').update(readFileSync(join(outDir, out))).digest('hex') });
+    outputs.push({ path: out, mtimeMs: st.mtimeMs, size: st.size, sha256: createHash('sha256').update(bytes).digest('hex') });
   }
   // (this script is an input too: a bundle made another way is made again; and the wrapper it puts
   // around the run's)
